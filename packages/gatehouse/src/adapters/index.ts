@@ -1,0 +1,94 @@
+/**
+ * The adapter contract: how Gatehouse reads and writes users, accounts, sessions, verification
+ * tokens and authenticators in any store. Every method is optional; a method the configuration
+ * needs but the adapter lacks is reported by name.
+ *
+ * @example
+ * ```ts
+ * import type { Adapter } from "gatehouse/adapters"
+ *
+ * const adapter: Adapter = {
+ *   async getUser(id) {
+ *     return db.users.find(id) ?? null
+ *   },
+ * }
+ * ```
+ * @module
+ */
+import type { Account, Awaitable, User } from "../types.js"
+
+/** A user as stored: `id`, `email` and `emailVerified` are always present. */
+export interface AdapterUser extends User {
+  id: string
+  email: string
+  /** `null` until the user first signs in by email; then the date of that sign-in. */
+  emailVerified: Date | null
+}
+
+/** An account as stored, always owned by a user. */
+export interface AdapterAccount extends Account {
+  userId: string
+  type: Exclude<Account["type"], "credentials">
+}
+
+/** A database session row; the cookie holds only `sessionToken`. */
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+/** A one-time email sign-in token, stored hashed with the secret. */
+export interface VerificationToken {
+  /** The user's email address. */
+  identifier: string
+  /** SHA-256 of the raw token and the secret, as lower-case hex. */
+  token: string
+  expires: Date
+}
+
+/** A WebAuthn credential (passkey) as stored. */
+export interface AdapterAuthenticator {
+  /** Base64 credential id. */
+  credentialID: string
+  /** Base64 public key. */
+  credentialPublicKey: string
+  counter: number
+  credentialDeviceType: string
+  credentialBackedUp: boolean
+  /** Comma-joined transports, e.g. `usb,nfc`. */
+  transports?: string | null
+  providerAccountId: string
+  userId: string
+}
+
+/** The storage contract; every method optional, every return value or promise of it. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
+  /** Not called by Gatehouse itself. */
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  /** Not called by Gatehouse itself. */
+  unlinkAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Promise<void> | Awaitable<AdapterAccount | undefined>
+  getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+}

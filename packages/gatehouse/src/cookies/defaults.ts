@@ -1,0 +1,98 @@
+/**
+ * The names and attributes of every cookie Gatehouse sets, identical to Auth.js v5 so a switch
+ * between the two keeps users signed in.
+ * @module
+ */
+
+/** Attributes of one cookie. */
+export interface CookieAttributes {
+  httpOnly?: boolean
+  sameSite?: "lax" | "strict" | "none"
+  path?: string
+  secure?: boolean
+  domain?: string
+  /** Seconds until the browser drops the cookie. */
+  maxAge?: number
+  expires?: Date
+  partitioned?: boolean
+}
+
+/** A cookie's name and attributes. */
+export interface CookieOption {
+  name: string
+  options: CookieAttributes
+}
+
+/** Every cookie Gatehouse uses, by role. */
+export interface CookiesOptions {
+  sessionToken: CookieOption
+  callbackUrl: CookieOption
+  csrfToken: CookieOption
+  pkceCodeVerifier: CookieOption
+  state: CookieOption
+  nonce: CookieOption
+  webauthnChallenge: CookieOption
+}
+
+/** A partial override of one cookie: a new name, new attributes, or both. */
+export interface CookieOverride {
+  name?: string
+  options?: CookieAttributes
+}
+
+/** Seconds the OAuth check and WebAuthn challenge cookies live. */
+export const CHECK_COOKIE_MAX_AGE = 15 * 60
+
+/**
+ * The session cookie's name: `__Secure-authjs.session-token` on secure origins,
+ * `authjs.session-token` otherwise.
+ */
+export function sessionCookieName(secure: boolean): string {
+  return `${secure ? "__Secure-" : ""}authjs.session-token`
+}
+
+/**
+ * The default cookies, `__Secure-`-prefixed and `Secure` when `secure` (the CSRF cookie takes
+ * `__Host-`, which also pins it to this host and path `/`).
+ */
+export function defaultCookies(secure: boolean): CookiesOptions {
+  const prefix = secure ? "__Secure-" : ""
+  const base = (): CookieAttributes => ({ httpOnly: true, sameSite: "lax", path: "/", secure })
+  return {
+    sessionToken: { name: sessionCookieName(secure), options: base() },
+    callbackUrl: { name: `${prefix}authjs.callback-url`, options: base() },
+    csrfToken: { name: `${secure ? "__Host-" : ""}authjs.csrf-token`, options: base() },
+    pkceCodeVerifier: {
+      name: `${prefix}authjs.pkce.code_verifier`,
+      options: { ...base(), maxAge: CHECK_COOKIE_MAX_AGE },
+    },
+    state: { name: `${prefix}authjs.state`, options: { ...base(), maxAge: CHECK_COOKIE_MAX_AGE } },
+    // Auth.js gives the nonce cookie only an Expires date; kept so the Set-Cookie lines match.
+    nonce: { name: `${prefix}authjs.nonce`, options: base() },
+    webauthnChallenge: {
+      name: `${prefix}authjs.challenge`,
+      options: { ...base(), maxAge: CHECK_COOKIE_MAX_AGE },
+    },
+  }
+}
+
+/**
+ * The default cookies with the application's overrides laid over them, one cookie and one
+ * attribute at a time; a new object, the defaults and overrides untouched.
+ */
+export function mergeCookies(
+  defaults: CookiesOptions,
+  overrides: Partial<Record<keyof CookiesOptions, CookieOverride>> | undefined,
+): CookiesOptions {
+  const merged = { ...defaults }
+  if (!overrides) return merged
+  for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {
+    const override = overrides[key]
+    if (!override) continue
+    merged[key] = {
+      name: override.name ?? defaults[key].name,
+      options: { ...defaults[key].options, ...override.options },
+    }
+  }
+  return merged
+}

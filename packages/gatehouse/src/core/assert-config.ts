@@ -1,0 +1,273 @@
+/**
+ * Checks a resolved configuration before a request is served, in Auth.js's order, so the first
+ * problem reported is the one Auth.js would report. Checks that depend only on the configuration
+ * run once per configuration; only the `callbackUrl` checks look at the request.
+ * @module
+ */
+import type { Adapter } from "../adapters/index.js"
+import {
+  AuthError,
+  DuplicateConditionalUI,
+  ExperimentalFeatureNotEnabled,
+  InvalidCallbackUrl,
+  InvalidConfig,
+  InvalidEndpoints,
+  MissingAdapter,
+  MissingAdapterMethods,
+  MissingAuthorize,
+  MissingSecret,
+  MissingWebAuthnAutocomplete,
+  UnsupportedStrategy,
+  UntrustedHost,
+} from "../errors.js"
+import type { EndpointConfig, ProviderConfig, WebAuthnConfig } from "../providers/types.js"
+import type { ResolvedConfig } from "./config.js"
+import type { WarningCode } from "./logger.js"
+
+/** What a request contributes to the checks. */
+export interface AssertedRequest {
+  /** The request URL, named in the UntrustedHost message. */
+  url: string | URL
+  /** The `callbackUrl` query parameter, if any. */
+  callbackUrl?: string | null
+  /** The callback-url cookie's value, if any. */
+  callbackUrlCookie?: string | null
+}
+
+/** The outcome: the first problem found, if any, and the warnings to log. */
+export interface ConfigCheck {
+  error: AuthError | undefined
+  warnings: readonly WarningCode[]
+}
+
+/** Adapter methods each feature needs. */
+const DATABASE_SESSION_METHODS = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "linkAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+] as const
+const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
+const WEBAUTHN_METHODS = [
+  "createUser",
+  "getUser",
+  "linkAccount",
+  "getAccount",
+  "getAuthenticator",
+  "createAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+] as const
+
+// Shortest secret that still carries 256 bits when random base64 (what `openssl rand -base64 32` makes).
+const MIN_SECRET_LENGTH = 32
+
+interface StaticCheck {
+  /** Untrusted host is reported with the request URL, so it is kept apart. */
+  untrustedHost: boolean
+  /** The first request-independent problem after the host and secret checks. */
+  error: AuthError | undefined
+  missingSecret: boolean
+  warnings: readonly WarningCode[]
+}
+
+const staticChecks = new WeakMap<ResolvedConfig, StaticCheck>()
+
+/**
+ * The first problem with `config` for this request, and the warnings it raises.
+ *
+ * @example
+ * ```ts
+ * const { error, warnings } = assertConfig(resolveConfig(config, env), { url: request.url })
+ * if (error) return configurationErrorResponse(error)
+ * ```
+ */
+export function assertConfig(config: ResolvedConfig, request?: AssertedRequest): ConfigCheck {
+  let check = staticChecks.get(config)
+  if (!check) staticChecks.set(config, (check = checkConfig(config)))
+  const { warnings } = check
+  if (check.untrustedHost) {
+    return { error: new UntrustedHost(`Host must be trusted. URL was: ${String(request?.url ?? "")}`), warnings }
+  }
+  if (check.missingSecret) {
+    return {
+      error: new MissingSecret(
+        "Please define a `secret`: set AUTH_SECRET to a random string of at least 32 characters (e.g. `openssl rand -base64 33`)",
+      ),
+      warnings,
+    }
+  }
+  if (request) {
+    const origin = originOf(request.url)
+    for (const [value, source] of [
+      [request.callbackUrl, "parameter"],
+      [request.callbackUrlCookie, "cookie"],
+    ] as const) {
+      if (value && !isHttpUrl(value, origin)) {
+        return { error: new InvalidCallbackUrl(`Invalid callback URL in ${source}. Received: ${value}`), warnings }
+      }
+    }
+  }
+  return { error: check.error, warnings }
+}
+
+function checkConfig(config: ResolvedConfig): StaticCheck {
+  const warnings: WarningCode[] = [...config.envWarnings]
+  if (config.debug) warnings.push("debug-enabled")
+  if (config.skipCSRFCheck) warnings.push("csrf-disabled")
+  if (config.secret.some((secret) => secret.length < MIN_SECRET_LENGTH)) warnings.push("secret-too-short")
+  const hasWebAuthn = config.providers.some((provider) => provider.type === "webauthn")
+  if (hasWebAuthn && config.experimental.enableWebAuthn) warnings.push("experimental-webauthn")
+  return {
+    untrustedHost: !config.trustHost,
+    missingSecret: config.secret.length === 0,
+    error: firstProblem(config),
+    warnings: Object.freeze(warnings),
+  }
+}
+
+function firstProblem(config: ResolvedConfig): AuthError | undefined {
+  const invalid = invalidOption(config)
+  if (invalid) return invalid
+
+  const { providers, adapter, session } = config
+  let conditionalUI: WebAuthnConfig | undefined
+  for (const provider of providers) {
+    if (provider.type === "oauth" || provider.type === "oidc") {
+      if (!provider.issuer) {
+        for (const key of ["authorization", "token", "userinfo"] as const) {
+          if (!hasUrl(provider[key])) {
+            return new InvalidEndpoints(
+              `Provider "${provider.id}" is missing both \`issuer\` and \`${key}\` endpoint config. At least one of them is required`,
+            )
+          }
+        }
+      }
+    } else if (provider.type === "webauthn") {
+      const version = provider.simpleWebAuthnBrowserVersion
+      if (typeof version === "string" && !/^v\d+(?:\.\d+){0,2}$/.test(version)) {
+        return new AuthError(
+          `Invalid provider config for "${provider.id}": simpleWebAuthnBrowserVersion "${version}" must look like "v9.0.1"`,
+        )
+      }
+      if (provider.enableConditionalUI) {
+        if (conditionalUI) {
+          return new DuplicateConditionalUI(
+            `Multiple providers have 'enableConditionalUI' set to true: "${conditionalUI.id}" and "${provider.id}"; only one may`,
+          )
+        }
+        conditionalUI = provider
+        const fields = Object.values(provider.formFields ?? {})
+        if (!fields.some((field) => typeof field.autocomplete === "string" && field.autocomplete.includes("webauthn"))) {
+          return new MissingWebAuthnAutocomplete(
+            `Provider "${provider.id}" has 'enableConditionalUI' set to true, but none of its formFields have 'webauthn' in their autocomplete param`,
+          )
+        }
+      }
+    }
+  }
+
+  const credentials = providers.filter((provider) => provider.type === "credentials")
+  if (session.strategy === "database" && credentials.length > 0 && credentials.length === providers.length) {
+    return new UnsupportedStrategy("Signing in with credentials only supported if JWT strategy is enabled")
+  }
+  const withoutAuthorize = credentials.find((provider) => typeof provider.authorize !== "function")
+  if (withoutAuthorize) return new MissingAuthorize(`Provider "${withoutAuthorize.id}" needs an \`authorize\` function`)
+
+  const required = new Set<keyof Adapter>()
+  if (providers.some((provider) => provider.type === "email")) {
+    if (!adapter) return new MissingAdapter("Email login requires an adapter")
+    EMAIL_METHODS.forEach((method) => required.add(method))
+  }
+  // Auth.js skips these when an email provider is present; a database session needs them regardless.
+  if (session.strategy === "database") {
+    if (!adapter) return new MissingAdapter("Database session requires an adapter")
+    DATABASE_SESSION_METHODS.forEach((method) => required.add(method))
+  }
+  if (providers.some((provider) => provider.type === "webauthn")) {
+    if (!config.experimental.enableWebAuthn) {
+      return new ExperimentalFeatureNotEnabled("WebAuthn is an experimental feature; set experimental.enableWebAuthn")
+    }
+    if (!adapter) return new MissingAdapter("WebAuthn requires an adapter")
+    WEBAUTHN_METHODS.forEach((method) => required.add(method))
+  }
+  if (adapter) {
+    const missing = [...required].filter((method) => typeof adapter[method] !== "function")
+    if (missing.length > 0) {
+      return new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(", ")}`)
+    }
+  }
+  return undefined
+}
+
+/** Option values no request could be served with. */
+function invalidOption(config: ResolvedConfig): AuthError | undefined {
+  const { basePath, session, jwt, providers } = config
+  if (typeof basePath !== "string" || !basePath.startsWith("/") || /[?#\s]/.test(basePath)) {
+    return new InvalidConfig(`\`basePath\` must be a path starting with "/"; received ${JSON.stringify(basePath)}`)
+  }
+  if (config.secret.some((secret) => typeof secret !== "string" || secret === "")) {
+    return new InvalidConfig("`secret` must be a non-empty string or an array of non-empty strings")
+  }
+  if (session.strategy !== "jwt" && session.strategy !== "database") {
+    return new UnsupportedStrategy(`Unknown session strategy ${JSON.stringify(session.strategy)}: use "jwt" or "database"`)
+  }
+  for (const [name, value, min] of [
+    ["session.maxAge", session.maxAge, 1],
+    ["session.updateAge", session.updateAge, 0],
+    ["jwt.maxAge", jwt.maxAge, 1],
+  ] as const) {
+    if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
+      return new InvalidConfig(`\`${name}\` must be a number of seconds of at least ${min}; received ${String(value)}`)
+    }
+  }
+  for (const name of ["generateSessionToken"] as const) {
+    if (typeof session[name] !== "function") return new InvalidConfig(`\`session.${name}\` must be a function`)
+  }
+  const seen = new Set<string>()
+  for (const provider of providers) {
+    if (!KNOWN_TYPES.has(provider.type)) {
+      return new InvalidConfig(`Provider "${provider.id}" has unknown type ${JSON.stringify(provider.type)}`)
+    }
+    if (seen.has(provider.id)) return new InvalidConfig(`Two providers share the id "${provider.id}"; ids must be unique`)
+    seen.add(provider.id)
+  }
+  return undefined
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set<ProviderConfig["type"]>([
+  "oauth",
+  "oidc",
+  "email",
+  "credentials",
+  "webauthn",
+])
+
+function hasUrl(endpoint: EndpointConfig | undefined): boolean {
+  if (typeof endpoint === "string") return endpoint !== ""
+  return typeof endpoint?.url === "string" && endpoint.url !== ""
+}
+
+function originOf(url: string | URL): string | undefined {
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
+  }
+}
+
+/** A relative path, or an absolute http(s) URL. */
+function isHttpUrl(value: string, origin: string | undefined): boolean {
+  try {
+    const url = value.startsWith("/") && origin ? new URL(value, origin) : new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The default `redirect` callback: a redirect may only stay on the application's own origin.
+ * @module
+ */
+
+/**
+ * `url` resolved against `baseUrl` when it stays on `baseUrl`'s origin, otherwise `baseUrl`.
+ *
+ * The decision is made on the parsed URL, not on the string, so every spelling a browser would
+ * follow off-site (`//evil.com`, `/\evil.com`, tabs and newlines inside the scheme, mixed case,
+ * `javascript:`) lands on the origin instead.
+ */
+export function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  try {
+    const base = new URL(baseUrl)
+    const target = new URL(url, base)
+    if (target.origin === base.origin) return target.href
+  } catch {
+    // An unparsable URL never leaves the origin.
+  }
+  return baseUrl
+}

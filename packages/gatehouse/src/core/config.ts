@@ -1,0 +1,166 @@
+/**
+ * Turning what the application passed into the configuration the core runs on: every default
+ * filled in, the environment applied, frozen, and computed once per configuration object.
+ * @module
+ */
+import type { Adapter } from "../adapters/index.js"
+import { defaultCookies, mergeCookies, type CookiesOptions } from "../cookies/defaults.js"
+import { envDefaults, type EnvObject } from "../env.js"
+import { InvalidConfig } from "../errors.js"
+import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../jwt/index.js"
+import type { ProviderConfig } from "../providers/types.js"
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  EventCallbacks,
+  LoggerInstance,
+  PagesOptions,
+  SessionOptions,
+  Theme,
+} from "../types.js"
+import { sameOriginRedirect } from "./callback-url.js"
+import { randomHex } from "./crypto.js"
+import { createLogger, type WarningCode } from "./logger.js"
+import { raw as rawMarker, skipCSRFCheck as skipCSRFCheckMarker } from "../markers.js"
+
+/** The configuration with every default applied. Frozen; never the application's own object. */
+export interface ResolvedConfig {
+  readonly providers: readonly ProviderConfig[]
+  readonly adapter: Adapter | undefined
+  /** Starts with `/`, no trailing slash (except the root itself). */
+  readonly basePath: string
+  /** Newest first; the first encrypts. Empty when no secret is configured. */
+  readonly secret: readonly string[]
+  readonly session: Readonly<SessionOptions>
+  readonly jwt: Readonly<JWTOptions>
+  readonly callbacks: Readonly<CallbacksOptions>
+  readonly events: Readonly<Partial<EventCallbacks>>
+  /** The cookies for secure (https) and plain http requests, overrides applied. */
+  readonly cookies: { readonly secure: Readonly<CookiesOptions>; readonly insecure: Readonly<CookiesOptions> }
+  readonly pages: Readonly<Partial<PagesOptions>>
+  readonly debug: boolean
+  readonly logger: LoggerInstance
+  readonly theme: Readonly<Required<Theme>>
+  readonly trustHost: boolean
+  /** `undefined` means: secure exactly when the request URL is https. */
+  readonly useSecureCookies: boolean | undefined
+  readonly redirectProxyUrl: string | undefined
+  readonly experimental: { readonly enableWebAuthn: boolean }
+  /** Whether the caller asked for the internal response object. */
+  readonly raw: boolean
+  readonly skipCSRFCheck: boolean
+  /** Warnings raised while applying the environment. */
+  readonly envWarnings: readonly WarningCode[]
+}
+
+/** Session lifetime: 30 days, in seconds. */
+export const DEFAULT_SESSION_MAX_AGE = DEFAULT_MAX_AGE
+/** Database session write throttle: 1 day, in seconds. */
+export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
+
+const NO_ENV: EnvObject = Object.freeze({})
+const cache = new WeakMap<object, WeakMap<object, ResolvedConfig>>()
+
+/**
+ * The resolved configuration for `config` under `env`; computed once per pair of objects and then
+ * served from a cache, so pass the same objects on every request. The application's objects are
+ * never modified.
+ *
+ * @throws {InvalidConfig} when `config` is not an object, or its providers cannot be read.
+ */
+export function resolveConfig(config: AuthConfig, env: EnvObject = NO_ENV): ResolvedConfig {
+  if (!config || typeof config !== "object") throw new InvalidConfig("The auth configuration must be an object")
+  const envKey = env && typeof env === "object" ? env : NO_ENV
+  let byEnv = cache.get(config)
+  const cached = byEnv?.get(envKey)
+  if (cached) return cached
+  const resolved = build(config, envKey)
+  if (!byEnv) cache.set(config, (byEnv = new WeakMap()))
+  byEnv.set(envKey, resolved)
+  return resolved
+}
+
+function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
+  if (config.providers !== undefined && !Array.isArray(config.providers)) {
+    throw new InvalidConfig("`providers` must be an array")
+  }
+  const fromEnv = envDefaults(env, config)
+  const adapter = config.adapter
+  const sessionMaxAge = config.session?.maxAge ?? DEFAULT_SESSION_MAX_AGE
+  const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
+
+  const session: SessionOptions = Object.freeze({
+    strategy,
+    maxAge: sessionMaxAge,
+    updateAge: config.session?.updateAge ?? DEFAULT_UPDATE_AGE,
+    generateSessionToken: config.session?.generateSessionToken ?? (() => randomHex(32)),
+  })
+  const jwt: JWTOptions = Object.freeze({
+    maxAge: config.jwt?.maxAge ?? sessionMaxAge,
+    encode: config.jwt?.encode ?? encode,
+    decode: config.jwt?.decode ?? decode,
+  })
+  const callbacks: CallbacksOptions = Object.freeze({
+    signIn: config.callbacks?.signIn ?? (() => true),
+    redirect: config.callbacks?.redirect ?? sameOriginRedirect,
+    jwt: config.callbacks?.jwt ?? keepToken,
+    session: config.callbacks?.session ?? defaultSessionCallback,
+  })
+
+  return Object.freeze({
+    providers: Object.freeze(fromEnv.providers.map((provider) => Object.freeze(provider))),
+    adapter,
+    basePath: normalizeBasePath(fromEnv.basePath),
+    secret: Object.freeze(fromEnv.secret),
+    session,
+    jwt,
+    callbacks,
+    events: Object.freeze({ ...config.events }),
+    cookies: Object.freeze({
+      secure: freezeCookies(mergeCookies(defaultCookies(true), config.cookies)),
+      insecure: freezeCookies(mergeCookies(defaultCookies(false), config.cookies)),
+    }),
+    pages: Object.freeze({ ...config.pages }),
+    debug: config.debug === true,
+    logger: Object.freeze(createLogger(config)),
+    theme: Object.freeze({ colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...config.theme }),
+    trustHost: fromEnv.trustHost,
+    useSecureCookies: config.useSecureCookies,
+    redirectProxyUrl: fromEnv.redirectProxyUrl,
+    experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
+    raw: config.raw === rawMarker,
+    skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheckMarker,
+    envWarnings: Object.freeze(fromEnv.warnings),
+  })
+}
+
+/** Trailing slashes dropped so `/auth/` and `/auth` mount the same routes. */
+function normalizeBasePath(basePath: string): string {
+  if (typeof basePath !== "string") return basePath
+  const trimmed = basePath.replace(/\/+$/, "")
+  return trimmed === "" && basePath.startsWith("/") ? "/" : trimmed
+}
+
+function freezeCookies(cookies: CookiesOptions): Readonly<CookiesOptions> {
+  for (const cookie of Object.values(cookies)) Object.freeze(Object.freeze(cookie).options)
+  return Object.freeze(cookies)
+}
+
+const keepToken: CallbacksOptions["jwt"] = ({ token }) => token
+
+/**
+ * The session sent to the client by default: name, email and image, and the expiry as an ISO
+ * string; nothing else of the token or the user row.
+ */
+const defaultSessionCallback: CallbacksOptions["session"] = ({ session }) => ({
+  user: {
+    name: session.user?.name,
+    email: session.user?.email,
+    image: session.user?.image,
+  },
+  expires: isoDate(session.expires as unknown),
+})
+
+function isoDate(expires: unknown): string {
+  return expires instanceof Date ? expires.toISOString() : String(expires)
+}

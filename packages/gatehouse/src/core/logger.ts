@@ -1,0 +1,53 @@
+/**
+ * The logger every part of Gatehouse writes through. Each level is called as
+ * `(code, ...message)`; the application may replace any level. A logger that throws is ignored
+ * rather than allowed to turn a log line into a failed request.
+ * @module
+ */
+import type { LoggerInstance } from "../types.js"
+
+/** Codes of the configuration warnings Gatehouse logs. */
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "env-url-basepath-redundant"
+  | "env-url-basepath-mismatch"
+  | "experimental-webauthn"
+  | "secret-too-short"
+
+const builtIn: LoggerInstance = {
+  error(code, ...message) {
+    console.error(`[auth][error] ${code}`, ...message)
+  },
+  warn(code, ...message) {
+    console.warn(`[auth][warn][${code}]`, ...message)
+  },
+  debug(code, ...message) {
+    console.debug(`[auth][debug] ${code}`, ...message)
+  },
+}
+
+const silent = (): void => {}
+
+/**
+ * The logger for a configuration: its own levels where it has them, the built-in ones elsewhere;
+ * built-in debug output only with `debug: true`.
+ */
+export function createLogger(config: { debug?: boolean; logger?: Partial<LoggerInstance> }): LoggerInstance {
+  const custom = config.logger ?? {}
+  return {
+    error: guard(custom.error ?? builtIn.error),
+    warn: guard(custom.warn ?? builtIn.warn),
+    debug: guard(custom.debug ?? (config.debug ? builtIn.debug : silent)),
+  }
+}
+
+function guard(level: LoggerInstance["error"]): LoggerInstance["error"] {
+  return (code, ...message) => {
+    try {
+      level(code, ...message)
+    } catch {
+      // A broken logger must not break authentication.
+    }
+  }
+}

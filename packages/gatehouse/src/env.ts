@@ -1,0 +1,245 @@
+/**
+ * What the environment supplies when the configuration does not: the secret (`AUTH_SECRET`,
+ * rotation through `AUTH_SECRET_1..3`), the base path (from `AUTH_URL`'s path), whether to trust
+ * the Host header, the redirect proxy, and provider credentials (`AUTH_<PROVIDER>_ID`, …).
+ *
+ * The environment is always passed in as a plain object; the core never reads `process.env`.
+ * @module
+ */
+import { AuthError, InvalidConfig } from "./errors.js"
+import type { AuthAction } from "./core/auth-action.js"
+import { createLogger, type WarningCode } from "./core/logger.js"
+import type { AuthConfig } from "./types.js"
+import type { Provider, ProviderConfig, ProviderEnvOptions } from "./providers/types.js"
+
+/** Environment variables as a plain object, e.g. `process.env` or a platform's `env` binding. */
+export type EnvObject = Readonly<Record<string, unknown>>
+
+/** The values the environment contributes to a configuration, and the warnings it raised. */
+export interface EnvDefaults {
+  basePath: string
+  secret: string[]
+  trustHost: boolean
+  redirectProxyUrl: string | undefined
+  providers: ProviderConfig[]
+  warnings: WarningCode[]
+}
+
+/** Where auth routes are mounted when neither the config nor `AUTH_URL` says. */
+export const DEFAULT_BASE_PATH = "/auth"
+
+/** A variable's value when it is a non-empty string; an empty variable counts as unset. */
+function read(env: EnvObject, name: string): string | undefined {
+  const value = env[name]
+  return typeof value === "string" && value !== "" ? value : undefined
+}
+
+/** `AUTH_URL`, or its older alias `LEGACYAUTH_URL`. */
+export function envUrl(env: EnvObject): string | undefined {
+  return read(env, "AUTH_URL") ?? read(env, "LEGACYAUTH_URL")
+}
+
+/**
+ * The secrets the environment holds, newest first: `AUTH_SECRET_3`, `_2`, `_1`, then
+ * `AUTH_SECRET` (or `LEGACYAUTH_SECRET`). The first one encrypts, as in Auth.js.
+ */
+export function envSecrets(env: EnvObject): string[] {
+  const secrets: string[] = []
+  for (const name of ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1"]) {
+    const value = read(env, name)
+    if (value) secrets.push(value)
+  }
+  const base = read(env, "AUTH_SECRET") ?? read(env, "LEGACYAUTH_SECRET")
+  if (base) secrets.push(base)
+  return secrets
+}
+
+/**
+ * Whether to trust the Host header. `AUTH_TRUST_HOST` decides when it is set, and only `true` or
+ * `1` mean yes (Auth.js takes any value, even `false`, as yes). Otherwise trusted when `AUTH_URL`
+ * fixes the URL, on platforms that set the Host header themselves (Vercel, Cloudflare Pages), or
+ * outside production.
+ */
+export function envTrustHost(env: EnvObject): boolean {
+  const explicit = read(env, "AUTH_TRUST_HOST")
+  if (explicit !== undefined) return explicit === "true" || explicit === "1"
+  return (
+    envUrl(env) !== undefined ||
+    isSet(read(env, "VERCEL")) ||
+    isSet(read(env, "CF_PAGES")) ||
+    read(env, "NODE_ENV") !== "production"
+  )
+}
+
+function isSet(value: string | undefined): boolean {
+  return value !== undefined && value !== "0" && value !== "false"
+}
+
+/** A provider id as its environment variables spell it: `microsoft-entra-id` → `MICROSOFT_ENTRA_ID`. */
+export function providerEnvName(id: string): string {
+  return id.toUpperCase().replace(/[^A-Z0-9]/g, "_")
+}
+
+/** The `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER` and `_KEY` values for one provider id. */
+export function providerEnv(env: EnvObject, id: string): ProviderEnvOptions {
+  const prefix = `AUTH_${providerEnvName(id)}`
+  return {
+    clientId: read(env, `${prefix}_ID`),
+    clientSecret: read(env, `${prefix}_SECRET`),
+    issuer: read(env, `${prefix}_ISSUER`),
+    apiKey: read(env, `${prefix}_KEY`),
+  }
+}
+
+/**
+ * A provider with what the environment supplies filled in where the provider leaves it unset.
+ * Returns a new object; factories are called with the environment's values.
+ */
+export function providerWithEnv(provider: Provider, env: EnvObject): ProviderConfig {
+  const id = typeof provider === "function" ? provider({}).id : provider.id
+  if (typeof id !== "string" || id === "") throw new InvalidConfig("Every provider needs a string `id`")
+  const fromEnv = providerEnv(env, id)
+  const base = typeof provider === "function" ? provider(fromEnv) : provider
+  if (!base || typeof base !== "object") throw new InvalidConfig(`Provider "${id}" is not an object`)
+  switch (base.type) {
+    case "oauth":
+    case "oidc":
+      return {
+        ...base,
+        clientId: base.clientId ?? fromEnv.clientId,
+        clientSecret: base.clientSecret ?? fromEnv.clientSecret,
+        issuer: base.issuer ?? fromEnv.issuer,
+      }
+    case "email":
+      return { ...base, apiKey: base.apiKey ?? fromEnv.apiKey }
+    default:
+      return { ...base }
+  }
+}
+
+/**
+ * The values the environment contributes to `config`, computed without touching `config`.
+ * Explicit options always win.
+ */
+export function envDefaults(env: EnvObject, config: AuthConfig): EnvDefaults {
+  const warnings: WarningCode[] = []
+  const url = envUrl(env)
+  const urlPath = url === undefined ? undefined : pathOf(url)
+  let basePath = config.basePath
+  if (basePath !== undefined && urlPath !== undefined) warnings.push("env-url-basepath-redundant")
+  // A root AUTH_URL names only the origin; it does not move the routes to `/`.
+  basePath ??= urlPath ?? DEFAULT_BASE_PATH
+
+  const configured = config.secret
+  const hasSecret = Array.isArray(configured) ? configured.length > 0 : !!configured
+  const secret = hasSecret ? [configured].flat() : envSecrets(env)
+
+  const providers = Array.isArray(config.providers) ? config.providers : []
+  return {
+    basePath,
+    secret: secret as string[],
+    trustHost: config.trustHost ?? envTrustHost(env),
+    redirectProxyUrl: config.redirectProxyUrl ?? read(env, "AUTH_REDIRECT_PROXY_URL"),
+    providers: providers.map((provider) => providerWithEnv(provider, env)),
+    warnings,
+  }
+}
+
+/** The path of an absolute URL when it is more than `/`; `undefined` for a root or bad URL. */
+function pathOf(url: string): string | undefined {
+  try {
+    const { pathname } = new URL(url)
+    return pathname === "/" ? undefined : pathname
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Fills environment defaults into `config`: `basePath`, `secret`, `trustHost`,
+ * `redirectProxyUrl`, and each provider's `clientId`, `clientSecret`, `issuer` or `apiKey`.
+ * Explicit options win. This mutates `config` (kept for Auth.js compatibility); `Auth()` never
+ * needs it, as it applies the same rules without touching the config.
+ *
+ * @param envObject - The environment, e.g. `process.env`.
+ * @param config - The configuration to fill in.
+ * @example
+ * ```ts
+ * const config: AuthConfig = { providers: [GitHub] }
+ * setEnvDefaults(process.env, config)
+ * config.secret // ["<AUTH_SECRET>"]
+ * ```
+ */
+export function setEnvDefaults(envObject: EnvObject, config: AuthConfig): void {
+  const defaults = envDefaults(envObject ?? {}, config)
+  const logger = createLogger(config)
+  for (const warning of defaults.warnings) logger.warn(warning)
+  config.basePath = defaults.basePath
+  config.secret = defaults.secret
+  config.trustHost = defaults.trustHost
+  if (defaults.redirectProxyUrl !== undefined) config.redirectProxyUrl = defaults.redirectProxyUrl
+  config.providers = defaults.providers
+}
+
+/**
+ * The absolute URL of an auth action, from `AUTH_URL` when set, else from the request's
+ * (forwarded) host and protocol.
+ *
+ * @param action - The auth action, e.g. `"session"`.
+ * @param protocol - The request's protocol (`"https"` or `"https:"`), used without `X-Forwarded-Proto`.
+ * @param headers - The request headers (`Host`, `X-Forwarded-Host`, `X-Forwarded-Proto`).
+ * @param envObject - The environment, e.g. `process.env`.
+ * @param basePath - Where the auth routes are mounted.
+ * @example
+ * ```ts
+ * createActionURL("session", "https", new Headers({ host: "app.test" }), {}, "/auth")
+ * // URL { href: "https://app.test/auth/session" }
+ * ```
+ */
+export function createActionURL(
+  action: AuthAction,
+  protocol: string | undefined,
+  headers: Headers,
+  envObject: EnvObject,
+  basePath?: string,
+): URL {
+  const configured = envUrl(envObject ?? {})
+  let url: URL
+  if (configured) {
+    url = parseBaseUrl(configured, "AUTH_URL")
+    if (basePath && basePath !== "/" && url.pathname !== "/") {
+      if (url.pathname.replace(/\/+$/, "") !== basePath.replace(/\/+$/, "")) {
+        createLogger({}).warn("env-url-basepath-mismatch")
+      }
+      url.pathname = "/"
+    }
+  } else {
+    const host = firstValue(headers.get("x-forwarded-host") ?? headers.get("host"))
+    if (!host) throw new AuthError("Cannot build an auth URL: the request has no Host header and AUTH_URL is unset")
+    const proto = firstValue(headers.get("x-forwarded-proto") ?? protocol ?? "https").replace(/:$/, "")
+    if (proto !== "http" && proto !== "https") {
+      throw new AuthError(`Cannot build an auth URL: unsupported protocol "${proto}"`)
+    }
+    url = parseBaseUrl(`${proto}://${host}`, "the Host header")
+    // A host that smuggles in a path, credentials, a query or a fragment is not a host.
+    if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+      throw new AuthError("Cannot build an auth URL: the Host header is not a valid host")
+    }
+  }
+  const origin = url.href.replace(/\/+$/, "")
+  const path = (basePath ?? "").replace(/^\/+|\/+$/g, "")
+  return new URL(path ? `${origin}/${path}/${action}` : `${origin}/${action}`)
+}
+
+/** The first entry of a header a proxy chain may have turned into a comma-separated list. */
+function firstValue(header: string | null): string {
+  return (header ?? "").split(",")[0]!.trim()
+}
+
+function parseBaseUrl(value: string, source: string): URL {
+  try {
+    return new URL(value)
+  } catch {
+    throw new AuthError(`Cannot build an auth URL: ${source} is not a valid URL`)
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * Every error Gatehouse throws or logs. Each class carries a stable `type` string (the Auth.js
+ * name, so log queries and `?error=` values carry over), a `kind` that says which page a failure
+ * lands on, and a `clientSafe` flag: only client-safe types ever reach a URL or a response body;
+ * everything else is reported to the client as `Configuration`.
+ *
+ * @example
+ * ```ts
+ * import { CredentialsSignin } from "gatehouse/errors"
+ *
+ * class InvalidLogin extends CredentialsSignin {
+ *   code = "invalid_login"
+ * }
+ * ```
+ * @module
+ */
+
+/** Which built-in page an error sends the user to: the sign-in page or the error page. */
+export type ErrorKind = "signIn" | "error"
+
+/** Upstream detail attached to an error; `err` holds the original exception, if any. */
+export type ErrorCause = Record<string, unknown> & { err?: Error }
+
+/**
+ * Base class of every Gatehouse error.
+ *
+ * @param message - A message, an `Error` to wrap (it becomes `cause.err`), or `ErrorOptions`.
+ * @param errorOptions - `ErrorOptions`; its `cause` becomes {@link AuthError.cause}.
+ * @example
+ * ```ts
+ * import { AuthError } from "gatehouse/errors"
+ *
+ * try {
+ *   await signIn("github")
+ * } catch (error) {
+ *   if (error instanceof AuthError) console.log(error.type)
+ * }
+ * ```
+ */
+export class AuthError extends Error {
+  /** Stable identifier of the error, used in logs and in `?error=` query values. */
+  static readonly type: string = "AuthError"
+  /** The page an error of this class leads to. */
+  static readonly kind: ErrorKind = "error"
+  /** Whether the `type` may be shown to the client as is. */
+  static readonly clientSafe: boolean = false
+
+  declare cause?: ErrorCause
+  readonly type: AuthErrorType
+  readonly kind: ErrorKind
+  readonly clientSafe: boolean
+
+  constructor(message?: string | Error | ErrorOptions, errorOptions?: ErrorOptions) {
+    if (message instanceof Error) {
+      super(message.message, { cause: { err: message, ...toCauseRecord(errorOptions?.cause) } })
+    } else if (typeof message === "string") {
+      super(message, causeOptions(errorOptions))
+    } else {
+      super(undefined, causeOptions(message))
+    }
+    const ctor = new.target as typeof AuthError
+    this.type = ctor.type as AuthErrorType
+    this.kind = ctor.kind
+    this.clientSafe = ctor.clientSafe
+    // Class names are mangled by minifiers; the type string is not.
+    this.name = ctor.type
+  }
+}
+
+function causeOptions(options: ErrorOptions | undefined): ErrorOptions | undefined {
+  if (options === undefined || !("cause" in options)) return undefined
+  return { cause: toCauseRecord(options.cause) }
+}
+
+function toCauseRecord(cause: unknown): ErrorCause {
+  if (cause instanceof Error) return { err: cause }
+  if (cause !== null && typeof cause === "object") return cause as ErrorCause
+  return cause === undefined ? {} : { value: cause }
+}
+
+/** Base of the errors that send the user back to the sign-in page. */
+export class SignInError extends AuthError {
+  static override readonly kind: ErrorKind = "signIn"
+}
+
+/** An adapter method threw; the original exception is in `cause.err`. Logged, never shown. */
+export class AdapterError extends AuthError {
+  static override readonly type = "AdapterError"
+}
+
+/** The `signIn` callback returned `false` or threw. */
+export class AccessDenied extends AuthError {
+  static override readonly type = "AccessDenied"
+  static override readonly clientSafe = true
+}
+
+/** Something other than an `AuthError` was thrown while handling a callback route. */
+export class CallbackRouteError extends AuthError {
+  static override readonly type = "CallbackRouteError"
+}
+
+/** A custom error page redirected back to itself. Logged only. */
+export class ErrorPageLoop extends AuthError {
+  static override readonly type = "ErrorPageLoop"
+}
+
+/** An event handler threw. Logged and swallowed: events never change a response. */
+export class EventError extends AuthError {
+  static override readonly type = "EventError"
+}
+
+/** A `callbackUrl` parameter or cookie is not a valid http(s) URL. */
+export class InvalidCallbackUrl extends AuthError {
+  static override readonly type = "InvalidCallbackUrl"
+}
+
+/**
+ * Throw from a credentials provider's `authorize` to reject a sign-in. The `code` ends up in the
+ * redirect URL (`?error=CredentialsSignin&code=…`), so it must not say which field was wrong.
+ *
+ * @example
+ * ```ts
+ * class InvalidLogin extends CredentialsSignin {
+ *   code = "invalid_login"
+ * }
+ * ```
+ */
+export class CredentialsSignin extends SignInError {
+  static override readonly type = "CredentialsSignin"
+  static override readonly clientSafe = true
+  /** Put in the redirect URL as `code`; override it in a subclass. */
+  code = "credentials"
+}
+
+/** An OAuth provider has neither an `issuer` nor the endpoint it needs. */
+export class InvalidEndpoints extends AuthError {
+  static override readonly type = "InvalidEndpoints"
+}
+
+/** A PKCE, state, nonce or WebAuthn challenge value was missing, unreadable or for another provider. */
+export class InvalidCheck extends AuthError {
+  static override readonly type = "InvalidCheck"
+}
+
+/** A JWT could not be decrypted or verified (tampered, expired, wrong secret or salt). */
+export class JWTSessionError extends AuthError {
+  static override readonly type = "JWTSessionError"
+}
+
+/** The configuration needs an adapter (database sessions, email, WebAuthn) and has none. */
+export class MissingAdapter extends AuthError {
+  static override readonly type = "MissingAdapter"
+}
+
+/** The adapter lacks methods the configuration or an operation needs; the message names them. */
+export class MissingAdapterMethods extends AuthError {
+  static override readonly type = "MissingAdapterMethods"
+}
+
+/** A credentials provider has no `authorize` function. */
+export class MissingAuthorize extends AuthError {
+  static override readonly type = "MissingAuthorize"
+}
+
+/** No secret was configured (`secret` option, `AUTH_SECRET` or `LEGACYAUTH_SECRET`). */
+export class MissingSecret extends AuthError {
+  static override readonly type = "MissingSecret"
+}
+
+/** An OAuth account belongs to another user, or its email is taken by an unlinked user. */
+export class OAuthAccountNotLinked extends SignInError {
+  static override readonly type = "OAuthAccountNotLinked"
+  static override readonly clientSafe = true
+}
+
+/** The OAuth provider answered the callback with an `error` parameter. */
+export class OAuthCallbackError extends SignInError {
+  static override readonly type = "OAuthCallbackError"
+  static override readonly clientSafe = true
+}
+
+/** A provider's `profile` function threw. Logged only. */
+export class OAuthProfileParseError extends AuthError {
+  static override readonly type = "OAuthProfileParseError"
+}
+
+/** A database session could not be read. Logged only. */
+export class SessionTokenError extends AuthError {
+  static override readonly type = "SessionTokenError"
+}
+
+/** Starting an OAuth sign-in failed. */
+export class OAuthSignInError extends SignInError {
+  static override readonly type = "OAuthSignInError"
+}
+
+/** Sending a sign-in email failed. */
+export class EmailSignInError extends SignInError {
+  static override readonly type = "EmailSignInError"
+}
+
+/** Ending a session failed. Logged only; the cookie is cleared regardless. */
+export class SignOutError extends AuthError {
+  static override readonly type = "SignOutError"
+}
+
+/** The request named an action or used a method that does not exist. */
+export class UnknownAction extends AuthError {
+  static override readonly type = "UnknownAction"
+}
+
+/** The session strategy cannot work with this configuration. */
+export class UnsupportedStrategy extends AuthError {
+  static override readonly type = "UnsupportedStrategy"
+}
+
+/** The route named no provider, or one that cannot handle it. */
+export class InvalidProvider extends AuthError {
+  static override readonly type = "InvalidProvider"
+}
+
+/** `trustHost` is off, so the Host header of the request cannot be relied on. */
+export class UntrustedHost extends AuthError {
+  static override readonly type = "UntrustedHost"
+}
+
+/** An email sign-in link was invalid, used already, or expired. */
+export class Verification extends AuthError {
+  static override readonly type = "Verification"
+  static override readonly clientSafe = true
+}
+
+/** The `csrfToken` body field was missing or did not match the CSRF cookie. */
+export class MissingCSRF extends SignInError {
+  static override readonly type = "MissingCSRF"
+  static override readonly clientSafe = true
+}
+
+/** A passkey's email belongs to a user who has not linked that passkey. */
+export class AccountNotLinked extends SignInError {
+  static override readonly type = "AccountNotLinked"
+  static override readonly clientSafe = true
+}
+
+/** Two WebAuthn providers enable conditional UI; only one may. */
+export class DuplicateConditionalUI extends AuthError {
+  static override readonly type = "DuplicateConditionalUI"
+}
+
+/** Conditional UI is on but no form field has `webauthn` in its `autocomplete`. */
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static override readonly type = "MissingWebAuthnAutocomplete"
+}
+
+/** A WebAuthn registration or authentication response failed verification. */
+export class WebAuthnVerificationError extends AuthError {
+  static override readonly type = "WebAuthnVerificationError"
+  static override readonly clientSafe = true
+}
+
+/** A feature behind `experimental` is used without being enabled. */
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  static override readonly type = "ExperimentalFeatureNotEnabled"
+}
+
+/**
+ * A configuration option has a value Gatehouse cannot use (a negative `maxAge`, a `basePath`
+ * without a leading slash, two providers with one id …). Gatehouse-only: Auth.js lets these
+ * fail later in stranger ways.
+ */
+export class InvalidConfig extends AuthError {
+  static override readonly type = "InvalidConfig"
+}
+
+/** Alias of {@link MissingSecret}, the name the interface specification uses. */
+export const MissingSecretError = MissingSecret
+/** Alias of {@link MissingSecret}, the name the interface specification uses. */
+export type MissingSecretError = MissingSecret
+
+/** Every stable `type` string an {@link AuthError} can carry. */
+export type AuthErrorType =
+  | "AuthError"
+  | "AdapterError"
+  | "AccessDenied"
+  | "CallbackRouteError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "InvalidCallbackUrl"
+  | "CredentialsSignin"
+  | "InvalidEndpoints"
+  | "InvalidCheck"
+  | "JWTSessionError"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingSecret"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "SessionTokenError"
+  | "OAuthSignInError"
+  | "EmailSignInError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UnsupportedStrategy"
+  | "InvalidProvider"
+  | "UntrustedHost"
+  | "Verification"
+  | "MissingCSRF"
+  | "AccountNotLinked"
+  | "DuplicateConditionalUI"
+  | "MissingWebAuthnAutocomplete"
+  | "WebAuthnVerificationError"
+  | "ExperimentalFeatureNotEnabled"
+  | "InvalidConfig"
+
+/**
+ * Whether an error may be named to the client (in `?error=` or a JSON body).
+ *
+ * @example
+ * ```ts
+ * const shown = isClientError(error) ? error.type : "Configuration"
+ * ```
+ */
+export function isClientError(error: unknown): error is AuthError {
+  return error instanceof AuthError && error.clientSafe
+}

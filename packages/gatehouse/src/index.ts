@@ -1,0 +1,35 @@
+/**
+ * Gatehouse: sign-in, sign-out and sessions for web applications on any Web-standard runtime,
+ * wire-compatible with Auth.js v5.
+ *
+ * @example
+ * ```ts
+ * import { createActionURL, setEnvDefaults } from "gatehouse"
+ *
+ * const config = { providers: [] }
+ * setEnvDefaults(process.env, config)
+ * const sessionUrl = createActionURL("session", "https", request.headers, process.env, config.basePath)
+ * ```
+ * @module
+ */
+export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"
+export { isAuthAction, type AuthAction } from "./core/auth-action.js"
+export { raw, skipCSRFCheck } from "./markers.js"
+export { AuthError, CredentialsSignin, type AuthErrorType } from "./errors.js"
+export type { WarningCode } from "./core/logger.js"
+export type {
+  Account,
+  AuthConfig,
+  Awaitable,
+  CallbacksOptions,
+  DefaultSession,
+  EventCallbacks,
+  LoggerInstance,
+  PagesOptions,
+  Profile,
+  Session,
+  SessionOptions,
+  SessionStrategy,
+  Theme,
+  User,
+} from "./types.js"

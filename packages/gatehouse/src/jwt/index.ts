@@ -1,0 +1,237 @@
+/**
+ * Issuing and reading the session JWT: an encrypted JWE (`dir` + `A256CBC-HS512`) whose key is
+ * derived from the secret and a salt, byte-compatible with Auth.js v5 in both directions.
+ *
+ * Prefer the session route or your integration's `auth()` for reading sessions; reach for these
+ * when a token must be read outside the request handler (an API route behind a Bearer token).
+ *
+ * @example
+ * ```ts
+ * import { encode, decode, getToken } from "gatehouse/jwt"
+ *
+ * const token = await encode({ token: { sub: "42" }, secret, salt: "authjs.session-token" })
+ * const claims = await decode({ token, secret, salt: "authjs.session-token" })
+ * const fromRequest = await getToken({ req: request, secret })
+ * ```
+ * @module
+ */
+import { EncryptJWT, jwtDecrypt, type JWTDecryptGetKey } from "jose"
+import { AuthError, JWTSessionError, MissingSecret } from "../errors.js"
+import { readChunkedCookie } from "../cookies/chunks.js"
+import { sessionCookieName } from "../cookies/defaults.js"
+import { parseCookieHeader } from "../cookies/header.js"
+import { deriveKey, isSupportedEncryption } from "./keys.js"
+
+/** Claims Gatehouse itself puts in a token. */
+export interface DefaultJWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/** The session token's claims; augment this interface to type your own. */
+export interface JWT extends Record<string, unknown>, DefaultJWT {}
+
+/** Parameters of {@link encode}. */
+export interface JWTEncodeParams<Payload = JWT> {
+  /** The claims to encrypt. `iat`, `exp` and `jti` are set by `encode`. */
+  token?: Payload
+  /** The secret, or several with the newest first: the first one encrypts. */
+  secret: string | string[]
+  /** Mixed into the key derivation; Gatehouse uses the session cookie's name. */
+  salt: string
+  /** Seconds until the token expires. Default 30 days. */
+  maxAge?: number
+}
+
+/** Parameters of {@link decode}. */
+export interface JWTDecodeParams {
+  token?: string
+  /** The secret, or several: the one whose key matches the token's `kid` decrypts. */
+  secret: string | string[]
+  salt: string
+}
+
+/** Overridable issuing and reading of the session token. */
+export interface JWTOptions {
+  /** Seconds until an issued token expires. Default: `session.maxAge` (30 days). */
+  maxAge: number
+  encode: (params: JWTEncodeParams) => Promise<string> | string
+  decode: (params: JWTDecodeParams) => Promise<JWT | null> | JWT | null
+}
+
+/** A logger `getToken` may report failures to; `console` will do. */
+export interface TokenLogger {
+  debug(code: string, ...message: unknown[]): void
+}
+
+/** Parameters of {@link getToken}. */
+export interface GetTokenParams<R extends boolean = false> {
+  /** The request, or anything with its headers (a `Headers` or a plain header map). */
+  req: Request | { headers: Headers | Record<string, string | string[] | undefined> }
+  secret?: string | string[]
+  /** Default: the cookie name. */
+  salt?: string
+  /** Return the token string without decrypting it. */
+  raw?: R
+  /** Default: `authjs.session-token`, or `__Secure-authjs.session-token` with `secureCookie`. */
+  cookieName?: string
+  secureCookie?: boolean
+  decode?: JWTOptions["decode"]
+  logger?: TokenLogger | Console
+}
+
+/** Default token lifetime: 30 days, in seconds. */
+export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+
+const ENCRYPTION = "A256CBC-HS512"
+// Clock skew between the servers of one deployment; the same allowance Auth.js makes.
+const CLOCK_TOLERANCE = 15
+
+/**
+ * Encrypts `token` into a JWE with the first secret, adding `iat`, `exp` and `jti`.
+ *
+ * @example
+ * ```ts
+ * const jwe = await encode({ token: { sub: "42" }, secret: [newSecret, oldSecret], salt: "authjs.session-token" })
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc7516 JWE
+ */
+export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  const { token, salt, maxAge = DEFAULT_MAX_AGE } = params
+  const [secret] = secretList(params.secret)
+  assertSalt(salt)
+  if (typeof maxAge !== "number" || !Number.isFinite(maxAge)) {
+    throw new AuthError(`JWT maxAge must be a finite number of seconds; received ${String(maxAge)}`)
+  }
+  const { key, kid } = await deriveKey(secret, salt, ENCRYPTION)
+  // Drop stale registered claims so they are replaced, and come last as in Auth.js.
+  const { iat: _iat, exp: _exp, jti: _jti, ...claims } = (token ?? {}) as Record<string, unknown>
+  const now = Math.floor(Date.now() / 1000)
+  return new EncryptJWT(claims)
+    .setProtectedHeader({ alg: "dir", enc: ENCRYPTION, kid })
+    .setIssuedAt(now)
+    .setExpirationTime(now + maxAge)
+    .setJti(crypto.randomUUID())
+    .encrypt(key)
+}
+
+/**
+ * Decrypts and checks a token made by {@link encode} (or by Auth.js). Returns `null` for an
+ * empty token and throws {@link JWTSessionError} for one that is tampered, expired (beyond a
+ * 15-second tolerance), or made with another secret or salt.
+ *
+ * @example
+ * ```ts
+ * const claims = await decode({ token: jwe, secret, salt: "authjs.session-token" })
+ * ```
+ */
+export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
+  const { token, salt } = params
+  if (token === undefined || token === null || token === "") return null
+  const secrets = secretList(params.secret)
+  assertSalt(salt)
+  if (typeof token !== "string") throw new JWTSessionError("The token to decode must be a string")
+
+  const getKey: JWTDecryptGetKey = async ({ kid, enc }) => {
+    if (!isSupportedEncryption(enc)) throw new JWTSessionError(`Unsupported JWT content encryption: ${String(enc)}`)
+    for (const secret of secrets) {
+      const derived = await deriveKey(secret, salt, enc)
+      // Tokens without a `kid` predate rotation support; Auth.js tries only the first secret.
+      if (kid === undefined || derived.kid === kid) return derived.key
+    }
+    throw new JWTSessionError("No secret matches the token's key id")
+  }
+
+  try {
+    const { payload } = await jwtDecrypt(token, getKey, {
+      clockTolerance: CLOCK_TOLERANCE,
+      keyManagementAlgorithms: ["dir"],
+      contentEncryptionAlgorithms: ["A256CBC-HS512", "A256GCM"],
+    })
+    return payload as Payload
+  } catch (error) {
+    if (error instanceof JWTSessionError) throw error
+    throw new JWTSessionError(`The token could not be decoded: ${(error as Error).message}`, { cause: error })
+  }
+}
+
+/**
+ * Reads the session token of a request: the (possibly chunked) session cookie first, then an
+ * `Authorization: Bearer` header. Returns the claims, the raw string with `raw: true`, or `null`
+ * when there is no token or it does not decode.
+ *
+ * @example
+ * ```ts
+ * const token = await getToken({ req: request, secret: env.AUTH_SECRET, secureCookie: true })
+ * if (!token) return new Response("Unauthorized", { status: 401 })
+ * ```
+ */
+export async function getToken<R extends boolean = false>(
+  params: GetTokenParams<R>,
+): Promise<R extends true ? string | null : JWT | null>
+export async function getToken(params: GetTokenParams<boolean>): Promise<string | JWT | null> {
+  const { req, secureCookie = false, raw = false, logger } = params
+  if (!req || typeof req !== "object" || !req.headers) {
+    throw new AuthError("getToken needs `req`: a Request, or an object with its headers")
+  }
+  const cookieName = params.cookieName ?? sessionCookieName(secureCookie)
+  const salt = params.salt ?? cookieName
+  const token = readToken(req.headers, cookieName)
+  if (token === undefined) return null
+  if (raw) return token
+
+  if (!params.secret || params.secret.length === 0) {
+    throw new MissingSecret("getToken needs the `secret` the token was encrypted with")
+  }
+  const decodeToken = params.decode ?? decode
+  try {
+    return (await decodeToken({ token, secret: params.secret, salt })) ?? null
+  } catch (error) {
+    logger?.debug("JWT_GET_TOKEN_DECODE_FAILED", (error as Error).message)
+    return null
+  }
+}
+
+type HeaderSource = GetTokenParams["req"]["headers"]
+
+function readToken(headers: HeaderSource, cookieName: string): string | undefined {
+  const cookies = parseCookieHeader(header(headers, "cookie"))
+  const fromCookie = readChunkedCookie(cookies, cookieName)
+  if (fromCookie) return fromCookie
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header(headers, "authorization") ?? "")
+  if (!match) return undefined
+  try {
+    return decodeURIComponent(match[1]!)
+  } catch {
+    return undefined
+  }
+}
+
+function header(headers: HeaderSource, name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name) continue
+    return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value
+  }
+  return undefined
+}
+
+function secretList(secret: string | string[] | undefined): [string, ...string[]] {
+  const list = Array.isArray(secret) ? secret : [secret]
+  const usable = list.filter((s): s is string => typeof s === "string" && s.length > 0)
+  if (usable.length === 0 || usable.length !== list.length) {
+    throw new MissingSecret("A JWT secret is required: a non-empty string, or an array of them")
+  }
+  return usable as [string, ...string[]]
+}
+
+function assertSalt(salt: unknown): asserts salt is string {
+  if (typeof salt !== "string") {
+    throw new AuthError("A JWT salt is required: Gatehouse uses the session cookie's name")
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Marker values for framework authors. Set `config.raw = raw` to get the internal response
+ * object back from `Auth()`, or `config.skipCSRFCheck = skipCSRFCheck` when the framework
+ * already protects its form posts (SvelteKit's origin check, Next.js server actions).
+ *
+ * @example
+ * ```ts
+ * import { Auth, raw, skipCSRFCheck } from "gatehouse"
+ *
+ * const result = await Auth(request, { ...config, raw, skipCSRFCheck })
+ * ```
+ * @module
+ */
+
+/** Makes `Auth()` return its internal response instead of a `Response`. */
+export const raw: unique symbol = Symbol("return-type-raw")
+
+/** Turns off the built-in CSRF check; only for frameworks that check the origin themselves. */
+export const skipCSRFCheck: unique symbol = Symbol("skip-csrf-check")
