@@ -96,10 +96,11 @@ export function providerEnv(env: EnvObject, id: string): ProviderEnvOptions {
  * Returns a new object; factories are called with the environment's values.
  */
 export function providerWithEnv(provider: Provider, env: EnvObject): ProviderConfig {
-  const id = typeof provider === "function" ? provider({}).id : provider.id
-  if (typeof id !== "string" || id === "") throw new InvalidConfig("Every provider needs a string `id`")
+  const probe = typeof provider === "function" ? callFactory(provider, {}) : provider
+  const id: unknown = probe && typeof probe === "object" ? probe.id : undefined
+  if (typeof id !== "string" || id === "") throw new InvalidConfig("Every provider needs a non-empty string `id`")
   const fromEnv = providerEnv(env, id)
-  const base = typeof provider === "function" ? provider(fromEnv) : provider
+  const base = typeof provider === "function" ? callFactory(provider, fromEnv) : probe
   if (!base || typeof base !== "object") throw new InvalidConfig(`Provider "${id}" is not an object`)
   switch (base.type) {
     case "oauth":
@@ -114,6 +115,14 @@ export function providerWithEnv(provider: Provider, env: EnvObject): ProviderCon
       return { ...base, apiKey: base.apiKey ?? fromEnv.apiKey }
     default:
       return { ...base }
+  }
+}
+
+function callFactory(factory: (options: ProviderEnvOptions) => ProviderConfig, options: ProviderEnvOptions): ProviderConfig {
+  try {
+    return factory(options)
+  } catch (error) {
+    throw new InvalidConfig("A provider factory threw while building its configuration", { cause: error })
   }
 }
 

@@ -9,12 +9,19 @@
  * The decision is made on the parsed URL, not on the string, so every spelling a browser would
  * follow off-site (`//evil.com`, `/\evil.com`, tabs and newlines inside the scheme, mixed case,
  * `javascript:`) lands on the origin instead.
+ *
+ * @example
+ * ```ts
+ * sameOriginRedirect({ url: "/dashboard", baseUrl: "https://app.test" }) // "https://app.test/dashboard"
+ * sameOriginRedirect({ url: "//evil.test", baseUrl: "https://app.test" }) // "https://app.test"
+ * ```
  */
 export function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
   try {
     const base = new URL(baseUrl)
     const target = new URL(url, base)
-    if (target.origin === base.origin) return target.href
+    // A path starting with `//` turns into another host the moment anyone reuses it as a relative URL.
+    if (target.origin === base.origin && !target.pathname.startsWith("//")) return target.href
   } catch {
     // An unparsable URL never leaves the origin.
   }

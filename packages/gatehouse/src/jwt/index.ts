@@ -136,6 +136,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const secrets = secretList(params.secret)
   assertSalt(salt)
   if (typeof token !== "string") throw new JWTSessionError("The token to decode must be a string")
+  if (!isCanonicalCompactJwe(token)) throw new JWTSessionError("The token is not a well-formed compact JWE")
 
   const getKey: JWTDecryptGetKey = async ({ kid, enc }) => {
     if (!isSupportedEncryption(enc)) throw new JWTSessionError(`Unsupported JWT content encryption: ${String(enc)}`)
@@ -195,6 +196,28 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
     logger?.debug("JWT_GET_TOKEN_DECODE_FAILED", (error as Error).message)
     return null
   }
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+/**
+ * Five base64url segments in their one canonical spelling. Base64 decoders ignore the spare low
+ * bits of a segment's last character, so without this check a token with one character changed
+ * there would still decrypt: the bytes are the same, but "any changed character is rejected" is
+ * the simpler promise to keep.
+ */
+function isCanonicalCompactJwe(token: string): boolean {
+  const segments = token.split(".")
+  if (segments.length !== 5) return false
+  return segments.every((segment) => {
+    if (!BASE64URL.test(segment)) return false
+    const spare = segment.length % 4
+    if (spare === 0) return true
+    if (spare === 1) return false
+    const last = ALPHABET.indexOf(segment[segment.length - 1]!)
+    return last % (spare === 2 ? 16 : 4) === 0
+  })
 }
 
 type HeaderSource = GetTokenParams["req"]["headers"]

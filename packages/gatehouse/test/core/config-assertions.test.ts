@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest"
+import { assertConfig } from "../../src/core/assert-config.js"
+import { resolveConfig } from "../../src/core/config.js"
+import { skipCSRFCheck } from "../../src/markers.js"
+import type { Adapter, AuthConfig, CredentialsConfig, EmailConfig, OAuthConfig, WebAuthnConfig } from "../../src/types.js"
+
+const secret = "assertion-secret-0123456789abcdef0123456789"
+const url = "https://app.test/auth/session"
+const base = { secret, trustHost: true } satisfies Partial<AuthConfig>
+
+function check(config: Partial<AuthConfig>, request: Parameters<typeof assertConfig>[1] = { url }) {
+  return assertConfig(resolveConfig({ providers: [], ...config } as AuthConfig, {}), request)
+}
+function errorOf(config: Partial<AuthConfig>, request?: Parameters<typeof assertConfig>[1]) {
+  const { error } = check(config, request)
+  return error && { type: error.type, message: error.message }
+}
+
+const oauth = (extra: Partial<OAuthConfig> = {}): OAuthConfig => ({ id: "idp", name: "IdP", type: "oauth", ...extra })
+const credentials = (extra: Partial<CredentialsConfig> = {}): CredentialsConfig => ({
+  id: "credentials", name: "Credentials", type: "credentials", credentials: {}, authorize: () => null, ...extra,
+})
+const email: EmailConfig = { id: "email", name: "Email", type: "email", sendVerificationRequest: () => {} }
+const webauthn = (extra: Partial<WebAuthnConfig> = {}): WebAuthnConfig => ({ id: "passkey", name: "Passkey", type: "webauthn", ...extra })
+const allMethods = (names: string[]): Adapter => Object.fromEntries(names.map((name) => [name, () => null]))
+const databaseMethods = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount",
+  "createSession", "getSessionAndUser", "updateSession", "deleteSession"]
+
+describe("config assertions", () => {
+  it("passes a sound configuration", () => {
+    expect(check(base)).toEqual({ error: undefined, warnings: [] })
+  })
+
+  it("requires a trusted host first, naming the URL", () => {
+    expect(errorOf({ secret, trustHost: false })).toEqual({ type: "UntrustedHost", message: `Host must be trusted. URL was: ${url}` })
+    expect(errorOf({ trustHost: false })?.type).toBe("UntrustedHost")
+  })
+
+  it("requires a secret, with advice on making one", () => {
+    expect(errorOf({ trustHost: true })?.type).toBe("MissingSecret")
+    expect(errorOf({ trustHost: true })?.message).toMatch(/AUTH_SECRET/)
+  })
+
+  it.each([
+    ["a javascript: URL", "javascript:alert(1)"],
+    ["a bare word", "not a url"],
+    ["an ftp URL", "ftp://app.test/file"],
+  ])("rejects %s as callbackUrl parameter or cookie", (_, value) => {
+    expect(errorOf(base, { url, callbackUrl: value })?.type).toBe("InvalidCallbackUrl")
+    expect(errorOf(base, { url, callbackUrlCookie: value })?.type).toBe("InvalidCallbackUrl")
+  })
+
+  it.each(["/dashboard", "https://app.test/x", "http://elsewhere.test/"])("accepts %s as callbackUrl (the redirect callback decides the origin)", (value) => {
+    expect(errorOf(base, { url, callbackUrl: value })).toBeUndefined()
+  })
+
+  it.each(["authorization", "token", "userinfo"] as const)("needs an issuer or the %s endpoint", (missing) => {
+    const endpoints = { authorization: "https://idp.test/a", token: "https://idp.test/t", userinfo: "https://idp.test/u" }
+    delete (endpoints as Partial<typeof endpoints>)[missing]
+    expect(errorOf({ ...base, providers: [oauth(endpoints)] })).toEqual({
+      type: "InvalidEndpoints",
+      message: `Provider "idp" is missing both \`issuer\` and \`${missing}\` endpoint config. At least one of them is required`,
+    })
+    expect(errorOf({ ...base, providers: [oauth({ ...endpoints, issuer: "https://idp.test" })] })).toBeUndefined()
+  })
+
+  it("accepts endpoints given as objects with a url", () => {
+    const provider = oauth({ authorization: { url: "https://idp.test/a" }, token: { url: "https://idp.test/t" }, userinfo: { url: "https://idp.test/u" } })
+    expect(errorOf({ ...base, providers: [provider] })).toBeUndefined()
+    expect(errorOf({ ...base, providers: [oauth({ ...provider, userinfo: { params: {} } })] })?.type).toBe("InvalidEndpoints")
+  })
+
+  it("rejects credentials-only sign-in under an explicit database strategy", () => {
+    const adapter = allMethods(databaseMethods)
+    expect(errorOf({ ...base, adapter, session: { strategy: "database" }, providers: [credentials()] })?.type).toBe("UnsupportedStrategy")
+    expect(errorOf({ ...base, adapter, session: { strategy: "jwt" }, providers: [credentials()] })).toBeUndefined()
+  })
+
+  it("requires authorize on a credentials provider", () => {
+    const broken = credentials({ authorize: undefined as unknown as CredentialsConfig["authorize"] })
+    expect(errorOf({ ...base, providers: [broken] })?.type).toBe("MissingAuthorize")
+  })
+
+  it("requires an adapter with the verification-token methods for email sign-in", () => {
+    expect(errorOf({ ...base, providers: [email] })).toEqual({ type: "MissingAdapter", message: "Email login requires an adapter" })
+    const adapter = allMethods(["createVerificationToken", "getUserByEmail"])
+    expect(errorOf({ ...base, providers: [email], adapter, session: { strategy: "jwt" } })).toEqual({
+      type: "MissingAdapterMethods",
+      message: "Required adapter methods were missing: useVerificationToken",
+    })
+  })
+
+  it("requires the session methods under database sessions, even alongside email sign-in", () => {
+    expect(errorOf({ ...base, session: { strategy: "database" } })?.message).toBe("Database session requires an adapter")
+    const adapter = allMethods(["createVerificationToken", "useVerificationToken", "getUserByEmail"])
+    expect(errorOf({ ...base, providers: [email], adapter })?.message).toBe(
+      "Required adapter methods were missing: createUser, getUser, getUserByAccount, updateUser, linkAccount, createSession, getSessionAndUser, updateSession, deleteSession",
+    )
+  })
+
+  it("keeps email and database requirements apart between configurations", () => {
+    // Auth.js keeps "has email" in module-level flags; a later config without email must not inherit it.
+    expect(errorOf({ ...base, providers: [email] })?.type).toBe("MissingAdapter")
+    expect(errorOf({ ...base, providers: [oauth({ issuer: "https://idp.test" })] })).toBeUndefined()
+  })
+
+  it("gates WebAuthn behind experimental.enableWebAuthn and an adapter with its methods", () => {
+    expect(errorOf({ ...base, providers: [webauthn()] })?.type).toBe("ExperimentalFeatureNotEnabled")
+    const experimental = { enableWebAuthn: true }
+    expect(errorOf({ ...base, providers: [webauthn()], experimental })?.message).toBe("WebAuthn requires an adapter")
+    const adapter = allMethods([...databaseMethods, "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId"])
+    expect(errorOf({ ...base, providers: [webauthn()], experimental, adapter })?.message).toBe(
+      "Required adapter methods were missing: updateAuthenticatorCounter",
+    )
+    const full = allMethods([...databaseMethods, "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"])
+    expect(check({ ...base, providers: [webauthn()], experimental, adapter: full })).toEqual({ error: undefined, warnings: ["experimental-webauthn"] })
+  })
+
+  it("checks WebAuthn browser version and conditional UI", () => {
+    const experimental = { enableWebAuthn: true }
+    expect(errorOf({ ...base, experimental, providers: [webauthn({ simpleWebAuthnBrowserVersion: "9.0.1" })] })?.type).toBe("AuthError")
+    const field = { email: { label: "Email", autocomplete: "username webauthn" } }
+    expect(errorOf({ ...base, experimental, providers: [webauthn({ enableConditionalUI: true, formFields: { email: { label: "Email" } } })] })?.type).toBe(
+      "MissingWebAuthnAutocomplete",
+    )
+    expect(
+      errorOf({ ...base, experimental, providers: [webauthn({ enableConditionalUI: true, formFields: field }), webauthn({ id: "second", enableConditionalUI: true, formFields: field })] })?.type,
+    ).toBe("DuplicateConditionalUI")
+  })
+
+  it.each([
+    [{ basePath: "auth" }, "basePath"],
+    [{ basePath: "/auth?x" }, "basePath"],
+    [{ session: { maxAge: -1 } }, "session.maxAge"],
+    [{ session: { maxAge: Number.NaN } }, "session.maxAge"],
+    [{ session: { updateAge: -5 } }, "session.updateAge"],
+    [{ jwt: { maxAge: 0 } }, "jwt.maxAge"],
+    [{ secret: ["ok-secret", ""] }, "secret"],
+    [{ providers: [oauth({ issuer: "https://a.test" }), oauth({ issuer: "https://b.test" })] }, "share the id"],
+    [{ providers: [{ id: "x", name: "X", type: "saml" }] }, "unknown type"],
+  ] as [Partial<AuthConfig>, string][])("rejects %j as InvalidConfig", (config, mention) => {
+    const result = errorOf({ ...base, ...config })
+    expect(result?.type).toBe("InvalidConfig")
+    expect(result?.message).toContain(mention)
+  })
+
+  it("rejects an unknown session strategy", () => {
+    expect(errorOf({ ...base, session: { strategy: "cookie" as "jwt" } })?.type).toBe("UnsupportedStrategy")
+  })
+
+  it("warns about debug, disabled CSRF, short secrets and a redundant AUTH_URL path", () => {
+    const config = { ...base, providers: [], secret: "short", debug: true, skipCSRFCheck, basePath: "/x", logger: { debug: () => {} } } as AuthConfig
+    const { warnings } = assertConfig(resolveConfig(config, { AUTH_URL: "https://app.test/api/auth" }), { url })
+    expect(warnings).toEqual(["env-url-basepath-redundant", "debug-enabled", "csrf-disabled", "secret-too-short"])
+  })
+})

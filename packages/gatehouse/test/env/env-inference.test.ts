@@ -1,0 +1,162 @@
+import { describe, expect, it, vi } from "vitest"
+import { envDefaults, envSecrets, envTrustHost, providerEnvName, setEnvDefaults } from "../../src/env.js"
+import type { AuthConfig, OAuthConfig, EmailConfig, Provider } from "../../src/types.js"
+
+const github = (): OAuthConfig => ({
+  id: "github",
+  name: "GitHub",
+  type: "oauth",
+  authorization: "https://github.com/login/oauth/authorize",
+  token: "https://github.com/login/oauth/access_token",
+  userinfo: "https://api.github.com/user",
+})
+
+describe("secret inference", () => {
+  it.each([
+    [{}, []],
+    [{ AUTH_SECRET: "s" }, ["s"]],
+    [{ LEGACYAUTH_SECRET: "legacy" }, ["legacy"]],
+    [{ AUTH_SECRET: "s", LEGACYAUTH_SECRET: "legacy" }, ["s"]],
+    [{ AUTH_SECRET: "0", AUTH_SECRET_1: "1" }, ["1", "0"]],
+    [{ AUTH_SECRET: "0", AUTH_SECRET_1: "1", AUTH_SECRET_2: "2", AUTH_SECRET_3: "3" }, ["3", "2", "1", "0"]],
+    [{ AUTH_SECRET_2: "2", LEGACYAUTH_SECRET: "legacy" }, ["2", "legacy"]],
+    [{ AUTH_SECRET: "" }, []],
+  ] as const)("%j gives %j (newest first)", (env, expected) => {
+    expect(envSecrets(env)).toEqual(expected)
+  })
+
+  it("keeps an explicit secret over the environment", () => {
+    expect(envDefaults({ AUTH_SECRET: "env" }, { providers: [], secret: "explicit" }).secret).toEqual(["explicit"])
+    expect(envDefaults({ AUTH_SECRET: "env" }, { providers: [], secret: ["a", "b"] }).secret).toEqual(["a", "b"])
+  })
+
+  it("falls back to the environment when the explicit secret is empty", () => {
+    expect(envDefaults({ AUTH_SECRET: "env" }, { providers: [], secret: "" }).secret).toEqual(["env"])
+    expect(envDefaults({ AUTH_SECRET: "env" }, { providers: [], secret: [] }).secret).toEqual(["env"])
+  })
+})
+
+describe("trusting the host", () => {
+  it.each([
+    [{ AUTH_TRUST_HOST: "true", NODE_ENV: "production" }, true],
+    [{ AUTH_TRUST_HOST: "1", NODE_ENV: "production" }, true],
+    [{ AUTH_TRUST_HOST: "false" }, false],
+    [{ AUTH_TRUST_HOST: "0" }, false],
+    [{ AUTH_TRUST_HOST: "yes", NODE_ENV: "production" }, false],
+    [{ AUTH_TRUST_HOST: "false", AUTH_URL: "https://app.test" }, false],
+    [{ NODE_ENV: "production" }, false],
+    [{ NODE_ENV: "production", AUTH_URL: "https://app.test" }, true],
+    [{ NODE_ENV: "production", LEGACYAUTH_URL: "https://app.test" }, true],
+    [{ NODE_ENV: "production", VERCEL: "1" }, true],
+    [{ NODE_ENV: "production", CF_PAGES: "1" }, true],
+    [{ NODE_ENV: "production", VERCEL: "0" }, false],
+    [{ NODE_ENV: "development" }, true],
+    [{}, true],
+  ] as const)("%j → %s", (env, expected) => {
+    expect(envTrustHost(env)).toBe(expected)
+  })
+
+  it("keeps an explicit trustHost", () => {
+    expect(envDefaults({ NODE_ENV: "production" }, { providers: [], trustHost: true }).trustHost).toBe(true)
+    expect(envDefaults({ AUTH_TRUST_HOST: "true" }, { providers: [], trustHost: false }).trustHost).toBe(false)
+  })
+})
+
+describe("base path inference", () => {
+  it.each([
+    [{}, undefined, "/auth"],
+    [{ AUTH_URL: "https://app.test/api/auth" }, undefined, "/api/auth"],
+    [{ LEGACYAUTH_URL: "https://app.test/custom" }, undefined, "/custom"],
+    [{ AUTH_URL: "https://app.test" }, undefined, "/auth"],
+    [{ AUTH_URL: "https://app.test/" }, undefined, "/auth"],
+    [{ AUTH_URL: "not a url" }, undefined, "/auth"],
+    [{ AUTH_URL: "https://app.test/api/auth" }, "/explicit", "/explicit"],
+    [{}, "/explicit", "/explicit"],
+  ] as const)("%j with basePath %s → %s", (env, basePath, expected) => {
+    expect(envDefaults(env, { providers: [], basePath }).basePath).toBe(expected)
+  })
+
+  it("warns when AUTH_URL has a path and basePath is set too", () => {
+    expect(envDefaults({ AUTH_URL: "https://app.test/api/auth" }, { providers: [], basePath: "/x" }).warnings).toEqual([
+      "env-url-basepath-redundant",
+    ])
+    expect(envDefaults({ AUTH_URL: "https://app.test" }, { providers: [], basePath: "/x" }).warnings).toEqual([])
+  })
+})
+
+describe("redirect proxy", () => {
+  it("comes from AUTH_REDIRECT_PROXY_URL unless configured", () => {
+    const env = { AUTH_REDIRECT_PROXY_URL: "https://proxy.test/api/auth" }
+    expect(envDefaults(env, { providers: [] }).redirectProxyUrl).toBe("https://proxy.test/api/auth")
+    expect(envDefaults(env, { providers: [], redirectProxyUrl: "https://mine.test" }).redirectProxyUrl).toBe("https://mine.test")
+  })
+})
+
+describe("provider credentials from AUTH_{PROVIDER}_*", () => {
+  it.each([
+    ["github", "GITHUB"],
+    ["microsoft-entra-id", "MICROSOFT_ENTRA_ID"],
+    ["azureAd", "AZUREAD"],
+    ["my.provider", "MY_PROVIDER"],
+  ])("spells %s as %s", (id, name) => {
+    expect(providerEnvName(id)).toBe(name)
+  })
+
+  it("fills clientId, clientSecret and issuer of an OAuth provider object", () => {
+    const env = { AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "secret", AUTH_GITHUB_ISSUER: "https://issuer.test" }
+    const [provider] = envDefaults(env, { providers: [github()] }).providers
+    expect(provider).toMatchObject({ clientId: "id", clientSecret: "secret", issuer: "https://issuer.test" })
+  })
+
+  it("keeps explicit provider options over the environment", () => {
+    const env = { AUTH_GITHUB_ID: "env-id", AUTH_GITHUB_SECRET: "env-secret" }
+    const [provider] = envDefaults(env, { providers: [{ ...github(), clientId: "mine" }] }).providers
+    expect(provider).toMatchObject({ clientId: "mine", clientSecret: "env-secret" })
+  })
+
+  it("calls provider factories with the environment's values", () => {
+    const factory = vi.fn((options: { clientId?: string }) => ({ ...github(), id: "my-idp", clientId: options.clientId }))
+    const [provider] = envDefaults({ AUTH_MY_IDP_ID: "from-env" }, { providers: [factory as Provider] }).providers
+    expect(provider).toMatchObject({ id: "my-idp", clientId: "from-env" })
+    expect(factory).toHaveBeenLastCalledWith(expect.objectContaining({ clientId: "from-env" }))
+  })
+
+  it("fills apiKey of an email provider from AUTH_{ID}_KEY, and nothing of a credentials provider", () => {
+    const email: EmailConfig = { id: "resend", name: "Resend", type: "email", sendVerificationRequest: () => {} }
+    const credentials = { id: "credentials", name: "C", type: "credentials" as const, credentials: {}, authorize: () => null }
+    const env = { AUTH_RESEND_KEY: "re_123", AUTH_CREDENTIALS_ID: "ignored" }
+    const [mail, creds] = envDefaults(env, { providers: [email, credentials] }).providers
+    expect(mail).toMatchObject({ apiKey: "re_123" })
+    expect(creds).not.toHaveProperty("clientId")
+  })
+
+  it("never modifies the provider objects it was given", () => {
+    const provider = github()
+    const before = structuredClone(provider)
+    envDefaults({ AUTH_GITHUB_ID: "id" }, { providers: [provider] })
+    expect(provider).toEqual(before)
+  })
+})
+
+describe("setEnvDefaults", () => {
+  it("fills the config in place, explicit options winning", () => {
+    const config: AuthConfig = { providers: [github()], trustHost: false }
+    setEnvDefaults(
+      { AUTH_SECRET: "s", AUTH_URL: "https://app.test/api/auth", AUTH_GITHUB_ID: "id", AUTH_REDIRECT_PROXY_URL: "https://p.test" },
+      config,
+    )
+    expect(config).toMatchObject({
+      basePath: "/api/auth",
+      secret: ["s"],
+      trustHost: false,
+      redirectProxyUrl: "https://p.test",
+    })
+    expect(config.providers[0]).toMatchObject({ clientId: "id" })
+  })
+
+  it("logs the basePath warning through the config's logger", () => {
+    const warn = vi.fn()
+    setEnvDefaults({ AUTH_URL: "https://app.test/api/auth" }, { providers: [], basePath: "/x", logger: { warn } })
+    expect(warn).toHaveBeenCalledWith("env-url-basepath-redundant")
+  })
+})

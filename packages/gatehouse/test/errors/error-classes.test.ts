@@ -1,0 +1,82 @@
+import { describe, expect, expectTypeOf, it } from "vitest"
+import * as errors from "../../src/errors.js"
+import { AuthError, CredentialsSignin, isClientError, MissingSecret, MissingSecretError, type AuthErrorType } from "../../src/errors.js"
+
+const classes = Object.entries(errors).filter(
+  (entry): entry is [string, typeof AuthError] => typeof entry[1] === "function" && entry[1].prototype instanceof Error,
+)
+
+const clientSafe = ["CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
+  "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError"]
+const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
+  "EmailSignInError", "MissingCSRF", "AccountNotLinked"]
+// Every class the facts file lists, with its Auth.js type string.
+const expectedTypes: Record<string, string> = {
+  AuthError: "AuthError", SignInError: "AuthError", AdapterError: "AdapterError", AccessDenied: "AccessDenied",
+  CallbackRouteError: "CallbackRouteError", ErrorPageLoop: "ErrorPageLoop", EventError: "EventError",
+  InvalidCallbackUrl: "InvalidCallbackUrl", CredentialsSignin: "CredentialsSignin", InvalidEndpoints: "InvalidEndpoints",
+  InvalidCheck: "InvalidCheck", JWTSessionError: "JWTSessionError", MissingAdapter: "MissingAdapter",
+  MissingAdapterMethods: "MissingAdapterMethods", MissingAuthorize: "MissingAuthorize", MissingSecret: "MissingSecret",
+  OAuthAccountNotLinked: "OAuthAccountNotLinked", OAuthCallbackError: "OAuthCallbackError",
+  OAuthProfileParseError: "OAuthProfileParseError", SessionTokenError: "SessionTokenError",
+  OAuthSignInError: "OAuthSignInError", EmailSignInError: "EmailSignInError", SignOutError: "SignOutError",
+  UnknownAction: "UnknownAction", UnsupportedStrategy: "UnsupportedStrategy", InvalidProvider: "InvalidProvider",
+  UntrustedHost: "UntrustedHost", Verification: "Verification", MissingCSRF: "MissingCSRF",
+  AccountNotLinked: "AccountNotLinked", DuplicateConditionalUI: "DuplicateConditionalUI",
+  MissingWebAuthnAutocomplete: "MissingWebAuthnAutocomplete", WebAuthnVerificationError: "WebAuthnVerificationError",
+  ExperimentalFeatureNotEnabled: "ExperimentalFeatureNotEnabled", InvalidConfig: "InvalidConfig",
+  MissingSecretError: "MissingSecret",
+}
+
+describe("error classes", () => {
+  it("export every class the wire facts name, each with its Auth.js type string", () => {
+    expect(Object.fromEntries(classes.map(([name, cls]) => [name, cls.type]))).toEqual(expectedTypes)
+  })
+
+  it.each(classes)("%s carries its type, kind and client-safe flag on instances", (name, cls) => {
+    const error = new cls("boom")
+    expect(error).toBeInstanceOf(AuthError)
+    expect(error).toBeInstanceOf(Error)
+    expect(error.type).toBe(expectedTypes[name])
+    expect(error.kind).toBe(signInKind.includes(name) ? "signIn" : "error")
+    expect(error.clientSafe).toBe(clientSafe.includes(name))
+    expect(isClientError(error)).toBe(clientSafe.includes(name))
+    expect(error.name).toBe(cls.type)
+  })
+
+  it("keeps the message exactly as given", () => {
+    expect(new AuthError("Exactly this").message).toBe("Exactly this")
+    expect(new AuthError().message).toBe("")
+  })
+
+  it("takes a cause record from ErrorOptions, and wraps an Error as cause.err", () => {
+    const upstream = new Error("db down")
+    expect(new AuthError("failed", { cause: { provider: "github" } }).cause).toEqual({ provider: "github" })
+    expect(new AuthError("failed", { cause: upstream }).cause).toEqual({ err: upstream })
+    expect(new AuthError({ cause: { code: 1 } }).cause).toEqual({ code: 1 })
+    const wrapped = new AuthError(upstream)
+    expect(wrapped.cause?.err).toBe(upstream)
+    expect(wrapped.message).toBe("db down")
+    expect(new AuthError("no cause").cause).toBeUndefined()
+  })
+
+  it("lets a CredentialsSignin subclass choose its code", () => {
+    class InvalidLogin extends CredentialsSignin {
+      override code = "invalid_login"
+    }
+    expect(new CredentialsSignin().code).toBe("credentials")
+    expect(new InvalidLogin().code).toBe("invalid_login")
+    expect(new InvalidLogin().type).toBe("CredentialsSignin")
+  })
+
+  it("makes MissingSecretError the same class as MissingSecret", () => {
+    expect(MissingSecretError).toBe(MissingSecret)
+    expect(new MissingSecretError()).toBeInstanceOf(MissingSecret)
+  })
+
+  it("types every type string as an AuthErrorType", () => {
+    expectTypeOf<(typeof errors.AccessDenied)["type"]>().toEqualTypeOf<"AccessDenied">()
+    expectTypeOf<AuthError["type"]>().toEqualTypeOf<AuthErrorType>()
+    for (const [, cls] of classes) expectTypeOf(cls.type as AuthErrorType).toBeString()
+  })
+})

@@ -1,0 +1,160 @@
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { EncryptJWT, base64url, calculateJwkThumbprint } from "jose"
+import { hkdfSync } from "node:crypto"
+import { decode, encode, getToken } from "../../src/jwt/index.js"
+import { JWTSessionError, MissingSecret } from "../../src/errors.js"
+
+const secret = "f0e5c6b1a7d24c8e9b3a1d6f2e8c4b7a9d0e3f1c"
+const salt = "authjs.session-token"
+
+function header(token: string): Record<string, unknown> {
+  return JSON.parse(new TextDecoder().decode(base64url.decode(token.split(".")[0]!)))
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe("encoding a session token", () => {
+  it("round-trips the claims and adds iat, exp and jti", async () => {
+    vi.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z"), toFake: ["Date"] })
+    const token = await encode({ token: { sub: "user-1", name: "Ada", custom: { role: "admin" } }, secret, salt })
+    const claims = await decode({ token, secret, salt })
+    const now = Date.parse("2026-01-01T00:00:00Z") / 1000
+    expect(claims).toMatchObject({ sub: "user-1", name: "Ada", custom: { role: "admin" }, iat: now, exp: now + 2592000 })
+    expect(claims?.jti).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("writes a dir + A256CBC-HS512 JWE whose kid is the SHA-512 thumbprint of the derived key", async () => {
+    const token = await encode({ token: {}, secret, salt })
+    const parts = token.split(".")
+    expect(parts).toHaveLength(5)
+    expect(parts[1]).toBe("")
+    expect(Object.keys(header(token))).toEqual(["alg", "enc", "kid"])
+    const key = new Uint8Array(hkdfSync("sha256", secret, salt, `Auth.js Generated Encryption Key (${salt})`, 64))
+    const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+    expect(header(token)).toEqual({ alg: "dir", enc: "A256CBC-HS512", kid })
+  })
+
+  it("replaces iat, exp and jti the caller passed in", async () => {
+    const token = await encode({ token: { sub: "1", iat: 1, exp: 2, jti: "old" }, secret, salt, maxAge: 60 })
+    const claims = await decode({ token, secret, salt })
+    expect(claims?.iat).toBeGreaterThan(1_700_000_000)
+    expect(claims!.exp! - claims!.iat!).toBe(60)
+    expect(claims?.jti).not.toBe("old")
+  })
+
+  it("gives every token a fresh jti", async () => {
+    const a = await decode({ token: await encode({ token: {}, secret, salt }), secret, salt })
+    const b = await decode({ token: await encode({ token: {}, secret, salt }), secret, salt })
+    expect(a?.jti).not.toBe(b?.jti)
+  })
+
+  it("refuses to encode without a secret, with an empty one, or with a non-numeric maxAge", async () => {
+    await expect(encode({ token: {}, secret: "", salt })).rejects.toBeInstanceOf(MissingSecret)
+    await expect(encode({ token: {}, secret: [], salt })).rejects.toBeInstanceOf(MissingSecret)
+    await expect(encode({ token: {}, secret: ["ok", ""], salt })).rejects.toBeInstanceOf(MissingSecret)
+    await expect(encode({ token: {}, secret, salt, maxAge: Number.NaN })).rejects.toThrow(/maxAge/)
+    // @ts-expect-error salt is required
+    await expect(encode({ token: {}, secret })).rejects.toThrow(/salt/)
+  })
+})
+
+describe("rotating secrets", () => {
+  const oldSecret = "old-secret-0123456789abcdef0123456789abcdef"
+  const newSecret = "new-secret-0123456789abcdef0123456789abcdef"
+
+  it("still decrypts tokens made with an older secret", async () => {
+    const token = await encode({ token: { sub: "1" }, secret: oldSecret, salt })
+    expect(await decode({ token, secret: [newSecret, oldSecret], salt })).toMatchObject({ sub: "1" })
+  })
+
+  it("encrypts new tokens with the first secret only", async () => {
+    const token = await encode({ token: { sub: "1" }, secret: [newSecret, oldSecret], salt })
+    expect(await decode({ token, secret: newSecret, salt })).toMatchObject({ sub: "1" })
+    await expect(decode({ token, secret: oldSecret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+  })
+
+  it("rejects a token no listed secret made", async () => {
+    const token = await encode({ token: {}, secret: "a-third-secret-that-is-not-in-the-list!!", salt })
+    await expect(decode({ token, secret: [newSecret, oldSecret], salt })).rejects.toThrow(/No secret matches/)
+  })
+})
+
+describe("rejecting bad tokens", () => {
+  it("throws on any single changed character and getToken answers null", async () => {
+    const token = await encode({ token: { sub: "1" }, secret, salt })
+    const accepted: number[] = []
+    for (let i = 0; i < token.length; i++) {
+      const changed = token.slice(0, i) + (token[i] === "A" ? "B" : "A") + token.slice(i + 1)
+      try {
+        await decode({ token: changed, secret, salt })
+        accepted.push(i)
+      } catch (error) {
+        expect(error).toBeInstanceOf(JWTSessionError)
+      }
+      const req = new Request("http://app.test/", { headers: { cookie: `${salt}=${changed}` } })
+      expect(await getToken({ req, secret })).toBeNull()
+    }
+    expect(accepted).toEqual([])
+  })
+
+  it("rejects a token expired by more than 15 seconds and accepts one within that tolerance", async () => {
+    vi.useFakeTimers({ now: new Date("2026-03-01T12:00:00Z"), toFake: ["Date"] })
+    const token = await encode({ token: { sub: "1" }, secret, salt, maxAge: 60 })
+    vi.setSystemTime(new Date("2026-03-01T12:01:14Z"))
+    expect(await decode({ token, secret, salt })).toMatchObject({ sub: "1" })
+    vi.setSystemTime(new Date("2026-03-01T12:01:16Z"))
+    await expect(decode({ token, secret, salt })).rejects.toThrow(/exp/)
+  })
+
+  it("rejects a token read with another salt", async () => {
+    const token = await encode({ token: {}, secret, salt })
+    await expect(decode({ token, secret, salt: "__Secure-authjs.session-token" })).rejects.toBeInstanceOf(JWTSessionError)
+  })
+
+  it("answers null for an empty token and throws a clean error for garbage, quickly", async () => {
+    expect(await decode({ token: "", secret, salt })).toBeNull()
+    expect(await decode({ token: undefined, secret, salt })).toBeNull()
+    for (const garbage of ["x", "a.b.c.d.e", "....", "eyJ9.....", "🙂", "a".repeat(1 << 20), `${"A".repeat(1 << 20)}....`]) {
+      const started = performance.now()
+      await expect(decode({ token: garbage, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+      expect(performance.now() - started).toBeLessThan(5_000)
+    }
+    // @ts-expect-error a number is not a token
+    await expect(decode({ token: 42, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+  })
+
+  it("rejects a token whose header names an unsupported encryption", async () => {
+    const key = new Uint8Array(32)
+    const token = await new EncryptJWT({}).setProtectedHeader({ alg: "dir", enc: "A128CBC-HS256" }).encrypt(key)
+    await expect(decode({ token, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+  })
+})
+
+describe("reading A256GCM tokens", () => {
+  it("decrypts a dir + A256GCM token keyed by the 32-byte derivation", async () => {
+    const key = new Uint8Array(hkdfSync("sha256", secret, salt, `Auth.js Generated Encryption Key (${salt})`, 32))
+    const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha256")
+    const token = await new EncryptJWT({ sub: "gcm" })
+      .setProtectedHeader({ alg: "dir", enc: "A256GCM", kid })
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .encrypt(key)
+    expect(await decode({ token, secret: ["another-secret-that-is-long-enough!!", secret], salt })).toMatchObject({ sub: "gcm" })
+  })
+})
+
+describe("caching derived keys", () => {
+  it("runs HKDF once per secret and salt, however many tokens are read", async () => {
+    const fresh = `cache-probe-${crypto.randomUUID()}`
+    const spy = vi.spyOn(crypto.subtle, "deriveBits")
+    try {
+      const token = await encode({ token: {}, secret: fresh, salt })
+      for (let i = 0; i < 5; i++) await decode({ token, secret: fresh, salt })
+      expect(spy).toHaveBeenCalledTimes(1)
+    } finally {
+      spy.mockRestore()
+    }
+  })
+})

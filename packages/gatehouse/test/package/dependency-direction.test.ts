@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest"
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const src = fileURLToPath(new URL("../../src", import.meta.url))
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : []
+  })
+}
+
+/** Every relative import of every source file, as paths relative to src/. */
+const edges = sources(src).flatMap((file) => {
+  const code = readFileSync(file, "utf8")
+  const from = relative(src, file)
+  return [...code.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)].map((match) => ({
+    from,
+    to: relative(src, resolve(dirname(file), match[1]!)).replace(/\.js$/, ".ts"),
+  }))
+})
+
+const integrations = ["next/", "express/", "sveltekit/", "solid-start/"]
+
+describe("dependency direction", () => {
+  it("finds the imports it checks", () => {
+    expect(edges.length).toBeGreaterThan(20)
+  })
+
+  it("keeps providers free of core", () => {
+    expect(edges.filter((e) => e.from.startsWith("providers/") && e.to.startsWith("core/"))).toEqual([])
+  })
+
+  it("keeps core free of integrations and concrete providers", () => {
+    const bad = edges.filter(
+      (e) => e.from.startsWith("core/") && (integrations.some((i) => e.to.startsWith(i)) || (e.to.startsWith("providers/") && e.to !== "providers/types.ts")),
+    )
+    expect(bad).toEqual([])
+  })
+
+  it("keeps jwt free of core, providers and pages", () => {
+    expect(edges.filter((e) => e.from.startsWith("jwt/") && /^(core|providers)\//.test(e.to))).toEqual([])
+  })
+})

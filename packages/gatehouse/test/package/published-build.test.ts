@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest"
+import { execFileSync } from "node:child_process"
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const packageDir = fileURLToPath(new URL("../..", import.meta.url))
+const dist = join(packageDir, "dist")
+// Node-only code may live only in these subpaths; everything else must run on any Web runtime.
+const nodeOnly = ["adapters/sqlite", "adapters/postgres", "express", "next", "sveltekit", "solid-start", "testing", "cli"]
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? files(path) : [path]
+  })
+}
+
+describe("the built package", () => {
+  it("has been built (npm test builds first)", () => {
+    expect(existsSync(join(dist, "index.js")), "run `npm run build` before the tests").toBe(true)
+  })
+
+  it("has no node: import, Buffer or process in the core subpaths", () => {
+    const core = files(dist).filter((file) => file.endsWith(".js") && !nodeOnly.some((dir) => relative(dist, file).startsWith(dir)))
+    expect(core.length).toBeGreaterThan(5)
+    const offenders = core.filter((file) => {
+      // Doc comments may mention process.env as an example; only code counts.
+      const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "")
+      return /\bfrom\s*["']node:|\bimport\s*\(\s*["']node:|\brequire\s*\(|\bBuffer\.|\bprocess\./.test(code)
+    })
+    expect(offenders.map((file) => relative(dist, file))).toEqual([])
+  })
+
+  it("imports encode, decode and getToken from gatehouse/jwt in a plain Node ESM script", () => {
+    const script = `
+      import { encode, decode, getToken } from "gatehouse/jwt"
+      const token = await encode({ token: { sub: "esm" }, secret: "plain-node-script-secret-0123456789abcdef", salt: "s" })
+      const claims = await decode({ token, secret: "plain-node-script-secret-0123456789abcdef", salt: "s" })
+      console.log(typeof getToken, claims.sub)
+    `
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: packageDir, encoding: "utf8" })
+    expect(output.trim()).toBe("function esm")
+  })
+
+  it("exports each subpath with types first", () => {
+    const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"))
+    expect(manifest.type).toBe("module")
+    expect(manifest.sideEffects).toBe(false)
+    expect(manifest.files).toEqual(["dist"])
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["jose", "oauth4webapi"])
+    for (const [subpath, target] of Object.entries<Record<string, string> | string>(manifest.exports)) {
+      if (typeof target === "string") continue
+      expect(Object.keys(target)[0], subpath).toBe("types")
+      expect(existsSync(join(packageDir, target.default!)), `${subpath} → ${target.default}`).toBe(true)
+    }
+  })
+})
