@@ -62,7 +62,7 @@ export function envSecrets(env: EnvObject): string[] {
  */
 export function envTrustHost(env: EnvObject): boolean {
   const explicit = read(env, "AUTH_TRUST_HOST")
-  if (explicit !== undefined) return explicit === "true" || explicit === "1"
+  if (explicit !== undefined) return ["true", "1"].includes(explicit.trim().toLowerCase())
   return (
     envUrl(env) !== undefined ||
     isSet(read(env, "VERCEL")) ||

@@ -3,6 +3,8 @@
  * object back from `Auth()`, or `config.skipCSRFCheck = skipCSRFCheck` when the framework
  * already protects its form posts (SvelteKit's origin check, Next.js server actions).
  *
+ * The symbols are registered (`Symbol.for`), so two copies of the package in one app still agree.
+ *
  * @example
  * ```ts
  * import { Auth, raw, skipCSRFCheck } from "gatehouse"
@@ -13,7 +15,7 @@
  */
 
 /** Makes `Auth()` return its internal response instead of a `Response`. */
-export const raw: unique symbol = Symbol("return-type-raw")
+export const raw: unique symbol = Symbol.for("gatehouse.return-type-raw")
 
 /** Turns off the built-in CSRF check; only for frameworks that check the origin themselves. */
-export const skipCSRFCheck: unique symbol = Symbol("skip-csrf-check")
+export const skipCSRFCheck: unique symbol = Symbol.for("gatehouse.skip-csrf-check")

@@ -123,7 +123,7 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     pages: Object.freeze({ ...config.pages }),
     debug: config.debug === true,
     logger: Object.freeze(createLogger(config)),
-    theme: Object.freeze({ colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...config.theme }),
+    theme: Object.freeze({ colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...definedOnly(config.theme) }),
     trustHost: fromEnv.trustHost,
     useSecureCookies: config.useSecureCookies,
     redirectProxyUrl: fromEnv.redirectProxyUrl,
@@ -139,6 +139,11 @@ function normalizeBasePath(basePath: string): string {
   if (typeof basePath !== "string") return basePath
   const trimmed = basePath.replace(/\/+$/, "")
   return trimmed === "" && basePath.startsWith("/") ? "/" : trimmed
+}
+
+/** The entries of `object` whose value is not `undefined`, so they cannot blank out a default. */
+function definedOnly<T extends object>(object: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(object ?? {}).filter(([, value]) => value !== undefined)) as Partial<T>
 }
 
 function freezeCookies(cookies: CookiesOptions): Readonly<CookiesOptions> {

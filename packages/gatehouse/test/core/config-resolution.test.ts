@@ -45,8 +45,11 @@ describe("resolving a configuration", () => {
 
   it("recognises the raw and skipCSRFCheck markers, and nothing that merely looks like them", () => {
     expect(resolveConfig({ providers: [], raw, skipCSRFCheck })).toMatchObject({ raw: true, skipCSRFCheck: true })
-    const lookalike = { providers: [], raw: Symbol("return-type-raw") } as unknown as AuthConfig
+    const lookalike = { providers: [], raw: Symbol("gatehouse.return-type-raw") } as unknown as AuthConfig
     expect(resolveConfig(lookalike).raw).toBe(false)
+    // A second copy of the package registers the same symbols.
+    const fromOtherCopy = { providers: [], skipCSRFCheck: Symbol.for("gatehouse.skip-csrf-check") } as unknown as AuthConfig
+    expect(resolveConfig(fromOtherCopy).skipCSRFCheck).toBe(true)
   })
 
   it("has default callbacks: signIn allows, jwt keeps the token, session exposes only name, email, image", async () => {
@@ -78,6 +81,11 @@ describe("resolving a configuration", () => {
       name: "authjs.csrf-token",
       options: { httpOnly: true, sameSite: "strict", path: "/", secure: false },
     })
+  })
+
+  it("keeps theme defaults where the application leaves a value undefined", () => {
+    const { theme } = resolveConfig({ providers: [], theme: { colorScheme: undefined, brandColor: "#123456" } })
+    expect(theme).toEqual({ colorScheme: "auto", logo: "", brandColor: "#123456", buttonText: "" })
   })
 
   it("normalises a trailing slash on basePath", () => {

@@ -40,6 +40,7 @@ describe("trusting the host", () => {
   it.each([
     [{ AUTH_TRUST_HOST: "true", NODE_ENV: "production" }, true],
     [{ AUTH_TRUST_HOST: "1", NODE_ENV: "production" }, true],
+    [{ AUTH_TRUST_HOST: "TRUE", NODE_ENV: "production" }, true],
     [{ AUTH_TRUST_HOST: "false" }, false],
     [{ AUTH_TRUST_HOST: "0" }, false],
     [{ AUTH_TRUST_HOST: "yes", NODE_ENV: "production" }, false],
