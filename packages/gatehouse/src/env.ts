@@ -139,14 +139,15 @@ export function envDefaults(env: EnvObject, config: AuthConfig): EnvDefaults {
   // A root AUTH_URL names only the origin; it does not move the routes to `/`.
   basePath ??= urlPath ?? DEFAULT_BASE_PATH
 
-  const configured = config.secret
-  const hasSecret = Array.isArray(configured) ? configured.length > 0 : !!configured
-  const secret = hasSecret ? [configured].flat() : envSecrets(env)
+  // `[process.env.NEW, process.env.OLD]` with one of them unset leaves a gap; skip it.
+  // Non-string entries pass through here and are reported by assertConfig as InvalidConfig.
+  const configured = [config.secret].flat().filter((secret): secret is string => secret != null && secret !== "")
+  const secret = configured.length > 0 ? configured : envSecrets(env)
 
   const providers = Array.isArray(config.providers) ? config.providers : []
   return {
     basePath,
-    secret: secret as string[],
+    secret,
     trustHost: config.trustHost ?? envTrustHost(env),
     redirectProxyUrl: config.redirectProxyUrl ?? read(env, "AUTH_REDIRECT_PROXY_URL"),
     providers: providers.map((provider) => providerWithEnv(provider, env)),
@@ -180,6 +181,7 @@ function pathOf(url: string): string | undefined {
  * ```
  */
 export function setEnvDefaults(envObject: EnvObject, config: AuthConfig): void {
+  if (!config || typeof config !== "object") throw new InvalidConfig("setEnvDefaults needs the config object to fill in")
   const defaults = envDefaults(envObject ?? {}, config)
   const logger = createLogger(config)
   for (const warning of defaults.warnings) logger.warn(warning)
@@ -213,31 +215,47 @@ export function createActionURL(
   basePath?: string,
 ): URL {
   const configured = envUrl(envObject ?? {})
-  let url: URL
+  let base: string
   if (configured) {
-    url = parseBaseUrl(configured, "AUTH_URL")
-    if (basePath && basePath !== "/" && url.pathname !== "/") {
-      if (url.pathname.replace(/\/+$/, "") !== basePath.replace(/\/+$/, "")) {
-        createLogger({}).warn("env-url-basepath-mismatch")
-      }
-      url.pathname = "/"
+    const url = parseBaseUrl(configured, "AUTH_URL")
+    if (!isHttp(url.protocol) || url.search || url.hash || url.username || url.password) {
+      throw new AuthError("Cannot build an auth URL: AUTH_URL must be an http(s) URL without credentials, query or fragment")
     }
+    let path = url.pathname.replace(/\/+$/, "")
+    if (basePath && basePath !== "/" && path !== "") {
+      if (path !== basePath.replace(/\/+$/, "")) createLogger({}).warn("env-url-basepath-mismatch")
+      path = ""
+    }
+    base = url.origin + path
   } else {
-    const host = firstValue(headers.get("x-forwarded-host") ?? headers.get("host"))
+    const requestHeaders = toHeaders(headers)
+    const host = firstValue(requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host"))
     if (!host) throw new AuthError("Cannot build an auth URL: the request has no Host header and AUTH_URL is unset")
-    const proto = firstValue(headers.get("x-forwarded-proto") ?? protocol ?? "https").replace(/:$/, "")
-    if (proto !== "http" && proto !== "https") {
-      throw new AuthError(`Cannot build an auth URL: unsupported protocol "${proto}"`)
-    }
-    url = parseBaseUrl(`${proto}://${host}`, "the Host header")
     // A host that smuggles in a path, credentials, a query or a fragment is not a host.
-    if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
-      throw new AuthError("Cannot build an auth URL: the Host header is not a valid host")
-    }
+    if (/[/\\?#@\s]/.test(host)) throw new AuthError("Cannot build an auth URL: the Host header is not a valid host")
+    const proto = firstValue(requestHeaders.get("x-forwarded-proto") ?? protocol ?? "https").replace(/:$/, "")
+    if (!isHttp(`${proto}:`)) throw new AuthError(`Cannot build an auth URL: unsupported protocol "${proto}"`)
+    base = parseBaseUrl(`${proto}://${host}`, "the Host header").origin
   }
-  const origin = url.href.replace(/\/+$/, "")
   const path = (basePath ?? "").replace(/^\/+|\/+$/g, "")
-  return new URL(path ? `${origin}/${path}/${action}` : `${origin}/${action}`)
+  return new URL(path ? `${base}/${path}/${action}` : `${base}/${action}`)
+}
+
+function isHttp(protocol: string): boolean {
+  return protocol === "http:" || protocol === "https:"
+}
+
+/** JavaScript callers sometimes pass a Node header map; accept it rather than fail on `.get`. */
+function toHeaders(headers: Headers | Record<string, unknown>): Headers {
+  if (headers instanceof Headers) return headers
+  try {
+    const entries = Object.entries(headers ?? {}).flatMap(([name, value]): [string, string][] =>
+      Array.isArray(value) ? value.map((item) => [name, String(item)]) : value == null ? [] : [[name, String(value)]],
+    )
+    return new Headers(entries)
+  } catch (error) {
+    throw new AuthError("Cannot build an auth URL: the request headers could not be read", { cause: error })
+  }
 }
 
 /** The first entry of a header a proxy chain may have turned into a comma-separated list. */

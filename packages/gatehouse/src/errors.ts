@@ -39,7 +39,7 @@ export type ErrorCause = Record<string, unknown> & { err?: Error }
  */
 export class AuthError extends Error {
   /** Stable identifier of the error, used in logs and in `?error=` query values. */
-  static readonly type: string = "AuthError"
+  static readonly type: AuthErrorType = "AuthError"
   /** The page an error of this class leads to. */
   static readonly kind: ErrorKind = "error"
   /** Whether the `type` may be shown to the client as is. */
@@ -56,10 +56,10 @@ export class AuthError extends Error {
     } else if (typeof message === "string") {
       super(message, causeOptions(errorOptions))
     } else {
-      super(undefined, causeOptions(message))
+      super(undefined, causeOptions(message as ErrorOptions | undefined))
     }
     const ctor = new.target as typeof AuthError
-    this.type = ctor.type as AuthErrorType
+    this.type = ctor.type
     this.kind = ctor.kind
     this.clientSafe = ctor.clientSafe
     // Class names are mangled by minifiers; the type string is not.
@@ -67,8 +67,9 @@ export class AuthError extends Error {
   }
 }
 
-function causeOptions(options: ErrorOptions | undefined): ErrorOptions | undefined {
-  if (options === undefined || !("cause" in options)) return undefined
+function causeOptions(options: ErrorOptions | null | undefined): ErrorOptions | undefined {
+  // Only a real options object counts; JavaScript callers may pass anything.
+  if (options === null || typeof options !== "object" || !("cause" in options)) return undefined
   return { cause: toCauseRecord(options.cause) }
 }
 
@@ -78,38 +79,87 @@ function toCauseRecord(cause: unknown): ErrorCause {
   return cause === undefined ? {} : { value: cause }
 }
 
-/** Base of the errors that send the user back to the sign-in page. */
+/**
+ * Base of the errors that send the user back to the sign-in page.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SignInError) redirectTo("/login")
+ * ```
+ */
 export class SignInError extends AuthError {
   static override readonly kind: ErrorKind = "signIn"
 }
 
-/** An adapter method threw; the original exception is in `cause.err`. Logged, never shown. */
+/**
+ * An adapter method threw; the original exception is in `cause.err`. Logged, never shown.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof AdapterError) console.error(error.cause?.err)
+ * ```
+ */
 export class AdapterError extends AuthError {
   static override readonly type = "AdapterError"
 }
 
-/** The `signIn` callback returned `false` or threw. */
+/**
+ * The `signIn` callback returned `false` or threw.
+ *
+ * @example
+ * ```ts
+ * callbacks: { signIn: ({ user }) => allowList.has(user.email ?? "") } // false → AccessDenied
+ * ```
+ */
 export class AccessDenied extends AuthError {
   static override readonly type = "AccessDenied"
   static override readonly clientSafe = true
 }
 
-/** Something other than an `AuthError` was thrown while handling a callback route. */
+/**
+ * Something other than an `AuthError` was thrown while handling a callback route.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof CallbackRouteError) console.error(error.cause?.err)
+ * ```
+ */
 export class CallbackRouteError extends AuthError {
   static override readonly type = "CallbackRouteError"
 }
 
-/** A custom error page redirected back to itself. Logged only. */
+/**
+ * A custom error page redirected back to itself. Logged only.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ErrorPageLoop) console.error("pages.error redirects to itself")
+ * ```
+ */
 export class ErrorPageLoop extends AuthError {
   static override readonly type = "ErrorPageLoop"
 }
 
-/** An event handler threw. Logged and swallowed: events never change a response. */
+/**
+ * An event handler threw. Logged and swallowed: events never change a response.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof EventError) console.error(error.cause?.err)
+ * ```
+ */
 export class EventError extends AuthError {
   static override readonly type = "EventError"
 }
 
-/** A `callbackUrl` parameter or cookie is not a valid http(s) URL. */
+/**
+ * A `callbackUrl` parameter or cookie is not a valid http(s) URL.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidCallbackUrl) console.error(error.message)
+ * ```
+ */
 export class InvalidCallbackUrl extends AuthError {
   static override readonly type = "InvalidCallbackUrl"
 }
@@ -132,133 +182,308 @@ export class CredentialsSignin extends SignInError {
   code = "credentials"
 }
 
-/** An OAuth provider has neither an `issuer` nor the endpoint it needs. */
+/**
+ * An OAuth provider has neither an `issuer` nor the endpoint it needs.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidEndpoints) console.error(error.message)
+ * ```
+ */
 export class InvalidEndpoints extends AuthError {
   static override readonly type = "InvalidEndpoints"
 }
 
-/** A PKCE, state, nonce or WebAuthn challenge value was missing, unreadable or for another provider. */
+/**
+ * A PKCE, state, nonce or WebAuthn challenge value was missing, unreadable or for another provider.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidCheck) console.error(error.message)
+ * ```
+ */
 export class InvalidCheck extends AuthError {
   static override readonly type = "InvalidCheck"
 }
 
-/** A JWT could not be decrypted or verified (tampered, expired, wrong secret or salt). */
+/**
+ * A JWT could not be decrypted or verified (tampered, expired, wrong secret or salt).
+ *
+ * @example
+ * ```ts
+ * const claims = await decode({ token, secret, salt }).catch(() => null) // rejects with JWTSessionError
+ * ```
+ */
 export class JWTSessionError extends AuthError {
   static override readonly type = "JWTSessionError"
 }
 
-/** The configuration needs an adapter (database sessions, email, WebAuthn) and has none. */
+/**
+ * The configuration needs an adapter (database sessions, email, WebAuthn) and has none.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MissingAdapter) console.error(error.message)
+ * ```
+ */
 export class MissingAdapter extends AuthError {
   static override readonly type = "MissingAdapter"
 }
 
-/** The adapter lacks methods the configuration or an operation needs; the message names them. */
+/**
+ * The adapter lacks methods the configuration or an operation needs; the message names them.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MissingAdapterMethods) console.error(error.message) // names the methods
+ * ```
+ */
 export class MissingAdapterMethods extends AuthError {
   static override readonly type = "MissingAdapterMethods"
 }
 
-/** A credentials provider has no `authorize` function. */
+/**
+ * A credentials provider has no `authorize` function.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MissingAuthorize) console.error(error.message)
+ * ```
+ */
 export class MissingAuthorize extends AuthError {
   static override readonly type = "MissingAuthorize"
 }
 
-/** No secret was configured (`secret` option, `AUTH_SECRET` or `LEGACYAUTH_SECRET`). */
+/**
+ * No secret was configured (`secret` option, `AUTH_SECRET` or `LEGACYAUTH_SECRET`).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MissingSecret) console.error("set AUTH_SECRET")
+ * ```
+ */
 export class MissingSecret extends AuthError {
   static override readonly type = "MissingSecret"
 }
 
-/** An OAuth account belongs to another user, or its email is taken by an unlinked user. */
+/**
+ * An OAuth account belongs to another user, or its email is taken by an unlinked user.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof OAuthAccountNotLinked) redirectTo("/link-accounts")
+ * ```
+ */
 export class OAuthAccountNotLinked extends SignInError {
   static override readonly type = "OAuthAccountNotLinked"
   static override readonly clientSafe = true
 }
 
-/** The OAuth provider answered the callback with an `error` parameter. */
+/**
+ * The OAuth provider answered the callback with an `error` parameter.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof OAuthCallbackError) console.error(error.cause)
+ * ```
+ */
 export class OAuthCallbackError extends SignInError {
   static override readonly type = "OAuthCallbackError"
   static override readonly clientSafe = true
 }
 
-/** A provider's `profile` function threw. Logged only. */
+/**
+ * A provider's `profile` function threw. Logged only.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof OAuthProfileParseError) console.error(error.cause?.err)
+ * ```
+ */
 export class OAuthProfileParseError extends AuthError {
   static override readonly type = "OAuthProfileParseError"
 }
 
-/** A database session could not be read. Logged only. */
+/**
+ * A database session could not be read. Logged only.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SessionTokenError) console.error(error.cause?.err)
+ * ```
+ */
 export class SessionTokenError extends AuthError {
   static override readonly type = "SessionTokenError"
 }
 
-/** Starting an OAuth sign-in failed. */
+/**
+ * Starting an OAuth sign-in failed.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof OAuthSignInError) console.error(error.message)
+ * ```
+ */
 export class OAuthSignInError extends SignInError {
   static override readonly type = "OAuthSignInError"
 }
 
-/** Sending a sign-in email failed. */
+/**
+ * Sending a sign-in email failed.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof EmailSignInError) console.error(error.message)
+ * ```
+ */
 export class EmailSignInError extends SignInError {
   static override readonly type = "EmailSignInError"
 }
 
-/** Ending a session failed. Logged only; the cookie is cleared regardless. */
+/**
+ * Ending a session failed. Logged only; the cookie is cleared regardless.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SignOutError) console.error(error.cause?.err)
+ * ```
+ */
 export class SignOutError extends AuthError {
   static override readonly type = "SignOutError"
 }
 
-/** The request named an action or used a method that does not exist. */
+/**
+ * The request named an action or used a method that does not exist.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof UnknownAction) console.error(error.message)
+ * ```
+ */
 export class UnknownAction extends AuthError {
   static override readonly type = "UnknownAction"
 }
 
-/** The session strategy cannot work with this configuration. */
+/**
+ * The session strategy cannot work with this configuration.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof UnsupportedStrategy) console.error(error.message)
+ * ```
+ */
 export class UnsupportedStrategy extends AuthError {
   static override readonly type = "UnsupportedStrategy"
 }
 
-/** The route named no provider, or one that cannot handle it. */
+/**
+ * The route named no provider, or one that cannot handle it.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidProvider) console.error(error.message)
+ * ```
+ */
 export class InvalidProvider extends AuthError {
   static override readonly type = "InvalidProvider"
 }
 
-/** `trustHost` is off, so the Host header of the request cannot be relied on. */
+/**
+ * `trustHost` is off, so the Host header of the request cannot be relied on.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof UntrustedHost) console.error("set trustHost or AUTH_TRUST_HOST=true")
+ * ```
+ */
 export class UntrustedHost extends AuthError {
   static override readonly type = "UntrustedHost"
 }
 
-/** An email sign-in link was invalid, used already, or expired. */
+/**
+ * An email sign-in link was invalid, used already, or expired.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof Verification) console.error("sign-in link used or expired")
+ * ```
+ */
 export class Verification extends AuthError {
   static override readonly type = "Verification"
   static override readonly clientSafe = true
 }
 
-/** The `csrfToken` body field was missing or did not match the CSRF cookie. */
+/**
+ * The `csrfToken` body field was missing or did not match the CSRF cookie.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MissingCSRF) console.error("form posted without csrfToken")
+ * ```
+ */
 export class MissingCSRF extends SignInError {
   static override readonly type = "MissingCSRF"
   static override readonly clientSafe = true
 }
 
-/** A passkey's email belongs to a user who has not linked that passkey. */
+/**
+ * A passkey's email belongs to a user who has not linked that passkey.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof AccountNotLinked) console.error(error.message)
+ * ```
+ */
 export class AccountNotLinked extends SignInError {
   static override readonly type = "AccountNotLinked"
   static override readonly clientSafe = true
 }
 
-/** Two WebAuthn providers enable conditional UI; only one may. */
+/**
+ * Two WebAuthn providers enable conditional UI; only one may.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof DuplicateConditionalUI) console.error(error.message)
+ * ```
+ */
 export class DuplicateConditionalUI extends AuthError {
   static override readonly type = "DuplicateConditionalUI"
 }
 
-/** Conditional UI is on but no form field has `webauthn` in its `autocomplete`. */
+/**
+ * Conditional UI is on but no form field has `webauthn` in its `autocomplete`.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MissingWebAuthnAutocomplete) console.error(error.message)
+ * ```
+ */
 export class MissingWebAuthnAutocomplete extends AuthError {
   static override readonly type = "MissingWebAuthnAutocomplete"
 }
 
-/** A WebAuthn registration or authentication response failed verification. */
+/**
+ * A WebAuthn registration or authentication response failed verification.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof WebAuthnVerificationError) console.error(error.cause?.err)
+ * ```
+ */
 export class WebAuthnVerificationError extends AuthError {
   static override readonly type = "WebAuthnVerificationError"
   static override readonly clientSafe = true
 }
 
-/** A feature behind `experimental` is used without being enabled. */
+/**
+ * A feature behind `experimental` is used without being enabled.
+ *
+ * @example
+ * ```ts
+ * const config = { providers: [Passkey], experimental: { enableWebAuthn: true } }
+ * ```
+ */
 export class ExperimentalFeatureNotEnabled extends AuthError {
   static override readonly type = "ExperimentalFeatureNotEnabled"
 }
@@ -267,12 +492,24 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
  * A configuration option has a value Gatehouse cannot use (a negative `maxAge`, a `basePath`
  * without a leading slash, two providers with one id …). Gatehouse-only: Auth.js lets these
  * fail later in stranger ways.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidConfig) console.error(error.message)
+ * ```
  */
 export class InvalidConfig extends AuthError {
   static override readonly type = "InvalidConfig"
 }
 
-/** Alias of {@link MissingSecret}, the name the interface specification uses. */
+/**
+ * Alias of {@link MissingSecret}, the name the interface specification uses.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MissingSecretError) console.error("set AUTH_SECRET")
+ * ```
+ */
 export const MissingSecretError = MissingSecret
 /** Alias of {@link MissingSecret}, the name the interface specification uses. */
 export type MissingSecretError = MissingSecret

@@ -14,8 +14,22 @@
  * @module
  */
 
-/** Makes `Auth()` return its internal response instead of a `Response`. */
+/**
+ * Makes `Auth()` return its internal response instead of a `Response`.
+ *
+ * @example
+ * ```ts
+ * const internal = await Auth(request, { ...config, raw })
+ * ```
+ */
 export const raw: unique symbol = Symbol.for("gatehouse.return-type-raw")
 
-/** Turns off the built-in CSRF check; only for frameworks that check the origin themselves. */
+/**
+ * Turns off the built-in CSRF check; only for frameworks that check the origin themselves.
+ *
+ * @example
+ * ```ts
+ * const response = await Auth(request, { ...config, skipCSRFCheck })
+ * ```
+ */
 export const skipCSRFCheck: unique symbol = Symbol.for("gatehouse.skip-csrf-check")

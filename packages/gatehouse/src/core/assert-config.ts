@@ -80,7 +80,8 @@ interface StaticCheck {
 const staticChecks = new WeakMap<ResolvedConfig, StaticCheck>()
 
 /**
- * The first problem with `config` for this request, and the warnings it raises.
+ * The first problem with `config` for this request, and the warnings the configuration raises
+ * (reported on the first check of each configuration only, so they are logged once).
  *
  * @example
  * ```ts
@@ -90,31 +91,37 @@ const staticChecks = new WeakMap<ResolvedConfig, StaticCheck>()
  */
 export function assertConfig(config: ResolvedConfig, request?: AssertedRequest): ConfigCheck {
   let check = staticChecks.get(config)
+  // Warnings describe the configuration, not the request: report them on its first check only.
+  const warnings = check ? [] : undefined
   if (!check) staticChecks.set(config, (check = checkConfig(config)))
-  const { warnings } = check
+  const result = (error: AuthError | undefined): ConfigCheck => ({ error, warnings: warnings ?? check.warnings })
   if (check.untrustedHost) {
-    return { error: new UntrustedHost(`Host must be trusted. URL was: ${String(request?.url ?? "")}`), warnings }
+    return result(new UntrustedHost(`Host must be trusted. URL was: ${withoutQuery(request?.url)}`))
   }
   if (check.missingSecret) {
-    return {
-      error: new MissingSecret(
+    return result(
+      new MissingSecret(
         "Please define a `secret`: set AUTH_SECRET to a random string of at least 32 characters (e.g. `openssl rand -base64 33`)",
       ),
-      warnings,
-    }
+    )
   }
   if (request) {
     const origin = originOf(request.url)
-    for (const [value, source] of [
-      [request.callbackUrl, "parameter"],
-      [request.callbackUrlCookie, "cookie"],
-    ] as const) {
-      if (value && !isHttpUrl(value, origin)) {
-        return { error: new InvalidCallbackUrl(`Invalid callback URL in ${source}. Received: ${value}`), warnings }
-      }
+    for (const value of [request.callbackUrl, request.callbackUrlCookie]) {
+      if (value && !isHttpUrl(value, origin)) return result(new InvalidCallbackUrl(`Invalid callback URL. Received: ${value}`))
     }
   }
-  return { error: check.error, warnings }
+  return result(check.error)
+}
+
+/** Origin and path only: a query may carry a sign-in token, which must not reach a log line. */
+function withoutQuery(url: string | URL | undefined): string {
+  try {
+    const parsed = new URL(String(url))
+    return parsed.origin + parsed.pathname
+  } catch {
+    return ""
+  }
 }
 
 function checkConfig(config: ResolvedConfig): StaticCheck {
@@ -164,7 +171,7 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
         }
         conditionalUI = provider
         const fields = Object.values(provider.formFields ?? {})
-        if (!fields.some((field) => typeof field.autocomplete === "string" && field.autocomplete.includes("webauthn"))) {
+        if (!fields.some((field) => typeof field?.autocomplete === "string" && field.autocomplete.includes("webauthn"))) {
           return new MissingWebAuthnAutocomplete(
             `Provider "${provider.id}" has 'enableConditionalUI' set to true, but none of its formFields have 'webauthn' in their autocomplete param`,
           )
@@ -227,8 +234,8 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
       return new InvalidConfig(`\`${name}\` must be a number of seconds of at least ${min}; received ${String(value)}`)
     }
   }
-  for (const name of ["generateSessionToken"] as const) {
-    if (typeof session[name] !== "function") return new InvalidConfig(`\`session.${name}\` must be a function`)
+  if (typeof session.generateSessionToken !== "function") {
+    return new InvalidConfig("`session.generateSessionToken` must be a function")
   }
   const seen = new Set<string>()
   for (const provider of providers) {

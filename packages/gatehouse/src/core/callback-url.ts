@@ -21,7 +21,12 @@ export function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: str
     const base = new URL(baseUrl)
     const target = new URL(url, base)
     // A path starting with `//` turns into another host the moment anyone reuses it as a relative URL.
-    if (target.origin === base.origin && !target.pathname.startsWith("//")) return target.href
+    if (target.origin === base.origin && !target.pathname.startsWith("//")) {
+      // Keep Auth.js's spelling of the URL (so callback-url cookies it set compare equal) unless
+      // it holds characters that cannot go into a Location header as they are.
+      const asGiven = url.startsWith("/") ? `${baseUrl}${url}` : url
+      return /^[\x21-\x7e]+$/.test(asGiven) ? asGiven : target.href
+    }
   } catch {
     // An unparsable URL never leaves the origin.
   }

@@ -66,7 +66,13 @@ const cache = new WeakMap<object, WeakMap<object, ResolvedConfig>>()
  * served from a cache, so pass the same objects on every request. The application's objects are
  * never modified.
  *
- * @throws {InvalidConfig} when `config` is not an object, or its providers cannot be read.
+ * @throws {InvalidConfig} when `config` is not an object, its providers cannot be read, or a
+ *   boolean option holds something else.
+ * @example
+ * ```ts
+ * const resolved = resolveConfig(config, env)
+ * resolved.session.maxAge // 2592000 unless configured
+ * ```
  */
 export function resolveConfig(config: AuthConfig, env: EnvObject = NO_ENV): ResolvedConfig {
   if (!config || typeof config !== "object") throw new InvalidConfig("The auth configuration must be an object")
@@ -83,6 +89,12 @@ export function resolveConfig(config: AuthConfig, env: EnvObject = NO_ENV): Reso
 function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
   if (config.providers !== undefined && !Array.isArray(config.providers)) {
     throw new InvalidConfig("`providers` must be an array")
+  }
+  for (const option of ["trustHost", "useSecureCookies", "debug"] as const) {
+    // A string such as "false" from an env file would otherwise count as true.
+    if (config[option] !== undefined && typeof config[option] !== "boolean") {
+      throw new InvalidConfig(`\`${option}\` must be true or false; received ${JSON.stringify(config[option])}`)
+    }
   }
   const fromEnv = envDefaults(env, config)
   const adapter = config.adapter
@@ -163,9 +175,6 @@ const defaultSessionCallback: CallbacksOptions["session"] = ({ session }) => ({
     email: session.user?.email,
     image: session.user?.image,
   },
-  expires: isoDate(session.expires as unknown),
+  // Database sessions carry a Date; the client gets an ISO string either way.
+  expires: (session.expires as unknown) instanceof Date ? (session.expires as unknown as Date).toISOString() : session.expires,
 })
-
-function isoDate(expires: unknown): string {
-  return expires instanceof Date ? expires.toISOString() : String(expires)
-}

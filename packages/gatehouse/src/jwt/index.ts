@@ -85,7 +85,14 @@ export interface GetTokenParams<R extends boolean = false> {
   logger?: TokenLogger | Console
 }
 
-/** Default token lifetime: 30 days, in seconds. */
+/**
+ * Default token lifetime: 30 days, in seconds.
+ *
+ * @example
+ * ```ts
+ * await encode({ token, secret, salt, maxAge: DEFAULT_MAX_AGE / 30 }) // one day
+ * ```
+ */
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
 const ENCRYPTION = "A256CBC-HS512"
@@ -110,6 +117,9 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
   }
   const { key, kid } = await deriveKey(secret, salt, ENCRYPTION)
   // Drop stale registered claims so they are replaced, and come last as in Auth.js.
+  if (token !== undefined && (token === null || typeof token !== "object" || Array.isArray(token))) {
+    throw new AuthError("The JWT payload must be an object of claims")
+  }
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = (token ?? {}) as Record<string, unknown>
   const now = Math.floor(Date.now() / 1000)
   return new EncryptJWT(claims)
@@ -186,12 +196,13 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
   if (token === undefined) return null
   if (raw) return token
 
-  if (!params.secret || params.secret.length === 0) {
+  const { secret } = params
+  if (secret === undefined || [secret].flat().every((entry) => !entry)) {
     throw new MissingSecret("getToken needs the `secret` the token was encrypted with")
   }
   const decodeToken = params.decode ?? decode
   try {
-    return (await decodeToken({ token, secret: params.secret, salt })) ?? null
+    return (await decodeToken({ token, secret, salt })) ?? null
   } catch (error) {
     logger?.debug("JWT_GET_TOKEN_DECODE_FAILED", (error as Error).message)
     return null
@@ -239,18 +250,20 @@ function header(headers: HeaderSource, name: string): string | undefined {
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() !== name) continue
-    return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value
+    if (typeof value === "string") return value
+    // Node gives repeated headers as arrays; anything else is not a header value.
+    if (Array.isArray(value)) return value.filter((v) => typeof v === "string").join(name === "cookie" ? "; " : ", ")
+    return undefined
   }
   return undefined
 }
 
-function secretList(secret: string | string[] | undefined): [string, ...string[]] {
-  const list = Array.isArray(secret) ? secret : [secret]
-  const usable = list.filter((s): s is string => typeof s === "string" && s.length > 0)
-  if (usable.length === 0 || usable.length !== list.length) {
-    throw new MissingSecret("A JWT secret is required: a non-empty string, or an array of them")
-  }
-  return usable as [string, ...string[]]
+/** The usable secrets, newest first; unset entries (`[env.NEW, env.OLD]` with one missing) are skipped. */
+function secretList(secret: string | readonly (string | undefined)[] | undefined): [string, ...string[]] {
+  const list = [secret].flat().filter((entry) => entry !== undefined && entry !== null && entry !== "")
+  if (list.some((entry) => typeof entry !== "string")) throw new AuthError("A JWT secret must be a string")
+  if (list.length === 0) throw new MissingSecret("A JWT secret is required: a non-empty string, or an array of them")
+  return list as [string, ...string[]]
 }
 
 function assertSalt(salt: unknown): asserts salt is string {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { assertConfig } from "../../src/core/assert-config.js"
 import { resolveConfig } from "../../src/core/config.js"
 import { skipCSRFCheck } from "../../src/markers.js"
+import { MissingSecretError } from "../../src/errors.js"
 import type { Adapter, AuthConfig, CredentialsConfig, EmailConfig, OAuthConfig, WebAuthnConfig } from "../../src/types.js"
 
 const secret = "assertion-secret-0123456789abcdef0123456789"
@@ -31,8 +32,11 @@ describe("config assertions", () => {
     expect(check(base)).toEqual({ error: undefined, warnings: [] })
   })
 
-  it("requires a trusted host first, naming the URL", () => {
-    expect(errorOf({ secret, trustHost: false })).toEqual({ type: "UntrustedHost", message: `Host must be trusted. URL was: ${url}` })
+  it("requires a trusted host first, naming the URL without its query", () => {
+    expect(errorOf({ secret, trustHost: false }, { url: `${url}?token=secret-sign-in-token` })).toEqual({
+      type: "UntrustedHost",
+      message: `Host must be trusted. URL was: ${url}`,
+    })
     expect(errorOf({ trustHost: false })?.type).toBe("UntrustedHost")
   })
 
@@ -41,12 +45,24 @@ describe("config assertions", () => {
     expect(errorOf({ trustHost: true })?.message).toMatch(/AUTH_SECRET/)
   })
 
+  it("reports MissingSecretError in production when neither the config nor AUTH_SECRET has a secret", () => {
+    const env = { NODE_ENV: "production", AUTH_TRUST_HOST: "true" }
+    const { error } = assertConfig(resolveConfig({ providers: [] }, env), { url })
+    expect(error).toBeInstanceOf(MissingSecretError)
+    expect(assertConfig(resolveConfig({ providers: [] }, { ...env, AUTH_SECRET: secret }), { url }).error).toBeUndefined()
+  })
+
+  it("uses the secrets left after skipping unset entries of a list", () => {
+    expect(errorOf({ trustHost: true, secret: [undefined, secret] as unknown as string[] })).toBeUndefined()
+    expect(errorOf({ trustHost: true, secret: [undefined, ""] as unknown as string[] })?.type).toBe("MissingSecret")
+  })
+
   it.each([
     ["a javascript: URL", "javascript:alert(1)"],
     ["a bare word", "not a url"],
     ["an ftp URL", "ftp://app.test/file"],
   ])("rejects %s as callbackUrl parameter or cookie", (_, value) => {
-    expect(errorOf(base, { url, callbackUrl: value })?.type).toBe("InvalidCallbackUrl")
+    expect(errorOf(base, { url, callbackUrl: value })).toEqual({ type: "InvalidCallbackUrl", message: `Invalid callback URL. Received: ${value}` })
     expect(errorOf(base, { url, callbackUrlCookie: value })?.type).toBe("InvalidCallbackUrl")
   })
 
@@ -116,6 +132,11 @@ describe("config assertions", () => {
     expect(check({ ...base, providers: [webauthn()], experimental, adapter: full })).toEqual({ error: undefined, warnings: ["experimental-webauthn"] })
   })
 
+  it("survives a null form field instead of throwing", () => {
+    const provider = webauthn({ enableConditionalUI: true, formFields: { email: null } as unknown as WebAuthnConfig["formFields"] })
+    expect(errorOf({ ...base, experimental: { enableWebAuthn: true }, providers: [provider] })?.type).toBe("MissingWebAuthnAutocomplete")
+  })
+
   it("checks WebAuthn browser version and conditional UI", () => {
     const experimental = { enableWebAuthn: true }
     expect(errorOf({ ...base, experimental, providers: [webauthn({ simpleWebAuthnBrowserVersion: "9.0.1" })] })?.type).toBe("AuthError")
@@ -135,7 +156,7 @@ describe("config assertions", () => {
     [{ session: { maxAge: Number.NaN } }, "session.maxAge"],
     [{ session: { updateAge: -5 } }, "session.updateAge"],
     [{ jwt: { maxAge: 0 } }, "jwt.maxAge"],
-    [{ secret: ["ok-secret", ""] }, "secret"],
+    [{ secret: ["ok-secret", 42] }, "secret"],
     [{ providers: [oauth({ issuer: "https://a.test" }), oauth({ issuer: "https://b.test" })] }, "share the id"],
     [{ providers: [{ id: "x", name: "X", type: "saml" }] }, "unknown type"],
   ] as [Partial<AuthConfig>, string][])("rejects %j as InvalidConfig", (config, mention) => {
@@ -150,7 +171,9 @@ describe("config assertions", () => {
 
   it("warns about debug, disabled CSRF, short secrets and a redundant AUTH_URL path", () => {
     const config = { ...base, providers: [], secret: "short", debug: true, skipCSRFCheck, basePath: "/x", logger: { debug: () => {} } } as AuthConfig
-    const { warnings } = assertConfig(resolveConfig(config, { AUTH_URL: "https://app.test/api/auth" }), { url })
-    expect(warnings).toEqual(["env-url-basepath-redundant", "debug-enabled", "csrf-disabled", "secret-too-short"])
+    const resolved = resolveConfig(config, { AUTH_URL: "https://app.test/api/auth" })
+    expect(assertConfig(resolved, { url }).warnings).toEqual(["env-url-basepath-redundant", "debug-enabled", "csrf-disabled", "secret-too-short"])
+    // Once per configuration, not once per request.
+    expect(assertConfig(resolved, { url }).warnings).toEqual([])
   })
 })

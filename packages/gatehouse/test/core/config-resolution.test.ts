@@ -150,6 +150,16 @@ describe("resolving a configuration", () => {
     expect(() => resolveConfig({ providers: [() => null] } as unknown as AuthConfig)).toThrow(InvalidConfig)
   })
 
+  it.each(["trustHost", "useSecureCookies", "debug"])("rejects a %s that is not a boolean (\"false\" would count as true)", (option) => {
+    expect(() => resolveConfig({ providers: [], [option]: "false" } as unknown as AuthConfig)).toThrow(InvalidConfig)
+  })
+
+  it("passes an expires value through the default session callback when it is not a Date", async () => {
+    const { callbacks } = resolveConfig({ providers: [] })
+    const session = await callbacks.session({ session: { expires: "2030-01-01T00:00:00.000Z" }, token: {} })
+    expect(session.expires).toBe("2030-01-01T00:00:00.000Z")
+  })
+
   it("treats a missing providers list as empty", () => {
     expect(resolveConfig({} as AuthConfig).providers).toEqual([])
   })

@@ -8,8 +8,11 @@ describe("the default redirect callback", () => {
     ["/dashboard", "https://app.test/dashboard"],
     ["/a/b?c=d#e", "https://app.test/a/b?c=d#e"],
     ["https://app.test/x", "https://app.test/x"],
-    ["HTTPS://APP.TEST/x", "https://app.test/x"],
-  ])("keeps same-origin %s", (url, expected) => {
+    ["HTTPS://APP.TEST/x", "HTTPS://APP.TEST/x"],
+    ["https://app.test", "https://app.test"],
+    ["/caf\u00e9", "https://app.test/caf%C3%A9"],
+    ["/a\nb", "https://app.test/ab"],
+  ])("keeps same-origin %j as %s", (url, expected) => {
     expect(sameOriginRedirect({ url, baseUrl })).toBe(expected)
   })
 

@@ -35,9 +35,31 @@ describe("createActionURL", () => {
     ["a host with a path", { host: "evil.test/path" }],
     ["a host with credentials", { host: "user@evil.test" }],
     ["a host with a query", { host: "evil.test?x=1" }],
+    ["a host with an empty query", { host: "app.test?" }],
+    ["a host with an empty fragment", { host: "app.test#" }],
+    ["a host with a backslash", { host: "app.test\\evil" }],
     ["an odd protocol", { host: "app.test", "x-forwarded-proto": "javascript" }],
   ])("throws a clear AuthError for %s", (_, headers) => {
     expect(() => createActionURL("session", "https", new Headers(headers), {}, "/auth")).toThrow(AuthError)
+  })
+})
+
+describe("createActionURL with AUTH_URL", () => {
+  it("prefers AUTH_URL over LEGACYAUTH_URL", () => {
+    const env = { AUTH_URL: "https://new.test", LEGACYAUTH_URL: "https://old.test" }
+    expect(createActionURL("session", "https", new Headers(), env, "/auth").href).toBe("https://new.test/auth/session")
+  })
+
+  it.each(["https://app.test/auth?x=1", "https://app.test/auth#f", "ftp://app.test/auth", "https://u:p@app.test/"])(
+    "rejects AUTH_URL %s",
+    (AUTH_URL) => {
+      expect(() => createActionURL("session", "https", new Headers(), { AUTH_URL }, "/auth")).toThrow(AuthError)
+    },
+  )
+
+  it("accepts a plain header map from JavaScript callers", () => {
+    const headers = { host: "app.test", "x-forwarded-proto": ["http"] } as unknown as Headers
+    expect(createActionURL("csrf", undefined, headers, {}, "/auth").href).toBe("http://app.test/auth/csrf")
   })
 })
 

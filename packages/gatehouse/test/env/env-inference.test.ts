@@ -21,6 +21,7 @@ describe("secret inference", () => {
     [{ AUTH_SECRET: "0", AUTH_SECRET_1: "1", AUTH_SECRET_2: "2", AUTH_SECRET_3: "3" }, ["3", "2", "1", "0"]],
     [{ AUTH_SECRET_2: "2", LEGACYAUTH_SECRET: "legacy" }, ["2", "legacy"]],
     [{ AUTH_SECRET: "" }, []],
+    [{ AUTH_SECRET: 123, AUTH_SECRET_1: { x: 1 } }, []],
   ] as const)("%j gives %j (newest first)", (env, expected) => {
     expect(envSecrets(env)).toEqual(expected)
   })
@@ -28,6 +29,12 @@ describe("secret inference", () => {
   it("keeps an explicit secret over the environment", () => {
     expect(envDefaults({ AUTH_SECRET: "env" }, { providers: [], secret: "explicit" }).secret).toEqual(["explicit"])
     expect(envDefaults({ AUTH_SECRET: "env" }, { providers: [], secret: ["a", "b"] }).secret).toEqual(["a", "b"])
+  })
+
+  it("skips unset entries of an explicit list", () => {
+    const config = { providers: [], secret: [undefined, "old"] as unknown as string[] }
+    expect(envDefaults({ AUTH_SECRET: "env" }, config).secret).toEqual(["old"])
+    expect(envDefaults({ AUTH_SECRET: "env" }, { providers: [], secret: [undefined] as unknown as string[] }).secret).toEqual(["env"])
   })
 
   it("falls back to the environment when the explicit secret is empty", () => {
@@ -153,6 +160,10 @@ describe("setEnvDefaults", () => {
       redirectProxyUrl: "https://p.test",
     })
     expect(config.providers[0]).toMatchObject({ clientId: "id" })
+  })
+
+  it("throws InvalidConfig without a config object", () => {
+    expect(() => setEnvDefaults({}, undefined as unknown as AuthConfig)).toThrow(/needs the config object/)
   })
 
   it("logs the basePath warning through the config's logger", () => {

@@ -56,6 +56,13 @@ describe("getToken", () => {
     expect(await getToken({ req: { headers: { Cookie: `${plain}=${token}` } }, secret })).toMatchObject({ sub: "6" })
   })
 
+  it("ignores header-map values that are not strings", async () => {
+    const token = await encode({ token: { sub: "8" }, secret, salt: plain })
+    const headers = { cookie: 42, authorization: [`Bearer ${token}`] } as unknown as Record<string, string>
+    expect(await getToken({ req: { headers }, secret })).toMatchObject({ sub: "8" })
+    expect(await getToken({ req: { headers: { cookie: { a: 1 } } as unknown as Record<string, string> }, secret })).toBeNull()
+  })
+
   it("returns the raw string with raw: true, without needing a secret", async () => {
     const token = await encode({ token: {}, secret, salt: plain })
     expect(await getToken({ req: request({ cookie: `${plain}=${token}` }), raw: true })).toBe(token)

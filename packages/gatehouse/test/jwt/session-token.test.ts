@@ -53,7 +53,9 @@ describe("encoding a session token", () => {
   it("refuses to encode without a secret, with an empty one, or with a non-numeric maxAge", async () => {
     await expect(encode({ token: {}, secret: "", salt })).rejects.toBeInstanceOf(MissingSecret)
     await expect(encode({ token: {}, secret: [], salt })).rejects.toBeInstanceOf(MissingSecret)
-    await expect(encode({ token: {}, secret: ["ok", ""], salt })).rejects.toBeInstanceOf(MissingSecret)
+    await expect(encode({ token: {}, secret: [undefined, ""] as unknown as string[], salt })).rejects.toBeInstanceOf(MissingSecret)
+    await expect(encode({ token: "abc" as unknown as object, secret, salt })).rejects.toThrow(/must be an object/)
+    await expect(encode({ token: [1] as unknown as object, secret, salt })).rejects.toThrow(/must be an object/)
     await expect(encode({ token: {}, secret, salt, maxAge: Number.NaN })).rejects.toThrow(/maxAge/)
     // @ts-expect-error salt is required
     await expect(encode({ token: {}, secret })).rejects.toThrow(/salt/)
@@ -78,6 +80,35 @@ describe("rotating secrets", () => {
   it("rejects a token no listed secret made", async () => {
     const token = await encode({ token: {}, secret: "a-third-secret-that-is-not-in-the-list!!", salt })
     await expect(decode({ token, secret: [newSecret, oldSecret], salt })).rejects.toThrow(/No secret matches/)
+  })
+})
+
+describe("secret lists with gaps", () => {
+  it("skips unset entries, as in [env.NEW, env.OLD] with NEW not yet set", async () => {
+    const list = [undefined, secret] as unknown as string[]
+    const token = await encode({ token: { sub: "gap" }, secret: list, salt })
+    expect(await decode({ token, secret, salt })).toMatchObject({ sub: "gap" })
+    expect(await decode({ token, secret: list, salt })).toMatchObject({ sub: "gap" })
+  })
+
+  it("rejects a secret that is not a string", async () => {
+    await expect(encode({ token: {}, secret: [42] as unknown as string[], salt })).rejects.toThrow(/must be a string/)
+  })
+})
+
+describe("tokens without a kid", () => {
+  async function kidless(withSecret: string): Promise<string> {
+    const key = new Uint8Array(hkdfSync("sha256", withSecret, salt, `Auth.js Generated Encryption Key (${salt})`, 64))
+    return new EncryptJWT({ sub: "legacy" }).setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512" }).setExpirationTime("1h").encrypt(key)
+  }
+  const other = "another-secret-0123456789abcdef0123456789ab"
+
+  it("decrypt with the first secret, as Auth.js does", async () => {
+    expect(await decode({ token: await kidless(secret), secret: [secret, other], salt })).toMatchObject({ sub: "legacy" })
+  })
+
+  it("are not tried against later secrets", async () => {
+    await expect(decode({ token: await kidless(secret), secret: [other, secret], salt })).rejects.toBeInstanceOf(JWTSessionError)
   })
 })
 
