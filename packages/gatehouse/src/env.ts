@@ -3,7 +3,7 @@
  * rotation through `AUTH_SECRET_1..3`), the base path (from `AUTH_URL`'s path), whether to trust
  * the Host header, the redirect proxy, and provider credentials (`AUTH_<PROVIDER>_ID`, …).
  *
- * The environment is always passed in as a plain object; the core never reads `process.env`.
+ * The environment is always passed in as a plain object; the core never reads Node's globals.
  * @module
  */
 import { AuthError, InvalidConfig } from "./errors.js"
@@ -12,7 +12,7 @@ import { createLogger, type WarningCode } from "./core/logger.js"
 import type { AuthConfig } from "./types.js"
 import type { Provider, ProviderConfig, ProviderEnvOptions } from "./providers/types.js"
 
-/** Environment variables as a plain object, e.g. `process.env` or a platform's `env` binding. */
+/** Environment variables as a plain object: Node's environment, or a platform's `env` binding. */
 export type EnvObject = Readonly<Record<string, unknown>>
 
 /** The values the environment contributes to a configuration, and the warnings it raised. */
@@ -139,7 +139,7 @@ export function envDefaults(env: EnvObject, config: AuthConfig): EnvDefaults {
   // A root AUTH_URL names only the origin; it does not move the routes to `/`.
   basePath ??= urlPath ?? DEFAULT_BASE_PATH
 
-  // `[process.env.NEW, process.env.OLD]` with one of them unset leaves a gap; skip it.
+  // `[env.NEW, env.OLD]` with one of them unset leaves a gap; skip it.
   // Non-string entries pass through here and are reported by assertConfig as InvalidConfig.
   const configured = [config.secret].flat().filter((secret): secret is string => secret != null && secret !== "")
   const secret = configured.length > 0 ? configured : envSecrets(env)
@@ -171,12 +171,12 @@ function pathOf(url: string): string | undefined {
  * Explicit options win. This mutates `config` (kept for Auth.js compatibility); `Auth()` never
  * needs it, as it applies the same rules without touching the config.
  *
- * @param envObject - The environment, e.g. `process.env`.
+ * @param envObject - The environment: Node's environment object, or a platform's `env` binding.
  * @param config - The configuration to fill in.
  * @example
  * ```ts
  * const config: AuthConfig = { providers: [GitHub] }
- * setEnvDefaults(process.env, config)
+ * setEnvDefaults(env, config)
  * config.secret // ["<AUTH_SECRET>"]
  * ```
  */
@@ -199,7 +199,7 @@ export function setEnvDefaults(envObject: EnvObject, config: AuthConfig): void {
  * @param action - The auth action, e.g. `"session"`.
  * @param protocol - The request's protocol (`"https"` or `"https:"`), used without `X-Forwarded-Proto`.
  * @param headers - The request headers (`Host`, `X-Forwarded-Host`, `X-Forwarded-Proto`).
- * @param envObject - The environment, e.g. `process.env`.
+ * @param envObject - The environment: Node's environment object, or a platform's `env` binding.
  * @param basePath - Where the auth routes are mounted.
  * @example
  * ```ts

@@ -7,8 +7,9 @@
  * import { createActionURL, setEnvDefaults } from "gatehouse"
  *
  * const config = { providers: [] }
- * setEnvDefaults(process.env, config)
- * const sessionUrl = createActionURL("session", "https", request.headers, process.env, config.basePath)
+ * // `env` is your runtime's environment object (Node's, a Worker's bindings, …)
+ * setEnvDefaults(env, config)
+ * const sessionUrl = createActionURL("session", "https", request.headers, env, config.basePath)
  * ```
  * @module
  */

@@ -6,7 +6,7 @@
  * ```ts
  * import type { AuthConfig, Session } from "gatehouse/types"
  *
- * const config: AuthConfig = { providers: [], secret: process.env.AUTH_SECRET }
+ * const config: AuthConfig = { providers: [], secret: env.AUTH_SECRET }
  * ```
  * @module
  */
