@@ -9,6 +9,7 @@
 import { AuthError, InvalidConfig } from "./errors.js"
 import type { AuthAction } from "./core/auth-action.js"
 import { createLogger, type WarningCode } from "./core/logger.js"
+import { toHeaders } from "./request-headers.js"
 import type { AuthConfig } from "./types.js"
 import type { Provider, ProviderConfig, ProviderEnvOptions } from "./providers/types.js"
 
@@ -243,19 +244,6 @@ export function createActionURL(
 
 function isHttp(protocol: string): boolean {
   return protocol === "http:" || protocol === "https:"
-}
-
-/** JavaScript callers sometimes pass a Node header map; accept it rather than fail on `.get`. */
-function toHeaders(headers: Headers | Record<string, unknown>): Headers {
-  if (headers instanceof Headers) return headers
-  try {
-    const entries = Object.entries(headers ?? {}).flatMap(([name, value]): [string, string][] =>
-      Array.isArray(value) ? value.map((item) => [name, String(item)]) : value == null ? [] : [[name, String(value)]],
-    )
-    return new Headers(entries)
-  } catch (error) {
-    throw new AuthError("Cannot build an auth URL: the request headers could not be read", { cause: error })
-  }
 }
 
 /** The first entry of a header a proxy chain may have turned into a comma-separated list. */

@@ -21,6 +21,7 @@ import { readChunkedCookie } from "../cookies/chunks.js"
 import { sessionCookieName } from "../cookies/defaults.js"
 import { parseCookieHeader } from "../cookies/header.js"
 import { deriveKey, isSupportedEncryption } from "./keys.js"
+import { toHeaders, type HeaderSource } from "../request-headers.js"
 
 /** Claims Gatehouse itself puts in a token. */
 export interface DefaultJWT extends Record<string, unknown> {
@@ -72,7 +73,7 @@ export interface TokenLogger {
 /** Parameters of {@link getToken}. */
 export interface GetTokenParams<R extends boolean = false> {
   /** The request, or anything with its headers (a `Headers` or a plain header map). */
-  req: Request | { headers: Headers | Record<string, string | string[] | undefined> }
+  req: Request | { headers: HeaderSource }
   secret?: string | string[]
   /** Default: the cookie name. */
   salt?: string
@@ -115,11 +116,11 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
   if (typeof maxAge !== "number" || !Number.isFinite(maxAge)) {
     throw new AuthError(`JWT maxAge must be a finite number of seconds; received ${String(maxAge)}`)
   }
-  const { key, kid } = await deriveKey(secret, salt, ENCRYPTION)
-  // Drop stale registered claims so they are replaced, and come last as in Auth.js.
   if (token !== undefined && (token === null || typeof token !== "object" || Array.isArray(token))) {
     throw new AuthError("The JWT payload must be an object of claims")
   }
+  const { key, kid } = await deriveKey(secret, salt, ENCRYPTION)
+  // Drop stale registered claims so they are replaced, and come last as in Auth.js.
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = (token ?? {}) as Record<string, unknown>
   const now = Math.floor(Date.now() / 1000)
   return new EncryptJWT(claims)
@@ -196,10 +197,10 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
   if (token === undefined) return null
   if (raw) return token
 
-  const { secret } = params
-  if (secret === undefined || [secret].flat().every((entry) => !entry)) {
-    throw new MissingSecret("getToken needs the `secret` the token was encrypted with")
-  }
+  // Checked here too, not only in decode: a custom decode may not, and this error must not be
+  // swallowed as "no token" below.
+  const secret = params.secret ?? []
+  secretList(secret)
   const decodeToken = params.decode ?? decode
   try {
     return (await decodeToken({ token, secret, salt })) ?? null
@@ -231,31 +232,17 @@ function isCanonicalCompactJwe(token: string): boolean {
   })
 }
 
-type HeaderSource = GetTokenParams["req"]["headers"]
-
-function readToken(headers: HeaderSource, cookieName: string): string | undefined {
-  const cookies = parseCookieHeader(header(headers, "cookie"))
-  const fromCookie = readChunkedCookie(cookies, cookieName)
+function readToken(source: HeaderSource, cookieName: string): string | undefined {
+  const headers = toHeaders(source)
+  const fromCookie = readChunkedCookie(parseCookieHeader(headers.get("cookie")), cookieName)
   if (fromCookie) return fromCookie
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header(headers, "authorization") ?? "")
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "")
   if (!match) return undefined
   try {
     return decodeURIComponent(match[1]!)
   } catch {
     return undefined
   }
-}
-
-function header(headers: HeaderSource, name: string): string | undefined {
-  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name) continue
-    if (typeof value === "string") return value
-    // Node gives repeated headers as arrays; anything else is not a header value.
-    if (Array.isArray(value)) return value.filter((v) => typeof v === "string").join(name === "cookie" ? "; " : ", ")
-    return undefined
-  }
-  return undefined
 }
 
 /** The usable secrets, newest first; unset entries (`[env.NEW, env.OLD]` with one missing) are skipped. */
