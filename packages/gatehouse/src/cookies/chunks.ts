@@ -8,18 +8,22 @@
 export const CHUNK_SIZE = 3936
 
 /**
- * The session value stored under `name`, either whole or in numbered chunks, or `undefined`.
+ * Whether `cookieName` is `name` itself or one of its chunks, `name.<digits>`.
  *
- * Only `name` itself and `name.<digits>` count; Auth.js takes any cookie whose name merely starts
- * with `name`, which lets an unrelated `name-foo` cookie corrupt the session.
+ * Auth.js takes any cookie whose name merely starts with `name`, which lets an unrelated
+ * `name-foo` cookie corrupt the session.
  */
+export function isChunkName(cookieName: string, name: string): boolean {
+  return cookieName === name || (cookieName.startsWith(`${name}.`) && /^\d{1,4}$/.test(cookieName.slice(name.length + 1)))
+}
+
+/** The session value stored under `name`, either whole or in numbered chunks, or `undefined`. */
 export function readChunkedCookie(cookies: ReadonlyMap<string, string>, name: string): string | undefined {
   const whole = cookies.get(name)
   const chunks: [number, string][] = []
   for (const [cookieName, value] of cookies) {
-    if (!value || !cookieName.startsWith(`${name}.`)) continue
-    const index = cookieName.slice(name.length + 1)
-    if (/^\d{1,4}$/.test(index)) chunks.push([Number(index), value])
+    if (!value || cookieName === name || !isChunkName(cookieName, name)) continue
+    chunks.push([Number(cookieName.slice(name.length + 1)), value])
   }
   if (chunks.length === 0) return whole || undefined
   chunks.sort((a, b) => a[0] - b[0])

@@ -23,6 +23,13 @@ export interface CookieOption {
   options: CookieAttributes
 }
 
+/** A cookie to set (or, with `maxAge: 0`, to delete). */
+export interface Cookie {
+  name: string
+  value: string
+  options: CookieAttributes
+}
+
 /** Every cookie Gatehouse uses, by role. */
 export interface CookiesOptions {
   sessionToken: CookieOption
