@@ -1,0 +1,11 @@
+/**
+ * The built-in HTML pages: sign-in, sign-out, verify-request and error.
+ * @module
+ */
+export type { PageContext } from "./page-context.js"
+export type { SignInQuery } from "./sign-in-page.js"
+export { authUrl } from "./page-context.js"
+export { renderSignInPage } from "./sign-in-page.js"
+export { renderSignOutPage } from "./sign-out-page.js"
+export { renderVerifyRequestPage } from "./verify-request-page.js"
+export { renderErrorPage } from "./error-page.js"

@@ -1,0 +1,24 @@
+/**
+ * The banner texts of the sign-in page, by the `error` query parameter (as Auth.js words them).
+ * @module
+ */
+
+const differentAccount = "Try signing in with a different account."
+
+const texts: ReadonlyMap<string, string> = new Map([
+  ["Signin", differentAccount],
+  ["OAuthSignin", differentAccount],
+  ["OAuthCallbackError", differentAccount],
+  ["OAuthCreateAccount", differentAccount],
+  ["EmailCreateAccount", differentAccount],
+  ["Callback", differentAccount],
+  ["OAuthAccountNotLinked", "To confirm your identity, sign in with the same account you used originally."],
+  ["EmailSignin", "The e-mail could not be sent."],
+  ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
+  ["SessionRequired", "Please sign in to access this page."],
+])
+
+/** The message shown for a sign-in error code; `Unable to sign in.` for codes it does not know. */
+export function signInErrorText(code: string): string {
+  return texts.get(code) ?? "Unable to sign in."
+}
