@@ -503,6 +503,19 @@ export class InvalidConfig extends AuthError {
 }
 
 /**
+ * The request could not be read: a body that is not valid JSON or not a JSON object, a body over
+ * the size limit, or a path segment with broken percent-encoding. Answered with 400.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidRequest) console.error(error.message)
+ * ```
+ */
+export class InvalidRequest extends AuthError {
+  static override readonly type = "InvalidRequest"
+}
+
+/**
  * Alias of {@link MissingSecret}, the name the interface specification uses.
  *
  * @example
@@ -550,6 +563,7 @@ export type AuthErrorType =
   | "WebAuthnVerificationError"
   | "ExperimentalFeatureNotEnabled"
   | "InvalidConfig"
+  | "InvalidRequest"
 
 /**
  * Whether an error may be named to the client (in `?error=` or a JSON body).

@@ -4,15 +4,18 @@
  *
  * @example
  * ```ts
- * import { createActionURL, setEnvDefaults } from "gatehouse"
+ * import { Auth, createActionURL, setEnvDefaults } from "gatehouse"
  *
  * const config = { providers: [] }
  * // `env` is your runtime's environment object (Node's, a Worker's bindings, …)
  * setEnvDefaults(env, config)
  * const sessionUrl = createActionURL("session", "https", request.headers, env, config.basePath)
+ * const response = await Auth(request, config)
  * ```
  * @module
  */
+export { Auth } from "./core/handler.js"
+export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"
 export { isAuthAction, type AuthAction } from "./core/auth-action.js"
 export { raw, skipCSRFCheck } from "./markers.js"

@@ -158,11 +158,14 @@ export interface SignInCallbackParams {
   credentials?: Record<string, unknown>
 }
 
-/** Parameters of the `jwt` callback. */
+/**
+ * Parameters of the `jwt` callback. `user`, `account` and `profile` are present only at sign-in
+ * (`trigger` `signIn` or `signUp`); on a session check only `token` (and, on update, `session`).
+ */
 export interface JWTCallbackParams {
   token: JWT
-  user: User | AdapterUser
-  account: Account | null
+  user?: User | AdapterUser
+  account?: Account | null
   profile?: Profile
   trigger?: "signIn" | "signUp" | "update"
   /** @deprecated Use `trigger === "signUp"`. */

@@ -1,7 +1,11 @@
 /**
  * Checks a resolved configuration before a request is served, in Auth.js's order, so the first
- * problem reported is the one Auth.js would report. Checks that depend only on the configuration
- * run once per configuration; only the `callbackUrl` checks look at the request.
+ * problem reported is the one Auth.js would report. The checks depend only on the configuration,
+ * so they run once per configuration.
+ *
+ * Unlike Auth.js, an invalid `callbackUrl` parameter or cookie is not a configuration error here:
+ * it is client input, so the request falls back to the next source (see `core/callback-url.ts`)
+ * instead of answering 500 until the cookie is cleared.
  * @module
  */
 import type { Adapter } from "../adapters/index.js"
@@ -9,7 +13,6 @@ import {
   AuthError,
   DuplicateConditionalUI,
   ExperimentalFeatureNotEnabled,
-  InvalidCallbackUrl,
   InvalidConfig,
   InvalidEndpoints,
   MissingAdapter,
@@ -28,10 +31,6 @@ import type { WarningCode } from "./logger.js"
 export interface AssertedRequest {
   /** The request URL, named in the UntrustedHost message. */
   url: string | URL
-  /** The `callbackUrl` query parameter, if any. */
-  callbackUrl?: string | null
-  /** The callback-url cookie's value, if any. */
-  callbackUrlCookie?: string | null
 }
 
 /** The outcome: the first problem found, if any, and the warnings to log. */
@@ -104,12 +103,6 @@ export function assertConfig(config: ResolvedConfig, request?: AssertedRequest):
         "Please define a `secret`: set AUTH_SECRET to a random string of at least 32 characters (e.g. `openssl rand -base64 33`)",
       ),
     )
-  }
-  if (request) {
-    const origin = originOf(request.url)
-    for (const value of [request.callbackUrl, request.callbackUrlCookie]) {
-      if (value && !isHttpUrl(value, origin)) return result(new InvalidCallbackUrl(`Invalid callback URL. Received: ${value}`))
-    }
   }
   return result(check.error)
 }
@@ -259,22 +252,4 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<ProviderConfig["type"]>([
 function hasUrl(endpoint: EndpointConfig | undefined): boolean {
   if (typeof endpoint === "string") return endpoint !== ""
   return typeof endpoint?.url === "string" && endpoint.url !== ""
-}
-
-function originOf(url: string | URL): string | undefined {
-  try {
-    return new URL(url).origin
-  } catch {
-    return undefined
-  }
-}
-
-/** A relative path, or an absolute http(s) URL. */
-function isHttpUrl(value: string, origin: string | undefined): boolean {
-  try {
-    const url = value.startsWith("/") && origin ? new URL(value, origin) : new URL(value)
-    return url.protocol === "http:" || url.protocol === "https:"
-  } catch {
-    return false
-  }
 }

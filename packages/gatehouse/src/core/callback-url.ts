@@ -32,3 +32,17 @@ export function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: str
   }
   return baseUrl
 }
+
+/**
+ * Whether `value` can be a callback URL at all: a path starting with `/`, or an absolute http(s)
+ * URL. Anything else (`javascript:`, `data:`, a bare word) is ignored before the redirect
+ * callback ever sees it.
+ */
+export function isHttpCallbackUrl(value: string, origin: string): boolean {
+  try {
+    const url = value.startsWith("/") ? new URL(value, origin) : new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}

@@ -58,13 +58,16 @@ export const DEFAULT_SESSION_MAX_AGE = DEFAULT_MAX_AGE
 /** Database session write throttle: 1 day, in seconds. */
 export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
 
+// Stands for "no environment given": `Auth()` sees only what an integration applied with
+// `setEnvDefaults`, so an unset `trustHost` must not be inferred as "not production, trust it".
 const NO_ENV: EnvObject = Object.freeze({})
 const cache = new WeakMap<object, WeakMap<object, ResolvedConfig>>()
 
 /**
  * The resolved configuration for `config` under `env`; computed once per pair of objects and then
  * served from a cache, so pass the same objects on every request. The application's objects are
- * never modified.
+ * never modified. Without `env`, nothing is inferred from an environment: `trustHost` defaults to
+ * false and the secret must be in the config.
  *
  * @throws {InvalidConfig} when `config` is not an object, its providers cannot be read, or a
  *   boolean option holds something else.
@@ -97,6 +100,7 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     }
   }
   const fromEnv = envDefaults(env, config)
+  if (env === NO_ENV) fromEnv.trustHost = config.trustHost ?? false
   const adapter = config.adapter
   const sessionMaxAge = config.session?.maxAge ?? DEFAULT_SESSION_MAX_AGE
   const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")

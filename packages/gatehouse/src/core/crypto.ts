@@ -1,7 +1,9 @@
 /**
- * Random values and digests from Web Crypto, so the core runs on any runtime.
+ * Random values, digests and comparisons from Web Crypto, so the core runs on any runtime.
  * @module
  */
+
+const encoder = new TextEncoder()
 
 /** `bytes` random bytes as lower-case hex (a 32-byte value is 64 characters, 256 bits). */
 export function randomHex(bytes: number): string {
@@ -14,4 +16,21 @@ export function toHex(bytes: Uint8Array): string {
   let hex = ""
   for (const byte of bytes) hex += byte.toString(16).padStart(2, "0")
   return hex
+}
+
+/** Lower-case hex SHA-256 of a string's UTF-8 bytes. */
+export async function sha256Hex(value: string): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
+}
+
+/**
+ * Whether two strings are equal, taking the same time wherever they differ, so a comparison
+ * against a secret value leaks nothing through timing. Only the length may show.
+ */
+export function timingSafeEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a)
+  const right = encoder.encode(b)
+  let difference = left.length ^ right.length
+  for (let i = 0; i < left.length; i++) difference |= left[i]! ^ (right[i % (right.length || 1)] ?? 0)
+  return difference === 0
 }

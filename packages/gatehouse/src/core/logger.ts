@@ -51,3 +51,12 @@ function guard(level: LoggerInstance["error"]): LoggerInstance["error"] {
     }
   }
 }
+
+/**
+ * Logs `error` at the error level under its `type` (`Error` for foreign errors). Messages are
+ * Gatehouse's own and never carry secrets or tokens; upstream detail stays in `cause`.
+ */
+export function logError(logger: LoggerInstance, error: unknown): void {
+  const code = error instanceof Error && "type" in error && typeof error.type === "string" ? error.type : "Error"
+  logger.error(code, error)
+}

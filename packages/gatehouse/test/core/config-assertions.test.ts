@@ -57,19 +57,6 @@ describe("config assertions", () => {
     expect(errorOf({ trustHost: true, secret: [undefined, ""] as unknown as string[] })?.type).toBe("MissingSecret")
   })
 
-  it.each([
-    ["a javascript: URL", "javascript:alert(1)"],
-    ["a bare word", "not a url"],
-    ["an ftp URL", "ftp://app.test/file"],
-  ])("rejects %s as callbackUrl parameter or cookie", (_, value) => {
-    expect(errorOf(base, { url, callbackUrl: value })).toEqual({ type: "InvalidCallbackUrl", message: `Invalid callback URL. Received: ${value}` })
-    expect(errorOf(base, { url, callbackUrlCookie: value })?.type).toBe("InvalidCallbackUrl")
-  })
-
-  it.each(["/dashboard", "https://app.test/x", "http://elsewhere.test/"])("accepts %s as callbackUrl (the redirect callback decides the origin)", (value) => {
-    expect(errorOf(base, { url, callbackUrl: value })).toBeUndefined()
-  })
-
   it.each(["authorization", "token", "userinfo"] as const)("needs an issuer or the %s endpoint", (missing) => {
     const endpoints = { authorization: "https://idp.test/a", token: "https://idp.test/t", userinfo: "https://idp.test/u" }
     delete (endpoints as Partial<typeof endpoints>)[missing]

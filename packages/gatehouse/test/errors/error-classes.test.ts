@@ -24,7 +24,7 @@ const expectedTypes: Record<string, string> = {
   UntrustedHost: "UntrustedHost", Verification: "Verification", MissingCSRF: "MissingCSRF",
   AccountNotLinked: "AccountNotLinked", DuplicateConditionalUI: "DuplicateConditionalUI",
   MissingWebAuthnAutocomplete: "MissingWebAuthnAutocomplete", WebAuthnVerificationError: "WebAuthnVerificationError",
-  ExperimentalFeatureNotEnabled: "ExperimentalFeatureNotEnabled", InvalidConfig: "InvalidConfig",
+  ExperimentalFeatureNotEnabled: "ExperimentalFeatureNotEnabled", InvalidConfig: "InvalidConfig", InvalidRequest: "InvalidRequest",
   MissingSecretError: "MissingSecret",
 }
 

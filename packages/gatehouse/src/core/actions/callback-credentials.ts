@@ -1,0 +1,59 @@
+/**
+ * `POST {basePath}/callback/<credentials provider>`: checks the posted fields with the
+ * provider's `authorize` and signs the returned user in.
+ * @module
+ */
+import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF } from "../../errors.js"
+import type { CredentialsConfig } from "../../providers/types.js"
+import type { Account, User } from "../../types.js"
+import { emitEvent } from "../events.js"
+import type { ResponseInternal } from "../internal-response.js"
+import type { RequestContext } from "../request-context.js"
+import { issueSession } from "../sessions/index.js"
+import { runSignInCallback } from "../sign-in-callback.js"
+
+/**
+ * Signs in the user `authorize` returns. `null` is a failed sign-in ({@link CredentialsSignin},
+ * which carries only its `code` to the sign-in page); any other throw is the application's bug
+ * ({@link CallbackRouteError}, logged in full, shown as `Configuration`).
+ */
+export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<ResponseInternal> {
+  if (ctx.request.method !== "POST") {
+    throw new InvalidProvider(`Credentials provider "${provider.id}" accepts only POST on its callback`)
+  }
+  if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action callback")
+
+  const credentials: Record<string, unknown> = { ...ctx.request.body }
+  let authorized: unknown
+  try {
+    authorized = await provider.authorize(credentials, authorizeRequest(ctx, credentials))
+  } catch (error) {
+    if (error instanceof CredentialsSignin) throw error
+    throw new CallbackRouteError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
+  }
+  if (!authorized) throw new CredentialsSignin("The authorize function returned no user")
+  if (typeof authorized !== "object") {
+    throw new CallbackRouteError(`authorize of provider "${provider.id}" must return a user object or null`)
+  }
+
+  const found = authorized as User
+  const user: User = { ...found, id: found.id != null ? String(found.id) : crypto.randomUUID() }
+  const account: Account = { providerAccountId: user.id!, type: "credentials", provider: provider.id }
+  const redirect = await runSignInCallback(ctx, { user, account, credentials })
+  if (redirect) return { redirect, cookies: [...ctx.cookiesToSet] }
+
+  const cookies = await issueSession(ctx, { user, account, isNewUser: false })
+  await emitEvent(ctx.config, "signIn", { user, account })
+  return { redirect: ctx.callbackUrl, cookies: [...ctx.cookiesToSet, ...cookies] }
+}
+
+/**
+ * The request `authorize` sees: the sign-in request's URL and headers, with the already-read
+ * fields as a JSON body (the original body stream has been consumed).
+ */
+function authorizeRequest(ctx: RequestContext, credentials: Record<string, unknown>): Request {
+  const headers = new Headers(ctx.request.headers)
+  headers.set("content-type", "application/json")
+  headers.delete("content-length")
+  return new Request(ctx.request.url, { method: "POST", headers, body: JSON.stringify(credentials) })
+}

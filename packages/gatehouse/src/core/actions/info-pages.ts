@@ -1,0 +1,29 @@
+/**
+ * `GET {basePath}/verify-request` and `GET {basePath}/error`: pages that only inform.
+ * @module
+ */
+import type { ResponseInternal } from "../internal-response.js"
+import { renderErrorPage, renderVerifyRequestPage } from "../pages/index.js"
+import type { RequestContext } from "../request-context.js"
+import { pageContextOf } from "./page-context.js"
+
+/** "Check your email", or a redirect to `pages.verifyRequest` with the query carried over. */
+export function verifyRequestPage(ctx: RequestContext): ResponseInternal {
+  const custom = ctx.config.pages.verifyRequest
+  if (custom) return { redirect: `${custom}${ctx.request.url.search}`, cookies: [...ctx.cookiesToSet] }
+  const page = renderVerifyRequestPage(pageContextOf(ctx))
+  return { ...page, cookies: [...ctx.cookiesToSet, ...(page.cookies ?? [])] }
+}
+
+/** The error page for `?error=` (status by error), or a redirect to `pages.error`. */
+export function errorPage(ctx: RequestContext): ResponseInternal {
+  const { error } = ctx.request.query
+  const custom = ctx.config.pages.error
+  if (custom) {
+    // Encoded, unlike Auth.js: a raw value could carry a line break into the Location header.
+    const query = new URLSearchParams(error === undefined ? {} : { error }).toString()
+    return { redirect: query ? `${custom}${custom.includes("?") ? "&" : "?"}${query}` : custom, cookies: [...ctx.cookiesToSet] }
+  }
+  const page = renderErrorPage(pageContextOf(ctx), error)
+  return { ...page, cookies: [...ctx.cookiesToSet, ...(page.cookies ?? [])] }
+}

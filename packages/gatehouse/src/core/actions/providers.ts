@@ -1,0 +1,26 @@
+/**
+ * `GET {basePath}/providers`: the configured providers, for clients that build their own forms.
+ * @module
+ */
+import { jsonResponse, type ResponseInternal } from "../internal-response.js"
+import { authUrl, type RequestContext } from "../request-context.js"
+
+/** What the providers route tells a client about one provider. */
+export interface PublicProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** The providers keyed by id, with absolute sign-in and callback URLs. */
+export function providers(ctx: RequestContext): ResponseInternal<Record<string, PublicProvider>> {
+  const body = Object.fromEntries(
+    ctx.config.providers.map(({ id, name, type }) => [
+      id,
+      { id, name, type, signinUrl: authUrl(ctx, `signin/${encodeURIComponent(id)}`), callbackUrl: authUrl(ctx, `callback/${encodeURIComponent(id)}`) },
+    ]),
+  )
+  return jsonResponse(body, { cookies: [...ctx.cookiesToSet] })
+}

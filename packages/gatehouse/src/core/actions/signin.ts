@@ -1,0 +1,61 @@
+/**
+ * `{basePath}/signin`: GET shows the sign-in page, POST `signin/<provider>` starts a sign-in.
+ * @module
+ */
+import { InvalidProvider, MissingCSRF, UnknownAction } from "../../errors.js"
+import type { ProviderConfig, ProviderType } from "../../providers/types.js"
+import type { ResponseInternal } from "../internal-response.js"
+import { renderSignInPage } from "../pages/index.js"
+import { pageUrl, type RequestContext } from "../request-context.js"
+import { pageContextOf } from "./page-context.js"
+
+/** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
+export function signInPage(ctx: RequestContext): ResponseInternal {
+  // Auth.js serves no page per provider; a GET there is most likely a misconfigured link.
+  if (ctx.request.providerId !== undefined) throw new UnknownAction("Unsupported action: GET signin/<provider>")
+  const { error, email } = ctx.request.query
+  if (ctx.config.pages.signIn) {
+    const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl })
+    if (error) query.set("error", error)
+    return { redirect: pageUrl(ctx, "signIn", "signin", query), cookies: [...ctx.cookiesToSet] }
+  }
+  const page = renderSignInPage(pageContextOf(ctx), { error, email })
+  return { ...page, cookies: [...ctx.cookiesToSet, ...(page.cookies ?? [])] }
+}
+
+type SignInStart = (ctx: RequestContext, provider: ProviderConfig) => Promise<ResponseInternal> | ResponseInternal
+
+/** Providers whose form posts straight to their callback go back to the sign-in page. */
+const toSignInPage: SignInStart = (ctx) => ({ redirect: pageUrl(ctx, "signIn", "signin"), cookies: [...ctx.cookiesToSet] })
+
+const notAvailable: SignInStart = (_ctx, provider) => {
+  throw new InvalidProvider(`Sign-in with ${provider.type} providers is not available in this build ("${provider.id}")`)
+}
+
+/** How each kind of provider starts a sign-in. */
+const start: Record<ProviderType, SignInStart> = {
+  credentials: toSignInPage,
+  webauthn: toSignInPage,
+  oauth: notAvailable,
+  oidc: notAvailable,
+  email: notAvailable,
+}
+
+/** Starts a sign-in with the provider in the path (CSRF-protected). */
+export async function signIn(ctx: RequestContext): Promise<ResponseInternal> {
+  if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
+  if (ctx.request.providerId === undefined) return toSignInPage(ctx, undefined as never)
+  const provider = requireProvider(ctx)
+  return start[provider.type](ctx, provider)
+}
+
+/** The provider named in the path. @throws {InvalidProvider} when there is none by that id. */
+export function requireProvider(ctx: RequestContext): ProviderConfig {
+  if (ctx.provider) return ctx.provider
+  const available = ctx.config.providers.map((provider) => provider.id).join(", ")
+  throw new InvalidProvider(
+    ctx.request.providerId === undefined
+      ? `The ${ctx.request.action} route was called without a provider`
+      : `Provider with id "${ctx.request.providerId}" not found. Available providers: [${available}]`,
+  )
+}

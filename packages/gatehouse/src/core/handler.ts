@@ -1,0 +1,198 @@
+/**
+ * `Auth(request, config)`: the one entry point every integration calls. It reads the request,
+ * checks the configuration, runs the action the path names, and turns every failure into a
+ * response here and nowhere else, so no action builds an error redirect and no error, stack trace
+ * or internal message reaches the client.
+ * @module
+ */
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, UnknownAction, isClientError } from "../errors.js"
+import { raw } from "../markers.js"
+import type { AuthConfig, RawMarker } from "../types.js"
+import type { AuthAction } from "./auth-action.js"
+import { assertConfig } from "./assert-config.js"
+import { resolveConfig, type ResolvedConfig } from "./config.js"
+import { toInternalRequest, type InternalRequest } from "./internal-request.js"
+import { toResponse, type ResponseInternal } from "./internal-response.js"
+import { createLogger, logError } from "./logger.js"
+import { renderErrorPage } from "./pages/index.js"
+import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
+import { callback } from "./actions/callback.js"
+import { csrf } from "./actions/csrf.js"
+import { errorPage, verifyRequestPage } from "./actions/info-pages.js"
+import { providers } from "./actions/providers.js"
+import { getSession, updateSession } from "./actions/session.js"
+import { signIn, signInPage } from "./actions/signin.js"
+import { signOut, signOutPage } from "./actions/signout.js"
+import { webAuthnOptions } from "./actions/webauthn-options.js"
+
+type Action = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
+
+const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
+  GET: {
+    providers,
+    csrf,
+    session: getSession,
+    signin: signInPage,
+    signout: signOutPage,
+    callback,
+    "verify-request": verifyRequestPage,
+    error: errorPage,
+    "webauthn-options": webAuthnOptions,
+  },
+  POST: { session: updateSession, signin: signIn, signout: signOut, callback },
+}
+
+/** The routes that render an HTML page on GET, which also show configuration errors as a page. */
+const PAGE_ACTIONS: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "signout", "error", "verify-request"])
+
+const CONFIGURATION_MESSAGE = "There was a problem with the server configuration. Check the server logs for more information."
+
+/**
+ * Serves one auth request: every route under `basePath` (`signin`, `signout`, `callback`,
+ * `session`, `csrf`, `providers`, `error`, `verify-request`, `webauthn-options`).
+ *
+ * Pass the same `config` object on every request: it is resolved once and cached. The
+ * environment is not read here; integrations apply it first with `setEnvDefaults`.
+ *
+ * With `raw` in the config the internal response object is returned instead, and `AuthError`s
+ * are thrown to the caller (for framework authors who set cookies and redirect themselves).
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "gatehouse"
+ * import Credentials from "gatehouse/providers/credentials"
+ *
+ * const config = { providers: [Credentials({ authorize })], secret: env.AUTH_SECRET, trustHost: true }
+ * export default { fetch: (request: Request) => Auth(request, config) }
+ * ```
+ */
+export async function Auth(request: Request, config: AuthConfig & { raw: RawMarker }): Promise<ResponseInternal>
+export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
+  try {
+    return await handle(request, config)
+  } catch (error) {
+    if (error instanceof AuthError && isRawConfig(config)) throw error
+    // Reached only when building an error response failed too, e.g. a custom page path that
+    // cannot go into a Location header.
+    safeLogger(config).error("Error", error)
+    return Response.json({ message: CONFIGURATION_MESSAGE }, { status: 500 })
+  }
+}
+
+async function handle(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
+  let resolved: ResolvedConfig
+  try {
+    resolved = resolveConfig(config)
+  } catch (error) {
+    logError(safeLogger(config), error)
+    if (error instanceof AuthError && isRawConfig(config)) throw error
+    return Response.json({ message: CONFIGURATION_MESSAGE }, { status: 500 })
+  }
+  const { logger } = resolved
+
+  let internal: InternalRequest
+  try {
+    internal = await toInternalRequest(request, resolved.basePath)
+  } catch (error) {
+    const reported = error instanceof AuthError ? error : new InvalidRequest("The request could not be read", { cause: error })
+    logError(logger, reported)
+    if (resolved.raw) throw reported
+    return Response.json("Bad request.", { status: 400 })
+  }
+
+  const { error: configError, warnings } = assertConfig(resolved, { url: internal.url })
+  for (const warning of warnings) logger.warn(warning)
+  if (configError) {
+    logError(logger, configError)
+    if (resolved.raw) throw configError
+    return configurationErrorResponse(resolved, internal)
+  }
+
+  const returnRedirect = internal.headers.has("X-Auth-Return-Redirect")
+  try {
+    const ctx = await createRequestContext(resolved, internal)
+    const action = routes[internal.method][internal.action]
+    if (!action) throw new UnknownAction(`Cannot handle action: ${internal.method} ${internal.action}`)
+    const result = await action(ctx)
+    if (resolved.raw) return result
+    const response = toResponse(result)
+    const location = response.headers.get("Location")
+    // Clients that cannot follow a redirect themselves (fetch from a form handler) ask for the URL.
+    if (returnRedirect && location) return Response.json({ url: location }, { headers: response.headers })
+    return response
+  } catch (error) {
+    logError(logger, error)
+    if (resolved.raw && error instanceof AuthError && !returnRedirect) throw error
+    return errorResponse(resolved, internal, error, returnRedirect)
+  }
+}
+
+/**
+ * The answer to a failed action. Only client-safe error types are named (everything else is
+ * `Configuration`), on the page of the error's kind; cookies computed before the failure are
+ * dropped, as in Auth.js.
+ */
+function errorResponse(config: ResolvedConfig, request: InternalRequest, error: unknown, returnRedirect: boolean): Response | ResponseInternal {
+  if (request.method === "POST" && request.action === "session") {
+    return config.raw ? { status: 400, headers: { "Content-Type": "application/json" }, body: null } : Response.json(null, { status: 400 })
+  }
+  const params = new URLSearchParams({ error: isClientError(error) ? error.type : "Configuration" })
+  if (error instanceof CredentialsSignin) params.set("code", String(error.code))
+  const origin = request.url.origin
+  const place = { origin, config }
+  const page =
+    error instanceof AuthError && error.kind === "signIn"
+      ? pageUrl(place, "signIn", "signin", params)
+      : pageUrl(place, "error", "error", params)
+  const url = absolute(page, origin)
+  if (config.raw) return { redirect: url }
+  if (returnRedirect) return Response.json({ url })
+  return new Response(null, { status: 302, headers: { Location: url } })
+}
+
+/**
+ * The answer when the configuration is unusable: the error page (or `pages.error`) for GET on a
+ * page route, otherwise a 500 JSON message. Neither says what is wrong; the log does.
+ */
+function configurationErrorResponse(config: ResolvedConfig, request: InternalRequest): Response {
+  if (request.method === "GET" && PAGE_ACTIONS.has(request.action)) {
+    const custom = config.pages.error
+    if (custom && !(request.query.callbackUrl ?? "").startsWith(custom)) {
+      return new Response(null, { status: 302, headers: { Location: absolute(`${custom}${custom.includes("?") ? "&" : "?"}error=Configuration`, request.url.origin) } })
+    }
+    if (custom) logError(config.logger, new ErrorPageLoop("The custom error page is itself failing; showing the built-in one"))
+    const page = renderErrorPage(
+      {
+        url: request.url,
+        basePath: typeof config.basePath === "string" ? config.basePath : "/auth",
+        theme: config.theme,
+        pages: {},
+        csrfToken: undefined,
+        callbackUrl: request.url.origin,
+        providers: [],
+      },
+      "Configuration",
+    )
+    return toResponse(page)
+  }
+  return Response.json({ message: CONFIGURATION_MESSAGE }, { status: 500 })
+}
+
+/** A configured page path made absolute on the request's origin; absolute URLs stay as they are. */
+function absolute(url: string, origin: string): string {
+  return url.startsWith("/") && !url.startsWith("//") ? `${origin}${url}` : url
+}
+
+function isRawConfig(config: unknown): boolean {
+  return typeof config === "object" && config !== null && (config as AuthConfig).raw === raw
+}
+
+/** The application's logger when the configuration is readable enough to have one. */
+function safeLogger(config: unknown) {
+  try {
+    return createLogger(typeof config === "object" && config !== null ? (config as AuthConfig) : {})
+  } catch {
+    return createLogger({})
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The core's own response shape, before it becomes a Web `Response`. Framework authors get it
+ * as is by passing the `raw` marker; everyone else gets `toResponse(internal)`.
+ * @module
+ */
+import type { Cookie } from "../cookies/defaults.js"
+import { serializeCookie } from "../cookies/serialize.js"
+
+export type { Cookie }
+
+/**
+ * What an action answers: a redirect (`302` with `Location`), or a status, headers and body.
+ * Cookies are listed in the order they are sent.
+ */
+export interface ResponseInternal<Body = unknown> {
+  status?: number
+  headers?: Record<string, string>
+  body?: Body
+  /** Absolute, or relative when it points at a configured custom page. */
+  redirect?: string
+  cookies?: Cookie[]
+}
+
+/** Keeps browsers and shared caches from storing a response that carries session data or a token. */
+export const NO_CACHE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "Cache-Control": "private, no-cache, no-store",
+  Expires: "0",
+  Pragma: "no-cache",
+})
+
+/** A JSON answer; `noCache` adds {@link NO_CACHE_HEADERS}. */
+export function jsonResponse<Body>(body: Body, options: { status?: number; noCache?: boolean; cookies?: Cookie[] } = {}): ResponseInternal<Body> {
+  return {
+    status: options.status ?? 200,
+    headers: { "Content-Type": "application/json", ...(options.noCache ? NO_CACHE_HEADERS : {}) },
+    body,
+    cookies: options.cookies ?? [],
+  }
+}
+
+/**
+ * The Web `Response` for an internal response: `302` when it redirects, JSON bodies serialised,
+ * one `Set-Cookie` header per cookie.
+ */
+export function toResponse(internal: ResponseInternal): Response {
+  const headers = new Headers(internal.headers)
+  for (const cookie of internal.cookies ?? []) {
+    headers.append("Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options))
+  }
+  let body: BodyInit | null = null
+  const type = headers.get("Content-Type")
+  if (internal.body !== undefined) {
+    if (type === "application/json") body = JSON.stringify(internal.body)
+    else if (type === "application/x-www-form-urlencoded") body = new URLSearchParams(internal.body as Record<string, string>)
+    else body = internal.body as BodyInit
+  }
+  if (internal.redirect !== undefined) {
+    headers.set("Location", internal.redirect)
+    return new Response(body, { status: 302, headers })
+  }
+  return new Response(body, { status: internal.status ?? 200, headers })
+}

@@ -1,0 +1,118 @@
+/**
+ * Everything an action needs about one request, worked out once before it runs: the cookies in
+ * force (secure or not), the provider named in the path, the CSRF state and the callback URL.
+ * @module
+ */
+import type { Cookie, CookiesOptions } from "../cookies/defaults.js"
+import { InvalidCallbackUrl } from "../errors.js"
+import type { ProviderConfig } from "../providers/types.js"
+import type { LoggerInstance } from "../types.js"
+import { authUrl as routeUrl } from "./auth-url.js"
+import { isHttpCallbackUrl } from "./callback-url.js"
+import type { ResolvedConfig } from "./config.js"
+import { csrfState } from "./csrf.js"
+import type { InternalRequest } from "./internal-request.js"
+
+/** One request, with the configuration it runs under. */
+export interface RequestContext {
+  readonly config: ResolvedConfig
+  readonly request: InternalRequest
+  readonly logger: LoggerInstance
+  /** The request URL's origin, the `baseUrl` of the redirect callback. */
+  readonly origin: string
+  /** The cookies of this request's kind (secure on https or with `useSecureCookies`). */
+  readonly cookies: Readonly<CookiesOptions>
+  /** The provider named in the path, if the path names one that exists. */
+  readonly provider: ProviderConfig | undefined
+  /** Where to go after the action: validated by the redirect callback. */
+  readonly callbackUrl: string
+  /** The CSRF token to put in forms; `undefined` when CSRF checks are skipped. */
+  readonly csrfToken: string | undefined
+  /** Whether this POST carried the right CSRF token (always true when checks are skipped). */
+  readonly csrfVerified: boolean
+  /** Cookies every response of this request carries first: a new CSRF cookie, the callback URL. */
+  readonly cookiesToSet: readonly Cookie[]
+}
+
+/** The context of `request` under `config`. Runs the redirect callback, which may throw. */
+export async function createRequestContext(config: ResolvedConfig, request: InternalRequest): Promise<RequestContext> {
+  const secure = config.useSecureCookies ?? request.url.protocol === "https:"
+  const cookies = secure ? config.cookies.secure : config.cookies.insecure
+  const origin = request.url.origin
+  const cookiesToSet: Cookie[] = []
+
+  let csrfToken: string | undefined
+  let csrfVerified = true
+  if (!config.skipCSRFCheck) {
+    const csrf = await csrfState(
+      request.cookies.get(cookies.csrfToken.name),
+      request.body?.csrfToken,
+      request.method === "POST",
+      config.secret,
+    )
+    csrfToken = csrf.token
+    csrfVerified = csrf.verified
+    if (csrf.cookieValue) cookiesToSet.push({ ...cookies.csrfToken, value: csrf.cookieValue })
+  }
+
+  const cookieCallbackUrl = request.cookies.get(cookies.callbackUrl.name)
+  const callbackUrl = await resolveCallbackUrl(config, request, origin, cookieCallbackUrl)
+  if (callbackUrl !== cookieCallbackUrl) cookiesToSet.push({ ...cookies.callbackUrl, value: callbackUrl })
+
+  return {
+    config,
+    request,
+    logger: config.logger,
+    origin,
+    cookies,
+    provider: request.providerId === undefined ? undefined : config.providers.find((p) => p.id === request.providerId),
+    callbackUrl,
+    csrfToken,
+    csrfVerified,
+    cookiesToSet,
+  }
+}
+
+/**
+ * The callback URL: the body's or query's `callbackUrl`, else the callback-url cookie, else the
+ * origin; a given value always through the redirect callback. A value that is not an http(s) URL
+ * or path is client input gone wrong, not a server fault: it is skipped (Auth.js answers 500).
+ */
+async function resolveCallbackUrl(
+  config: ResolvedConfig,
+  request: InternalRequest,
+  origin: string,
+  cookieValue: string | undefined,
+): Promise<string> {
+  const fromBody = request.body?.callbackUrl
+  const candidates = [typeof fromBody === "string" ? fromBody : undefined, request.query.callbackUrl, cookieValue]
+  for (const candidate of candidates) {
+    if (!candidate) continue
+    if (!isHttpCallbackUrl(candidate, origin)) {
+      config.logger.debug("InvalidCallbackUrl", "Ignored a callback URL that is not an http(s) URL or path")
+      continue
+    }
+    const url: unknown = await config.callbacks.redirect({ url: candidate, baseUrl: origin })
+    if (typeof url !== "string" || url === "") {
+      throw new InvalidCallbackUrl("The redirect callback must return a non-empty string")
+    }
+    return url
+  }
+  return origin
+}
+
+/** The absolute URL of an auth route: `{origin}{basePath}/{path}`. */
+export function authUrl(ctx: Pick<RequestContext, "origin" | "config">, path: string): string {
+  return routeUrl(ctx.origin, ctx.config.basePath, path)
+}
+
+/**
+ * A configured custom page with a query appended, or the built-in page's absolute URL. Custom
+ * pages stay as configured (usually a path), as Auth.js sends them.
+ */
+export function pageUrl(ctx: Pick<RequestContext, "origin" | "config">, page: "signIn" | "signOut" | "error" | "verifyRequest", builtIn: string, query?: URLSearchParams): string {
+  const custom = ctx.config.pages[page]
+  const base = custom ?? authUrl(ctx, builtIn)
+  const search = query?.toString()
+  return search ? `${base}${base.includes("?") ? "&" : "?"}${search}` : base
+}

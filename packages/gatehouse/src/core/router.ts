@@ -1,0 +1,44 @@
+/**
+ * Which action and provider a request path names, relative to `basePath`.
+ * @module
+ */
+import { isAuthAction, type AuthAction } from "./auth-action.js"
+
+/** An auth route: the action, and the provider id for the actions that take one. */
+export interface Route {
+  action: AuthAction
+  providerId: string | undefined
+}
+
+const TAKES_PROVIDER: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options"])
+
+/**
+ * The route `pathname` names under `basePath`, or `undefined` when it names none.
+ *
+ * A plain prefix comparison, never a RegExp built from `basePath`, so a base path containing
+ * `.`, `+` or `(` means itself. The base path must end at a `/` (`/authsignin` is not under
+ * `/auth`); repeated and trailing slashes after it are tolerated.
+ *
+ * @example
+ * ```ts
+ * parseRoute("/auth/signin/github/", "/auth") // { action: "signin", providerId: "github" }
+ * parseRoute("/auth/nope", "/auth") // undefined
+ * ```
+ */
+export function parseRoute(pathname: string, basePath: string): Route | undefined {
+  const base = basePath === "/" ? "" : basePath
+  if (!pathname.startsWith(`${base}/`)) return undefined
+  const segments = pathname.slice(base.length).split("/").filter(Boolean)
+  const [action, provider, ...rest] = segments
+  if (!action || rest.length > 0 || !isAuthAction(action)) return undefined
+  if (provider === undefined) return { action, providerId: undefined }
+  if (!TAKES_PROVIDER.has(action)) return undefined
+  let providerId: string
+  try {
+    providerId = decodeURIComponent(provider)
+  } catch {
+    return undefined
+  }
+  // Auth.js clients build `/signin/${id}` from an unset id; treat that as no provider.
+  return { action, providerId: providerId === "undefined" ? undefined : providerId }
+}

@@ -1,0 +1,135 @@
+/**
+ * Sessions kept in an encrypted JWT cookie: reading (and sliding) them on the session route,
+ * issuing them at sign-in, and ending them at sign-out.
+ * @module
+ */
+import type { Cookie } from "../../cookies/defaults.js"
+import { readChunkedCookie } from "../../cookies/chunks.js"
+import { sessionStore, type SessionStore } from "../../cookies/session-store.js"
+import { AuthError, JWTSessionError, SignOutError } from "../../errors.js"
+import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
+import type { Account, Profile, Session, User } from "../../types.js"
+import { emitEvent } from "../events.js"
+import { logError } from "../logger.js"
+import type { RequestContext } from "../request-context.js"
+
+/** The session cookie of this request. */
+export function sessionStoreOf(ctx: RequestContext): SessionStore {
+  const { sessionToken } = ctx.cookies
+  return sessionStore(sessionToken, ctx.request.cookies, readChunkedCookie(ctx.request.cookies, sessionToken.name))
+}
+
+/** What a session read produces: the body for the client, and the cookies to set. */
+export interface SessionRead {
+  session: Session | null
+  cookies: Cookie[]
+}
+
+/**
+ * The session the cookie holds, after the `jwt` and `session` callbacks, with the cookie
+ * re-issued for another `maxAge` (sliding expiry). A cookie that does not decode, or a `jwt`
+ * callback that returns `null`, ends the session: the cookie is cleared and the session is `null`.
+ *
+ * @param update - Present on `POST session`: the client's data, passed with `trigger: "update"`.
+ */
+export async function readJwtSession(ctx: RequestContext, update?: { data: unknown }): Promise<SessionRead> {
+  const store = sessionStoreOf(ctx)
+  if (!store.value) return { session: null, cookies: [] }
+  const { config } = ctx
+  try {
+    const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
+    if (!payload) throw new JWTSessionError("The session token decoded to nothing")
+    const token = await config.callbacks.jwt({
+      token: payload,
+      ...(update && { trigger: "update" as const, session: update.data }),
+    } as Parameters<typeof config.callbacks.jwt>[0])
+    if (token === null) return { session: null, cookies: store.clean() }
+    assertToken(token)
+
+    const expires = new Date(Date.now() + config.session.maxAge * 1000)
+    const defaultSession: Session = {
+      user: { name: token.name, email: token.email, image: token.picture },
+      expires: expires.toISOString(),
+    }
+    const session = await config.callbacks.session({
+      session: defaultSession,
+      token,
+      ...(update && { trigger: "update" as const, newSession: update.data }),
+    })
+    const encoded = await config.jwt.encode(tokenParams(ctx, { token }))
+    await emitEvent(config, "session", { session, token })
+    return { session, cookies: store.chunk(encoded, { expires }) }
+  } catch (error) {
+    logError(ctx.logger, error instanceof JWTSessionError ? error : new JWTSessionError("The session could not be read", { cause: error }))
+    return { session: null, cookies: store.clean() }
+  }
+}
+
+/** What a sign-in knows about the user, for the `jwt` callback. */
+export interface SignInData {
+  user: User
+  account: Account | null
+  profile?: Profile
+  isNewUser: boolean
+}
+
+/**
+ * The cookies of a new session for `data.user`: the default token (`name`, `email`, `picture`,
+ * `sub`) through the `jwt` callback, encrypted and chunked. A `jwt` callback returning `null`
+ * refuses the session: the cookies then only clear any old one.
+ */
+export async function issueJwtSession(ctx: RequestContext, data: SignInData): Promise<Cookie[]> {
+  const { config } = ctx
+  const store = sessionStoreOf(ctx)
+  const { user, account, profile, isNewUser } = data
+  const defaultToken: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id?.toString() }
+  const token = await config.callbacks.jwt({
+    token: defaultToken,
+    user,
+    account,
+    ...(profile && { profile }),
+    isNewUser,
+    trigger: isNewUser ? "signUp" : "signIn",
+  })
+  if (token === null) return store.clean()
+  assertToken(token)
+  const expires = new Date(Date.now() + config.session.maxAge * 1000)
+  return store.chunk(await config.jwt.encode(tokenParams(ctx, { token })), { expires })
+}
+
+/**
+ * Ends the session: the `signOut` event gets the decoded token (or `null` when it no longer
+ * decodes), and every session cookie chunk is cleared.
+ */
+export async function endJwtSession(ctx: RequestContext): Promise<Cookie[]> {
+  const store = sessionStoreOf(ctx)
+  if (!store.value) return []
+  let token: JWT | null = null
+  try {
+    token = await ctx.config.jwt.decode(tokenParams(ctx, { token: store.value }))
+  } catch (error) {
+    logError(ctx.logger, new SignOutError("The session token could not be decoded at sign-out", { cause: error }))
+  }
+  await emitEvent(ctx.config, "signOut", { token })
+  return store.clean()
+}
+
+/**
+ * Parameters for `jwt.encode` / `jwt.decode`: the session cookie's name as salt, the secret as
+ * the application gave it (a single secret as a string, for custom functions that expect one).
+ */
+function tokenParams<T extends { token: unknown }>(ctx: RequestContext, extra: T): JWTEncodeParams & { token: T["token"] } {
+  const { secret, jwt } = ctx.config
+  return {
+    secret: secret.length === 1 ? secret[0]! : [...secret],
+    salt: ctx.cookies.sessionToken.name,
+    maxAge: jwt.maxAge,
+    ...extra,
+  } as JWTEncodeParams & { token: T["token"] }
+}
+
+function assertToken(token: unknown): asserts token is JWT {
+  if (token === null || typeof token !== "object" || Array.isArray(token)) {
+    throw new AuthError("The jwt callback must return the token object, or null to end the session")
+  }
+}
