@@ -32,6 +32,18 @@ describe("the built package", () => {
     expect(offenders.map((file) => relative(dist, file))).toEqual([])
   })
 
+  it("signs in through Auth and gatehouse/providers/credentials in a plain Node ESM script", () => {
+    const script = `
+      import { Auth } from "gatehouse"
+      import Credentials from "gatehouse/providers/credentials"
+      const config = { secret: "s".repeat(40), trustHost: true, providers: [Credentials({ authorize: () => ({ id: "1" }) })] }
+      const response = await Auth(new Request("https://app.test/auth/providers"), config)
+      console.log(Object.keys(await response.json()).join())
+    `
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: packageDir, encoding: "utf8" })
+    expect(out.trim()).toBe("credentials")
+  })
+
   it("imports encode, decode and getToken from gatehouse/jwt in a plain Node ESM script", () => {
     const script = `
       import { encode, decode, getToken } from "gatehouse/jwt"
@@ -52,7 +64,9 @@ describe("the built package", () => {
     for (const [subpath, target] of Object.entries<Record<string, string> | string>(manifest.exports)) {
       if (typeof target === "string") continue
       expect(Object.keys(target)[0], subpath).toBe("types")
-      expect(existsSync(join(packageDir, target.default!)), `${subpath} → ${target.default}`).toBe(true)
+      // A pattern export must resolve at least the subpath we document for it.
+      const file = target.default!.replace("*", subpath === "./providers/*" ? "credentials" : "*")
+      expect(existsSync(join(packageDir, file)), `${subpath} → ${file}`).toBe(true)
     }
   })
 })
