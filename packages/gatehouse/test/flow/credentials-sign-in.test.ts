@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest"
+import { CredentialsSignin } from "../../src/errors.js"
+import { Credentials } from "../../src/providers/credentials.js"
+import { ada, base, Client, credentialsConfig, origin, recordingLogger } from "./flow-helpers.js"
+
+const SESSION = "__Secure-authjs.session-token"
+
+describe("credentials sign-in through Auth()", () => {
+  it("signs in, shows the session, and signs out: csrf → callback → session → signout", async () => {
+    const client = new Client(credentialsConfig())
+    expect(await client.session()).toBeNull()
+
+    const signIn = await client.signIn({ username: "ada", password: "correct horse", callbackUrl: "/dashboard" })
+    expect(signIn.status).toBe(302)
+    expect(signIn.headers.get("location")).toBe(`${origin}/dashboard`)
+    expect(client.jar.get(SESSION)).toMatch(/^eyJ[\w-]+\.\.[\w-]+\.[\w-]+\.[\w-]+$/)
+
+    const session = (await client.session()) as { user: Record<string, unknown>; expires: string }
+    expect(session.user).toEqual({ name: ada.name, email: ada.email, image: ada.image })
+    expect(Date.parse(session.expires) - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000)
+
+    const signOut = await client.postForm("signout", { csrfToken: await client.csrfToken() })
+    expect(signOut.status).toBe(302)
+    expect(signOut.headers.get("location")).toBe(`${origin}/dashboard`)
+    expect(signOut.headers.getSetCookie()).toContain(`${SESSION}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`)
+    expect(client.jar.get(SESSION)).toBeUndefined()
+    expect(await client.session()).toBeNull()
+  })
+
+  it("sends a refused sign-in back to the sign-in page with error=CredentialsSignin&code=credentials and no session", async () => {
+    const client = new Client(credentialsConfig())
+    const response = await client.signIn({ username: "ada", password: "wrong" })
+    expect(response.status).toBe(302)
+    expect(response.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(await client.session()).toBeNull()
+  })
+
+  it("gives the same answer for a wrong username and a wrong password", async () => {
+    const client = new Client(credentialsConfig())
+    const wrongUser = await client.signIn({ username: "eve", password: "correct horse" })
+    const wrongPassword = await client.signIn({ username: "ada", password: "nope" })
+    expect(wrongUser.headers.get("location")).toBe(wrongPassword.headers.get("location"))
+  })
+
+  it("puts a custom code from a CredentialsSignin subclass into the URL and the full error into the log", async () => {
+    class RateLimited extends CredentialsSignin {
+      override code = "rate_limited"
+    }
+    const { logger, lines } = recordingLogger()
+    const client = new Client(
+      credentialsConfig({
+        logger,
+        providers: [Credentials({ authorize: () => { throw new RateLimited("too many attempts for ada@app.test") } })],
+      }),
+    )
+    const response = await client.signIn({ username: "ada", password: "x" })
+    expect(response.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=rate_limited`)
+    expect(response.headers.get("location")).not.toContain("too many")
+    const logged = lines.find((line) => line.code === "CredentialsSignin")
+    expect((logged?.message[0] as Error).message).toBe("too many attempts for ada@app.test")
+  })
+
+  it("reports any other exception from authorize as Configuration", async () => {
+    const { logger, lines } = recordingLogger()
+    const client = new Client(
+      credentialsConfig({ logger, providers: [Credentials({ authorize: () => { throw new TypeError("db down at 10.0.0.7") } })] }),
+    )
+    const response = await client.signIn({ username: "ada", password: "x" })
+    expect(response.headers.get("location")).toBe(`${base}/error?error=Configuration`)
+    expect(lines.some((line) => line.code === "CallbackRouteError")).toBe(true)
+  })
+
+  it("uses pages.signIn for a refused sign-in", async () => {
+    const client = new Client(credentialsConfig({ pages: { signIn: "/login" } }))
+    const response = await client.signIn({ username: "ada", password: "wrong" })
+    expect(response.headers.get("location")).toBe(`${origin}/login?error=CredentialsSignin&code=credentials`)
+  })
+
+  it("hands authorize every posted field and a JSON request on the same URL", async () => {
+    let seen: { credentials: Record<string, unknown>; url: string; body: unknown; type: string | null } | undefined
+    const client = new Client(
+      credentialsConfig({
+        providers: [
+          Credentials({
+            authorize: async (credentials, request) => {
+              seen = { credentials, url: request.url, body: await request.json(), type: request.headers.get("content-type") }
+              return { id: "7" }
+            },
+          }),
+        ],
+      }),
+    )
+    const token = await client.csrfToken()
+    await client.postForm("callback/credentials?tenant=acme", { csrfToken: token, username: "ada", otp: "123456" })
+    expect(seen?.credentials).toEqual({ csrfToken: token, username: "ada", otp: "123456" })
+    expect(seen?.url).toBe(`${base}/callback/credentials?tenant=acme`)
+    expect(seen?.body).toEqual(seen?.credentials)
+    expect(seen?.type).toBe("application/json")
+  })
+
+  it("turns a numeric id into a string subject and makes one up when authorize gives none", async () => {
+    const subjects: unknown[] = []
+    for (const user of [{ id: 42 as unknown as string, name: "N" }, { name: "No id" }]) {
+      const client = new Client(
+        credentialsConfig({
+          providers: [Credentials({ authorize: () => user })],
+          callbacks: { jwt: ({ token }) => (subjects.push(token.sub), token) },
+        }),
+      )
+      await client.signIn({})
+    }
+    expect(subjects[0]).toBe("42")
+    expect(subjects[1]).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("refuses the callback by GET, and a non-object user, as Configuration", async () => {
+    const client = new Client(credentialsConfig())
+    const get = await client.get("callback/credentials")
+    expect(get.headers.get("location")).toBe(`${base}/error?error=Configuration`)
+
+    const weird = new Client(credentialsConfig({ providers: [Credentials({ authorize: () => "ada" as never })] }))
+    expect((await weird.signIn({})).headers.get("location")).toBe(`${base}/error?error=Configuration`)
+  })
+
+  it("answers POST signin/credentials with the sign-in page", async () => {
+    const client = new Client(credentialsConfig())
+    const response = await client.postForm("signin/credentials", { csrfToken: await client.csrfToken() })
+    expect(response.headers.get("location")).toBe(`${base}/signin`)
+  })
+})

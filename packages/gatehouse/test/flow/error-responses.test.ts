@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest"
+import * as errors from "../../src/errors.js"
+import { AuthError, CredentialsSignin } from "../../src/errors.js"
+import { Auth } from "../../src/core/handler.js"
+import type { ResponseInternal } from "../../src/core/internal-response.js"
+import { raw } from "../../src/markers.js"
+import type { AuthConfig } from "../../src/types.js"
+import { base, Client, credentialsConfig, origin, recordingLogger } from "./flow-helpers.js"
+
+const errorClasses = Object.entries(errors).filter(
+  (entry): entry is [string, typeof AuthError] =>
+    typeof entry[1] === "function" && (entry[1] === AuthError || entry[1].prototype instanceof AuthError) && entry[0] !== "MissingSecretError",
+)
+const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError"]
+
+describe("errors become responses in one place", () => {
+  it("covers every error class", () => {
+    expect(errorClasses.length).toBeGreaterThanOrEqual(35)
+  })
+
+  it.each(errorClasses)("maps %s thrown during sign-in to its page, naming it only when client-safe", async (name, ErrorClass) => {
+    const { logger, lines } = recordingLogger()
+    const client = new Client(
+      credentialsConfig({ logger, callbacks: { jwt: () => { throw new ErrorClass("internal detail: db at 10.0.0.7") } } }),
+    )
+    const response = await client.signIn()
+    const location = new URL(response.headers.get("location")!)
+    const instance = new ErrorClass()
+    expect(location.origin).toBe(origin)
+    expect(location.pathname).toBe(instance.kind === "signIn" ? "/auth/signin" : "/auth/error")
+    expect(location.searchParams.get("error")).toBe(CLIENT_SAFE.includes(instance.type) ? instance.type : "Configuration")
+    expect(location.searchParams.get("code")).toBe(instance instanceof CredentialsSignin ? "credentials" : null)
+    expect(response.headers.get("location")).not.toContain("10.0.0.7")
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(lines.some((line) => line.level === "error" && line.code === instance.type)).toBe(true)
+    expect(name).toBeTruthy()
+  })
+
+  it("maps a foreign exception to Configuration on the error page", async () => {
+    const client = new Client(credentialsConfig({ callbacks: { jwt: () => { throw new RangeError("boom") } } }))
+    expect((await client.signIn()).headers.get("location")).toBe(`${base}/error?error=Configuration`)
+  })
+
+  it("sends errors to pages.error / pages.signIn when configured", async () => {
+    const client = new Client(credentialsConfig({ pages: { error: "/oops", signIn: "/login" }, callbacks: { signIn: () => false } }))
+    expect((await client.signIn()).headers.get("location")).toBe(`${origin}/oops?error=AccessDenied`)
+    expect((await client.signIn({ username: "x", password: "y" })).headers.get("location")).toBe(`${origin}/login?error=CredentialsSignin&code=credentials`)
+  })
+
+  it("answers X-Auth-Return-Redirect with 200 {url}, keeping Location and cookies on success", async () => {
+    const client = new Client(credentialsConfig())
+    const token = await client.csrfToken()
+    const response = await client.postForm("callback/credentials", { csrfToken: token, username: "ada", password: "correct horse", callbackUrl: "/x" }, { "X-Auth-Return-Redirect": "1" })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ url: `${origin}/x` })
+    expect(response.headers.get("location")).toBe(`${origin}/x`)
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("__Secure-authjs.session-token="))).toBe(true)
+  })
+
+  it("answers X-Auth-Return-Redirect with 200 {url} and no cookies on failure", async () => {
+    const client = new Client(credentialsConfig())
+    const token = await client.csrfToken()
+    const response = await client.postForm("callback/credentials", { csrfToken: token, username: "ada", password: "no" }, { "X-Auth-Return-Redirect": "1" })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ url: `${base}/signin?error=CredentialsSignin&code=credentials` })
+    expect(response.headers.getSetCookie()).toEqual([])
+  })
+
+  it("never shows a stack trace or an internal message to the client", async () => {
+    const secretDetail = "SELECT * FROM users -- password hunter2"
+    const config = credentialsConfig({ callbacks: { session: () => { throw new Error(secretDetail) }, jwt: () => { throw new Error(secretDetail) } } })
+    const client = new Client(config)
+    for (const response of [await client.signIn(), await client.get("session"), await client.postJson("session", { csrfToken: await client.csrfToken() })]) {
+      const text = `${[...response.headers].join("\n")}\n${await response.text()}`
+      expect(text).not.toContain(secretDetail)
+      expect(text).not.toMatch(/\n\s+at /)
+    }
+  })
+})
+
+describe("raw mode for framework authors", () => {
+  const rawConfig = (extra: Partial<AuthConfig> = {}) => ({ ...credentialsConfig(extra), raw }) as AuthConfig & { raw: typeof raw }
+
+  it("returns the internal response with its cookies", async () => {
+    const result: ResponseInternal = await Auth(new Request(`${base}/csrf`), rawConfig())
+    expect(result).toMatchObject({ status: 200, body: { csrfToken: expect.any(String) } })
+    expect(result.cookies?.map((c) => c.name)).toEqual(["__Host-authjs.csrf-token", "__Secure-authjs.callback-url"])
+  })
+
+  it("throws AuthErrors to the caller", async () => {
+    const request = new Request(`${base}/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "username=ada&password=wrong",
+    })
+    await expect(Auth(request, { ...rawConfig(), skipCSRFCheck: Symbol.for("gatehouse.skip-csrf-check") } as never)).rejects.toBeInstanceOf(CredentialsSignin)
+  })
+
+  it("throws configuration errors rather than answering 500", async () => {
+    const config = { ...rawConfig(), secret: undefined }
+    await expect(Auth(new Request(`${base}/session`), config)).rejects.toMatchObject({ type: "MissingSecret" })
+  })
+})
+
+describe("configuration errors", () => {
+  const message = "There was a problem with the server configuration. Check the server logs for more information."
+
+  it.each([
+    ["a missing secret", { secret: undefined }, "MissingSecret"],
+    ["an untrusted host", { trustHost: false }, "UntrustedHost"],
+    ["a credentials provider without authorize", { providers: [{ id: "c", name: "C", type: "credentials", credentials: {} }] }, "MissingAuthorize"],
+  ] as [string, Partial<AuthConfig>, string][])("answers %s with 500 JSON on API routes and the error page on page routes", async (_, extra, type) => {
+    const { logger, lines } = recordingLogger()
+    const config = credentialsConfig({ ...extra, logger }) as Omit<AuthConfig, "raw">
+    const api = await Auth(new Request(`${base}/session`), config)
+    expect(api.status).toBe(500)
+    expect(await api.json()).toEqual({ message })
+    const page = await Auth(new Request(`${base}/signin`), config)
+    expect(page.status).toBe(500)
+    expect(await page.text()).toContain("Server error")
+    const post = await Auth(new Request(`${base}/signout`, { method: "POST" }), config)
+    expect(post.status).toBe(500)
+    expect(lines.some((line) => line.code === type)).toBe(true)
+  })
+
+  it("does not trust the host without an environment or an explicit trustHost", async () => {
+    const config = { ...credentialsConfig(), trustHost: undefined } as Omit<AuthConfig, "raw">
+    expect((await Auth(new Request(`${base}/session`), config)).status).toBe(500)
+  })
+
+  it("redirects page routes to pages.error, unless that page is the one failing", async () => {
+    const { logger, lines } = recordingLogger()
+    const config = credentialsConfig({ secret: undefined, pages: { error: "/oops" }, logger }) as Omit<AuthConfig, "raw">
+    const first = await Auth(new Request(`${base}/signin`), config)
+    expect(first.headers.get("location")).toBe(`${origin}/oops?error=Configuration`)
+    const loop = await Auth(new Request(`${base}/signin?callbackUrl=%2Foops`), config)
+    expect(loop.status).toBe(500)
+    expect(lines.some((line) => line.code === "ErrorPageLoop")).toBe(true)
+  })
+
+  it("answers an unreadable configuration with 500 JSON instead of throwing", async () => {
+    expect((await Auth(new Request(`${base}/session`), null as never)).status).toBe(500)
+    expect((await Auth(new Request(`${base}/session`), { providers: "nope" } as never)).status).toBe(500)
+  })
+})

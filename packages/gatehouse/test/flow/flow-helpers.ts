@@ -1,0 +1,114 @@
+/**
+ * Shared by the flow tests: a configuration, a cookie jar that behaves like a browser's for one
+ * origin, and request builders that go through `Auth()` only.
+ */
+import { Auth } from "../../src/core/handler.js"
+import { Credentials } from "../../src/providers/credentials.js"
+import type { AuthConfig, LoggerInstance, User } from "../../src/types.js"
+
+export const secret = "flow-test-secret-0123456789abcdef0123456789"
+export const origin = "https://app.test"
+export const base = `${origin}/auth`
+
+export const ada: User = { id: "user-ada", name: "Ada Lovelace", email: "ada@app.test", image: "https://app.test/ada.png" }
+
+/** A logger that records every line instead of printing it. */
+export function recordingLogger() {
+  const lines: { level: keyof LoggerInstance; code: string; message: unknown[] }[] = []
+  const logger: LoggerInstance = {
+    error: (code, ...message) => lines.push({ level: "error", code, message }),
+    warn: (code, ...message) => lines.push({ level: "warn", code, message }),
+    debug: (code, ...message) => lines.push({ level: "debug", code, message }),
+  }
+  return { logger, lines }
+}
+
+/** A credentials configuration that signs in `ada` with password `correct horse`. */
+export function credentialsConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
+  return {
+    secret,
+    trustHost: true,
+    logger: recordingLogger().logger,
+    providers: [
+      Credentials({
+        credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+        authorize: ({ username, password }) => (username === "ada" && password === "correct horse" ? { ...ada } : null),
+      }),
+    ],
+    ...extra,
+  }
+}
+
+/** Cookies as a browser keeps them for one origin: set by `Set-Cookie`, removed by `Max-Age=0`. */
+export class CookieJar {
+  readonly cookies = new Map<string, string>()
+
+  store(response: Response): Response {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";")
+      const eq = pair!.indexOf("=")
+      const name = pair!.slice(0, eq)
+      const value = pair!.slice(eq + 1)
+      if (/;\s*Max-Age=0(;|$)/i.test(line) || value === "") this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+    return response
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
+  }
+
+  get(name: string): string | undefined {
+    const value = this.cookies.get(name)
+    return value === undefined ? undefined : decodeURIComponent(value)
+  }
+}
+
+/** A browser-like client of one configuration: keeps cookies, fetches the CSRF token. */
+export class Client {
+  readonly jar = new CookieJar()
+  constructor(readonly config: AuthConfig) {}
+
+  async send(request: Request): Promise<Response> {
+    return this.jar.store(await Auth(request, this.config as Omit<AuthConfig, "raw">))
+  }
+
+  get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.send(new Request(`${base}/${path}`, { headers: { cookie: this.jar.header(), ...headers } }))
+  }
+
+  postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    return this.send(
+      new Request(`${base}/${path}`, {
+        method: "POST",
+        headers: { cookie: this.jar.header(), "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams(fields),
+      }),
+    )
+  }
+
+  postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return this.send(
+      new Request(`${base}/${path}`, {
+        method: "POST",
+        headers: { cookie: this.jar.header(), "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      }),
+    )
+  }
+
+  async csrfToken(): Promise<string> {
+    const response = await this.get("csrf")
+    return ((await response.json()) as { csrfToken: string }).csrfToken
+  }
+
+  /** Signs in through the credentials callback; returns the callback's response. */
+  async signIn(fields: Record<string, string> = { username: "ada", password: "correct horse" }): Promise<Response> {
+    return this.postForm("callback/credentials", { csrfToken: await this.csrfToken(), ...fields })
+  }
+
+  async session(): Promise<unknown> {
+    return (await this.get("session")).json()
+  }
+}
