@@ -24,6 +24,7 @@ import {
   UntrustedHost,
 } from "../errors.js"
 import type { EndpointConfig, ProviderConfig, WebAuthnConfig } from "../providers/types.js"
+import { isCookieName } from "../cookies/serialize.js"
 import type { ResolvedConfig } from "./config.js"
 import type { WarningCode } from "./logger.js"
 
@@ -225,6 +226,11 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   ] as const) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
       return new InvalidConfig(`\`${name}\` must be a number of seconds of at least ${min}; received ${String(value)}`)
+    }
+  }
+  for (const [role, cookie] of Object.entries(config.cookies.secure)) {
+    if (!isCookieName(cookie.name) || !isCookieName(config.cookies.insecure[role as keyof typeof config.cookies.insecure].name)) {
+      return new InvalidConfig(`\`cookies.${role}.name\` must be a valid cookie name; received ${JSON.stringify(cookie.name)}`)
     }
   }
   if (typeof session.generateSessionToken !== "function") {

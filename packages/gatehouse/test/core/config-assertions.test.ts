@@ -57,6 +57,10 @@ describe("config assertions", () => {
     expect(errorOf({ trustHost: true, secret: [undefined, ""] as unknown as string[] })?.type).toBe("MissingSecret")
   })
 
+  it.each(["bad name", "semi;colon", "", "é"])("rejects a cookie name override %j", (name) => {
+    expect(errorOf({ ...base, cookies: { sessionToken: { name } } })?.type).toBe("InvalidConfig")
+  })
+
   it.each(["authorization", "token", "userinfo"] as const)("needs an issuer or the %s endpoint", (missing) => {
     const endpoints = { authorization: "https://idp.test/a", token: "https://idp.test/t", userinfo: "https://idp.test/u" }
     delete (endpoints as Partial<typeof endpoints>)[missing]

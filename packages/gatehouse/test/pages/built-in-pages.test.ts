@@ -369,10 +369,10 @@ describe("escaping", () => {
     expect(page.body).toContain('href="/in&quot;&gt;&lt;script&gt;x()&lt;/script&gt;"')
   })
 
-  it("escapes provider ids inside action URLs and element ids", () => {
+  it("percent-encodes provider ids in action URLs and escapes them in element ids", () => {
     const provider: ProviderConfig = { id: 'a"b', name: "A", type: "email", sendVerificationRequest: () => {} }
     const page = renderSignInPage(context({ providers: [provider] }), {}).body ?? ""
-    expect(page).toContain('action="https://app.test/auth/signin/a&quot;b"')
+    expect(page).toContain('action="https://app.test/auth/signin/a%22b"')
     expect(page).toContain('id="input-email-for-a&quot;b-provider"')
   })
 })

@@ -14,7 +14,7 @@ export interface PublicProvider {
   callbackUrl: string
 }
 
-/** The providers keyed by id, with absolute sign-in and callback URLs. */
+/** The providers keyed by id, with absolute sign-in and callback URLs; no cookies. */
 export function providers(ctx: RequestContext): ResponseInternal<Record<string, PublicProvider>> {
   const body = Object.fromEntries(
     ctx.config.providers.map(({ id, name, type }) => [
@@ -22,5 +22,6 @@ export function providers(ctx: RequestContext): ResponseInternal<Record<string, 
       { id, name, type, signinUrl: authUrl(ctx, `signin/${encodeURIComponent(id)}`), callbackUrl: authUrl(ctx, `callback/${encodeURIComponent(id)}`) },
     ]),
   )
-  return jsonResponse(body, { cookies: [...ctx.cookiesToSet] })
+  // Auth.js answers this route without the CSRF and callback-url cookies; so do we.
+  return jsonResponse(body)
 }
