@@ -19,7 +19,9 @@
 export function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
   try {
     const base = new URL(baseUrl)
-    const target = new URL(url, base)
+    // Only a path is relative. Anything else must name its origin by itself: resolved against the
+    // base, "https:evil.test" would pass as a path here yet reads as https://evil.test elsewhere.
+    const target = url.startsWith("/") ? new URL(url, base) : new URL(url)
     // A path starting with `//` turns into another host the moment anyone reuses it as a relative URL.
     if (target.origin === base.origin && !target.pathname.startsWith("//")) {
       // Keep Auth.js's spelling of the URL (so callback-url cookies it set compare equal) unless

@@ -31,6 +31,9 @@ describe("the default redirect callback", () => {
     "http://app.test/",
     "https://app.test:8443/",
     "http://[::1",
+    "https:evil.test",
+    "HTTPS:/evil.test",
+    "dashboard",
   ])("sends %s back to the origin", (url) => {
     expect(sameOriginRedirect({ url, baseUrl })).toBe(baseUrl)
   })
