@@ -153,7 +153,8 @@ export class EventError extends AuthError {
 }
 
 /**
- * A `callbackUrl` parameter or cookie is not a valid http(s) URL.
+ * The `redirect` callback returned something other than a URL string. (A `callbackUrl` parameter
+ * or cookie that is not an http(s) URL is skipped, not thrown.)
  *
  * @example
  * ```ts

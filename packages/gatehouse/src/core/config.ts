@@ -69,8 +69,8 @@ const cache = new WeakMap<object, WeakMap<object, ResolvedConfig>>()
  * never modified. Without `env`, nothing is inferred from an environment: `trustHost` defaults to
  * false and the secret must be in the config.
  *
- * @throws {InvalidConfig} when `config` is not an object, its providers cannot be read, or a
- *   boolean option holds something else.
+ * @throws {InvalidConfig} when `config` is not an object, its providers cannot be read, a
+ *   boolean option holds something else, or `basePath` is not a path.
  * @example
  * ```ts
  * const resolved = resolveConfig(config, env)
@@ -151,8 +151,11 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
 }
 
 /** Trailing slashes dropped so `/auth/` and `/auth` mount the same routes. */
-function normalizeBasePath(basePath: string): string {
-  if (typeof basePath !== "string") return basePath
+function normalizeBasePath(basePath: unknown): string {
+  // Without a usable base path no request can even be routed, so this cannot wait for assertConfig.
+  if (typeof basePath !== "string" || !basePath.startsWith("/") || /[?#\s]/.test(basePath)) {
+    throw new InvalidConfig(`\`basePath\` must be a path starting with "/"; received ${JSON.stringify(basePath)}`)
+  }
   const trimmed = basePath.replace(/\/+$/, "")
   return trimmed === "" && basePath.startsWith("/") ? "/" : trimmed
 }

@@ -1,8 +1,10 @@
 /**
  * CSRF protection by double submit, in Auth.js's format so either library accepts the other's
  * cookie: the cookie holds `token|sha256(token + secret)`, and a state-changing POST must echo
- * `token` in its body as `csrfToken`. The hash binds the cookie to the secret, so a cookie planted
- * by a sibling subdomain (which cannot know the secret) is rejected.
+ * `token` in its body as `csrfToken`. The hash binds the cookie to the secret, so nobody can invent
+ * a pair; a real pair fetched from `GET csrf` can still be planted by a sibling subdomain, which is
+ * what the `__Host-` prefix of the default (https) cookie name prevents. Keep that prefix when
+ * overriding `cookies.csrfToken`.
  * @module
  */
 import { randomHex, sha256Hex, timingSafeEqual } from "./crypto.js"

@@ -67,14 +67,15 @@ const CONFIGURATION_MESSAGE = "There was a problem with the server configuration
  * ```
  */
 export async function Auth(request: Request, config: AuthConfig & { raw: RawMarker }): Promise<ResponseInternal>
-export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
+export async function Auth(request: Request, config: Omit<AuthConfig, "raw"> & { raw?: undefined }): Promise<Response>
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal>
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
   try {
     return await handle(request, config)
   } catch (error) {
     if (error instanceof AuthError && isRawConfig(config)) throw error
-    // Reached only when building an error response failed too, e.g. a custom page path that
-    // cannot go into a Location header.
+    // Reached when building an error response failed too (e.g. a custom page path that cannot go
+    // into a Location header), or when rendering the configuration error page did.
     safeLogger(config).error("Error", error)
     return Response.json({ message: CONFIGURATION_MESSAGE }, { status: 500 })
   }
@@ -165,7 +166,7 @@ function configurationErrorResponse(config: ResolvedConfig, request: InternalReq
     const page = renderErrorPage(
       {
         url: request.url,
-        basePath: typeof config.basePath === "string" ? config.basePath : "/auth",
+        basePath: config.basePath,
         theme: config.theme,
         pages: {},
         csrfToken: undefined,

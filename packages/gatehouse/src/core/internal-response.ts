@@ -50,9 +50,7 @@ export function toResponse(internal: ResponseInternal): Response {
   let body: BodyInit | null = null
   const type = headers.get("Content-Type")
   if (internal.body !== undefined) {
-    if (type === "application/json") body = JSON.stringify(internal.body)
-    else if (type === "application/x-www-form-urlencoded") body = new URLSearchParams(internal.body as Record<string, string>)
-    else body = internal.body as BodyInit
+    body = type === "application/json" ? JSON.stringify(internal.body) : (internal.body as BodyInit)
   }
   if (internal.redirect !== undefined) {
     headers.set("Location", internal.redirect)

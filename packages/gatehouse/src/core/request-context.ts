@@ -7,7 +7,7 @@ import type { Cookie, CookiesOptions } from "../cookies/defaults.js"
 import { InvalidCallbackUrl } from "../errors.js"
 import type { ProviderConfig } from "../providers/types.js"
 import type { LoggerInstance } from "../types.js"
-import { authUrl as routeUrl } from "./auth-url.js"
+import { authUrl } from "./auth-url.js"
 import { isHttpCallbackUrl } from "./callback-url.js"
 import type { ResolvedConfig } from "./config.js"
 import { csrfState } from "./csrf.js"
@@ -88,22 +88,31 @@ async function resolveCallbackUrl(
   const candidates = [typeof fromBody === "string" ? fromBody : undefined, request.query.callbackUrl, cookieValue]
   for (const candidate of candidates) {
     if (!candidate) continue
-    if (!isHttpCallbackUrl(candidate, origin)) {
-      config.logger.debug("InvalidCallbackUrl", "Ignored a callback URL that is not an http(s) URL or path")
-      continue
-    }
-    const url: unknown = await config.callbacks.redirect({ url: candidate, baseUrl: origin })
-    if (typeof url !== "string" || url === "") {
-      throw new InvalidCallbackUrl("The redirect callback must return a non-empty string")
-    }
-    return url
+    const url = await redirectThroughCallback(config, candidate, origin)
+    if (url !== undefined) return url
+    config.logger.debug("InvalidCallbackUrl", "Ignored a callback URL that is not an http(s) URL or path")
   }
   return origin
 }
 
+/**
+ * `candidate` as the redirect callback decides it, or `undefined` when it is not an http(s) URL
+ * or path at all (then the callback is not asked).
+ *
+ * @throws {InvalidCallbackUrl} when the redirect callback returns anything but a non-empty string.
+ */
+export async function redirectThroughCallback(config: ResolvedConfig, candidate: string, origin: string): Promise<string | undefined> {
+  if (!isHttpCallbackUrl(candidate, origin)) return undefined
+  const url: unknown = await config.callbacks.redirect({ url: candidate, baseUrl: origin })
+  if (typeof url !== "string" || url === "") {
+    throw new InvalidCallbackUrl("The redirect callback must return a non-empty string")
+  }
+  return url
+}
+
 /** The absolute URL of an auth route: `{origin}{basePath}/{path}`. */
-export function authUrl(ctx: Pick<RequestContext, "origin" | "config">, path: string): string {
-  return routeUrl(ctx.origin, ctx.config.basePath, path)
+export function routeUrl(ctx: Pick<RequestContext, "origin" | "config">, path: string): string {
+  return authUrl(ctx.origin, ctx.config.basePath, path)
 }
 
 /**
@@ -112,7 +121,7 @@ export function authUrl(ctx: Pick<RequestContext, "origin" | "config">, path: st
  */
 export function pageUrl(ctx: Pick<RequestContext, "origin" | "config">, page: "signIn" | "signOut" | "error" | "verifyRequest", builtIn: string, query?: URLSearchParams): string {
   const custom = ctx.config.pages[page]
-  const base = custom ?? authUrl(ctx, builtIn)
+  const base = custom ?? routeUrl(ctx, builtIn)
   const search = query?.toString()
   return search ? `${base}${base.includes("?") ? "&" : "?"}${search}` : base
 }

@@ -4,8 +4,7 @@
  */
 import { AccessDenied } from "../errors.js"
 import type { SignInCallbackParams } from "../types.js"
-import { isHttpCallbackUrl } from "./callback-url.js"
-import type { RequestContext } from "./request-context.js"
+import { redirectThroughCallback, type RequestContext } from "./request-context.js"
 
 /**
  * Runs the `signIn` callback. Returns `undefined` to continue, or the URL to send the user to
@@ -23,7 +22,5 @@ export async function runSignInCallback(ctx: RequestContext, params: SignInCallb
   }
   if (!allowed) throw new AccessDenied("AccessDenied")
   if (typeof allowed !== "string") return undefined
-  if (!isHttpCallbackUrl(allowed, ctx.origin)) return ctx.origin
-  const url: unknown = await ctx.config.callbacks.redirect({ url: allowed, baseUrl: ctx.origin })
-  return typeof url === "string" && url !== "" ? url : ctx.origin
+  return (await redirectThroughCallback(ctx.config, allowed, ctx.origin)) ?? ctx.origin
 }

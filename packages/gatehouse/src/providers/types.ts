@@ -95,6 +95,9 @@ export interface WebAuthnConfig extends CommonProviderOptions {
 /** Any provider's configuration object. */
 export type ProviderConfig = OAuthConfig | EmailConfig | CredentialsConfig | WebAuthnConfig
 
+/** The configuration shape of providers of type `T`. */
+export type ProviderOfType<T extends ProviderType> = T extends "oauth" | "oidc" ? OAuthConfig : Extract<ProviderConfig, { type: T }>
+
 /** Values read from `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER` and `_KEY`, handed to provider factories. */
 export interface ProviderEnvOptions {
   clientId?: string

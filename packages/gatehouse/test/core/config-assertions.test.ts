@@ -120,7 +120,16 @@ describe("config assertions", () => {
       "Required adapter methods were missing: updateAuthenticatorCounter",
     )
     const full = allMethods([...databaseMethods, "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"])
-    expect(check({ ...base, providers: [webauthn()], experimental, adapter: full })).toEqual({ error: undefined, warnings: ["experimental-webauthn"] })
+    expect(check({ ...base, providers: [webauthn()], experimental, adapter: full, session: { strategy: "jwt" } })).toEqual({
+      error: undefined,
+      warnings: ["experimental-webauthn"],
+    })
+  })
+
+  it("reports database sessions as unavailable at startup rather than at the first session read", () => {
+    const adapter = allMethods(databaseMethods)
+    expect(errorOf({ ...base, adapter, providers: [oauth({ issuer: "https://idp.test" })] })?.type).toBe("UnsupportedStrategy")
+    expect(errorOf({ ...base, adapter, session: { strategy: "jwt" } })).toBeUndefined()
   })
 
   it("survives a null form field instead of throwing", () => {
@@ -141,8 +150,6 @@ describe("config assertions", () => {
   })
 
   it.each([
-    [{ basePath: "auth" }, "basePath"],
-    [{ basePath: "/auth?x" }, "basePath"],
     [{ session: { maxAge: -1 } }, "session.maxAge"],
     [{ session: { maxAge: Number.NaN } }, "session.maxAge"],
     [{ session: { updateAge: -5 } }, "session.updateAge"],

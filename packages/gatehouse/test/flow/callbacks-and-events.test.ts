@@ -160,6 +160,25 @@ describe("callbacks and events", () => {
     expect(lines.some((line) => line.code === "JWTSessionError")).toBe(true)
   })
 
+  it.each([undefined, "session", 42, null])("ends the session when the session callback returns %j", async (value) => {
+    let broken = false
+    const client = new Client(credentialsConfig({ callbacks: { session: ({ session }) => (broken ? (value as never) : session) } }))
+    await client.signIn()
+    broken = true
+    const response = await client.get("session")
+    expect(await response.json()).toBeNull()
+    expect(response.headers.getSetCookie()).toContain("__Secure-authjs.session-token=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax")
+  })
+
+  it("fires no signOut event for a session cookie that does not decode", async () => {
+    const fired: unknown[] = []
+    const client = new Client(credentialsConfig({ events: { signOut: (message) => void fired.push(message) } }))
+    client.jar.cookies.set("__Secure-authjs.session-token", "garbage")
+    const response = await client.postForm("signout", { csrfToken: await client.csrfToken() })
+    expect(response.headers.getSetCookie()).toContain("__Secure-authjs.session-token=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax")
+    expect(fired).toEqual([])
+  })
+
   it("exposes only name, email, image and expires by default", async () => {
     const client = new Client(credentialsConfig({ secret }))
     await client.signIn()

@@ -114,6 +114,24 @@ describe("credentials sign-in through Auth()", () => {
     expect(subjects[1]).toMatch(/^[0-9a-f-]{36}$/)
   })
 
+  it("keeps the user object authorize returned, getters included, and hands it to the signIn event", async () => {
+    class UserRow {
+      constructor(readonly id: string) {}
+      get name() {
+        return "Row Name"
+      }
+      get email() {
+        return "row@app.test"
+      }
+    }
+    const row = new UserRow("row-1")
+    const seen: unknown[] = []
+    const client = new Client(credentialsConfig({ providers: [Credentials({ authorize: () => row })], events: { signIn: ({ user }) => void seen.push(user) } }))
+    await client.signIn({})
+    expect(seen[0]).toBe(row)
+    expect(await client.session()).toMatchObject({ user: { name: "Row Name", email: "row@app.test" } })
+  })
+
   it("refuses the callback by GET, and a non-object user, as Configuration", async () => {
     const client = new Client(credentialsConfig())
     const get = await client.get("callback/credentials")
@@ -123,9 +141,11 @@ describe("credentials sign-in through Auth()", () => {
     expect((await weird.signIn({})).headers.get("location")).toBe(`${base}/error?error=Configuration`)
   })
 
-  it("answers POST signin/credentials with the sign-in page", async () => {
-    const client = new Client(credentialsConfig())
-    const response = await client.postForm("signin/credentials", { csrfToken: await client.csrfToken() })
-    expect(response.headers.get("location")).toBe(`${base}/signin`)
+  it("answers POST signin/credentials with the built-in sign-in page, as Auth.js does", async () => {
+    for (const config of [credentialsConfig(), credentialsConfig({ pages: { signIn: "/login" } })]) {
+      const client = new Client(config)
+      const response = await client.postForm("signin/credentials", { csrfToken: await client.csrfToken() })
+      expect(response.headers.get("location")).toBe(`${base}/signin`)
+    }
   })
 })

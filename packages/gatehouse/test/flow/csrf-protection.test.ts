@@ -106,9 +106,12 @@ describe("CSRF double-submit protection", () => {
     expect(response.headers.get("location")).toBe(origin)
     expect(response.headers.getSetCookie().some((c) => c.startsWith(CSRF))).toBe(false)
 
-    const csrf = await Auth(new Request(`${base}/csrf`), credentialsConfig({ skipCSRFCheck, logger }))
+    const csrf = await Auth(new Request(`${base}/csrf?callbackUrl=%2Fx`), credentialsConfig({ skipCSRFCheck, logger }))
     expect(csrf.status).toBe(404)
-    expect(csrf.headers.getSetCookie()).toContain(`${CSRF}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`)
+    expect(csrf.headers.getSetCookie()).toEqual([
+      `__Secure-authjs.callback-url=${encodeURIComponent(`${origin}/x`)}; Path=/; HttpOnly; Secure; SameSite=Lax`,
+      `${CSRF}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`,
+    ])
     expect(lines.filter((line) => line.code === "csrf-disabled").length).toBeGreaterThan(0)
   })
 

@@ -138,6 +138,21 @@ describe("configuration errors", () => {
     expect(lines.some((line) => line.code === "ErrorPageLoop")).toBe(true)
   })
 
+  it("reports a basePath that is not a path as InvalidConfig with 500, not as a bad request", async () => {
+    const { logger, lines } = recordingLogger()
+    const response = await Auth(new Request(`${base}/signin`), credentialsConfig({ basePath: "auth", logger }))
+    expect(response.status).toBe(500)
+    expect(lines.map((line) => line.code)).toContain("InvalidConfig")
+  })
+
+  it("keeps a provider id from the path on one log line", async () => {
+    const { logger, lines } = recordingLogger()
+    await new Client(credentialsConfig({ logger })).get("callback/x%0A%5Bauth%5D%5Berror%5D%20forged")
+    const logged = lines.find((line) => line.code === "InvalidProvider")?.message[0] as Error
+    expect(logged.message).toContain('"x\\n[auth][error] forged"')
+    expect(logged.message).not.toContain("\n")
+  })
+
   it("answers an unreadable configuration with 500 JSON instead of throwing", async () => {
     expect((await Auth(new Request(`${base}/session`), null as never)).status).toBe(500)
     expect((await Auth(new Request(`${base}/session`), { providers: "nope" } as never)).status).toBe(500)

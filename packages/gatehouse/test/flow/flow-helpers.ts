@@ -24,7 +24,7 @@ export function recordingLogger() {
 }
 
 /** A credentials configuration that signs in `ada` with password `correct horse`. */
-export function credentialsConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
+export function credentialsConfig(extra: Partial<AuthConfig> = {}): AuthConfig & { raw?: undefined } {
   return {
     secret,
     trustHost: true,
@@ -36,7 +36,7 @@ export function credentialsConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
       }),
     ],
     ...extra,
-  }
+  } as AuthConfig & { raw?: undefined }
 }
 
 /** Cookies as a browser keeps them for one origin: set by `Set-Cookie`, removed by `Max-Age=0`. */

@@ -19,7 +19,7 @@ import { runSignInCallback } from "../sign-in-callback.js"
  */
 export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<ResponseInternal> {
   if (ctx.request.method !== "POST") {
-    throw new InvalidProvider(`Credentials provider "${provider.id}" accepts only POST on its callback`)
+    throw new InvalidProvider(`Credentials provider ${JSON.stringify(provider.id)} accepts only POST on its callback`)
   }
   if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action callback")
 
@@ -33,11 +33,10 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
   }
   if (!authorized) throw new CredentialsSignin("The authorize function returned no user")
   if (typeof authorized !== "object") {
-    throw new CallbackRouteError(`authorize of provider "${provider.id}" must return a user object or null`)
+    throw new CallbackRouteError(`authorize of provider ${JSON.stringify(provider.id)} must return a user object or null`)
   }
 
-  const found = authorized as User
-  const user: User = { ...found, id: found.id != null ? String(found.id) : crypto.randomUUID() }
+  const user = withStringId(authorized as User)
   const account: Account = { providerAccountId: user.id!, type: "credentials", provider: provider.id }
   const redirect = await runSignInCallback(ctx, { user, account, credentials })
   if (redirect) return { redirect, cookies: [...ctx.cookiesToSet] }
@@ -45,6 +44,23 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
   const cookies = await issueSession(ctx, { user, account, isNewUser: false })
   await emitEvent(ctx.config, "signIn", { user, account })
   return { redirect: ctx.callbackUrl, cookies: [...ctx.cookiesToSet, ...cookies] }
+}
+
+/**
+ * `user` with its `id` as a string (a new UUID when it has none). The object itself is kept, as
+ * the specification hands the raw result to the events, and a copy would lose fields an ORM
+ * row exposes as getters; only a frozen or read-only one is copied.
+ */
+function withStringId(user: User): User {
+  const id = user.id != null ? String(user.id) : crypto.randomUUID()
+  if (user.id === id) return user
+  try {
+    user.id = id
+    if (user.id === id) return user
+  } catch {
+    // Frozen, or `id` is a getter without a setter.
+  }
+  return { ...user, name: user.name, email: user.email, image: user.image, id }
 }
 
 /**

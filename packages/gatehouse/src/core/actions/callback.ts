@@ -3,20 +3,19 @@
  * @module
  */
 import { InvalidProvider } from "../../errors.js"
-import type { ProviderConfig, ProviderType } from "../../providers/types.js"
+import type { ProviderConfig } from "../../providers/types.js"
 import type { ResponseInternal } from "../internal-response.js"
+import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { RequestContext } from "../request-context.js"
 import { credentialsCallback } from "./callback-credentials.js"
 import { requireProvider } from "./signin.js"
 
-type CallbackHandler = (ctx: RequestContext, provider: never) => Promise<ResponseInternal>
-
-const notAvailable: CallbackHandler = async (_ctx, provider: ProviderConfig) => {
-  throw new InvalidProvider(`Callbacks of ${provider.type} providers are not available in this build ("${provider.id}")`)
+const notAvailable = async (_ctx: RequestContext, provider: ProviderConfig): Promise<ResponseInternal> => {
+  throw new InvalidProvider(`Callbacks of ${provider.type} providers are not available in this build (${JSON.stringify(provider.id)})`)
 }
 
 /** How each kind of provider completes a sign-in. */
-const complete: Record<ProviderType, CallbackHandler> = {
+const complete: ProviderHandlers<RequestContext, Promise<ResponseInternal>> = {
   credentials: credentialsCallback,
   oauth: notAvailable,
   oidc: notAvailable,
@@ -26,6 +25,5 @@ const complete: Record<ProviderType, CallbackHandler> = {
 
 /** Completes the sign-in with the provider named in the path. */
 export function callback(ctx: RequestContext): Promise<ResponseInternal> {
-  const provider = requireProvider(ctx)
-  return complete[provider.type](ctx, provider as never)
+  return dispatchByType(complete, ctx, requireProvider(ctx))
 }

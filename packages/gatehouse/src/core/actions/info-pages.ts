@@ -5,14 +5,13 @@
 import type { ResponseInternal } from "../internal-response.js"
 import { renderErrorPage, renderVerifyRequestPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
-import { pageContextOf } from "./page-context.js"
+import { pageContextOf, withContextCookies } from "./page-context.js"
 
 /** "Check your email", or a redirect to `pages.verifyRequest` with the query carried over. */
 export function verifyRequestPage(ctx: RequestContext): ResponseInternal {
   const custom = ctx.config.pages.verifyRequest
   if (custom) return { redirect: `${custom}${ctx.request.url.search}`, cookies: [...ctx.cookiesToSet] }
-  const page = renderVerifyRequestPage(pageContextOf(ctx))
-  return { ...page, cookies: [...ctx.cookiesToSet, ...(page.cookies ?? [])] }
+  return withContextCookies(ctx, renderVerifyRequestPage(pageContextOf(ctx)))
 }
 
 /** The error page for `?error=` (status by error), or a redirect to `pages.error`. */
@@ -24,6 +23,5 @@ export function errorPage(ctx: RequestContext): ResponseInternal {
     const query = new URLSearchParams(error === undefined ? {} : { error }).toString()
     return { redirect: query ? `${custom}${custom.includes("?") ? "&" : "?"}${query}` : custom, cookies: [...ctx.cookiesToSet] }
   }
-  const page = renderErrorPage(pageContextOf(ctx), error)
-  return { ...page, cookies: [...ctx.cookiesToSet, ...(page.cookies ?? [])] }
+  return withContextCookies(ctx, renderErrorPage(pageContextOf(ctx), error))
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
-import { authUrl, type RequestContext } from "../request-context.js"
+import { routeUrl, type RequestContext } from "../request-context.js"
 
 /** What the providers route tells a client about one provider. */
 export interface PublicProvider {
@@ -19,7 +19,7 @@ export function providers(ctx: RequestContext): ResponseInternal<Record<string, 
   const body = Object.fromEntries(
     ctx.config.providers.map(({ id, name, type }) => [
       id,
-      { id, name, type, signinUrl: authUrl(ctx, `signin/${encodeURIComponent(id)}`), callbackUrl: authUrl(ctx, `callback/${encodeURIComponent(id)}`) },
+      { id, name, type, signinUrl: routeUrl(ctx, `signin/${encodeURIComponent(id)}`), callbackUrl: routeUrl(ctx, `callback/${encodeURIComponent(id)}`) },
     ]),
   )
   // Auth.js answers this route without the CSRF and callback-url cookies; so do we.

@@ -3,11 +3,12 @@
  * @module
  */
 import { InvalidProvider, MissingCSRF, UnknownAction } from "../../errors.js"
-import type { ProviderConfig, ProviderType } from "../../providers/types.js"
+import type { ProviderConfig } from "../../providers/types.js"
+import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { renderSignInPage } from "../pages/index.js"
-import { pageUrl, type RequestContext } from "../request-context.js"
-import { pageContextOf } from "./page-context.js"
+import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
+import { pageContextOf, withContextCookies } from "./page-context.js"
 
 /** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
 export function signInPage(ctx: RequestContext): ResponseInternal {
@@ -19,21 +20,20 @@ export function signInPage(ctx: RequestContext): ResponseInternal {
     if (error) query.set("error", error)
     return { redirect: pageUrl(ctx, "signIn", "signin", query), cookies: [...ctx.cookiesToSet] }
   }
-  const page = renderSignInPage(pageContextOf(ctx), { error, email })
-  return { ...page, cookies: [...ctx.cookiesToSet, ...(page.cookies ?? [])] }
+  return withContextCookies(ctx, renderSignInPage(pageContextOf(ctx), { error, email }))
 }
 
-type SignInStart = (ctx: RequestContext, provider: ProviderConfig) => Promise<ResponseInternal> | ResponseInternal
+type SignInStart = Promise<ResponseInternal> | ResponseInternal
 
-/** Providers whose form posts straight to their callback go back to the sign-in page. */
-const toSignInPage: SignInStart = (ctx) => ({ redirect: pageUrl(ctx, "signIn", "signin"), cookies: [...ctx.cookiesToSet] })
+/** Providers whose form posts straight to their callback go back to the (built-in) sign-in page, as in Auth.js. */
+const toSignInPage = (ctx: RequestContext): SignInStart => ({ redirect: routeUrl(ctx, "signin"), cookies: [...ctx.cookiesToSet] })
 
-const notAvailable: SignInStart = (_ctx, provider) => {
-  throw new InvalidProvider(`Sign-in with ${provider.type} providers is not available in this build ("${provider.id}")`)
+const notAvailable = (_ctx: RequestContext, provider: ProviderConfig): SignInStart => {
+  throw new InvalidProvider(`Sign-in with ${provider.type} providers is not available in this build (${JSON.stringify(provider.id)})`)
 }
 
 /** How each kind of provider starts a sign-in. */
-const start: Record<ProviderType, SignInStart> = {
+const start: ProviderHandlers<RequestContext, SignInStart> = {
   credentials: toSignInPage,
   webauthn: toSignInPage,
   oauth: notAvailable,
@@ -44,9 +44,8 @@ const start: Record<ProviderType, SignInStart> = {
 /** Starts a sign-in with the provider in the path (CSRF-protected). */
 export async function signIn(ctx: RequestContext): Promise<ResponseInternal> {
   if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
-  if (ctx.request.providerId === undefined) return toSignInPage(ctx, undefined as never)
-  const provider = requireProvider(ctx)
-  return start[provider.type](ctx, provider)
+  if (ctx.request.providerId === undefined) return toSignInPage(ctx)
+  return dispatchByType(start, ctx, requireProvider(ctx))
 }
 
 /** The provider named in the path. @throws {InvalidProvider} when there is none by that id. */
@@ -56,6 +55,6 @@ export function requireProvider(ctx: RequestContext): ProviderConfig {
   throw new InvalidProvider(
     ctx.request.providerId === undefined
       ? `The ${ctx.request.action} route was called without a provider`
-      : `Provider with id "${ctx.request.providerId}" not found. Available providers: [${available}]`,
+      : `Provider with id ${JSON.stringify(ctx.request.providerId)} not found. Available providers: [${available}]`,
   )
 }

@@ -7,13 +7,12 @@ import type { ResponseInternal } from "../internal-response.js"
 import { renderSignOutPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
 import { endSession } from "../sessions/index.js"
-import { pageContextOf } from "./page-context.js"
+import { pageContextOf, withContextCookies } from "./page-context.js"
 
 /** The built-in sign-out page, or a redirect to `pages.signOut`. */
 export function signOutPage(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.signOut) return { redirect: ctx.config.pages.signOut, cookies: [...ctx.cookiesToSet] }
-  const page = renderSignOutPage(pageContextOf(ctx))
-  return { ...page, cookies: [...ctx.cookiesToSet, ...(page.cookies ?? [])] }
+  return withContextCookies(ctx, renderSignOutPage(pageContextOf(ctx)))
 }
 
 /** Ends the session, clears its cookies and goes to the callback URL. */

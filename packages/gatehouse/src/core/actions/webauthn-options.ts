@@ -11,5 +11,5 @@ import { requireProvider } from "./signin.js"
 /** Passkey ceremonies are not part of this build; the route answers with a typed error. */
 export function webAuthnOptions(ctx: RequestContext): ResponseInternal {
   const provider = requireProvider(ctx)
-  throw new UnknownAction(`WebAuthn options are not available in this build (provider "${provider.id}")`)
+  throw new UnknownAction(`WebAuthn options are not available in this build (provider ${JSON.stringify(provider.id)})`)
 }

@@ -6,7 +6,7 @@ import type { ResponseInternal } from "../internal-response.js"
 import { escapeHtml } from "./escape-html.js"
 import { htmlResponse } from "./html-response.js"
 import { renderPage } from "./layout.js"
-import { authUrl, type PageContext } from "./page-context.js"
+import { routeUrl, type PageContext } from "./page-context.js"
 import { siteLink } from "./site-link.js"
 
 /**
@@ -48,6 +48,6 @@ function errorContent(ctx: PageContext, error: string | undefined): { status: nu
 }
 
 function signInButton(ctx: PageContext): string {
-  const href = ctx.pages.signIn || authUrl(ctx, "signin")
+  const href = ctx.pages.signIn || routeUrl(ctx, "signin")
   return `<a class="button" href="${escapeHtml(href)}">Sign in</a>`
 }

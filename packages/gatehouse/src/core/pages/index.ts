@@ -4,7 +4,7 @@
  */
 export type { PageContext } from "./page-context.js"
 export type { SignInQuery } from "./sign-in-page.js"
-export { authUrl } from "./page-context.js"
+export { routeUrl } from "./page-context.js"
 export { renderSignInPage } from "./sign-in-page.js"
 export { renderSignOutPage } from "./sign-out-page.js"
 export { renderVerifyRequestPage } from "./verify-request-page.js"

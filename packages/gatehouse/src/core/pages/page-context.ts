@@ -4,7 +4,7 @@
  */
 import type { PagesOptions, Theme } from "../../types.js"
 import type { ProviderConfig } from "../../providers/types.js"
-import { authUrl as routeUrl } from "../auth-url.js"
+import { authUrl } from "../auth-url.js"
 
 /** The inputs of the built-in pages, gathered once by the page handler. */
 export interface PageContext {
@@ -23,9 +23,9 @@ export interface PageContext {
 }
 
 /**
- * The absolute URL of an auth route on the request's origin, e.g. `authUrl(ctx, "signin/github")`
+ * The absolute URL of an auth route on the request's origin, e.g. `routeUrl(ctx, "signin/github")`
  * → `https://app.test/auth/signin/github`. Not escaped.
  */
-export function authUrl(ctx: PageContext, path: string): string {
-  return routeUrl(ctx.url.origin, ctx.basePath, path)
+export function routeUrl(ctx: PageContext, path: string): string {
+  return authUrl(ctx.url.origin, ctx.basePath, path)
 }

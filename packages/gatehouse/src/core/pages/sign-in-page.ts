@@ -8,7 +8,7 @@ import { escapeHtml } from "./escape-html.js"
 import { credentialField, hiddenInput, signInHiddenInputs } from "./form-fields.js"
 import { htmlResponse } from "./html-response.js"
 import { renderPage } from "./layout.js"
-import { authUrl, type PageContext } from "./page-context.js"
+import { routeUrl, type PageContext } from "./page-context.js"
 import { signInErrorText } from "./sign-in-error.js"
 
 /** The query parameters the sign-in page reads. */
@@ -50,7 +50,7 @@ function providerForm(ctx: PageContext, provider: ProviderConfig, query: SignInQ
 
 function oauthForm(ctx: PageContext, provider: OAuthConfig): string {
   return (
-    `<form action="${escapeHtml(authUrl(ctx, `signin/${encodeURIComponent(provider.id)}`))}" method="POST">` +
+    `<form action="${escapeHtml(routeUrl(ctx, `signin/${encodeURIComponent(provider.id)}`))}" method="POST">` +
     signInHiddenInputs(ctx) +
     submitButton(provider) +
     "</form>"
@@ -60,7 +60,7 @@ function oauthForm(ctx: PageContext, provider: OAuthConfig): string {
 function emailForm(ctx: PageContext, provider: EmailConfig, email: string | undefined): string {
   const id = escapeHtml(`input-email-for-${provider.id}-provider`)
   return (
-    `<form action="${escapeHtml(authUrl(ctx, `signin/${encodeURIComponent(provider.id)}`))}" method="POST">` +
+    `<form action="${escapeHtml(routeUrl(ctx, `signin/${encodeURIComponent(provider.id)}`))}" method="POST">` +
     signInHiddenInputs(ctx) +
     `<label for="${id}">Email</label>` +
     `<input type="email" name="email" id="${id}" value="${escapeHtml(email)}" placeholder="email@example.com" required autofocus>` +
@@ -74,7 +74,7 @@ function credentialsForm(ctx: PageContext, provider: CredentialsConfig): string 
   const credentials: unknown = provider.credentials
   if (typeof credentials !== "object" || credentials === null) return ""
   return (
-    `<form action="${escapeHtml(authUrl(ctx, `callback/${encodeURIComponent(provider.id)}`))}" method="POST">` +
+    `<form action="${escapeHtml(routeUrl(ctx, `callback/${encodeURIComponent(provider.id)}`))}" method="POST">` +
     signInHiddenInputs(ctx) +
     fields(provider.id, credentials) +
     submitButton(provider) +
@@ -86,7 +86,7 @@ function webAuthnForm(ctx: PageContext, provider: WebAuthnConfig): string {
   const formFields: unknown = provider.formFields
   if (typeof formFields !== "object" || formFields === null || Object.keys(formFields).length === 0) return ""
   return (
-    `<form id="${escapeHtml(`${provider.id}-form`)}" action="${escapeHtml(authUrl(ctx, `callback/${encodeURIComponent(provider.id)}`))}" method="POST">` +
+    `<form id="${escapeHtml(`${provider.id}-form`)}" action="${escapeHtml(routeUrl(ctx, `callback/${encodeURIComponent(provider.id)}`))}" method="POST">` +
     signInHiddenInputs(ctx) +
     // `data-form-field` marks what the browser script (added later) sends to `webauthn-options`.
     fields(provider.id, formFields, " data-form-field") +

@@ -51,14 +51,17 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       user: { name: token.name, email: token.email, image: token.picture },
       expires: expires.toISOString(),
     }
-    const session = await config.callbacks.session({
+    const session: unknown = await config.callbacks.session({
       session: defaultSession,
       token,
       ...(update && { trigger: "update" as const, newSession: update.data }),
     })
+    if (session === null || typeof session !== "object" || Array.isArray(session)) {
+      throw new AuthError("The session callback must return the session object")
+    }
     const encoded = await config.jwt.encode(tokenParams(ctx, { token }))
-    await emitEvent(config, "session", { session, token })
-    return { session, cookies: store.chunk(encoded, { expires }) }
+    await emitEvent(config, "session", { session: session as Session, token })
+    return { session: session as Session, cookies: store.chunk(encoded, { expires }) }
   } catch (error) {
     logError(ctx.logger, error instanceof JWTSessionError ? error : new JWTSessionError("The session could not be read", { cause: error }))
     return { session: null, cookies: store.clean() }
@@ -98,19 +101,19 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
 }
 
 /**
- * Ends the session: the `signOut` event gets the decoded token (or `null` when it no longer
- * decodes), and every session cookie chunk is cleared.
+ * Ends the session: the `signOut` event gets the decoded token (no event when the cookie does not
+ * decode), and every session cookie chunk is cleared.
  */
 export async function endJwtSession(ctx: RequestContext): Promise<Cookie[]> {
   const store = sessionStoreOf(ctx)
   if (!store.value) return []
-  let token: JWT | null = null
   try {
-    token = await ctx.config.jwt.decode(tokenParams(ctx, { token: store.value }))
+    const token = await ctx.config.jwt.decode(tokenParams(ctx, { token: store.value }))
+    // Only a real session ends with an event; a garbage cookie must not fill the audit log.
+    if (token) await emitEvent(ctx.config, "signOut", { token })
   } catch (error) {
     logError(ctx.logger, new SignOutError("The session token could not be decoded at sign-out", { cause: error }))
   }
-  await emitEvent(ctx.config, "signOut", { token })
   return store.clean()
 }
 
