@@ -27,6 +27,21 @@ describe("credentials sign-in through Auth()", () => {
     expect(await client.session()).toBeNull()
   })
 
+  it("never logs the secret, the CSRF token, the password or the session token, even with debug on", async () => {
+    const { logger, lines } = recordingLogger()
+    const client = new Client(credentialsConfig({ logger, debug: true }))
+    await client.signIn({ username: "ada", password: "wrong" })
+    await client.signIn({ username: "ada", password: "correct horse", callbackUrl: "javascript:alert(1)" })
+    await client.session()
+    client.jar.cookies.set("__Secure-authjs.session-token", `${client.jar.cookies.get("__Secure-authjs.session-token")}x`)
+    await client.session()
+    const csrf = client.jar.get("__Host-authjs.csrf-token")!.split("|")[0]!
+    const text = lines.map((line) => [line.code, ...line.message.map((m) => (m instanceof Error ? `${m.message} ${JSON.stringify(m.cause ?? "")}` : JSON.stringify(m)))].join(" ")).join("\n")
+    expect(lines.length).toBeGreaterThan(1)
+    for (const secretValue of [credentialsConfig().secret as string, csrf, "correct horse"]) expect(text).not.toContain(secretValue)
+    expect(text).not.toMatch(/eyJ[\w-]{20,}/)
+  })
+
   it("sends a refused sign-in back to the sign-in page with error=CredentialsSignin&code=credentials and no session", async () => {
     const client = new Client(credentialsConfig())
     const response = await client.signIn({ username: "ada", password: "wrong" })
