@@ -58,10 +58,10 @@ class Browser extends Client {
 
   constructor(
     secret: Secret = stringSecret,
-    readonly origin: string = HTTPS,
+    origin: string = HTTPS,
     configs: { gatehouse?: AuthConfig; authjs?: AuthJsConfig } = {},
   ) {
-    super(configs.gatehouse ?? gatehouseConfig(secret))
+    super(configs.gatehouse ?? gatehouseConfig(secret), origin)
     this.authjs = configs.authjs ?? authjsConfig(secret)
   }
 
@@ -74,20 +74,6 @@ class Browser extends Client {
     const response =
       this.server === "authjs" ? await AuthJs(request, this.authjs) : await Auth(request, this.config as Omit<AuthConfig, "raw">)
     return this.jar.store(response)
-  }
-
-  override get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-    return this.send(new Request(`${this.origin}/auth/${path}`, { headers: { cookie: this.jar.header(), ...headers } }))
-  }
-
-  override postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-    return this.send(
-      new Request(`${this.origin}/auth/${path}`, {
-        method: "POST",
-        headers: { cookie: this.jar.header(), "content-type": "application/x-www-form-urlencoded", ...headers },
-        body: new URLSearchParams(fields),
-      }),
-    )
   }
 }
 

@@ -65,22 +65,25 @@ export class CookieJar {
   }
 }
 
-/** A browser-like client of one configuration: keeps cookies, fetches the CSRF token. */
+/** A browser-like client of one configuration on one origin: keeps cookies, fetches the CSRF token. */
 export class Client {
   readonly jar = new CookieJar()
-  constructor(readonly config: AuthConfig) {}
+  constructor(
+    readonly config: AuthConfig,
+    readonly origin: string = "https://app.test",
+  ) {}
 
   async send(request: Request): Promise<Response> {
     return this.jar.store(await Auth(request, this.config as Omit<AuthConfig, "raw">))
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-    return this.send(new Request(`${base}/${path}`, { headers: { cookie: this.jar.header(), ...headers } }))
+    return this.send(new Request(`${this.origin}/auth/${path}`, { headers: { cookie: this.jar.header(), ...headers } }))
   }
 
   postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
     return this.send(
-      new Request(`${base}/${path}`, {
+      new Request(`${this.origin}/auth/${path}`, {
         method: "POST",
         headers: { cookie: this.jar.header(), "content-type": "application/x-www-form-urlencoded", ...headers },
         body: new URLSearchParams(fields),
@@ -90,7 +93,7 @@ export class Client {
 
   postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
     return this.send(
-      new Request(`${base}/${path}`, {
+      new Request(`${this.origin}/auth/${path}`, {
         method: "POST",
         headers: { cookie: this.jar.header(), "content-type": "application/json", ...headers },
         body: JSON.stringify(body),

@@ -18,30 +18,6 @@ function randomText(length: number): string {
     .slice(0, length)
 }
 
-/** A client of `origin` (the helpers' `Client` only speaks https://app.test). */
-class ClientAt extends Client {
-  constructor(
-    config: AuthConfig,
-    readonly origin: string,
-  ) {
-    super(config)
-  }
-
-  override get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-    return this.send(new Request(`${this.origin}/auth/${path}`, { headers: { cookie: this.jar.header(), ...headers } }))
-  }
-
-  override postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-    return this.send(
-      new Request(`${this.origin}/auth/${path}`, {
-        method: "POST",
-        headers: { cookie: this.jar.header(), "content-type": "application/x-www-form-urlencoded", ...headers },
-        body: new URLSearchParams(fields),
-      }),
-    )
-  }
-}
-
 type BigSession = Session & { big?: string }
 
 /**
@@ -326,7 +302,7 @@ describe("cookie names and attributes through Auth()", () => {
   })
 
   it("on http the cookies carry no Secure attribute and no prefix", async () => {
-    const client = new ClientAt(credentialsConfig(), "http://app.test")
+    const client = new Client(credentialsConfig(), "http://app.test")
     const cookies = await issuedCookies(client)
     expect(cookies.map((c) => c.name)).toEqual(["authjs.csrf-token", "authjs.callback-url", "authjs.session-token"])
     for (const cookie of cookies) {
@@ -337,7 +313,7 @@ describe("cookie names and attributes through Auth()", () => {
   })
 
   it("useSecureCookies: true on http gives the secure names and the Secure attribute", async () => {
-    const client = new ClientAt(credentialsConfig({ useSecureCookies: true }), "http://app.test")
+    const client = new Client(credentialsConfig({ useSecureCookies: true }), "http://app.test")
     const cookies = await issuedCookies(client)
     expect(cookies.map((c) => c.name)).toEqual(["__Host-authjs.csrf-token", "__Secure-authjs.callback-url", SESSION])
     for (const cookie of cookies) expect(cookie.attributes).toMatch(/; HttpOnly; Secure; SameSite=Lax$/)
