@@ -42,6 +42,9 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
   POST: { session: updateSession, signin: signIn, signout: signOut, callback },
 }
 
+/** Answered without the request's CSRF and callback-url cookies, as Auth.js does. */
+const WITHOUT_CONTEXT_COOKIES: ReadonlySet<AuthAction> = new Set<AuthAction>(["providers"])
+
 /** The routes that render an HTML page on GET, which also show configuration errors as a page. */
 const PAGE_ACTIONS: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "signout", "error", "verify-request"])
 
@@ -115,7 +118,11 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
     const ctx = await createRequestContext(resolved, internal)
     const action = routes[internal.method][internal.action]
     if (!action) throw new UnknownAction(`Cannot handle action: ${internal.method} ${internal.action}`)
-    const result = await action(ctx)
+    const actionResult = await action(ctx)
+    // A new CSRF cookie and a changed callback URL go out first on every successful answer.
+    const result = WITHOUT_CONTEXT_COOKIES.has(internal.action)
+      ? actionResult
+      : { ...actionResult, cookies: [...ctx.cookiesToSet, ...(actionResult.cookies ?? [])] }
     if (resolved.raw) return result
     const response = toResponse(result)
     const location = response.headers.get("Location")

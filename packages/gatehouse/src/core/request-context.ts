@@ -30,7 +30,7 @@ export interface RequestContext {
   readonly csrfToken: string | undefined
   /** Whether this POST carried the right CSRF token (always true when checks are skipped). */
   readonly csrfVerified: boolean
-  /** Cookies every response of this request carries first: a new CSRF cookie, the callback URL. */
+  /** Cookies the handler sends first on a successful answer: a new CSRF cookie, the callback URL. */
   readonly cookiesToSet: readonly Cookie[]
 }
 

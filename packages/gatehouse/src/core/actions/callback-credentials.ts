@@ -39,11 +39,11 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
   const user = withStringId(authorized as User)
   const account: Account = { providerAccountId: user.id!, type: "credentials", provider: provider.id }
   const redirect = await runSignInCallback(ctx, { user, account, credentials })
-  if (redirect) return { redirect, cookies: [...ctx.cookiesToSet] }
+  if (redirect) return { redirect }
 
   const cookies = await issueSession(ctx, { user, account, isNewUser: false })
   await emitEvent(ctx.config, "signIn", { user, account })
-  return { redirect: ctx.callbackUrl, cookies: [...ctx.cookiesToSet, ...cookies] }
+  return { redirect: ctx.callbackUrl, cookies }
 }
 
 /**

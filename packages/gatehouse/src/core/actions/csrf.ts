@@ -14,7 +14,7 @@ export function csrf(ctx: RequestContext): ResponseInternal<{ csrfToken: string 
   if (ctx.csrfToken === undefined) {
     ctx.logger.warn("csrf-disabled")
     const { name, options } = ctx.cookies.csrfToken
-    return { status: 404, cookies: [...ctx.cookiesToSet, { name, value: "", options: { ...options, maxAge: 0 } }] }
+    return { status: 404, cookies: [{ name, value: "", options: { ...options, maxAge: 0 } }] }
   }
-  return jsonResponse({ csrfToken: ctx.csrfToken }, { noCache: true, cookies: [...ctx.cookiesToSet] })
+  return jsonResponse({ csrfToken: ctx.csrfToken }, { noCache: true })
 }

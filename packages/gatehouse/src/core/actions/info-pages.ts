@@ -5,13 +5,13 @@
 import type { ResponseInternal } from "../internal-response.js"
 import { renderErrorPage, renderVerifyRequestPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
-import { pageContextOf, withContextCookies } from "./page-context.js"
+import { pageContextOf } from "./page-context.js"
 
 /** "Check your email", or a redirect to `pages.verifyRequest` with the query carried over. */
 export function verifyRequestPage(ctx: RequestContext): ResponseInternal {
   const custom = ctx.config.pages.verifyRequest
-  if (custom) return { redirect: `${custom}${ctx.request.url.search}`, cookies: [...ctx.cookiesToSet] }
-  return withContextCookies(ctx, renderVerifyRequestPage(pageContextOf(ctx)))
+  if (custom) return { redirect: `${custom}${ctx.request.url.search}` }
+  return renderVerifyRequestPage(pageContextOf(ctx))
 }
 
 /** The error page for `?error=` (status by error), or a redirect to `pages.error`. */
@@ -21,7 +21,7 @@ export function errorPage(ctx: RequestContext): ResponseInternal {
   if (custom) {
     // Encoded, unlike Auth.js: a raw value could carry a line break into the Location header.
     const query = new URLSearchParams(error === undefined ? {} : { error }).toString()
-    return { redirect: query ? `${custom}${custom.includes("?") ? "&" : "?"}${query}` : custom, cookies: [...ctx.cookiesToSet] }
+    return { redirect: query ? `${custom}${custom.includes("?") ? "&" : "?"}${query}` : custom }
   }
-  return withContextCookies(ctx, renderErrorPage(pageContextOf(ctx), error))
+  return renderErrorPage(pageContextOf(ctx), error)
 }

@@ -2,7 +2,6 @@
  * The inputs of a built-in page, taken from the request context.
  * @module
  */
-import type { ResponseInternal } from "../internal-response.js"
 import type { PageContext } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
 
@@ -20,7 +19,3 @@ export function pageContextOf(ctx: RequestContext): PageContext {
   }
 }
 
-/** A rendered page carrying the cookies every response of this request sets first. */
-export function withContextCookies(ctx: RequestContext, page: ResponseInternal): ResponseInternal {
-  return { ...page, cookies: [...ctx.cookiesToSet, ...(page.cookies ?? [])] }
-}

@@ -14,7 +14,7 @@ export interface PublicProvider {
   callbackUrl: string
 }
 
-/** The providers keyed by id, with absolute sign-in and callback URLs; no cookies. */
+/** The providers keyed by id, with absolute sign-in and callback URLs. */
 export function providers(ctx: RequestContext): ResponseInternal<Record<string, PublicProvider>> {
   const body = Object.fromEntries(
     ctx.config.providers.map(({ id, name, type }) => [
@@ -22,6 +22,5 @@ export function providers(ctx: RequestContext): ResponseInternal<Record<string, 
       { id, name, type, signinUrl: routeUrl(ctx, `signin/${encodeURIComponent(id)}`), callbackUrl: routeUrl(ctx, `callback/${encodeURIComponent(id)}`) },
     ]),
   )
-  // Auth.js answers this route without the CSRF and callback-url cookies; so do we.
   return jsonResponse(body)
 }

@@ -11,12 +11,12 @@ import { readSession } from "../sessions/index.js"
 /** The session, or `null`; never cached. */
 export async function getSession(ctx: RequestContext): Promise<ResponseInternal<Session | null>> {
   const { session, cookies } = await readSession(ctx)
-  return jsonResponse(session, { noCache: true, cookies: [...ctx.cookiesToSet, ...cookies] })
+  return jsonResponse(session, { noCache: true, cookies })
 }
 
 /** The session after the `update` trigger ran with the body's `data`. */
 export async function updateSession(ctx: RequestContext): Promise<ResponseInternal<Session | null>> {
   if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action session")
   const { session, cookies } = await readSession(ctx, { data: ctx.request.body?.data })
-  return jsonResponse(session, { cookies: [...ctx.cookiesToSet, ...cookies] })
+  return jsonResponse(session, { cookies })
 }

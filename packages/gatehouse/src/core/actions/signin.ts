@@ -8,7 +8,7 @@ import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { renderSignInPage } from "../pages/index.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
-import { pageContextOf, withContextCookies } from "./page-context.js"
+import { pageContextOf } from "./page-context.js"
 
 /** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
 export function signInPage(ctx: RequestContext): ResponseInternal {
@@ -18,15 +18,15 @@ export function signInPage(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.signIn) {
     const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl })
     if (error) query.set("error", error)
-    return { redirect: pageUrl(ctx, "signIn", "signin", query), cookies: [...ctx.cookiesToSet] }
+    return { redirect: pageUrl(ctx, "signIn", "signin", query) }
   }
-  return withContextCookies(ctx, renderSignInPage(pageContextOf(ctx), { error, email }))
+  return renderSignInPage(pageContextOf(ctx), { error, email })
 }
 
 type SignInStart = Promise<ResponseInternal> | ResponseInternal
 
 /** Providers whose form posts straight to their callback go back to the (built-in) sign-in page, as in Auth.js. */
-const toSignInPage = (ctx: RequestContext): SignInStart => ({ redirect: routeUrl(ctx, "signin"), cookies: [...ctx.cookiesToSet] })
+const toSignInPage = (ctx: RequestContext): SignInStart => ({ redirect: routeUrl(ctx, "signin") })
 
 const notAvailable = (_ctx: RequestContext, provider: ProviderConfig): SignInStart => {
   throw new InvalidProvider(`Sign-in with ${provider.type} providers is not available in this build (${JSON.stringify(provider.id)})`)

@@ -7,17 +7,17 @@ import type { ResponseInternal } from "../internal-response.js"
 import { renderSignOutPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
 import { endSession } from "../sessions/index.js"
-import { pageContextOf, withContextCookies } from "./page-context.js"
+import { pageContextOf } from "./page-context.js"
 
 /** The built-in sign-out page, or a redirect to `pages.signOut`. */
 export function signOutPage(ctx: RequestContext): ResponseInternal {
-  if (ctx.config.pages.signOut) return { redirect: ctx.config.pages.signOut, cookies: [...ctx.cookiesToSet] }
-  return withContextCookies(ctx, renderSignOutPage(pageContextOf(ctx)))
+  if (ctx.config.pages.signOut) return { redirect: ctx.config.pages.signOut }
+  return renderSignOutPage(pageContextOf(ctx))
 }
 
 /** Ends the session, clears its cookies and goes to the callback URL. */
 export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
   if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action signout")
   const cookies = await endSession(ctx)
-  return { redirect: ctx.callbackUrl, cookies: [...ctx.cookiesToSet, ...cookies] }
+  return { redirect: ctx.callbackUrl, cookies }
 }
