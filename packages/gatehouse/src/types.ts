@@ -178,7 +178,8 @@ export interface JWTCallbackParams {
 export type SessionCallbackParams =
   | { session: Session; token: JWT; user?: undefined; newSession?: unknown; trigger?: "update" }
   | {
-      session: Session & AdapterSession
+      /** The row without its `sessionToken`, which never leaves the HttpOnly cookie. */
+      session: Session & Omit<AdapterSession, "sessionToken">
       user: AdapterUser
       token?: undefined
       newSession?: unknown

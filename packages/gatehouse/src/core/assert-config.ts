@@ -40,23 +40,15 @@ export interface ConfigCheck {
   warnings: readonly WarningCode[]
 }
 
-/** Adapter methods each feature needs. */
-const DATABASE_SESSION_METHODS = [
+/** Adapter methods each feature needs; a method missing at run time is still reported by name. */
+const DATABASE_SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
+const OAUTH_METHODS = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "linkAccount"] as const
+const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"] as const
+const WEBAUTHN_METHODS = [
   "createUser",
   "getUser",
   "getUserByEmail",
   "getUserByAccount",
-  "updateUser",
-  "linkAccount",
-  "createSession",
-  "getSessionAndUser",
-  "updateSession",
-  "deleteSession",
-] as const
-const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
-const WEBAUTHN_METHODS = [
-  "createUser",
-  "getUser",
   "linkAccount",
   "getAccount",
   "getAuthenticator",
@@ -175,9 +167,6 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
   }
 
   const credentials = providers.filter((provider) => provider.type === "credentials")
-  if (session.strategy === "database" && credentials.length > 0 && credentials.length === providers.length) {
-    return new UnsupportedStrategy("Signing in with credentials only supported if JWT strategy is enabled")
-  }
   const withoutAuthorize = credentials.find((provider) => typeof provider.authorize !== "function")
   if (withoutAuthorize) return new MissingAuthorize(`Provider "${withoutAuthorize.id}" needs an \`authorize\` function`)
 
@@ -190,6 +179,11 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
   if (session.strategy === "database") {
     if (!adapter) return new MissingAdapter("Database session requires an adapter")
     DATABASE_SESSION_METHODS.forEach((method) => required.add(method))
+    // Credentials sign-in issues a session row for the stored user `authorize` names.
+    if (credentials.length > 0) required.add("getUser")
+  }
+  if (adapter && providers.some((provider) => provider.type === "oauth" || provider.type === "oidc")) {
+    OAUTH_METHODS.forEach((method) => required.add(method))
   }
   if (providers.some((provider) => provider.type === "webauthn")) {
     if (!config.experimental.enableWebAuthn) {
@@ -203,13 +197,6 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
     if (missing.length > 0) {
       return new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(", ")}`)
     }
-  }
-  // Database sessions are built on the adapter layer, which lands separately; say so at startup
-  // rather than failing the first session read.
-  if (session.strategy === "database") {
-    return new UnsupportedStrategy(
-      'Database sessions are not available in this build yet; set session.strategy to "jwt"',
-    )
   }
   return undefined
 }

@@ -77,10 +77,11 @@ describe("config assertions", () => {
     expect(errorOf({ ...base, providers: [oauth({ ...provider, userinfo: { params: {} } })] })?.type).toBe("InvalidEndpoints")
   })
 
-  it("rejects credentials-only sign-in under an explicit database strategy", () => {
-    const adapter = allMethods(databaseMethods)
-    expect(errorOf({ ...base, adapter, session: { strategy: "database" }, providers: [credentials()] })?.type).toBe("UnsupportedStrategy")
-    expect(errorOf({ ...base, adapter, session: { strategy: "jwt" }, providers: [credentials()] })).toBeUndefined()
+  it("accepts credentials sign-in under database sessions when the adapter can look the user up", () => {
+    const sessions = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"]
+    const withoutGetUser = { ...base, adapter: allMethods(sessions), session: { strategy: "database" as const }, providers: [credentials()] }
+    expect(errorOf(withoutGetUser)).toEqual({ type: "MissingAdapterMethods", message: "Required adapter methods were missing: getUser" })
+    expect(errorOf({ ...withoutGetUser, adapter: allMethods([...sessions, "getUser"]) })).toBeUndefined()
   })
 
   it("requires authorize on a credentials provider", () => {
@@ -93,16 +94,25 @@ describe("config assertions", () => {
     const adapter = allMethods(["createVerificationToken", "getUserByEmail"])
     expect(errorOf({ ...base, providers: [email], adapter, session: { strategy: "jwt" } })).toEqual({
       type: "MissingAdapterMethods",
-      message: "Required adapter methods were missing: useVerificationToken",
+      message: "Required adapter methods were missing: useVerificationToken, createUser, updateUser",
     })
   })
 
   it("requires the session methods under database sessions, even alongside email sign-in", () => {
     expect(errorOf({ ...base, session: { strategy: "database" } })?.message).toBe("Database session requires an adapter")
-    const adapter = allMethods(["createVerificationToken", "useVerificationToken", "getUserByEmail"])
+    const adapter = allMethods(["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"])
     expect(errorOf({ ...base, providers: [email], adapter })?.message).toBe(
-      "Required adapter methods were missing: createUser, getUser, getUserByAccount, updateUser, linkAccount, createSession, getSessionAndUser, updateSession, deleteSession",
+      "Required adapter methods were missing: createSession, getSessionAndUser, updateSession, deleteSession",
     )
+  })
+
+  it("requires the user and account methods for OAuth sign-in with an adapter", () => {
+    const idp = oauth({ issuer: "https://idp.test" })
+    const adapter = allMethods(["createUser", "getUser", "getUserByEmail", "linkAccount"])
+    expect(errorOf({ ...base, providers: [idp], adapter, session: { strategy: "jwt" } })?.message).toBe(
+      "Required adapter methods were missing: getUserByAccount",
+    )
+    expect(errorOf({ ...base, providers: [idp], adapter: allMethods(databaseMethods) })).toBeUndefined()
   })
 
   it("keeps email and database requirements apart between configurations", () => {
@@ -124,12 +134,6 @@ describe("config assertions", () => {
       error: undefined,
       warnings: ["experimental-webauthn"],
     })
-  })
-
-  it("reports database sessions as unavailable at startup rather than at the first session read", () => {
-    const adapter = allMethods(databaseMethods)
-    expect(errorOf({ ...base, adapter, providers: [oauth({ issuer: "https://idp.test" })] })?.type).toBe("UnsupportedStrategy")
-    expect(errorOf({ ...base, adapter, session: { strategy: "jwt" } })).toBeUndefined()
   })
 
   it("survives a null form field instead of throwing", () => {

@@ -9,7 +9,8 @@ import type { Account, User } from "../../types.js"
 import { emitEvent } from "../events.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
-import { issueSession } from "../sessions/index.js"
+import { logError } from "../logger.js"
+import { issueSession, sessionUserFor } from "../sessions/index.js"
 import { runSignInCallback } from "../sign-in-callback.js"
 
 /**
@@ -38,10 +39,22 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
 
   const user = withStringId(authorized as User)
   const account: Account = { providerAccountId: user.id!, type: "credentials", provider: provider.id }
+  // Under database sessions the session row points at a stored user; Auth.js issues a JWT here
+  // that its own session route cannot read.
+  const sessionUser = await sessionUserFor(ctx, user)
+  if (!sessionUser) {
+    logError(
+      ctx.logger,
+      new CallbackRouteError(
+        `authorize of provider ${JSON.stringify(provider.id)} returned user ${JSON.stringify(user.id)}, which the adapter does not know; database sessions need a stored user`,
+      ),
+    )
+    throw new CredentialsSignin("The authorized user is not in the adapter")
+  }
   const redirect = await runSignInCallback(ctx, { user, account, credentials })
   if (redirect) return { redirect }
 
-  const cookies = await issueSession(ctx, { user, account, isNewUser: false })
+  const cookies = await issueSession(ctx, { user: sessionUser, account, isNewUser: false })
   await emitEvent(ctx.config, "signIn", { user, account })
   return { redirect: ctx.callbackUrl, cookies }
 }

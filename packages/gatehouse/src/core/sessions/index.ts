@@ -2,34 +2,82 @@
  * The session strategy in force, behind one interface, so actions never branch on it.
  * @module
  */
+import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
-import { UnsupportedStrategy } from "../../errors.js"
+import type { SessionStrategy, User } from "../../types.js"
 import type { RequestContext } from "../request-context.js"
-import { endJwtSession, issueJwtSession, readJwtSession, type SessionRead, type SignInData } from "./jwt-strategy.js"
+import {
+  databaseSessionUser,
+  endDatabaseSession,
+  issueDatabaseSession,
+  readDatabaseSession,
+  storedUserOf,
+} from "./database-strategy.js"
+import {
+  endJwtSession,
+  issueJwtSession,
+  jwtSessionUser,
+  readJwtSession,
+  type SessionRead,
+  type SignInData,
+} from "./jwt-strategy.js"
 
 export type { SessionRead, SignInData }
 
+interface Strategy {
+  read(ctx: RequestContext, update?: { data: unknown }): Promise<SessionRead>
+  issue(ctx: RequestContext, data: SignInData): Promise<Cookie[]>
+  end(ctx: RequestContext): Promise<Cookie[]>
+  currentUser(ctx: RequestContext): Promise<AdapterUser | null>
+  sessionUser(ctx: RequestContext, user: User): Promise<User | null>
+}
+
+const strategies: Record<SessionStrategy, Strategy> = {
+  jwt: {
+    read: readJwtSession,
+    issue: issueJwtSession,
+    end: endJwtSession,
+    currentUser: jwtSessionUser,
+    // The token carries the user itself; nothing needs to be stored.
+    sessionUser: async (_ctx, user) => user,
+  },
+  database: {
+    read: readDatabaseSession,
+    issue: issueDatabaseSession,
+    end: endDatabaseSession,
+    currentUser: databaseSessionUser,
+    sessionUser: storedUserOf,
+  },
+}
+
+function strategyOf(ctx: RequestContext): Strategy {
+  return strategies[ctx.config.session.strategy]
+}
+
 /** The current session (and cookies to set); `update` carries a client's session update. */
 export function readSession(ctx: RequestContext, update?: { data: unknown }): Promise<SessionRead> {
-  assertJwt(ctx)
-  return readJwtSession(ctx, update)
+  return strategyOf(ctx).read(ctx, update)
 }
 
 /** The cookies of a new session for a signed-in user. */
 export function issueSession(ctx: RequestContext, data: SignInData): Promise<Cookie[]> {
-  assertJwt(ctx)
-  return issueJwtSession(ctx, data)
+  return strategyOf(ctx).issue(ctx, data)
 }
 
 /** Ends the current session, firing `signOut`; returns the cookies that clear it. */
 export function endSession(ctx: RequestContext): Promise<Cookie[]> {
-  assertJwt(ctx)
-  return endJwtSession(ctx)
+  return strategyOf(ctx).end(ctx)
 }
 
-// Database sessions are built on the adapter layer, which lands separately.
-function assertJwt(ctx: RequestContext): void {
-  if (ctx.config.session.strategy !== "jwt") {
-    throw new UnsupportedStrategy(`The "${ctx.config.session.strategy}" session strategy is not available in this build`)
-  }
+/** The stored user whose session this request carries, if any (needs an adapter). */
+export function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  return strategyOf(ctx).currentUser(ctx)
+}
+
+/**
+ * The user a session can be issued for: `user` itself under JWT sessions, the adapter's row for
+ * `user.id` under database sessions (`null` when the adapter does not know them).
+ */
+export function sessionUserFor(ctx: RequestContext, user: User): Promise<User | null> {
+  return strategyOf(ctx).sessionUser(ctx, user)
 }

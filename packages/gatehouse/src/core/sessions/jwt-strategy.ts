@@ -3,21 +3,16 @@
  * issuing them at sign-in, and ending them at sign-out.
  * @module
  */
+import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
-import { readChunkedCookie } from "../../cookies/chunks.js"
-import { sessionStore, type SessionStore } from "../../cookies/session-store.js"
 import { AuthError, JWTSessionError, SignOutError } from "../../errors.js"
 import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
 import type { Account, Profile, Session, User } from "../../types.js"
+import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
-
-/** The session cookie of this request. */
-export function sessionStoreOf(ctx: RequestContext): SessionStore {
-  const { sessionToken } = ctx.cookies
-  return sessionStore(sessionToken, ctx.request.cookies, readChunkedCookie(ctx.request.cookies, sessionToken.name))
-}
+import { sessionStoreOf } from "./session-cookie.js"
 
 /** What a session read produces: the body for the client, and the cookies to set. */
 export interface SessionRead {
@@ -135,4 +130,20 @@ function assertToken(token: unknown): asserts token is JWT {
   if (token === null || typeof token !== "object" || Array.isArray(token)) {
     throw new AuthError("The jwt callback must return the token object, or null to end the session")
   }
+}
+
+/**
+ * The stored user the session cookie belongs to (its `sub`), so a sign-in can link a new account
+ * to them. A cookie that does not decode is no session; an adapter failure propagates.
+ */
+export async function jwtSessionUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  const store = sessionStoreOf(ctx)
+  if (!store.value || !ctx.config.adapter) return null
+  let sub: unknown
+  try {
+    sub = (await ctx.config.jwt.decode(tokenParams(ctx, { token: store.value })))?.sub
+  } catch {
+    return null
+  }
+  return typeof sub === "string" && sub !== "" ? callAdapter(ctx.config.adapter, "getUser", sub) : null
 }

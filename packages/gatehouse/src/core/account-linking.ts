@@ -1,0 +1,113 @@
+/**
+ * Who a sign-in through an OAuth, OIDC, email or passkey provider signs in as: the user the
+ * account already belongs to, the user who is signed in (the new account is linked to them),
+ * an existing user with the same email (email sign-in, or OAuth with dangerous linking), or a
+ * new user. These are Auth.js's rules, so a database it wrote keeps working the same way.
+ * @module
+ */
+import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
+import { AccountNotLinked, AuthError, OAuthAccountNotLinked } from "../errors.js"
+import type { Account, User } from "../types.js"
+import { callAdapter } from "./adapter-call.js"
+import { emitEvent } from "./events.js"
+import type { RequestContext } from "./request-context.js"
+import { currentUser } from "./sessions/index.js"
+
+/** What a provider established about the person signing in. */
+export interface SignInIdentity {
+  /** The user as the provider describes them: `name`, `email`, `image`. */
+  user: User
+  /** The account signed in with; `type` is that of the provider. */
+  account: Account
+  /** Whether an OAuth account may be attached to an existing user found by email alone. */
+  allowDangerousEmailAccountLinking?: boolean
+}
+
+/** The user to sign in as, and whether the sign-in created them. */
+export interface SignInOutcome {
+  user: User
+  isNewUser: boolean
+}
+
+/**
+ * Finds or creates the user for `identity`, linking accounts and firing `createUser`,
+ * `updateUser` and `linkAccount` as it goes. Without an adapter nothing is stored and the
+ * provider's user is signed in as is.
+ *
+ * @throws {OAuthAccountNotLinked} (`AccountNotLinked` for passkeys) when the account belongs to
+ *   someone other than the signed-in user, or its email to a user who never linked it.
+ */
+export async function resolveSignInUser(ctx: RequestContext, identity: SignInIdentity): Promise<SignInOutcome> {
+  const { account } = identity
+  if (!account.providerAccountId || !["email", "oauth", "oidc", "webauthn"].includes(account.type)) {
+    throw new AuthError(`Cannot sign in with account type ${JSON.stringify(account.type)} without a providerAccountId`)
+  }
+  if (!ctx.config.adapter) return { user: identity.user, isNewUser: false }
+  return account.type === "email" ? emailUser(ctx, identity) : linkedUser(ctx, identity)
+}
+
+/** Email proves the address: an existing user is marked verified, a new one is created verified. */
+async function emailUser(ctx: RequestContext, { user }: SignInIdentity): Promise<SignInOutcome> {
+  const { adapter } = ctx.config
+  const email = user.email
+  if (!email) throw new AuthError("An email sign-in needs the user's email address")
+  const existing = await callAdapter(adapter, "getUserByEmail", email)
+  if (existing) {
+    const updated = await callAdapter(adapter, "updateUser", { id: existing.id, emailVerified: new Date() })
+    await emitEvent(ctx.config, "updateUser", { user: updated })
+    return { user: updated, isNewUser: false }
+  }
+  const created = await createUser(ctx, user, new Date())
+  return { user: created, isNewUser: true }
+}
+
+/** OAuth, OIDC and passkeys: the account decides, then the signed-in user, then the email. */
+async function linkedUser(
+  ctx: RequestContext,
+  { user, account, allowDangerousEmailAccountLinking }: SignInIdentity,
+): Promise<SignInOutcome> {
+  const { adapter } = ctx.config
+  const signedIn = await currentUser(ctx)
+  const NotLinked = account.type === "webauthn" ? AccountNotLinked : OAuthAccountNotLinked
+  const { provider, providerAccountId } = account
+  const owner = await callAdapter(adapter, "getUserByAccount", { provider, providerAccountId })
+  if (owner) {
+    if (signedIn && signedIn.id !== owner.id) {
+      throw new NotLinked("The account is already associated with another user")
+    }
+    return { user: owner, isNewUser: false }
+  }
+
+  if (signedIn) {
+    await linkAccount(ctx, signedIn, account, user)
+    return { user: signedIn, isNewUser: false }
+  }
+
+  const sameEmail = user.email ? await callAdapter(adapter, "getUserByEmail", user.email) : null
+  if (sameEmail) {
+    // Only the provider's word says this person owns the address; linking on it is opt-in.
+    if (account.type === "webauthn" || !allowDangerousEmailAccountLinking) {
+      throw new NotLinked("Another account already exists with the same e-mail address")
+    }
+    await linkAccount(ctx, sameEmail, account, user)
+    return { user: sameEmail, isNewUser: false }
+  }
+
+  const created = await createUser(ctx, user, null)
+  await linkAccount(ctx, created, account, user)
+  return { user: created, isNewUser: true }
+}
+
+async function createUser(ctx: RequestContext, user: User, emailVerified: Date | null): Promise<AdapterUser> {
+  // A provider's own id (its account id) never becomes the user's id; the adapter may replace this one.
+  const draft = { ...user, id: crypto.randomUUID(), emailVerified } as AdapterUser
+  const created = await callAdapter(ctx.config.adapter, "createUser", draft)
+  await emitEvent(ctx.config, "createUser", { user: created })
+  return created
+}
+
+async function linkAccount(ctx: RequestContext, owner: AdapterUser, account: Account, profile: User): Promise<void> {
+  const stored = { ...account, userId: owner.id } as AdapterAccount
+  await callAdapter(ctx.config.adapter, "linkAccount", stored)
+  await emitEvent(ctx.config, "linkAccount", { user: owner, account: stored, profile })
+}

@@ -1,0 +1,145 @@
+/**
+ * Sessions kept as adapter rows; the cookie holds only the row's random `sessionToken`.
+ * Reading a session extends it by `maxAge`, written at most once per `updateAge`; signing in
+ * replaces any session the browser already had; signing out deletes the row.
+ * @module
+ */
+import type { AdapterSession, AdapterUser } from "../../adapters/index.js"
+import type { Cookie } from "../../cookies/defaults.js"
+import { AuthError, SessionTokenError, SignOutError } from "../../errors.js"
+import type { Session, SessionCallbackParams, User } from "../../types.js"
+import { callAdapter } from "../adapter-call.js"
+import { emitEvent } from "../events.js"
+import { logError } from "../logger.js"
+import type { RequestContext } from "../request-context.js"
+import type { SessionRead, SignInData } from "./jwt-strategy.js"
+import { sessionStoreOf } from "./session-cookie.js"
+
+/**
+ * The session and user the cookie's token finds. An expired row is deleted and a cookie that
+ * finds nothing is cleared. The row is extended when `updateAge` has passed since its last
+ * write, and only then is the cookie re-sent (with the row's new expiry), so most reads write
+ * nothing. An adapter failure is logged and reads as no session, leaving the cookie alone: a
+ * database outage must not sign everyone out.
+ *
+ * @param update - Present on `POST session`: the client's data, given to the `session` callback
+ *   as `newSession` with `trigger: "update"`; nothing is stored by itself.
+ */
+export async function readDatabaseSession(ctx: RequestContext, update?: { data: unknown }): Promise<SessionRead> {
+  const store = sessionStoreOf(ctx)
+  const sessionToken = store.value
+  if (!sessionToken) return { session: null, cookies: [] }
+  const { adapter, session: options, callbacks } = ctx.config
+  try {
+    const found = await liveSession(ctx, sessionToken)
+    if (!found) return { session: null, cookies: store.clean() }
+    const { user } = found
+    let { session } = found
+
+    const now = Date.now()
+    let cookies: Cookie[] = []
+    const lastWritten = session.expires.getTime() - options.maxAge * 1000
+    if (lastWritten + options.updateAge * 1000 <= now) {
+      const expires = new Date(now + options.maxAge * 1000)
+      await callAdapter(adapter, "updateSession", { sessionToken, expires })
+      session = { ...session, expires }
+      cookies = store.chunk(sessionToken, { expires })
+    }
+
+    // The token stays out of the callback: whatever the callback returns reaches the browser's
+    // JavaScript, and the cookie holding the token is HttpOnly for a reason.
+    const { sessionToken: _token, ...row } = session
+    const params = {
+      session: { ...row, user },
+      user,
+      ...(update && { trigger: "update" as const, newSession: update.data }),
+    } as unknown as SessionCallbackParams
+    const payload: unknown = await callbacks.session(params)
+    if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
+      throw new AuthError("The session callback must return the session object")
+    }
+    await emitEvent(ctx.config, "session", { session: payload as Session })
+    return { session: payload as Session, cookies }
+  } catch (error) {
+    logError(ctx.logger, new SessionTokenError("The database session could not be read", { cause: error }))
+    return { session: null, cookies: [] }
+  }
+}
+
+/** The row and user for `sessionToken`, or `null` when there is none or it has expired (then deleted). */
+async function liveSession(
+  ctx: RequestContext,
+  sessionToken: string,
+): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+  const { adapter } = ctx.config
+  const found = await callAdapter(adapter, "getSessionAndUser", sessionToken)
+  if (!found) return null
+  // A store that hands back strings or numbers for dates still gets its expiry compared correctly.
+  const expires = new Date(found.session.expires)
+  if (Number.isNaN(expires.getTime()) || expires.getTime() <= Date.now()) {
+    await callAdapter(adapter, "deleteSession", sessionToken)
+    return null
+  }
+  return { session: { ...found.session, expires }, user: found.user }
+}
+
+/**
+ * A new session row for `data.user` (who must be a stored user) and the cookie that holds its
+ * token. Any session the browser already had is deleted first: a sign-in never continues a
+ * session someone else may have planted (session fixation).
+ */
+export async function issueDatabaseSession(ctx: RequestContext, data: SignInData): Promise<Cookie[]> {
+  const { adapter, session: options } = ctx.config
+  const userId = data.user.id
+  if (!userId) throw new AuthError("A database session needs a stored user with an id")
+  const sessionToken: unknown = await options.generateSessionToken()
+  if (typeof sessionToken !== "string" || sessionToken === "") {
+    throw new AuthError("session.generateSessionToken must return a non-empty string")
+  }
+  const store = sessionStoreOf(ctx)
+  if (store.value) {
+    try {
+      await callAdapter(adapter, "deleteSession", store.value)
+    } catch (error) {
+      // The new session matters more than the old row, which still expires on its own.
+      logError(ctx.logger, error)
+    }
+  }
+  const expires = new Date(Date.now() + options.maxAge * 1000)
+  await callAdapter(adapter, "createSession", { sessionToken, userId, expires })
+  return store.chunk(sessionToken, { expires })
+}
+
+/**
+ * Deletes the session row and clears the cookie. `signOut` gets the deleted row; an adapter that
+ * reports `null` (no such row) ends no session and fires no event. Failures are logged and the
+ * cookie is cleared all the same: the user asked to leave.
+ */
+export async function endDatabaseSession(ctx: RequestContext): Promise<Cookie[]> {
+  const store = sessionStoreOf(ctx)
+  if (!store.value) return []
+  try {
+    const session = await callAdapter(ctx.config.adapter, "deleteSession", store.value)
+    if (session !== null) await emitEvent(ctx.config, "signOut", { session })
+  } catch (error) {
+    logError(ctx.logger, new SignOutError("The database session could not be deleted at sign-out", { cause: error }))
+  }
+  return store.clean()
+}
+
+/** The stored user the session cookie belongs to, so a sign-in can link a new account to them. */
+export async function databaseSessionUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  const sessionToken = sessionStoreOf(ctx).value
+  if (!sessionToken) return null
+  return (await liveSession(ctx, sessionToken))?.user ?? null
+}
+
+/**
+ * The stored user a database session can be issued for: the adapter's row for `user.id`. A
+ * credentials `authorize` must return a user the adapter knows; otherwise there is no row a
+ * session could point to.
+ */
+export async function storedUserOf(ctx: RequestContext, user: User): Promise<AdapterUser | null> {
+  if (!user.id) return null
+  return callAdapter(ctx.config.adapter, "getUser", user.id)
+}
