@@ -65,7 +65,8 @@ describe("the built package", () => {
       if (typeof target === "string") continue
       expect(Object.keys(target)[0], subpath).toBe("types")
       // A pattern export must resolve at least the subpath we document for it.
-      const file = target.default!.replace("*", subpath === "./providers/*" ? "credentials" : "*")
+      const documented: Record<string, string> = { "./providers/*": "credentials", "./adapters/*": "memory" }
+      const file = target.default!.replace("*", documented[subpath] ?? "*")
       expect(existsSync(join(packageDir, file)), `${subpath} → ${file}`).toBe(true)
     }
   })

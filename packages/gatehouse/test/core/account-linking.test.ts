@@ -1,0 +1,155 @@
+/**
+ * Who a provider sign-in signs in as (Auth.js's handleLoginOrRegister rules), with a real
+ * request context and the memory adapter.
+ */
+import { describe, expect, it } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { resolveSignInUser, type SignInIdentity } from "../../src/core/account-linking.js"
+import { resolveConfig } from "../../src/core/config.js"
+import { toInternalRequest } from "../../src/core/internal-request.js"
+import { createRequestContext } from "../../src/core/request-context.js"
+import { encode } from "../../src/jwt/index.js"
+import type { Account, AuthConfig, EventCallbacks } from "../../src/types.js"
+
+const secret = "account-linking-secret-0123456789abcdef0123"
+const SESSION_COOKIE = "__Secure-authjs.session-token"
+const github: Account = { provider: "github", providerAccountId: "gh-42", type: "oauth", access_token: "at" }
+const octocat = { id: "gh-42", name: "Octo Cat", email: "octo@example.com", image: null }
+
+type Events = { name: keyof EventCallbacks; message: Record<string, unknown> }[]
+
+async function setup(options: { strategy?: "jwt" | "database"; withAdapter?: boolean } = {}) {
+  const adapter = MemoryAdapter()
+  const events: Events = []
+  const record = (name: keyof EventCallbacks) => (message: unknown) => void events.push({ name, message: message as Record<string, unknown> })
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    providers: [],
+    ...(options.withAdapter !== false && { adapter }),
+    session: { strategy: options.strategy ?? "database" },
+    events: { createUser: record("createUser"), updateUser: record("updateUser"), linkAccount: record("linkAccount") },
+  }
+  /** Resolves `identity` for a request carrying `cookie`. */
+  async function signIn(identity: SignInIdentity, cookie = "") {
+    const request = new Request("https://app.test/auth/callback/github", { headers: { cookie } })
+    const ctx = await createRequestContext(resolveConfig(config), await toInternalRequest(request, "/auth"))
+    return resolveSignInUser(ctx, identity)
+  }
+  return { adapter, events, signIn }
+}
+
+describe("signing in through a provider account", () => {
+  it("signs the provider's user in as is when there is no adapter", async () => {
+    const { signIn } = await setup({ withAdapter: false, strategy: "jwt" })
+    expect(await signIn({ user: octocat, account: github })).toEqual({ user: octocat, isNewUser: false })
+  })
+
+  it("creates a new user with its own id, links the account and fires both events", async () => {
+    const { adapter, events, signIn } = await setup()
+    const { user, isNewUser } = await signIn({ user: octocat, account: github })
+    expect(isNewUser).toBe(true)
+    expect(user.id).not.toBe("gh-42")
+    expect(await adapter.getUser(user.id!)).toMatchObject({ email: "octo@example.com", emailVerified: null })
+    expect(await adapter.getUserByAccount({ provider: "github", providerAccountId: "gh-42" })).toMatchObject({ id: user.id })
+    expect(events.map((event) => event.name)).toEqual(["createUser", "linkAccount"])
+    expect(events[1]!.message).toMatchObject({ account: { userId: user.id, access_token: "at" }, profile: octocat })
+  })
+
+  it("signs a known account in as its owner, creating nothing", async () => {
+    const { events, signIn } = await setup()
+    const first = await signIn({ user: octocat, account: github })
+    events.length = 0
+    expect(await signIn({ user: octocat, account: github })).toEqual({ user: first.user, isNewUser: false })
+    expect(events).toEqual([])
+  })
+
+  it("links a new account to the user signed in with a database session", async () => {
+    const { adapter, events, signIn } = await setup()
+    const owner = await adapter.createUser({ email: "me@example.com", emailVerified: null })
+    await adapter.createSession({ sessionToken: "live-token", userId: owner.id, expires: new Date(Date.now() + 60_000) })
+    const outcome = await signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=live-token`)
+    expect(outcome).toMatchObject({ user: { id: owner.id }, isNewUser: false })
+    expect(await adapter.getUserByAccount(github)).toMatchObject({ id: owner.id })
+    expect(events.map((event) => event.name)).toEqual(["linkAccount"])
+  })
+
+  it("links a new account to the user signed in with a JWT session", async () => {
+    const { adapter, signIn } = await setup({ strategy: "jwt" })
+    const owner = await adapter.createUser({ email: "me@example.com", emailVerified: null })
+    const token = await encode({ token: { sub: owner.id }, secret, salt: SESSION_COOKIE })
+    const outcome = await signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=${token}`)
+    expect(outcome.user.id).toBe(owner.id)
+  })
+
+  it("ignores an expired database session or an undecodable JWT when looking for the signed-in user", async () => {
+    const db = await setup()
+    const owner = await db.adapter.createUser({ email: "me@example.com", emailVerified: null })
+    await db.adapter.createSession({ sessionToken: "old", userId: owner.id, expires: new Date(Date.now() - 1000) })
+    expect((await db.signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=old`)).isNewUser).toBe(true)
+
+    const jwt = await setup({ strategy: "jwt" })
+    expect((await jwt.signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=garbage`)).isNewUser).toBe(true)
+  })
+
+  it("refuses an account that belongs to someone other than the signed-in user", async () => {
+    const { adapter, signIn } = await setup()
+    await signIn({ user: octocat, account: github })
+    const other = await adapter.createUser({ email: "other@example.com", emailVerified: null })
+    await adapter.createSession({ sessionToken: "other-token", userId: other.id, expires: new Date(Date.now() + 60_000) })
+    await expect(signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=other-token`)).rejects.toMatchObject({
+      type: "OAuthAccountNotLinked",
+      message: "The account is already associated with another user",
+    })
+  })
+
+  it("refuses to attach an account to an existing user found only by email, unless dangerous linking is on", async () => {
+    const { adapter, events, signIn } = await setup()
+    const existing = await adapter.createUser({ email: "octo@example.com", emailVerified: null })
+    await expect(signIn({ user: octocat, account: github })).rejects.toMatchObject({
+      type: "OAuthAccountNotLinked",
+      message: "Another account already exists with the same e-mail address",
+    })
+    expect(await adapter.getUserByAccount(github)).toBeNull()
+
+    const outcome = await signIn({ user: octocat, account: github, allowDangerousEmailAccountLinking: true })
+    expect(outcome).toMatchObject({ user: { id: existing.id }, isNewUser: false })
+    // Auth.js also fires createUser here although no user was created; Gatehouse does not.
+    expect(events.map((event) => event.name)).toEqual(["linkAccount"])
+  })
+
+  it("never links a passkey by email, with the passkey's own error", async () => {
+    const { adapter, signIn } = await setup()
+    await adapter.createUser({ email: "octo@example.com", emailVerified: null })
+    const passkey: Account = { provider: "passkey", providerAccountId: "cred-1", type: "webauthn" }
+    await expect(signIn({ user: octocat, account: passkey, allowDangerousEmailAccountLinking: true })).rejects.toMatchObject({
+      type: "AccountNotLinked",
+    })
+  })
+
+  it("marks an existing user's email verified on email sign-in, without linking an account", async () => {
+    const { adapter, events, signIn } = await setup()
+    const existing = await adapter.createUser({ email: "octo@example.com", emailVerified: null })
+    const email: Account = { provider: "email", providerAccountId: "octo@example.com", type: "email" }
+    const outcome = await signIn({ user: { email: "octo@example.com" }, account: email })
+    expect(outcome).toMatchObject({ user: { id: existing.id }, isNewUser: false })
+    expect((await adapter.getUser(existing.id))!.emailVerified).toBeInstanceOf(Date)
+    expect(events.map((event) => event.name)).toEqual(["updateUser"])
+    expect(await adapter.getUserByAccount({ provider: "email", providerAccountId: "octo@example.com" })).toBeNull()
+  })
+
+  it("creates a verified user on a first email sign-in", async () => {
+    const { adapter, events, signIn } = await setup()
+    const email: Account = { provider: "email", providerAccountId: "new@example.com", type: "email" }
+    const outcome = await signIn({ user: { email: "new@example.com" }, account: email })
+    expect(outcome.isNewUser).toBe(true)
+    expect((await adapter.getUserByEmail("new@example.com"))!.emailVerified).toBeInstanceOf(Date)
+    expect(events.map((event) => event.name)).toEqual(["createUser"])
+  })
+
+  it("rejects an account without a providerAccountId or of the credentials type", async () => {
+    const { signIn } = await setup()
+    await expect(signIn({ user: octocat, account: { ...github, providerAccountId: "" } })).rejects.toThrow(/providerAccountId/)
+    await expect(signIn({ user: octocat, account: { ...github, type: "credentials" } })).rejects.toThrow(/credentials/)
+  })
+})
