@@ -1,0 +1,278 @@
+/**
+ * An adapter that keeps users, accounts, sessions, verification tokens and authenticators in
+ * memory, for tests (yours and Gatehouse's). It behaves like a small database: every call returns
+ * copies, unique keys and references to users are enforced, deleting a user removes what the user
+ * owns, and nothing is shared between two `MemoryAdapter()` calls. Data is gone when the process
+ * ends, so do not use it in production.
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "gatehouse"
+ * import { MemoryAdapter } from "gatehouse/adapters/memory"
+ *
+ * const adapter = MemoryAdapter()
+ * const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null })
+ * const response = await Auth(request, { adapter, providers, secret })
+ * ```
+ * @module
+ */
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "./index.js"
+
+/** What `createUser` takes: a user whose `id` may be left out (a random UUID is used then). */
+export type NewMemoryUser = Omit<AdapterUser, "id"> & { id?: string }
+
+/** A provider and the account id there: the key of an account. */
+type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
+
+/**
+ * Every method of the {@link Adapter} contract, always present and always asynchronous, with the
+ * exact result each one gives. Properties rather than methods: they never use `this`, so they can
+ * be passed around, spread into another object and overridden.
+ */
+export interface MemoryAdapter extends Adapter {
+  /** Stores the user under its `id` (or a random UUID); `name` and `image` default to `null`. */
+  createUser: (user: NewMemoryUser) => Promise<AdapterUser>
+  getUser: (id: string) => Promise<AdapterUser | null>
+  getUserByEmail: (email: string) => Promise<AdapterUser | null>
+  getUserByAccount: (account: AccountKey) => Promise<AdapterUser | null>
+  /** Changes the fields given (an `undefined` value leaves a field alone); rejects an unknown id. */
+  updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
+  /** Removes the user with its sessions, accounts and authenticators. */
+  deleteUser: (userId: string) => Promise<AdapterUser | null>
+  /** Rejects a second account with the same provider and `providerAccountId`. */
+  linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
+  unlinkAccount: (account: AccountKey) => Promise<AdapterAccount | undefined>
+  getAccount: (providerAccountId: string, provider: string) => Promise<AdapterAccount | null>
+  /** Rejects a `sessionToken` already in use. */
+  createSession: (session: AdapterSession) => Promise<AdapterSession>
+  /** Returns expired sessions too: the core decides what expiry means. */
+  getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
+  deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
+  createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
+  /** Returns the token once and deletes it; expired tokens are returned too (the core checks expiry). */
+  useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
+  /** Rejects a `credentialID` already in use; absent `transports` is stored as `null`. */
+  createAuthenticator: (authenticator: AdapterAuthenticator) => Promise<AdapterAuthenticator>
+  getAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
+  listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
+  /** Rejects an unknown `credentialID`. */
+  updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
+}
+
+/**
+ * A new, empty in-memory store implementing every adapter method. Each call has its own data.
+ *
+ * @example
+ * ```ts
+ * import { MemoryAdapter } from "gatehouse/adapters/memory"
+ *
+ * // Spread it and override what a test needs to observe or break.
+ * const memory = MemoryAdapter()
+ * const seen: string[] = []
+ * const adapter = {
+ *   ...memory,
+ *   getUser: (id: string) => {
+ *     seen.push(id)
+ *     return memory.getUser(id)
+ *   },
+ * }
+ * ```
+ */
+export function MemoryAdapter(): MemoryAdapter {
+  const users = new Map<string, AdapterUser>()
+  const accounts = new Map<string, AdapterAccount>()
+  const sessions = new Map<string, AdapterSession>()
+  const verificationTokens = new Map<string, VerificationToken>()
+  const authenticators = new Map<string, AdapterAuthenticator>()
+
+  const requireUser = (userId: string, what: string): void => {
+    // A database's foreign key would refuse the row; so do we, so that tests catch the bug.
+    if (!users.has(userId)) throw new Error(`MemoryAdapter: cannot store ${what} for unknown user ${userId}`)
+  }
+
+  const getUser = async (id: string): Promise<AdapterUser | null> => {
+    const user = users.get(id)
+    return user ? copy(user) : null
+  }
+
+  return {
+    createUser: async (user) => {
+      const id = user.id || globalThis.crypto.randomUUID()
+      if (users.has(id)) throw new Error(`MemoryAdapter: a user with id ${id} already exists`)
+      checkDate(user.emailVerified, "user.emailVerified", { nullable: true })
+      const stored: AdapterUser = { ...copy(user), id, name: user.name ?? null, image: user.image ?? null }
+      users.set(id, stored)
+      return copy(stored)
+    },
+
+    getUser,
+
+    getUserByEmail: async (email) => {
+      for (const user of users.values()) if (user.email === email) return copy(user)
+      return null
+    },
+
+    getUserByAccount: async (key) => {
+      const account = accounts.get(accountKey(key))
+      return account ? getUser(account.userId) : null
+    },
+
+    updateUser: async ({ id, ...patch }) => {
+      const stored = users.get(id)
+      if (!stored) throw new Error(`MemoryAdapter: no user with id ${id}`)
+      const changes = definedFields(patch)
+      if ("emailVerified" in changes) checkDate(changes.emailVerified, "user.emailVerified", { nullable: true })
+      const updated: AdapterUser = { ...stored, ...copy(changes), id }
+      users.set(id, updated)
+      return copy(updated)
+    },
+
+    deleteUser: async (userId) => {
+      const user = users.get(userId)
+      if (!user) return null
+      users.delete(userId)
+      // The cascade a database's ON DELETE CASCADE gives.
+      for (const table of [sessions, accounts, authenticators]) {
+        for (const [key, row] of table) if (row.userId === userId) table.delete(key)
+      }
+      return copy(user)
+    },
+
+    linkAccount: async (account) => {
+      const key = accountKey(account)
+      if (accounts.has(key)) {
+        throw new Error(`MemoryAdapter: account ${account.providerAccountId} of ${account.provider} is already linked`)
+      }
+      requireUser(account.userId, "an account")
+      accounts.set(key, copy(account))
+      return copy(account)
+    },
+
+    unlinkAccount: async (key) => {
+      const account = accounts.get(accountKey(key))
+      if (!account) return undefined
+      accounts.delete(accountKey(key))
+      return copy(account)
+    },
+
+    getAccount: async (providerAccountId, provider) => {
+      const account = accounts.get(accountKey({ provider, providerAccountId }))
+      return account ? copy(account) : null
+    },
+
+    createSession: async (session) => {
+      if (sessions.has(session.sessionToken)) throw new Error("MemoryAdapter: that sessionToken is already in use")
+      requireUser(session.userId, "a session")
+      checkDate(session.expires, "session.expires")
+      sessions.set(session.sessionToken, copy(session))
+      return copy(session)
+    },
+
+    getSessionAndUser: async (sessionToken) => {
+      const session = sessions.get(sessionToken)
+      const user = session && users.get(session.userId)
+      return session && user ? { session: copy(session), user: copy(user) } : null
+    },
+
+    updateSession: async ({ sessionToken, ...patch }) => {
+      const stored = sessions.get(sessionToken)
+      if (!stored) return null
+      const changes = definedFields(patch)
+      if (changes.userId !== undefined) requireUser(changes.userId, "a session")
+      if (changes.expires !== undefined) checkDate(changes.expires, "session.expires")
+      const updated: AdapterSession = { ...stored, ...copy(changes), sessionToken }
+      sessions.set(sessionToken, updated)
+      return copy(updated)
+    },
+
+    deleteSession: async (sessionToken) => {
+      const session = sessions.get(sessionToken)
+      if (!session) return null
+      sessions.delete(sessionToken)
+      return copy(session)
+    },
+
+    createVerificationToken: async (verificationToken) => {
+      const key = tokenKey(verificationToken)
+      if (verificationTokens.has(key)) throw new Error("MemoryAdapter: that verification token already exists")
+      checkDate(verificationToken.expires, "verificationToken.expires")
+      verificationTokens.set(key, copy(verificationToken))
+      return copy(verificationToken)
+    },
+
+    useVerificationToken: async (params) => {
+      // Read and delete with no await in between, so concurrent uses cannot both get the token.
+      const key = tokenKey(params)
+      const stored = verificationTokens.get(key)
+      if (!stored) return null
+      verificationTokens.delete(key)
+      return copy(stored)
+    },
+
+    createAuthenticator: async (authenticator) => {
+      if (authenticators.has(authenticator.credentialID)) {
+        throw new Error(`MemoryAdapter: credential ${authenticator.credentialID} is already registered`)
+      }
+      requireUser(authenticator.userId, "an authenticator")
+      const stored: AdapterAuthenticator = { ...copy(authenticator), transports: authenticator.transports ?? null }
+      authenticators.set(stored.credentialID, stored)
+      return copy(stored)
+    },
+
+    getAuthenticator: async (credentialID) => {
+      const authenticator = authenticators.get(credentialID)
+      return authenticator ? copy(authenticator) : null
+    },
+
+    listAuthenticatorsByUserId: async (userId) =>
+      [...authenticators.values()].filter((authenticator) => authenticator.userId === userId).map(copy),
+
+    updateAuthenticatorCounter: async (credentialID, newCounter) => {
+      const stored = authenticators.get(credentialID)
+      if (!stored) throw new Error(`MemoryAdapter: no authenticator with credentialID ${credentialID}`)
+      const updated: AdapterAuthenticator = { ...stored, counter: newCounter }
+      authenticators.set(credentialID, updated)
+      return copy(updated)
+    },
+  }
+}
+
+export default MemoryAdapter
+
+// Stored rows never leave the closure, and callers' objects never enter it: a caller mutating
+// what it passed in or got back must not change the data, as with a real database.
+function copy<T>(value: T): T {
+  return structuredClone(value)
+}
+
+// JSON of an array keeps the two parts apart whatever characters they contain.
+function accountKey({ provider, providerAccountId }: AccountKey): string {
+  return JSON.stringify([provider, providerAccountId])
+}
+
+function tokenKey({ identifier, token }: { identifier: string; token: string }): string {
+  return JSON.stringify([identifier, token])
+}
+
+// A partial update written by JavaScript callers often carries `key: undefined`; that means
+// "not given", never "erase".
+function definedFields<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>
+}
+
+// A string or a number where a Date belongs would round-trip unnoticed here but not in SQL.
+function checkDate(value: unknown, field: string, { nullable = false } = {}): void {
+  if (nullable && value === null) return
+  const isDate = Object.prototype.toString.call(value) === "[object Date]"
+  if (!isDate || Number.isNaN((value as Date).getTime())) {
+    throw new TypeError(`MemoryAdapter: ${field} must be a valid Date${nullable ? " or null" : ""}`)
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Every conformance test, grouped by resource in the order of the adapter contract.
+ * @module
+ */
+import { accountCases } from "./accounts.js"
+import { authenticatorCases } from "./authenticators.js"
+import type { ConformanceCase } from "./case.js"
+import { sessionCases } from "./sessions.js"
+import { userCases } from "./users.js"
+import { verificationTokenCases } from "./verification-tokens.js"
+
+export const conformanceCases: readonly ConformanceCase[] = [
+  ...userCases,
+  ...accountCases,
+  ...sessionCases,
+  ...verificationTokenCases,
+  ...authenticatorCases,
+]

@@ -1,0 +1,386 @@
+/**
+ * The conformance suite is only worth something if it fails: each broken adapter below has one
+ * defect a real adapter could have, and the test of that behaviour must catch it.
+ */
+import { describe, expect, test } from "vitest"
+import type { Adapter, AdapterAccount, AdapterUser, VerificationToken } from "../../src/adapters/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { runAdapterConformance, type AdapterConformanceOptions } from "../../src/testing/adapter.js"
+import { conformanceCases } from "../../src/testing/adapter-conformance/index.js"
+
+interface Outcome {
+  name: string
+  error: unknown
+}
+
+/** Registers the suite with a collecting runner, runs every test, and reports each outcome. */
+async function runSuite(adapter: Adapter, skip?: readonly (keyof Adapter)[]): Promise<Outcome[]> {
+  const registered: { name: string; fn: () => Promise<void> }[] = []
+  runAdapterConformance({ adapter, skip, test: (name, fn) => registered.push({ name, fn }) })
+  const outcomes: Outcome[] = []
+  for (const { name, fn } of registered) {
+    try {
+      await fn()
+      outcomes.push({ name, error: undefined })
+    } catch (error) {
+      outcomes.push({ name, error: error ?? new Error("threw a nullish value") })
+    }
+  }
+  return outcomes
+}
+
+async function failedTests(adapter: Adapter, skip?: readonly (keyof Adapter)[]): Promise<string[]> {
+  return (await runSuite(adapter, skip)).filter((outcome) => outcome.error !== undefined).map((outcome) => outcome.name)
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Dates turned into ISO strings, as a driver without date parsing returns them. */
+function withStringDates<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
+/** A verification-token store that reads, yields, then deletes: correct alone, racy together. */
+function racyTokens(): Pick<Adapter, "createVerificationToken" | "useVerificationToken"> {
+  const tokens = new Map<string, VerificationToken>()
+  const key = ({ identifier, token }: { identifier: string; token: string }) => `${identifier} ${token}`
+  return {
+    createVerificationToken: async (token) => {
+      tokens.set(key(token), token)
+      return token
+    },
+    useVerificationToken: async (params) => {
+      const token = tokens.get(key(params))
+      await sleep(1)
+      tokens.delete(key(params))
+      return token ?? null
+    },
+  }
+}
+
+/** A verification-token store keyed by token alone, so any identifier works. */
+function tokensIgnoringIdentifier(): Pick<Adapter, "createVerificationToken" | "useVerificationToken"> {
+  const tokens = new Map<string, VerificationToken>()
+  return {
+    createVerificationToken: async (token) => {
+      tokens.set(token.token, token)
+      return token
+    },
+    useVerificationToken: async ({ token }) => {
+      const found = tokens.get(token)
+      tokens.delete(token)
+      return found ?? null
+    },
+  }
+}
+
+/** deleteUser that removes the user row only, as a schema without ON DELETE CASCADE would. */
+function withoutCascade(memory: MemoryAdapter): Adapter {
+  const deleted = new Set<string>()
+  const visible = (user: AdapterUser | null) => (user && !deleted.has(user.id) ? user : null)
+  return {
+    ...memory,
+    deleteUser: async (id) => {
+      deleted.add(id)
+      return null
+    },
+    getUser: async (id) => visible(await memory.getUser(id)),
+    getUserByEmail: async (email) => visible(await memory.getUserByEmail(email)),
+    getUserByAccount: async (account) => visible(await memory.getUserByAccount(account)),
+  }
+}
+
+interface Breakage {
+  defect: string
+  adapter: (memory: MemoryAdapter) => Adapter
+  /** Tests that must fail. Others may fail too when the defect reaches them. */
+  fails: string[]
+}
+
+const breakages: Breakage[] = [
+  {
+    defect: "useVerificationToken does not delete the token",
+    adapter: (memory) => ({
+      ...memory,
+      useVerificationToken: async (params) => {
+        const token = await memory.useVerificationToken(params)
+        if (token) await memory.createVerificationToken(token)
+        return token
+      },
+    }),
+    fails: ["useVerificationToken: a token works once"],
+  },
+  {
+    defect: "useVerificationToken reads and deletes with an await in between",
+    adapter: (memory) => ({ ...memory, ...racyTokens() }),
+    fails: ["useVerificationToken: of 50 concurrent uses of one token exactly one gets it"],
+  },
+  {
+    defect: "useVerificationToken ignores the identifier",
+    adapter: (memory) => ({ ...memory, ...tokensIgnoringIdentifier() }),
+    fails: ["useVerificationToken: returns null for a wrong identifier and keeps the token"],
+  },
+  {
+    defect: "getUser returns undefined instead of null",
+    adapter: (memory) => ({
+      ...memory,
+      getUser: async (id) => (await memory.getUser(id)) ?? (undefined as unknown as null),
+    }),
+    fails: ["getUser: returns null for an unknown id"],
+  },
+  {
+    defect: "deleteUser does not cascade",
+    adapter: withoutCascade,
+    fails: [
+      "deleteUser: removes the user's sessions",
+      "deleteUser: removes the user's accounts, also as seen by getAccount",
+      "deleteUser: removes the user's authenticators",
+    ],
+  },
+  {
+    defect: "dates come back as strings",
+    adapter: (memory) => ({
+      ...memory,
+      getUser: async (id) => withStringDates(await memory.getUser(id)),
+      getSessionAndUser: async (token) => withStringDates(await memory.getSessionAndUser(token)),
+      useVerificationToken: async (params) => withStringDates(await memory.useVerificationToken(params)),
+    }),
+    fails: [
+      "getUser: returns the stored user, emailVerified as a Date",
+      "getSessionAndUser: returns the session and its user",
+      "useVerificationToken: returns the token, expires as a Date",
+    ],
+  },
+  {
+    defect: "dates lose a day (wrong time zone handling)",
+    adapter: (memory) => ({
+      ...memory,
+      getSessionAndUser: async (token) => {
+        const found = await memory.getSessionAndUser(token)
+        found?.session.expires.setUTCDate(found.session.expires.getUTCDate() - 1)
+        return found
+      },
+    }),
+    fails: ["getSessionAndUser: returns the session and its user"],
+  },
+  {
+    defect: "expires_at comes back as a string (a BIGINT read by a driver)",
+    adapter: (memory) => ({
+      ...memory,
+      getAccount: async (id, provider) => {
+        const account = await memory.getAccount(id, provider)
+        return account && ({ ...account, expires_at: String(account.expires_at) } as unknown as AdapterAccount)
+      },
+    }),
+    fails: ["getAccount: returns the account with its token fields, expires_at as a number"],
+  },
+  {
+    defect: "getAccount takes its arguments the other way round",
+    adapter: (memory) => ({ ...memory, getAccount: (provider, id) => memory.getAccount(id, provider) }),
+    fails: ["getAccount: returns the account with its token fields, expires_at as a number"],
+  },
+  {
+    defect: "absent name and image come back as undefined",
+    adapter: (memory) => ({
+      ...memory,
+      getUser: async (id) => {
+        const user = await memory.getUser(id)
+        return user && { ...user, name: user.name ?? undefined, image: user.image ?? undefined }
+      },
+    }),
+    fails: ["createUser: stores an absent name and image as null"],
+  },
+  {
+    defect: "createUser reports an id other than the one it stored",
+    adapter: (memory) => ({ ...memory, createUser: async (user) => ({ ...(await memory.createUser(user)), id: crypto.randomUUID() }) }),
+    fails: ["createUser: the id it returns finds the user"],
+  },
+  {
+    defect: "updateUser writes undefined fields as null",
+    adapter: (memory) => ({
+      ...memory,
+      updateUser: (user) =>
+        memory.updateUser(Object.fromEntries(Object.entries(user).map(([field, value]) => [field, value ?? null])) as unknown as AdapterUser),
+    }),
+    fails: ["updateUser: leaves fields given as undefined unchanged"],
+  },
+  {
+    defect: "updateUser returns the user without storing the change",
+    adapter: (memory) => ({
+      ...memory,
+      updateUser: async ({ id, ...changes }) => ({ ...(await memory.getUser(id))!, ...changes }),
+    }),
+    fails: ["updateUser: changes the given fields, keeps the others and persists them"],
+  },
+  {
+    defect: "updateSession does nothing",
+    adapter: (memory) => ({ ...memory, updateSession: async () => null }),
+    fails: ["updateSession: changes expires, keeps userId and persists it"],
+  },
+  {
+    defect: "linkAccount overwrites an existing account",
+    adapter: (memory) => ({
+      ...memory,
+      linkAccount: async (account) => {
+        await memory.unlinkAccount(account)
+        return memory.linkAccount(account)
+      },
+    }),
+    fails: ["linkAccount: rejects a second account with the same provider and providerAccountId"],
+  },
+  {
+    defect: "listAuthenticatorsByUserId returns null for an unknown user",
+    adapter: (memory) => ({
+      ...memory,
+      listAuthenticatorsByUserId: async (userId) => {
+        const list = await memory.listAuthenticatorsByUserId(userId)
+        return list.length > 0 ? list : (null as unknown as [])
+      },
+    }),
+    fails: ["listAuthenticatorsByUserId: returns [] for an unknown user"],
+  },
+  {
+    defect: "credentialBackedUp comes back as 0/1",
+    adapter: (memory) => ({
+      ...memory,
+      getAuthenticator: async (id) => {
+        const found = await memory.getAuthenticator(id)
+        return found && { ...found, credentialBackedUp: Number(found.credentialBackedUp) as unknown as boolean }
+      },
+    }),
+    fails: ["getAuthenticator: returns the authenticator, counter as a number and credentialBackedUp as a boolean"],
+  },
+  {
+    defect: "updateAuthenticatorCounter invents an authenticator for an unknown credential",
+    adapter: (memory) => ({
+      ...memory,
+      updateAuthenticatorCounter: async (credentialID, counter) =>
+        (await memory.getAuthenticator(credentialID)) ?? {
+          credentialID,
+          counter,
+          userId: "",
+          providerAccountId: "",
+          credentialPublicKey: "",
+          credentialDeviceType: "singleDevice",
+          credentialBackedUp: false,
+        },
+    }),
+    fails: ["updateAuthenticatorCounter: rejects an unknown credentialID"],
+  },
+]
+
+describe("adapter conformance suite", () => {
+  test("the memory adapter passes every test", async () => {
+    const outcomes = await runSuite(MemoryAdapter())
+    expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([])
+    expect(outcomes.map((outcome) => outcome.name)).toEqual(conformanceCases.map((testCase) => testCase.name))
+  })
+
+  test("also passes on an adapter whose methods are synchronous or return nothing where allowed", async () => {
+    const memory = MemoryAdapter()
+    const adapter: Adapter = {
+      ...memory,
+      linkAccount: async (account) => void (await memory.linkAccount(account)),
+      deleteSession: async (token) => void (await memory.deleteSession(token)),
+      deleteUser: async (id) => void (await memory.deleteUser(id)),
+      createVerificationToken: async (token) => void (await memory.createVerificationToken(token)),
+      updateSession: async (session) => void (await memory.updateSession(session)),
+    }
+    expect(await failedTests(adapter)).toEqual([])
+  })
+
+  test("names every test after its method, uniquely", () => {
+    const names = conformanceCases.map((testCase) => testCase.name)
+    expect(new Set(names).size).toBe(names.length)
+    for (const testCase of conformanceCases) expect(testCase.name.startsWith(`${testCase.uses[0]}: `)).toBe(true)
+  })
+
+  test("covers every method of the contract", () => {
+    const memory = MemoryAdapter()
+    const tested = new Set(conformanceCases.map((testCase) => testCase.uses[0]))
+    expect([...tested].sort()).toEqual(Object.keys(memory).sort())
+  })
+
+  test("every test declares exactly the methods it calls", async () => {
+    for (const testCase of conformanceCases) {
+      const memory = MemoryAdapter()
+      const called = new Set<string>()
+      const recording = Object.fromEntries(
+        Object.entries(memory).map(([name, method]) => [
+          name,
+          (...args: unknown[]) => {
+            called.add(name)
+            return (method as (...args: unknown[]) => unknown)(...args)
+          },
+        ]),
+      ) as Adapter
+      await testCase.run(recording as Required<Adapter>)
+      expect([...called].sort(), testCase.name).toEqual([...testCase.uses].sort())
+    }
+  })
+
+  test("tests are independent: each passes alone, in reverse order, and on a shared store", async () => {
+    const shared = MemoryAdapter()
+    const registered: { name: string; fn: () => Promise<void> }[] = []
+    runAdapterConformance({ adapter: shared, test: (name, fn) => registered.push({ name, fn }) })
+    for (const { fn } of registered.reverse()) await fn()
+    for (const { fn } of registered) await fn()
+    for (const testCase of conformanceCases) {
+      const alone: Promise<void>[] = []
+      runAdapterConformance({
+        adapter: MemoryAdapter(),
+        test: (name, fn) => name === testCase.name && alone.push(fn()),
+      })
+      expect(alone).toHaveLength(1)
+      await alone[0]
+    }
+  })
+
+  for (const { defect, adapter, fails } of breakages) {
+    test(`catches: ${defect}`, async () => {
+      expect(await failedTests(adapter(MemoryAdapter()))).toEqual(expect.arrayContaining(fails))
+    })
+  }
+
+  test("a missing method fails its tests with the method's name", async () => {
+    const { getAccount: _getAccount, ...adapter } = MemoryAdapter()
+    const outcomes = await runSuite(adapter)
+    const failed = outcomes.filter((outcome) => outcome.error !== undefined)
+    expect(failed.map((outcome) => outcome.name)).toEqual(
+      conformanceCases.filter((testCase) => testCase.uses.includes("getAccount")).map((testCase) => testCase.name),
+    )
+    for (const { error } of failed) expect(String(error)).toContain("getAccount")
+  })
+
+  test("a method missing from a test body (not only its declared uses) is named too", async () => {
+    const { useVerificationToken: _use, ...adapter } = MemoryAdapter()
+    const [testCase] = conformanceCases.filter((candidate) => candidate.name === "useVerificationToken: a token works once")
+    const { requireMethods } = await import("../../src/testing/adapter-conformance/case.js")
+    await expect(testCase!.run(requireMethods(adapter))).rejects.toThrow(/adapter\.useVerificationToken is missing/)
+  })
+
+  test("skip leaves out the tests of a method and the tests that need it", async () => {
+    const { getAccount: _getAccount, ...adapter } = MemoryAdapter()
+    const outcomes = await runSuite(adapter, ["getAccount"])
+    expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([])
+    expect(outcomes.some((outcome) => outcome.name.startsWith("getAccount:"))).toBe(false)
+    expect(outcomes.map((outcome) => outcome.name)).not.toContain("deleteUser: removes the user's accounts, also as seen by getAccount")
+    expect(outcomes.map((outcome) => outcome.name)).toContain("deleteUser: removes the user's accounts")
+  })
+
+  test("an adapter without passkeys passes when the authenticator methods are skipped", async () => {
+    const {
+      createAuthenticator: _create,
+      getAuthenticator: _get,
+      listAuthenticatorsByUserId: _list,
+      updateAuthenticatorCounter: _update,
+      ...adapter
+    } = MemoryAdapter()
+    const skip = ["createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"] as const
+    expect(await failedTests(adapter, skip)).toEqual([])
+  })
+})
+
+// node:test's `test` must be accepted as the runner (a compile-time check; nothing runs).
+type NodeTest = typeof import("node:test").test
+export const acceptsNodeTest = (nodeTest: NodeTest): AdapterConformanceOptions["test"] => nodeTest
