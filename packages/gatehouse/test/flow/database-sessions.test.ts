@@ -5,14 +5,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterSession, AdapterUser } from "../../src/adapters/index.js"
 import type { AuthConfig, SessionCallbackParams } from "../../src/types.js"
-import { storedAdapters, type StoredAdapter } from "./stored-adapters.js"
+import { storedAdapters, type FlowAdapter, type StoredAdapter } from "./stored-adapters.js"
 import { ada, Client, credentialsConfig, recordingLogger } from "./flow-helpers.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 const DAY = 24 * 60 * 60 * 1000
 
 describe.each(storedAdapters)("database sessions on the $name adapter", (store: StoredAdapter) => {
-  let adapter: Adapter & Required<Pick<Adapter, "createUser" | "getSessionAndUser" | "createSession">>
+  let adapter: FlowAdapter
   let close: () => Promise<void>
   let user: AdapterUser
 
@@ -107,7 +107,7 @@ describe.each(storedAdapters)("database sessions on the $name adapter", (store: 
     vi.useFakeTimers({ toFake: ["Date"] })
     vi.setSystemTime(new Date("2030-01-01T00:00:00Z"))
     const updates: unknown[] = []
-    const watched = { ...adapter, updateSession: (s: Partial<AdapterSession> & { sessionToken: string }) => (updates.push(s), adapter.updateSession!(s)) }
+    const watched = { ...adapter, updateSession: (s: Partial<AdapterSession> & { sessionToken: string }) => (updates.push(s), adapter.updateSession(s)) }
     const { client } = await signedIn({ adapter: watched, session: { maxAge: 30 * DAY / 1000, updateAge: DAY / 1000 } })
     const token = client.jar.get(SESSION_COOKIE)
     const firstExpiry = (await rowOf(token))!.expires.getTime()

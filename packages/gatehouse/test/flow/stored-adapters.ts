@@ -1,15 +1,36 @@
 /**
  * The adapters the database-session flow tests run against: each opens a fresh store and
- * closes it afterwards.
+ * closes (and removes) it afterwards.
  */
+import Database from "better-sqlite3"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import type { Adapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { SQLiteAdapter } from "../../src/adapters/sqlite.js"
+
+export type FlowAdapter = Adapter & Required<Pick<Adapter, "createUser" | "getSessionAndUser" | "createSession" | "updateSession">>
 
 export interface StoredAdapter {
   name: string
-  open(): Promise<{ adapter: Adapter & Required<Pick<Adapter, "createUser" | "getSessionAndUser" | "createSession">>; close(): Promise<void> }>
+  open(): Promise<{ adapter: FlowAdapter; close(): Promise<void> }>
 }
 
 export const storedAdapters: StoredAdapter[] = [
   { name: "memory", open: async () => ({ adapter: MemoryAdapter(), close: async () => {} }) },
+  {
+    name: "SQLite file",
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), "gatehouse-flow-"))
+      const db = new Database(join(dir, "auth.db"))
+      return {
+        adapter: SQLiteAdapter(db),
+        close: async () => {
+          db.close()
+          rmSync(dir, { recursive: true, force: true })
+        },
+      }
+    },
+  },
 ]

@@ -1,0 +1,79 @@
+/**
+ * The SQLite schema of `gatehouse/adapters/sqlite` and its migrations.
+ *
+ * Table and column names are those of Auth.js's official SQL adapters, so a database laid out for
+ * them reads the same; the PostgreSQL adapter uses the same names. Dates are stored as integer
+ * milliseconds since the epoch (SQLite has no date type and integers compare and index exactly),
+ * booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth token response has it.
+ *
+ * @module
+ */
+
+/**
+ * Every migration, in order. `PRAGMA user_version` records how many have run, so a new migration is
+ * appended here and never edits an earlier one. Each is written to be re-runnable (`IF NOT EXISTS`)
+ * because a database may already hold these tables from a copy of the schema run by hand.
+ */
+export const SQLITE_MIGRATIONS: readonly string[] = [
+  `
+CREATE TABLE IF NOT EXISTS users (
+  id TEXT PRIMARY KEY,
+  name TEXT,
+  email TEXT,
+  "emailVerified" INTEGER,
+  image TEXT
+);
+CREATE INDEX IF NOT EXISTS users_email_idx ON users (email);
+
+CREATE TABLE IF NOT EXISTS accounts (
+  id TEXT PRIMARY KEY,
+  "userId" TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  "providerAccountId" TEXT NOT NULL,
+  refresh_token TEXT,
+  access_token TEXT,
+  expires_at INTEGER,
+  id_token TEXT,
+  scope TEXT,
+  session_state TEXT,
+  token_type TEXT,
+  UNIQUE (provider, "providerAccountId")
+);
+CREATE INDEX IF NOT EXISTS "accounts_userId_idx" ON accounts ("userId");
+
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  "userId" TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  expires INTEGER NOT NULL,
+  "sessionToken" TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS "sessions_sessionToken_key" ON sessions ("sessionToken");
+CREATE INDEX IF NOT EXISTS "sessions_userId_idx" ON sessions ("userId");
+
+CREATE TABLE IF NOT EXISTS verification_token (
+  identifier TEXT NOT NULL,
+  token TEXT NOT NULL,
+  expires INTEGER NOT NULL,
+  PRIMARY KEY (identifier, token)
+);
+
+CREATE TABLE IF NOT EXISTS authenticators (
+  "credentialID" TEXT NOT NULL PRIMARY KEY,
+  "userId" TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  "providerAccountId" TEXT NOT NULL,
+  "credentialPublicKey" TEXT NOT NULL,
+  counter INTEGER NOT NULL,
+  "credentialDeviceType" TEXT NOT NULL,
+  "credentialBackedUp" INTEGER NOT NULL,
+  transports TEXT
+);
+CREATE INDEX IF NOT EXISTS "authenticators_userId_idx" ON authenticators ("userId");
+`,
+]
+
+/** The `PRAGMA user_version` of a fully migrated database. */
+export const SQLITE_SCHEMA_VERSION: number = SQLITE_MIGRATIONS.length
+
+/** The whole current schema as one script, for creating the tables with other tooling. */
+export const SQLITE_SCHEMA: string = SQLITE_MIGRATIONS.join("\n")

@@ -1,0 +1,459 @@
+/**
+ * `gatehouse/adapters/sqlite`: the embedded default adapter, storing users, accounts, sessions,
+ * verification tokens and authenticators in one SQLite file.
+ *
+ * Works with `better-sqlite3` and with Node's built-in `node:sqlite` (`DatabaseSync`); it imports
+ * neither, and only uses the few methods both share.
+ *
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3"
+ * import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+ *
+ * const config = { adapter: SQLiteAdapter(new Database("auth.db")), providers: [] }
+ * ```
+ * @module
+ */
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "./index.js"
+import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
+
+export { SQLITE_MIGRATIONS, SQLITE_SCHEMA, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
+
+/** A value both better-sqlite3 and `node:sqlite` bind to a positional `?` parameter. */
+export type SQLiteValue = string | number | bigint | null
+
+/**
+ * The part of a prepared statement the adapter uses. The adapter only ever passes positional
+ * {@link SQLiteValue}s; the parameters are typed `unknown` because better-sqlite3's generic
+ * `prepare` is seen here as returning a union that includes a named-parameter statement, which a
+ * narrower type would reject.
+ */
+export interface SQLiteStatement {
+  run(...params: unknown[]): unknown
+  get(...params: unknown[]): unknown
+  all(...params: unknown[]): unknown[]
+}
+
+/** The part of a connection the adapter uses: a better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync`. */
+export interface SQLiteDatabase {
+  exec(sql: string): unknown
+  prepare(sql: string): SQLiteStatement
+}
+
+/** What `createUser` takes: a user whose `id` may be left out (a random UUID is used then). */
+export type NewSQLiteUser = Omit<AdapterUser, "id"> & { id?: string }
+
+/**
+ * The adapter's methods, all present, each returning a promise so a failure is always a rejection
+ * (never a synchronous throw) even though both drivers are synchronous. Properties rather than
+ * methods: they never use `this`, so they can be spread into another object and overridden.
+ */
+export interface SQLiteAdapterMethods extends Adapter {
+  /** Keeps `user.id` when given, else generates a UUID. Fields without a column are not stored. */
+  createUser: (user: NewSQLiteUser) => Promise<AdapterUser>
+  getUser: (id: string) => Promise<AdapterUser | null>
+  getUserByEmail: (email: string) => Promise<AdapterUser | null>
+  getUserByAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterUser | null>
+  /** Changes only the fields present and not `undefined`; rejects when no user has `user.id`. */
+  updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
+  /** Also deletes the user's accounts, sessions and authenticators. */
+  deleteUser: (userId: string) => Promise<AdapterUser | null>
+  /** Returns the account as stored: fields without a column are dropped, as Auth.js's SQL adapters do. */
+  linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
+  unlinkAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterAccount | undefined>
+  getAccount: (providerAccountId: string, provider: string) => Promise<AdapterAccount | null>
+  createSession: (session: { sessionToken: string; userId: string; expires: Date }) => Promise<AdapterSession>
+  getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
+  deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
+  createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
+  /** Deletes and returns the token in one statement, so two concurrent uses cannot both get it. */
+  useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
+  /** Rejects when the credential id is already stored. */
+  createAuthenticator: (authenticator: AdapterAuthenticator) => Promise<AdapterAuthenticator>
+  getAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
+  listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
+  /** Rejects when no authenticator has `credentialID`. */
+  updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
+}
+
+type Row = Record<string, unknown>
+
+/** better-sqlite3's default, used when the connection has none. */
+const DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+const USER_COLUMNS = `id, name, email, "emailVerified", image`
+const SESSION_COLUMNS = `"sessionToken", "userId", expires`
+const TOKEN_COLUMNS = `identifier, token, expires`
+const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
+
+/** The token-response fields that have a column; any other account field is not stored. */
+const ACCOUNT_TOKEN_FIELDS = [
+  "refresh_token",
+  "access_token",
+  "expires_at",
+  "id_token",
+  "scope",
+  "session_state",
+  "token_type",
+] as const
+const ACCOUNT_COLUMNS = `"userId", type, provider, "providerAccountId", ${ACCOUNT_TOKEN_FIELDS.join(", ")}`
+
+/** Converts a JavaScript value to one both drivers bind, naming the field when it cannot. */
+function bind(value: unknown, field: string): SQLiteValue {
+  if (value === undefined || value === null) return null
+  if (typeof value === "boolean") return value ? 1 : 0
+  if (value instanceof Date) return milliseconds(value, field)
+  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") return value
+  throw new TypeError(`SQLiteAdapter: cannot store a value of type ${typeof value} in "${field}"`)
+}
+
+/**
+ * A date as integer milliseconds. Strings and numbers are accepted too because a date that went
+ * through JSON (a session callback, a cache) arrives as one, and storing it as text would make it
+ * unreadable later.
+ */
+function milliseconds(value: unknown, field: string): number | null {
+  if (value === undefined || value === null) return null
+  const date = value instanceof Date ? value : typeof value === "string" || typeof value === "number" ? new Date(value) : null
+  const time = date?.getTime()
+  if (time === undefined || Number.isNaN(time)) throw new RangeError(`SQLiteAdapter: "${field}" is not a valid date`)
+  return time
+}
+
+// Integers come back as bigint when the caller turned on better-sqlite3's safeIntegers or
+// node:sqlite's readBigInts, so every numeric read goes through Number().
+const toDate = (value: unknown): Date => new Date(Number(value))
+const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+
+function toUser(row: Row): AdapterUser {
+  return {
+    id: String(row.id),
+    name: textOrNull(row.name),
+    // The column is nullable only so Auth.js's layout fits; Gatehouse always writes an email.
+    email: textOrNull(row.email) as string,
+    emailVerified: row.emailVerified === null || row.emailVerified === undefined ? null : toDate(row.emailVerified),
+    image: textOrNull(row.image),
+  }
+}
+
+/**
+ * Token fields whose column is NULL are left out rather than set to `null`: their type is
+ * `string | undefined`, and leaving them out gives back what was linked.
+ */
+function toAccount(row: Row): AdapterAccount {
+  const account: Record<string, unknown> = {
+    userId: String(row.userId),
+    type: String(row.type),
+    provider: String(row.provider),
+    providerAccountId: String(row.providerAccountId),
+  }
+  for (const field of ACCOUNT_TOKEN_FIELDS) {
+    const value = row[field]
+    if (value === null || value === undefined) continue
+    account[field] = field === "expires_at" ? Number(value) : String(value)
+  }
+  return account as AdapterAccount
+}
+
+function toSession(row: Row): AdapterSession {
+  return { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) }
+}
+
+function toVerificationToken(row: Row): VerificationToken {
+  return { identifier: String(row.identifier), token: String(row.token), expires: toDate(row.expires) }
+}
+
+function toAuthenticator(row: Row): AdapterAuthenticator {
+  return {
+    credentialID: String(row.credentialID),
+    userId: String(row.userId),
+    providerAccountId: String(row.providerAccountId),
+    credentialPublicKey: String(row.credentialPublicKey),
+    counter: Number(row.counter),
+    credentialDeviceType: String(row.credentialDeviceType),
+    credentialBackedUp: Number(row.credentialBackedUp) !== 0,
+    transports: textOrNull(row.transports),
+  }
+}
+
+/**
+ * The SET list of a partial update: a field left `undefined` keeps its stored value, while `null`
+ * clears it. Columns keep the order given, so each combination is one cached statement.
+ */
+function assignments(fields: [column: string, given: unknown, value: SQLiteValue][]): { sets: string; params: SQLiteValue[] } {
+  const present = fields.filter(([, given]) => given !== undefined)
+  return { sets: present.map(([column]) => `${column} = ?`).join(", "), params: present.map(([, , value]) => value) }
+}
+
+function userVersion(db: SQLiteDatabase): number {
+  const row = db.prepare("PRAGMA user_version").get() as Row | undefined
+  return Number(row?.user_version ?? 0)
+}
+
+/**
+ * Brings the schema up to date. The version is read again after taking the write lock because
+ * another connection (another process, or a second adapter on the same file) may have migrated
+ * in between; the first check only spares an up-to-date database the lock.
+ */
+function migrate(db: SQLiteDatabase): void {
+  if (userVersion(db) >= SQLITE_SCHEMA_VERSION) return
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    for (let version = userVersion(db); version < SQLITE_SCHEMA_VERSION; version++) {
+      db.exec(SQLITE_MIGRATIONS[version]!)
+      db.exec(`PRAGMA user_version = ${version + 1}`)
+    }
+    db.exec("COMMIT")
+  } catch (error) {
+    try {
+      db.exec("ROLLBACK")
+    } catch {
+      // SQLite already rolled back on its own (some errors end the transaction); the first error is the one to report.
+    }
+    throw error
+  }
+}
+
+/**
+ * Creates the SQLite adapter over an open connection, turning on foreign keys (which cascade user
+ * deletion) and WAL journaling, setting a 5 s busy timeout when the connection has none, and
+ * creating or migrating the tables.
+ *
+ * Dates are stored as integer milliseconds, booleans as 0/1. Account fields without a column
+ * (anything but the standard token-response fields) are dropped on `linkAccount`, as Auth.js's SQL
+ * adapters do. Token fields stored as NULL come back omitted; `name`, `image` and `transports`
+ * come back as `null`.
+ *
+ * @param db A better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync`, used from here on by the adapter only.
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3"
+ * import { Auth } from "gatehouse"
+ * import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+ *
+ * const db = new Database("auth.db")
+ * const config = { adapter: SQLiteAdapter(db), session: { strategy: "database" as const }, providers: [] }
+ * const response = await Auth(request, config)
+ * ```
+ */
+export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
+  // Foreign keys are off by default and per connection; without them deleteUser would leave orphans.
+  db.exec("PRAGMA foreign_keys = ON")
+  // Another connection writing (a second process, a worker) makes a write fail at once with
+  // SQLITE_BUSY unless the connection waits. better-sqlite3 waits 5 s by default, node:sqlite not
+  // at all; give the latter the same default but keep any timeout the caller chose. Set before
+  // the journal mode and the migration, which both may have to wait for another connection.
+  const busy = db.prepare("PRAGMA busy_timeout").get() as Row | undefined
+  if (Number(busy?.timeout ?? 0) === 0) db.exec(`PRAGMA busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`)
+  // WAL lets readers proceed while a write is under way; :memory: databases keep "memory" silently.
+  db.exec("PRAGMA journal_mode = WAL")
+  migrate(db)
+
+  const statements = new Map<string, SQLiteStatement>()
+  // Dynamic SQL (partial updates) is built in a fixed column order, so the cache stays small.
+  const statement = (sql: string): SQLiteStatement => {
+    let prepared = statements.get(sql)
+    if (!prepared) {
+      prepared = db.prepare(sql)
+      statements.set(sql, prepared)
+    }
+    return prepared
+  }
+  const one = (sql: string, ...params: SQLiteValue[]): Row | undefined => statement(sql).get(...params) as Row | undefined
+  const many = (sql: string, ...params: SQLiteValue[]): Row[] => statement(sql).all(...params) as Row[]
+
+  const getUser = async (id: string): Promise<AdapterUser | null> => {
+    const row = one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, id)
+    return row ? toUser(row) : null
+  }
+
+  return {
+    createUser: async (user) => {
+      const id = typeof user.id === "string" && user.id !== "" ? user.id : globalThis.crypto.randomUUID()
+      const row = one(
+        `INSERT INTO users (${USER_COLUMNS}) VALUES (?, ?, ?, ?, ?) RETURNING ${USER_COLUMNS}`,
+        id,
+        bind(user.name, "name"),
+        bind(user.email, "email"),
+        milliseconds(user.emailVerified, "emailVerified"),
+        bind(user.image, "image"),
+      )
+      return toUser(row!)
+    },
+
+    getUser,
+
+    getUserByEmail: async (email) => {
+      // Several rows can share an email (Auth.js's layout has no unique constraint); the oldest wins.
+      const row = one(`SELECT ${USER_COLUMNS} FROM users WHERE email = ? ORDER BY rowid LIMIT 1`, email)
+      return row ? toUser(row) : null
+    },
+
+    getUserByAccount: async ({ provider, providerAccountId }) => {
+      const row = one(
+        `SELECT u.id, u.name, u.email, u."emailVerified", u.image FROM accounts a JOIN users u ON u.id = a."userId"
+         WHERE a.provider = ? AND a."providerAccountId" = ?`,
+        provider,
+        providerAccountId,
+      )
+      return row ? toUser(row) : null
+    },
+
+    updateUser: async (user) => {
+      const { sets, params } = assignments([
+        ["name", user.name, bind(user.name, "name")],
+        ["email", user.email, bind(user.email, "email")],
+        [`"emailVerified"`, user.emailVerified, milliseconds(user.emailVerified, "emailVerified")],
+        ["image", user.image, bind(user.image, "image")],
+      ])
+      const row =
+        sets === ""
+          ? one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, user.id)
+          : one(`UPDATE users SET ${sets} WHERE id = ? RETURNING ${USER_COLUMNS}`, ...params, user.id)
+      if (!row) throw new Error(`SQLiteAdapter.updateUser: no user with id ${JSON.stringify(user.id)}`)
+      return toUser(row)
+    },
+
+    deleteUser: async (userId) => {
+      const row = one(`DELETE FROM users WHERE id = ? RETURNING ${USER_COLUMNS}`, userId)
+      return row ? toUser(row) : null
+    },
+
+    linkAccount: async (account) => {
+      const row = one(
+        `INSERT INTO accounts (id, ${ACCOUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ${ACCOUNT_TOKEN_FIELDS.map(() => "?").join(", ")})
+         RETURNING ${ACCOUNT_COLUMNS}`,
+        globalThis.crypto.randomUUID(),
+        bind(account.userId, "userId"),
+        bind(account.type, "type"),
+        bind(account.provider, "provider"),
+        bind(account.providerAccountId, "providerAccountId"),
+        ...ACCOUNT_TOKEN_FIELDS.map((field) => bind(account[field], field)),
+      )
+      return toAccount(row!)
+    },
+
+    unlinkAccount: async ({ provider, providerAccountId }) => {
+      const row = one(
+        `DELETE FROM accounts WHERE provider = ? AND "providerAccountId" = ? RETURNING ${ACCOUNT_COLUMNS}`,
+        provider,
+        providerAccountId,
+      )
+      return row ? toAccount(row) : undefined
+    },
+
+    getAccount: async (providerAccountId, provider) => {
+      const row = one(
+        `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = ? AND "providerAccountId" = ?`,
+        provider,
+        providerAccountId,
+      )
+      return row ? toAccount(row) : null
+    },
+
+    createSession: async (session) => {
+      const row = one(
+        `INSERT INTO sessions (id, ${SESSION_COLUMNS}) VALUES (?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
+        globalThis.crypto.randomUUID(),
+        bind(session.sessionToken, "sessionToken"),
+        bind(session.userId, "userId"),
+        milliseconds(session.expires, "expires"),
+      )
+      return toSession(row!)
+    },
+
+    getSessionAndUser: async (sessionToken) => {
+      // One round trip: the session and its user can't be read from two different states of the database.
+      const row = one(
+        `SELECT s."sessionToken", s."userId", s.expires, u.id, u.name, u.email, u."emailVerified", u.image
+         FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = ?`,
+        sessionToken,
+      )
+      return row ? { session: toSession(row), user: toUser(row) } : null
+    },
+
+    updateSession: async (session) => {
+      const { sets, params } = assignments([
+        [`"userId"`, session.userId, bind(session.userId, "userId")],
+        ["expires", session.expires, milliseconds(session.expires, "expires")],
+      ])
+      const row =
+        sets === ""
+          ? one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "sessionToken" = ?`, session.sessionToken)
+          : one(
+              `UPDATE sessions SET ${sets} WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`,
+              ...params,
+              session.sessionToken,
+            )
+      return row ? toSession(row) : null
+    },
+
+    deleteSession: async (sessionToken) => {
+      const row = one(`DELETE FROM sessions WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`, sessionToken)
+      return row ? toSession(row) : null
+    },
+
+    createVerificationToken: async (verificationToken) => {
+      const row = one(
+        `INSERT INTO verification_token (${TOKEN_COLUMNS}) VALUES (?, ?, ?) RETURNING ${TOKEN_COLUMNS}`,
+        bind(verificationToken.identifier, "identifier"),
+        bind(verificationToken.token, "token"),
+        milliseconds(verificationToken.expires, "expires"),
+      )
+      return toVerificationToken(row!)
+    },
+
+    useVerificationToken: async ({ identifier, token }) => {
+      // Expired tokens are still returned: the core checks expiry and reports it to the user.
+      const row = one(
+        `DELETE FROM verification_token WHERE identifier = ? AND token = ? RETURNING ${TOKEN_COLUMNS}`,
+        identifier,
+        token,
+      )
+      return row ? toVerificationToken(row) : null
+    },
+
+    createAuthenticator: async (authenticator) => {
+      const row = one(
+        `INSERT INTO authenticators (${AUTHENTICATOR_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        bind(authenticator.credentialID, "credentialID"),
+        bind(authenticator.userId, "userId"),
+        bind(authenticator.providerAccountId, "providerAccountId"),
+        bind(authenticator.credentialPublicKey, "credentialPublicKey"),
+        bind(authenticator.counter, "counter"),
+        bind(authenticator.credentialDeviceType, "credentialDeviceType"),
+        bind(authenticator.credentialBackedUp, "credentialBackedUp"),
+        bind(authenticator.transports, "transports"),
+      )
+      return toAuthenticator(row!)
+    },
+
+    getAuthenticator: async (credentialID) => {
+      const row = one(`SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "credentialID" = ?`, credentialID)
+      return row ? toAuthenticator(row) : null
+    },
+
+    listAuthenticatorsByUserId: async (userId) =>
+      many(`SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = ? ORDER BY rowid`, userId).map(toAuthenticator),
+
+    updateAuthenticatorCounter: async (credentialID, newCounter) => {
+      const row = one(
+        `UPDATE authenticators SET counter = ? WHERE "credentialID" = ? RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        bind(newCounter, "counter"),
+        credentialID,
+      )
+      if (!row) throw new Error(`SQLiteAdapter.updateAuthenticatorCounter: no authenticator with id ${JSON.stringify(credentialID)}`)
+      return toAuthenticator(row)
+    },
+  }
+}
+
+export default SQLiteAdapter

@@ -1,0 +1,560 @@
+import Database from "better-sqlite3"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { Worker } from "node:worker_threads"
+import ts from "typescript"
+import { afterAll, describe, expect, it, test } from "vitest"
+import {
+  SQLITE_SCHEMA_VERSION,
+  SQLiteAdapter,
+  type SQLiteDatabase,
+  type SQLiteValue,
+} from "../../src/adapters/sqlite.js"
+import DefaultExport from "../../src/adapters/sqlite.js"
+import { runAdapterConformance } from "../../src/testing/adapter.js"
+
+// Every database is a real file: WAL, locking and reopening only behave as in production on disk.
+const dir = mkdtempSync(join(tmpdir(), "gatehouse-sqlite-"))
+const opened: Database.Database[] = []
+
+function open(name: string, options?: Database.Options): Database.Database {
+  const db = new Database(join(dir, name), options)
+  opened.push(db)
+  return db
+}
+
+afterAll(() => {
+  for (const db of opened) if (db.open) db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+let counter = 0
+/** A database file no other test uses. */
+const fresh = (): string => `test-${++counter}.db`
+
+const pragma = (db: Database.Database, name: string): unknown => db.pragma(name, { simple: true })
+const count = (db: Database.Database, table: string): number =>
+  (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
+
+const day = 24 * 60 * 60 * 1000
+const user = (fields: { id?: string; email?: string; name?: string | null } = {}) => ({
+  email: `user-${++counter}@example.com`,
+  emailVerified: null,
+  ...fields,
+})
+
+describe("SQLiteAdapter conformance (better-sqlite3, file database)", () => {
+  runAdapterConformance({ adapter: SQLiteAdapter(open("conformance.db")), test })
+})
+
+describe("SQLiteAdapter on SQLite", () => {
+  it("is the default export too", () => {
+    expect(DefaultExport).toBe(SQLiteAdapter)
+  })
+
+  it("turns on WAL journaling and foreign keys, and keeps a caller's busy timeout", () => {
+    const db = open(fresh(), { timeout: 1234 })
+    SQLiteAdapter(db)
+    expect(pragma(db, "journal_mode")).toBe("wal")
+    expect(pragma(db, "foreign_keys")).toBe(1)
+    expect(pragma(db, "busy_timeout")).toBe(1234)
+  })
+
+  it("sets a busy timeout when the connection has none", () => {
+    const db = open(fresh(), { timeout: 0 })
+    SQLiteAdapter(db)
+    expect(pragma(db, "busy_timeout")).toBe(5000)
+  })
+
+  it("works on an in-memory database, where WAL does not apply", async () => {
+    const db = new Database(":memory:")
+    try {
+      const adapter = SQLiteAdapter(db)
+      expect(pragma(db, "journal_mode")).toBe("memory")
+      const created = await adapter.createUser(user())
+      expect(await adapter.getUser(created.id)).toEqual(created)
+    } finally {
+      db.close()
+    }
+  })
+
+  it("creates the schema and records its version", () => {
+    const db = open(fresh())
+    SQLiteAdapter(db)
+    expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()
+    expect(tables).toEqual(["accounts", "authenticators", "sessions", "users", "verification_token"])
+    const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all()
+    expect(indexes).toEqual([
+      "accounts_userId_idx",
+      "authenticators_userId_idx",
+      "sessions_sessionToken_key",
+      "sessions_userId_idx",
+      "users_email_idx",
+    ])
+  })
+
+  it("migrates once: a second adapter on the same connection, a second connection and a reopen keep the data", async () => {
+    const file = fresh()
+    const first = open(file)
+    const created = await SQLiteAdapter(first).createUser(user())
+
+    // Same connection again: the schema is current, nothing is re-run or lost.
+    expect(await SQLiteAdapter(first).getUser(created.id)).toEqual(created)
+    // Another connection to the same file, while the first is still open.
+    expect(await SQLiteAdapter(open(file)).getUser(created.id)).toEqual(created)
+
+    first.close()
+    const reopened = open(file)
+    expect(await SQLiteAdapter(reopened).getUser(created.id)).toEqual(created)
+    expect(pragma(reopened, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
+    expect(count(reopened, "users")).toBe(1)
+  })
+
+  it("migrates a database that already has the tables but no version (a hand-run schema)", async () => {
+    const file = fresh()
+    const db = open(file)
+    SQLiteAdapter(db)
+    const created = await SQLiteAdapter(db).createUser(user())
+    db.pragma("user_version = 0")
+    expect(await SQLiteAdapter(open(file)).getUser(created.id)).toEqual(created)
+    expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
+  })
+
+  it("migrates a new file once when several threads open it at the same moment", async () => {
+    const name = fresh()
+    const start = new Int32Array(new SharedArrayBuffer(4))
+    const adapterUrl = compiledAdapterUrl()
+    const workers = Array.from(
+      { length: 4 },
+      (_, i) =>
+        new Worker(MIGRATING_WORKER, {
+          eval: true,
+          workerData: { driver: requireHere.resolve("better-sqlite3"), adapterUrl, file: join(dir, name), start, email: `w${i}@example.com` },
+        }),
+    )
+    try {
+      const done = workers.map(
+        (worker) =>
+          new Promise<unknown>((resolve, reject) => {
+            worker.once("message", resolve)
+            worker.once("error", reject)
+          }),
+      )
+      await Promise.all(done)
+      const db = open(name)
+      expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
+      expect(db.prepare("SELECT email FROM users ORDER BY email").pluck().all()).toEqual([
+        "w0@example.com",
+        "w1@example.com",
+        "w2@example.com",
+        "w3@example.com",
+      ])
+    } finally {
+      await Promise.all(workers.map((worker) => worker.terminate()))
+    }
+  })
+
+  it("rolls the whole migration back when a step fails", () => {
+    const db = open(fresh())
+    // An index of the schema cannot be created when a table already has its name.
+    db.exec("CREATE TABLE sessions_userId_idx (x)")
+    expect(() => SQLiteAdapter(db)).toThrow(/sessions_userId_idx/)
+    expect(pragma(db, "user_version")).toBe(0)
+    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'users'").pluck().get()).toBe(0)
+    expect(db.inTransaction).toBe(false)
+  })
+
+  it("cascades a user's deletion at the SQL level", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    const owner = await adapter.createUser(user())
+    const other = await adapter.createUser(user())
+    for (const { id } of [owner, other]) {
+      await adapter.linkAccount({ userId: id, type: "oauth", provider: "github", providerAccountId: `gh-${id}` })
+      await adapter.createSession({ sessionToken: `s-${id}`, userId: id, expires: new Date(Date.now() + day) })
+      await adapter.createAuthenticator({
+        credentialID: `c-${id}`,
+        userId: id,
+        providerAccountId: `c-${id}`,
+        credentialPublicKey: "key",
+        counter: 0,
+        credentialDeviceType: "singleDevice",
+        credentialBackedUp: false,
+      })
+    }
+
+    // Plain SQL, not the adapter: the foreign keys themselves remove what the user owned.
+    db.prepare("DELETE FROM users WHERE id = ?").run(owner.id)
+    for (const table of ["accounts", "sessions", "authenticators"]) {
+      expect(db.prepare(`SELECT "userId" FROM ${table}`).pluck().all(), table).toEqual([other.id])
+    }
+
+    expect(await adapter.deleteUser(other.id)).toEqual(other)
+    for (const table of ["users", "accounts", "sessions", "authenticators"]) expect(count(db, table), table).toBe(0)
+  })
+
+  it("refuses rows that point at no user", async () => {
+    const adapter = SQLiteAdapter(open(fresh()))
+    await expect(
+      adapter.createSession({ sessionToken: "orphan", userId: "nobody", expires: new Date(Date.now() + day) }),
+    ).rejects.toThrow(/FOREIGN KEY/)
+    await expect(
+      adapter.linkAccount({ userId: "nobody", type: "oauth", provider: "github", providerAccountId: "1" }),
+    ).rejects.toThrow(/FOREIGN KEY/)
+  })
+
+  it("lets exactly one of 50 concurrent uses of a token succeed, across two connections", async () => {
+    const file = fresh()
+    const adapters = [SQLiteAdapter(open(file)), SQLiteAdapter(open(file))] as const
+    const token = { identifier: "race@example.com", token: "hashed", expires: new Date(Date.now() + day) }
+    await adapters[0].createVerificationToken(token)
+
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => adapters[i % 2]!.useVerificationToken({ identifier: token.identifier, token: token.token })),
+    )
+    const winners = results.filter((result) => result !== null)
+    expect(winners).toEqual([token])
+    expect(await adapters[1].useVerificationToken(token)).toBeNull()
+  })
+
+  // better-sqlite3 is synchronous, so the race above interleaves calls but never runs two at once.
+  // Here two threads really do, each with the adapter on its own connection; how the tokens split
+  // between them varies from run to run (SQLite's busy wait lets one side run ahead), but no
+  // token may ever be handed out twice or lost.
+  it("hands each token to exactly one of two threads racing on their own connections", async () => {
+    const name = fresh()
+    const db = open(name)
+    const file = join(dir, name)
+    const adapter = SQLiteAdapter(db)
+    const tokens = Array.from({ length: 1000 }, (_, i) => ({ identifier: "race@example.com", token: `t${i}`, expires: new Date(Date.now() + day) }))
+    for (const token of tokens) await adapter.createVerificationToken(token)
+
+    const start = new Int32Array(new SharedArrayBuffer(4))
+    const worker = new Worker(RACING_WORKER, {
+      eval: true,
+      workerData: { driver: requireHere.resolve("better-sqlite3"), adapterUrl: compiledAdapterUrl(), file, tokens: tokens.map((t) => t.token), start },
+    })
+    try {
+      const workerWon = new Promise<string[]>((resolve, reject) => {
+        worker.once("message", resolve)
+        worker.once("error", reject)
+      })
+      // Both sides spin until both have arrived, so they start within microseconds of each other.
+      arriveAndWait(start, 2)
+      const mainWon: string[] = []
+      for (const { identifier, token } of tokens) {
+        if (await adapter.useVerificationToken({ identifier, token })) mainWon.push(token)
+      }
+      const won = [...mainWon, ...(await workerWon)]
+      expect(won.length).toBe(tokens.length)
+      expect(new Set(won).size).toBe(tokens.length)
+      expect(count(db, "verification_token")).toBe(0)
+    } finally {
+      await worker.terminate()
+    }
+  })
+
+  it("keeps everything across close and reopen", async () => {
+    const file = fresh()
+    const db = open(file)
+    const adapter = SQLiteAdapter(db)
+    const created = await adapter.createUser({ ...user(), emailVerified: new Date(1_700_000_000_123), name: "Ada", image: "a.png" })
+    const account = await adapter.linkAccount({
+      userId: created.id,
+      type: "oidc",
+      provider: "google",
+      providerAccountId: "g-1",
+      access_token: "at",
+      expires_at: 1_700_003_600,
+      token_type: "bearer",
+    })
+    const session = await adapter.createSession({ sessionToken: "st", userId: created.id, expires: new Date(1_800_000_000_456) })
+    const token = await adapter.createVerificationToken({ identifier: created.email, token: "h", expires: new Date(1_800_000_000_789) })
+    const authenticator = await adapter.createAuthenticator({
+      credentialID: "cred",
+      userId: created.id,
+      providerAccountId: "cred",
+      credentialPublicKey: "pk",
+      counter: 3,
+      credentialDeviceType: "multiDevice",
+      credentialBackedUp: true,
+      transports: "usb,nfc",
+    })
+    db.close()
+
+    const again = SQLiteAdapter(open(file))
+    expect(await again.getSessionAndUser("st")).toEqual({ session, user: created })
+    expect(await again.getAccount("g-1", "google")).toEqual(account)
+    expect(await again.getAuthenticator("cred")).toEqual(authenticator)
+    expect(await again.useVerificationToken(token)).toEqual(token)
+  })
+
+  it("stores dates as integer milliseconds and booleans as 0/1", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    const created = await adapter.createUser({ ...user(), emailVerified: new Date(1_700_000_000_123) })
+    await adapter.createAuthenticator({
+      credentialID: "c",
+      userId: created.id,
+      providerAccountId: "c",
+      credentialPublicKey: "pk",
+      counter: 0,
+      credentialDeviceType: "singleDevice",
+      credentialBackedUp: true,
+    })
+    expect(db.prepare(`SELECT "emailVerified", typeof("emailVerified") AS type FROM users`).get()).toEqual({
+      emailVerified: 1_700_000_000_123,
+      type: "integer",
+    })
+    expect(db.prepare(`SELECT "credentialBackedUp" FROM authenticators`).pluck().get()).toBe(1)
+  })
+
+  it("gives back numbers, Dates and booleans when the connection reads integers as bigint", async () => {
+    const db = open(fresh())
+    db.defaultSafeIntegers(true)
+    const adapter = SQLiteAdapter(db)
+    const created = await adapter.createUser({ ...user(), emailVerified: new Date(1_700_000_000_123) })
+    expect(created.emailVerified).toEqual(new Date(1_700_000_000_123))
+    await adapter.linkAccount({ userId: created.id, type: "oauth", provider: "p", providerAccountId: "1", expires_at: 1_700_003_600 })
+    expect((await adapter.getAccount("1", "p"))?.expires_at).toBe(1_700_003_600)
+    await adapter.createAuthenticator({
+      credentialID: "c",
+      userId: created.id,
+      providerAccountId: "c",
+      credentialPublicKey: "pk",
+      counter: 7,
+      credentialDeviceType: "singleDevice",
+      credentialBackedUp: true,
+    })
+    expect(await adapter.getAuthenticator("c")).toMatchObject({ counter: 7, credentialBackedUp: true })
+  })
+
+  it("drops account fields that have no column, and leaves out token fields stored as NULL", async () => {
+    const adapter = SQLiteAdapter(open(fresh()))
+    const { id: userId } = await adapter.createUser(user())
+    const linked = await adapter.linkAccount({
+      userId,
+      type: "oauth",
+      provider: "github",
+      providerAccountId: "42",
+      access_token: "at",
+      expires_in: 3600,
+      refresh_token_expires_in: 7200,
+      id: "ignored",
+    })
+    const expected = { userId, type: "oauth", provider: "github", providerAccountId: "42", access_token: "at" }
+    expect(linked).toStrictEqual(expected)
+    expect(await adapter.getAccount("42", "github")).toStrictEqual(expected)
+    expect(await adapter.unlinkAccount({ provider: "github", providerAccountId: "42" })).toStrictEqual(expected)
+  })
+
+  it("gives null, never undefined, for a user's missing name and image and a passkey's missing transports", async () => {
+    const adapter = SQLiteAdapter(open(fresh()))
+    const created = await adapter.createUser({ email: "a@example.com", emailVerified: null })
+    expect(created).toStrictEqual({ id: created.id, email: "a@example.com", emailVerified: null, name: null, image: null })
+    const authenticator = await adapter.createAuthenticator({
+      credentialID: "c",
+      userId: created.id,
+      providerAccountId: "c",
+      credentialPublicKey: "pk",
+      counter: 0,
+      credentialDeviceType: "singleDevice",
+      credentialBackedUp: false,
+    })
+    expect(authenticator.transports).toBeNull()
+  })
+
+  it("round-trips a huge string, a unicode email and SQL-looking text untouched", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    const huge = "𝔸".repeat(2_000_000) // 8 MB of UTF-8, astral characters included
+    const email = "Zoë.Ünïcødé+标签@例え.テスト"
+    const created = await adapter.createUser({ email, emailVerified: null, name: huge, image: "'); DROP TABLE users; --" })
+    const found = await adapter.getUserByEmail(email)
+    expect(found?.name === huge).toBe(true)
+    expect(found?.image).toBe("'); DROP TABLE users; --")
+    expect(found?.id).toBe(created.id)
+    // Lookups are exact: another case or normalization form is another email.
+    expect(await adapter.getUserByEmail(email.toLowerCase())).toBeNull()
+    expect(await adapter.getUserByEmail(email.normalize("NFD"))).toBeNull()
+    expect(count(db, "users")).toBe(1)
+  })
+
+  it("rejects values it cannot store, and stores nothing then", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    await expect(adapter.createUser({ ...user(), emailVerified: new Date(Number.NaN) })).rejects.toThrow(RangeError)
+    expect(count(db, "users")).toBe(0)
+    const { id: userId } = await adapter.createUser(user())
+    await expect(
+      adapter.linkAccount({ userId, type: "oauth", provider: "p", providerAccountId: "1", scope: { read: true } as unknown as string }),
+    ).rejects.toThrow(/scope/)
+    await expect(adapter.createSession({ sessionToken: "s", userId, expires: new Date("soon") })).rejects.toThrow(RangeError)
+    expect(count(db, "accounts") + count(db, "sessions")).toBe(0)
+  })
+
+  it("accepts a date that went through JSON", async () => {
+    const adapter = SQLiteAdapter(open(fresh()))
+    const { id: userId } = await adapter.createUser(user())
+    const expires = new Date(1_800_000_000_000)
+    await adapter.createSession({ sessionToken: "s", userId, expires: expires.toISOString() as unknown as Date })
+    expect((await adapter.getSessionAndUser("s"))?.session.expires).toEqual(expires)
+  })
+
+  it("prepares each statement once per adapter", async () => {
+    const db = open(fresh())
+    let prepared = 0
+    const counting: SQLiteDatabase = {
+      exec: (sql) => db.exec(sql),
+      prepare: (sql) => {
+        prepared++
+        return db.prepare(sql)
+      },
+    }
+    const adapter = SQLiteAdapter(counting)
+    const created = await adapter.createUser(user())
+    await adapter.getUser(created.id)
+    await adapter.updateUser({ id: created.id, name: "first" })
+    const before = prepared
+    for (let i = 0; i < 20; i++) {
+      await adapter.getUser(created.id)
+      await adapter.updateUser({ id: created.id, name: `name ${i}` })
+    }
+    expect(prepared).toBe(before)
+  })
+
+  it("returns spreadable functions that do not depend on this", async () => {
+    const { getUser, createUser } = SQLiteAdapter(open(fresh()))
+    const created = await createUser(user())
+    expect(await getUser(created.id)).toEqual(created)
+    const overridden = { ...SQLiteAdapter(open(fresh())), getUser: async () => null }
+    expect(await overridden.getUser()).toBeNull()
+  })
+})
+
+// `node:sqlite` only exists on newer runtimes; its types are absent from @types/node 20, hence the
+// string specifier and the local description of the part used.
+type NodeSqlite = { DatabaseSync: new (path: string) => SQLiteDatabase & { close(): void } }
+const nodeSqliteSpecifier = "node:sqlite"
+const nodeSqlite = (await import(/* @vite-ignore */ nodeSqliteSpecifier).catch(() => null)) as NodeSqlite | null
+
+describe.skipIf(!nodeSqlite)("SQLiteAdapter on node:sqlite DatabaseSync", () => {
+  if (!nodeSqlite) {
+    // Registered only so the report shows what this runtime could not check.
+    it("passes the conformance suite and turns on WAL and foreign keys (needs node:sqlite, Node 22.5+)", () => {})
+    return
+  }
+  const db = new nodeSqlite.DatabaseSync(join(dir, "node-sqlite.db"))
+  afterAll(() => db.close())
+  runAdapterConformance({ adapter: SQLiteAdapter(db), test })
+
+  it("turns on WAL and foreign keys, and cascades deletion", async () => {
+    const adapter = SQLiteAdapter(db)
+    expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" })
+    expect(db.prepare("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 })
+    const created = await adapter.createUser(user())
+    await adapter.createSession({ sessionToken: `node-${created.id}`, userId: created.id, expires: new Date(Date.now() + day) })
+    expect(await adapter.deleteUser(created.id)).toEqual(created)
+    expect(await adapter.getSessionAndUser(`node-${created.id}`)).toBeNull()
+  })
+})
+
+/**
+ * The shape of `node:sqlite` as @types/node 22+ declares it (overloads with named parameters
+ * included), checked against the adapter's parameter type at compile time.
+ */
+type SQLInputValue = null | number | bigint | string | ArrayBufferView
+type SQLOutputValue = null | number | bigint | string | Uint8Array
+interface StatementSyncShape {
+  run(...anonymousParameters: SQLInputValue[]): { changes: number | bigint; lastInsertRowid: number | bigint }
+  run(namedParameters: Record<string, SQLInputValue>, ...anonymousParameters: SQLInputValue[]): { changes: number | bigint; lastInsertRowid: number | bigint }
+  get(...anonymousParameters: SQLInputValue[]): Record<string, SQLOutputValue> | undefined
+  get(namedParameters: Record<string, SQLInputValue>, ...anonymousParameters: SQLInputValue[]): Record<string, SQLOutputValue> | undefined
+  all(...anonymousParameters: SQLInputValue[]): Record<string, SQLOutputValue>[]
+  all(namedParameters: Record<string, SQLInputValue>, ...anonymousParameters: SQLInputValue[]): Record<string, SQLOutputValue>[]
+}
+interface DatabaseSyncShape {
+  exec(sql: string): void
+  prepare(sql: string): StatementSyncShape
+  close(): void
+}
+test("node:sqlite's DatabaseSync type fits the adapter's parameter", () => {
+  const fits = (db: DatabaseSyncShape): SQLiteDatabase => db
+  const value: SQLiteValue = 1n
+  expect(typeof fits).toBe("function")
+  expect(value).toBe(1n)
+})
+
+const requireHere = createRequire(import.meta.url)
+
+/**
+ * The adapter compiled to plain JavaScript, so a worker thread (which has no TypeScript loader)
+ * can run the very same code on its own connection.
+ */
+function compiledAdapterUrl(): string {
+  const out = join(dir, "compiled")
+  mkdirSync(out, { recursive: true })
+  writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }))
+  for (const name of ["sqlite", "sqlite-schema"]) {
+    const source = readFileSync(fileURLToPath(new URL(`../../src/adapters/${name}.ts`, import.meta.url)), "utf8")
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+    })
+    writeFileSync(join(out, `${name}.js`), outputText)
+  }
+  return pathToFileURL(join(out, "sqlite.js")).href
+}
+
+/**
+ * A barrier: counts this thread in, then spins (no event loop turn, so no added latency) until
+ * `parties` threads have. The workers get the same code as source, in {@link BARRIER_SOURCE}.
+ */
+function arriveAndWait(counter: Int32Array, parties: number): void {
+  Atomics.add(counter, 0, 1)
+  const deadline = Date.now() + 10_000
+  while (Atomics.load(counter, 0) < parties) {
+    if (Date.now() > deadline) throw new Error("barrier: the other threads never arrived")
+  }
+}
+const BARRIER_SOURCE = `
+function arriveAndWait(counter, parties) {
+  Atomics.add(counter, 0, 1)
+  const deadline = Date.now() + 10000
+  while (Atomics.load(counter, 0) < parties) {
+    if (Date.now() > deadline) throw new Error("barrier: the other threads never arrived")
+  }
+}`
+
+/** Waits for the start signal, then uses every token once through its own adapter; posts the ones it won. */
+const RACING_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads")
+const Database = require(workerData.driver)
+import(workerData.adapterUrl).then(async ({ SQLiteAdapter }) => {
+  const adapter = SQLiteAdapter(new Database(workerData.file))
+  ${BARRIER_SOURCE}
+  arriveAndWait(workerData.start, 2)
+  const won = []
+  for (const token of workerData.tokens) {
+    if (await adapter.useVerificationToken({ identifier: "race@example.com", token })) won.push(token)
+  }
+  parentPort.postMessage(won)
+})
+`
+
+/** Waits for the start signal, then opens the file (creating it and its schema) and adds one user. */
+const MIGRATING_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads")
+const Database = require(workerData.driver)
+import(workerData.adapterUrl).then(async ({ SQLiteAdapter }) => {
+  ${BARRIER_SOURCE}
+  arriveAndWait(workerData.start, 4)
+  const db = new Database(workerData.file)
+  await SQLiteAdapter(db).createUser({ email: workerData.email, emailVerified: null })
+  db.close()
+  parentPort.postMessage("done")
+})
+`
