@@ -25,7 +25,11 @@ export interface AdapterUser extends User {
   emailVerified: Date | null
 }
 
-/** An account as stored, always owned by a user. */
+/**
+ * An account as stored, always owned by a user. SQL stores keep the standard token fields
+ * (`access_token`, `refresh_token`, `id_token`, `scope`, `expires_at`, `token_type`,
+ * `session_state`) and may drop others, as Auth.js's SQL adapters do.
+ */
 export interface AdapterAccount extends Account {
   userId: string
   type: Exclude<Account["type"], "credentials">
@@ -64,12 +68,17 @@ export interface AdapterAuthenticator {
 
 /** The storage contract; every method optional, every return value or promise of it. */
 export interface Adapter {
+  /**
+   * Stores a new user. Gatehouse always passes a fresh random `id`; a store may keep it or assign
+   * its own, and returns the user with the id it kept.
+   */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
   getUser?(id: string): Awaitable<AdapterUser | null>
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>
   getUserByAccount?(
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Awaitable<AdapterUser | null>
+  /** Changes the fields present (a key set to `undefined` is not given) and returns the whole user. */
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
   /** Not called by Gatehouse itself. */
   deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
@@ -78,17 +87,25 @@ export interface Adapter {
   unlinkAccount?(
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Promise<void> | Awaitable<AdapterAccount | undefined>
+  /** Note the order: the account id first, then the provider (unlike the other lookups). */
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
   createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  /** The session and its user, in one query where the store can join. */
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
   ): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  /**
+   * Returns the token and deletes it, atomically: of two concurrent calls for one token, only one
+   * may get it (SQL: `DELETE … RETURNING`). An expired token is still returned; the core checks.
+   */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  /** `[]` for an unknown user; in no particular order. */
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  /** Throws for an unknown credential. */
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
 }
