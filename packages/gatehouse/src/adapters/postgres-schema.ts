@@ -1,0 +1,233 @@
+/**
+ * The PostgreSQL schema of `gatehouse/adapters/postgres` and {@link migrate}, which applies it.
+ *
+ * Table and column names are those of Auth.js's `@auth/pg-adapter`, so a database made for
+ * Auth.js (SERIAL integer ids) keeps working; the script only adds what that schema lacks.
+ * Needs PostgreSQL 13 or newer (`gen_random_uuid()` in core).
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import { migrate } from "gatehouse/adapters/postgres"
+ *
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * await migrate(pool) // at startup, from every instance: idempotent and serialized
+ * ```
+ * @module
+ */
+
+/** A row as the driver returns it. */
+export type PostgresRow = Record<string, unknown>
+
+/** What a query resolves to; `pg`'s `QueryResult` fits. */
+export interface PostgresQueryResult {
+  rows: PostgresRow[]
+  rowCount: number | null
+}
+
+/**
+ * Anything that runs a parameterized query the way `pg` does: a `Pool`, a `Client`, a
+ * `PoolClient`, or a driver with the same API (for example `@neondatabase/serverless`).
+ */
+export interface PostgresQueryable {
+  query(text: string, values?: unknown[]): Promise<PostgresQueryResult>
+}
+
+/** A checked-out connection of a {@link PostgresPool}. */
+export interface PostgresPoolClient extends PostgresQueryable {
+  release(error?: Error | boolean): void
+}
+
+/** A connection pool: queries go to any connection, `connect()` checks one out. */
+export interface PostgresPool extends PostgresQueryable {
+  connect(): Promise<PostgresPoolClient>
+}
+
+// Any constant works as long as every Gatehouse instance uses the same one; these are the bytes
+// of "gatehse". Advisory locks are per database, so migrations of different schemas also queue,
+// which is harmless for a script that takes milliseconds.
+const MIGRATION_LOCK_KEY = "29099075146642277"
+
+/**
+ * The whole schema as one idempotent SQL script; {@link migrate} runs it in a transaction under
+ * an advisory lock. It can also be run by hand (`psql -f`), once at a time. Tables are created
+ * in, and looked up through, the connection's `search_path`.
+ *
+ * Fresh tables get `TEXT` ids from `gen_random_uuid()`. Tables that already exist are left as
+ * they are; on every database, fresh or from Auth.js, the script then adds whatever of these is
+ * missing (judged by what exists, not by name):
+ * - a unique index on `sessions("sessionToken")` and on `accounts(provider, "providerAccountId")`
+ *   (fails, naming the key, if an old database holds duplicates: those must be resolved by hand);
+ * - an index on `users(email)` and on each `"userId"` column;
+ * - `FOREIGN KEY ("userId") REFERENCES users (id) ON DELETE CASCADE` on `accounts`, `sessions`
+ *   and `authenticators`, added `NOT VALID` so orphan rows an Auth.js database may hold do not
+ *   block the migration (new rows are checked, deletes cascade). After removing orphans, run
+ *   `ALTER TABLE accounts VALIDATE CONSTRAINT "accounts_userId_fkey"` (and so on) if you like.
+ */
+export const postgresSchema = `
+CREATE TABLE IF NOT EXISTS users (
+  id TEXT NOT NULL DEFAULT gen_random_uuid()::text,
+  name TEXT,
+  email TEXT,
+  "emailVerified" TIMESTAMPTZ,
+  image TEXT,
+  PRIMARY KEY (id)
+);
+
+CREATE TABLE IF NOT EXISTS verification_token (
+  identifier TEXT NOT NULL,
+  expires TIMESTAMPTZ NOT NULL,
+  token TEXT NOT NULL,
+  PRIMARY KEY (identifier, token)
+);
+
+DO $gatehouse$
+DECLARE
+  -- New tables pointing at users take the type of users.id: TEXT on a fresh schema, INTEGER
+  -- on an Auth.js one (a foreign key needs matching types).
+  user_id_type TEXT := (
+    SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+    WHERE attrelid = 'users'::regclass AND attname = 'id'
+  );
+  tbl TEXT;
+BEGIN
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS accounts (
+      id TEXT NOT NULL DEFAULT gen_random_uuid()::text,
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      type TEXT NOT NULL,
+      provider TEXT NOT NULL,
+      "providerAccountId" TEXT NOT NULL,
+      refresh_token TEXT,
+      access_token TEXT,
+      expires_at BIGINT,
+      id_token TEXT,
+      scope TEXT,
+      session_state TEXT,
+      token_type TEXT,
+      PRIMARY KEY (id)
+    )$sql$, user_id_type);
+
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS sessions (
+      id TEXT NOT NULL DEFAULT gen_random_uuid()::text,
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      expires TIMESTAMPTZ NOT NULL,
+      "sessionToken" TEXT NOT NULL,
+      PRIMARY KEY (id)
+    )$sql$, user_id_type);
+
+  -- Not in @auth/pg-adapter's schema; the names follow Auth.js's other adapters. BIGINT because
+  -- a WebAuthn signature counter is an unsigned 32-bit number.
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS authenticators (
+      "credentialID" TEXT NOT NULL,
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      "providerAccountId" TEXT NOT NULL,
+      "credentialPublicKey" TEXT NOT NULL,
+      counter BIGINT NOT NULL,
+      "credentialDeviceType" TEXT NOT NULL,
+      "credentialBackedUp" BOOLEAN NOT NULL,
+      transports TEXT,
+      PRIMARY KEY ("credentialID")
+    )$sql$, user_id_type);
+
+  FOREACH tbl IN ARRAY ARRAY['accounts', 'sessions', 'authenticators'] LOOP
+    IF NOT EXISTS (
+      SELECT 1 FROM pg_constraint c
+      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+      WHERE c.conrelid = tbl::regclass AND c.contype = 'f' AND cardinality(c.conkey) = 1
+        AND c.confrelid = 'users'::regclass AND a.attname = 'userId'
+    ) THEN
+      EXECUTE format(
+        'ALTER TABLE %I ADD CONSTRAINT %I FOREIGN KEY ("userId") REFERENCES users (id) ON DELETE CASCADE NOT VALID',
+        tbl, tbl || '_userId_fkey');
+    END IF;
+
+    IF NOT EXISTS (
+      SELECT 1 FROM pg_index i
+      JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+      WHERE i.indrelid = tbl::regclass AND a.attname = 'userId'
+    ) THEN
+      EXECUTE format('CREATE INDEX %I ON %I ("userId")', tbl || '_userId_idx', tbl);
+    END IF;
+  END LOOP;
+
+  -- A unique index (or constraint, or primary key) on exactly these columns already does the job.
+  IF NOT EXISTS (
+    SELECT 1 FROM pg_index i
+    WHERE i.indrelid = 'sessions'::regclass AND i.indisunique AND i.indpred IS NULL AND i.indexprs IS NULL
+      AND ARRAY(
+        SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
+        JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+        WHERE k.n <= i.indnkeyatts ORDER BY 1
+      ) = ARRAY['sessionToken']
+  ) THEN
+    CREATE UNIQUE INDEX "sessions_sessionToken_key" ON sessions ("sessionToken");
+  END IF;
+
+  IF NOT EXISTS (
+    SELECT 1 FROM pg_index i
+    WHERE i.indrelid = 'accounts'::regclass AND i.indisunique AND i.indpred IS NULL AND i.indexprs IS NULL
+      AND ARRAY(
+        SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
+        JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+        WHERE k.n <= i.indnkeyatts ORDER BY 1
+      ) = ARRAY['provider', 'providerAccountId']
+  ) THEN
+    CREATE UNIQUE INDEX "accounts_provider_providerAccountId_key" ON accounts (provider, "providerAccountId");
+  END IF;
+
+  IF NOT EXISTS (
+    SELECT 1 FROM pg_index i
+    JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+    WHERE i.indrelid = 'users'::regclass AND a.attname = 'email'
+  ) THEN
+    CREATE INDEX users_email_idx ON users (email);
+  END IF;
+END
+$gatehouse$;
+`
+
+/** Whether `db` is a pool we must check a connection out of, rather than one connection. */
+function isPool(db: PostgresQueryable | PostgresPool): db is PostgresPool {
+  // A pg `Client` has connect() too, but calling it again on a connected client throws: a Pool
+  // is told apart by having neither a checked-out client's release() nor a Client's parameters.
+  return typeof (db as Partial<PostgresPool>).connect === "function" &&
+    typeof (db as Partial<PostgresPoolClient>).release !== "function" &&
+    !("connectionParameters" in db)
+}
+
+/**
+ * Creates the tables and adds the missing indexes and foreign keys (see {@link postgresSchema}).
+ * Idempotent, and safe when several app instances run it at once: it runs in one transaction
+ * holding a transaction-level advisory lock, so they take turns, and a failure changes nothing.
+ *
+ * Given a pool, it checks out one connection (a transaction must stay on one); given a `Client`
+ * or `PoolClient`, it uses it directly, which must then not be inside a transaction already.
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import { migrate } from "gatehouse/adapters/postgres"
+ *
+ * await migrate(new Pool({ connectionString: process.env.DATABASE_URL }))
+ * ```
+ */
+export async function migrate(db: PostgresQueryable | PostgresPool): Promise<void> {
+  const client = isPool(db) ? await db.connect() : db
+  let failure: unknown
+  try {
+    await client.query("BEGIN")
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`)
+    await client.query(postgresSchema)
+    await client.query("COMMIT")
+  } catch (error) {
+    failure = error
+    await client.query("ROLLBACK").catch(() => {})
+    throw error
+  } finally {
+    // A connection that failed mid-migration may be broken: the pool discards it instead of reusing it.
+    if (client !== db) (client as PostgresPoolClient).release(failure instanceof Error ? failure : undefined)
+  }
+}

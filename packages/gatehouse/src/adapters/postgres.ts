@@ -1,0 +1,336 @@
+/**
+ * A Gatehouse adapter for PostgreSQL through `pg` (or any driver with its `query` API), on the
+ * tables of Auth.js's `@auth/pg-adapter`: an existing Auth.js database works unchanged after
+ * {@link migrate}, which also creates the tables on an empty one.
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import { PostgresAdapter, migrate } from "gatehouse/adapters/postgres"
+ *
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 5000 })
+ * await migrate(pool)
+ * export const config = { adapter: PostgresAdapter(pool), providers: [] }
+ * ```
+ * @module
+ */
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./index.js"
+import type { PostgresQueryable, PostgresRow } from "./postgres-schema.js"
+
+export { migrate, postgresSchema } from "./postgres-schema.js"
+export type { PostgresPool, PostgresPoolClient, PostgresQueryable, PostgresQueryResult, PostgresRow } from "./postgres-schema.js"
+
+/**
+ * The adapter's methods: every one implemented, with the exact result each gives. Plain
+ * functions that ignore `this`, so the object can be spread and single methods overridden.
+ */
+export interface PostgresAdapterMethods extends Adapter {
+  createUser: (user: AdapterUser) => Promise<AdapterUser>
+  getUser: (id: string) => Promise<AdapterUser | null>
+  getUserByEmail: (email: string) => Promise<AdapterUser | null>
+  getUserByAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterUser | null>
+  updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
+  deleteUser: (userId: string) => Promise<AdapterUser | null>
+  linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
+  unlinkAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterAccount | undefined>
+  getAccount: (providerAccountId: string, provider: string) => Promise<AdapterAccount | null>
+  createSession: (session: { sessionToken: string; userId: string; expires: Date }) => Promise<AdapterSession>
+  getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
+  deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
+  createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
+  useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
+  createAuthenticator: (authenticator: AdapterAuthenticator) => Promise<AdapterAuthenticator>
+  getAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
+  listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
+  updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
+}
+
+// Ids are read as text so integer (Auth.js SERIAL) and text (fresh schema) ids look the same.
+const USER = `id::text AS id, name, email, "emailVerified", image`
+const SESSION = `"sessionToken", "userId"::text AS "userId", expires`
+const ACCOUNT_TOKEN_FIELDS = ["refresh_token", "access_token", "expires_at", "id_token", "scope", "session_state", "token_type"] as const
+const ACCOUNT = `"userId"::text AS "userId", type, provider, "providerAccountId", ${ACCOUNT_TOKEN_FIELDS.join(", ")}`
+const TOKEN = `identifier, token, expires`
+const AUTHENTICATOR = `"credentialID", "userId"::text AS "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
+
+/** The columns an account may carry besides its keys; Auth.js's adapter stores these and drops the rest. */
+const ACCOUNT_COLUMNS = ["userId", "type", "provider", "providerAccountId", ...ACCOUNT_TOKEN_FIELDS] as const
+
+/**
+ * An id that cannot be one in this database: text that is no integer for an Auth.js SERIAL id
+ * (22P02, also a malformed uuid), or an integer out of range (22003). Such an id names no row.
+ */
+function isImpossibleId(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined
+  return code === "22P02" || code === "22003"
+}
+
+/** A Date from a timestamptz, whether the driver parsed it (pg's default) or not. */
+function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value))
+}
+
+function toUser(row: PostgresRow): AdapterUser {
+  return {
+    id: String(row.id),
+    name: (row.name ?? null) as string | null,
+    email: row.email as string,
+    emailVerified: row.emailVerified == null ? null : toDate(row.emailVerified),
+    image: (row.image ?? null) as string | null,
+  }
+}
+
+function toSession(row: PostgresRow): AdapterSession {
+  return { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) }
+}
+
+function toAccount(row: PostgresRow): AdapterAccount {
+  const account: Record<string, unknown> = {
+    userId: String(row.userId),
+    type: row.type,
+    provider: row.provider,
+    providerAccountId: row.providerAccountId,
+  }
+  // Absent token fields stay absent (not null): the account type has them as optional strings.
+  for (const field of ACCOUNT_TOKEN_FIELDS) {
+    const value = row[field]
+    if (value != null) account[field] = field === "expires_at" ? Number(value) : value
+  }
+  return account as unknown as AdapterAccount
+}
+
+function toToken(row: PostgresRow): VerificationToken {
+  return { identifier: String(row.identifier), token: String(row.token), expires: toDate(row.expires) }
+}
+
+function toAuthenticator(row: PostgresRow): AdapterAuthenticator {
+  return {
+    credentialID: String(row.credentialID),
+    userId: String(row.userId),
+    providerAccountId: String(row.providerAccountId),
+    credentialPublicKey: String(row.credentialPublicKey),
+    // BIGINT arrives as a string from pg.
+    counter: Number(row.counter),
+    credentialDeviceType: String(row.credentialDeviceType),
+    credentialBackedUp: row.credentialBackedUp === true || row.credentialBackedUp === "t",
+    transports: (row.transports ?? null) as string | null,
+  }
+}
+
+/** Quotes a column name we chose ourselves (never user input). */
+const column = (name: string) => `"${name}"`
+
+/**
+ * A pg `Pool` emits `error` when an idle connection dies (the server restarts, a proxy cuts it),
+ * and an EventEmitter with no `error` listener throws, which takes the whole process down. The
+ * pool drops such a connection by itself and the next query that needs the server fails and
+ * reports, so a listener that ignores the event is enough. One the application set is kept.
+ */
+function keepIdleErrorsFromCrashing(db: unknown): void {
+  const emitter = db as { on?: unknown; listenerCount?: unknown }
+  if (typeof emitter.on !== "function" || typeof emitter.listenerCount !== "function") return
+  const on = emitter.on as (event: string, listener: () => void) => unknown
+  const listenerCount = emitter.listenerCount as (event: string) => number
+  if (listenerCount.call(db, "error") === 0) on.call(db, "error", () => {})
+}
+
+/**
+ * Creates the adapter on `db`: a `pg` `Pool` (recommended), a `Client`, or any object with
+ * pg's `query(text, values)` API. Run {@link migrate} once before use.
+ *
+ * Behaviour worth knowing:
+ * - PostgreSQL assigns user ids: `createUser` ignores a given `id` and returns the stored one, as
+ *   text (a uuid on a fresh schema, a number on an Auth.js one). Looking up an id the column
+ *   cannot hold (a uuid against a SERIAL column) finds nothing instead of throwing.
+ * - Accounts keep only Auth.js's columns (token fields, `session_state`); other fields are dropped.
+ * - `useVerificationToken` deletes and returns in one statement, so a token works once even under
+ *   concurrent requests.
+ * - If `db` is an event emitter (a pg `Pool` or `Client`) without an `error` listener, one is
+ *   added that ignores the event: otherwise a connection dropped while idle (a server restart)
+ *   would crash the process. The next query then fails with the driver's error instead. Add
+ *   your own listener first if you want to log these.
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import { PostgresAdapter, migrate } from "gatehouse/adapters/postgres"
+ *
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 5000 })
+ * await migrate(pool)
+ * const config = { adapter: PostgresAdapter(pool), session: { strategy: "database" }, providers: [] }
+ * ```
+ */
+export function PostgresAdapter(db: PostgresQueryable): PostgresAdapterMethods {
+  keepIdleErrorsFromCrashing(db)
+
+  const rows = async (text: string, values: unknown[]): Promise<PostgresRow[]> => (await db.query(text, values)).rows
+
+  /** Rows of a query by id, or none when the id cannot be one here. */
+  const rowsById = async (text: string, values: unknown[]): Promise<PostgresRow[]> => {
+    try {
+      return await rows(text, values)
+    } catch (error) {
+      if (isImpossibleId(error)) return []
+      throw error
+    }
+  }
+
+  const first = <T>(found: PostgresRow[], map: (row: PostgresRow) => T): T | null => (found[0] ? map(found[0]) : null)
+
+  return {
+    // The id is PostgreSQL's (the column default or an Auth.js SERIAL), never the caller's: a
+    // SERIAL column cannot take a uuid, and an id written past its sequence would collide later.
+    createUser: async (user) => {
+      const found = await rows(
+        `INSERT INTO users (name, email, "emailVerified", image) VALUES ($1, $2, $3, $4) RETURNING ${USER}`,
+        [user.name ?? null, user.email, user.emailVerified ?? null, user.image ?? null],
+      )
+      return toUser(found[0]!)
+    },
+
+    getUser: async (id) => first(await rowsById(`SELECT ${USER} FROM users WHERE id = $1`, [id]), toUser),
+
+    getUserByEmail: async (email) => first(await rows(`SELECT ${USER} FROM users WHERE email = $1 LIMIT 1`, [email]), toUser),
+
+    getUserByAccount: async ({ provider, providerAccountId }) =>
+      first(
+        await rows(
+          `SELECT u.id::text AS id, u.name, u.email, u."emailVerified", u.image
+           FROM users u JOIN accounts a ON a."userId" = u.id
+           WHERE a.provider = $1 AND a."providerAccountId" = $2`,
+          [provider, providerAccountId],
+        ),
+        toUser,
+      ),
+
+    updateUser: async (user) => {
+      const values: unknown[] = [user.id]
+      const sets: string[] = []
+      for (const key of ["name", "email", "emailVerified", "image"] as const) {
+        if (user[key] === undefined) continue
+        values.push(user[key])
+        sets.push(`${column(key)} = $${values.length}`)
+      }
+      const text = sets.length
+        ? `UPDATE users SET ${sets.join(", ")} WHERE id = $1 RETURNING ${USER}`
+        : `SELECT ${USER} FROM users WHERE id = $1`
+      const updated = first(await rowsById(text, values), toUser)
+      if (!updated) throw new Error(`updateUser: no user with id ${JSON.stringify(user.id)}`)
+      return updated
+    },
+
+    // Accounts, sessions and authenticators go with the user through ON DELETE CASCADE.
+    deleteUser: async (userId) => first(await rowsById(`DELETE FROM users WHERE id = $1 RETURNING ${USER}`, [userId]), toUser),
+
+    linkAccount: async (account) => {
+      const names: string[] = []
+      const values: unknown[] = []
+      for (const key of ACCOUNT_COLUMNS) {
+        let value: unknown = account[key]
+        if (value === undefined) continue
+        // BIGINT refuses fractions; a computed expiry like now/1000 + expires_in may carry one.
+        if (key === "expires_at" && typeof value === "number" && !Number.isInteger(value)) value = Math.floor(value)
+        names.push(column(key))
+        values.push(value)
+      }
+      const placeholders = values.map((_, i) => `$${i + 1}`).join(", ")
+      const found = await rows(`INSERT INTO accounts (${names.join(", ")}) VALUES (${placeholders}) RETURNING ${ACCOUNT}`, values)
+      return toAccount(found[0]!)
+    },
+
+    unlinkAccount: async ({ provider, providerAccountId }) =>
+      first(
+        await rows(`DELETE FROM accounts WHERE provider = $1 AND "providerAccountId" = $2 RETURNING ${ACCOUNT}`, [provider, providerAccountId]),
+        toAccount,
+      ) ?? undefined,
+
+    getAccount: async (providerAccountId, provider) =>
+      first(await rows(`SELECT ${ACCOUNT} FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]), toAccount),
+
+    createSession: async ({ sessionToken, userId, expires }) => {
+      const found = await rows(
+        `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES ($1, $2, $3) RETURNING ${SESSION}`,
+        [sessionToken, userId, expires],
+      )
+      return toSession(found[0]!)
+    },
+
+    getSessionAndUser: async (sessionToken) => {
+      const [row] = await rows(
+        `SELECT s."sessionToken", s."userId"::text AS "userId", s.expires,
+                u.id::text AS id, u.name, u.email, u."emailVerified", u.image
+         FROM sessions s JOIN users u ON u.id = s."userId"
+         WHERE s."sessionToken" = $1`,
+        [sessionToken],
+      )
+      return row ? { session: toSession(row), user: toUser(row) } : null
+    },
+
+    updateSession: async (session) => {
+      const values: unknown[] = [session.sessionToken]
+      const sets: string[] = []
+      for (const key of ["userId", "expires"] as const) {
+        if (session[key] === undefined) continue
+        values.push(session[key])
+        sets.push(`${column(key)} = $${values.length}`)
+      }
+      const text = sets.length
+        ? `UPDATE sessions SET ${sets.join(", ")} WHERE "sessionToken" = $1 RETURNING ${SESSION}`
+        : `SELECT ${SESSION} FROM sessions WHERE "sessionToken" = $1`
+      return first(await rows(text, values), toSession)
+    },
+
+    deleteSession: async (sessionToken) =>
+      first(await rows(`DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING ${SESSION}`, [sessionToken]), toSession),
+
+    createVerificationToken: async ({ identifier, token, expires }) => {
+      const found = await rows(
+        `INSERT INTO verification_token (identifier, token, expires) VALUES ($1, $2, $3) RETURNING ${TOKEN}`,
+        [identifier, token, expires],
+      )
+      return toToken(found[0]!)
+    },
+
+    // One statement: of any number of concurrent calls, exactly one gets the row. Expiry is the
+    // caller's check, as in Auth.js; an expired token is still consumed and returned.
+    useVerificationToken: async ({ identifier, token }) =>
+      first(await rows(`DELETE FROM verification_token WHERE identifier = $1 AND token = $2 RETURNING ${TOKEN}`, [identifier, token]), toToken),
+
+    createAuthenticator: async (authenticator) => {
+      const found = await rows(
+        `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
+           "credentialDeviceType", "credentialBackedUp", transports)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${AUTHENTICATOR}`,
+        [
+          authenticator.credentialID,
+          authenticator.userId,
+          authenticator.providerAccountId,
+          authenticator.credentialPublicKey,
+          authenticator.counter,
+          authenticator.credentialDeviceType,
+          authenticator.credentialBackedUp,
+          authenticator.transports ?? null,
+        ],
+      )
+      return toAuthenticator(found[0]!)
+    },
+
+    getAuthenticator: async (credentialID) =>
+      first(await rows(`SELECT ${AUTHENTICATOR} FROM authenticators WHERE "credentialID" = $1`, [credentialID]), toAuthenticator),
+
+    listAuthenticatorsByUserId: async (userId) =>
+      (await rowsById(`SELECT ${AUTHENTICATOR} FROM authenticators WHERE "userId" = $1 ORDER BY "credentialID"`, [userId])).map(toAuthenticator),
+
+    updateAuthenticatorCounter: async (credentialID, newCounter) => {
+      const updated = first(
+        await rows(`UPDATE authenticators SET counter = $2 WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR}`, [credentialID, newCounter]),
+        toAuthenticator,
+      )
+      if (!updated) throw new Error(`updateAuthenticatorCounter: no authenticator with credentialID ${JSON.stringify(credentialID)}`)
+      return updated
+    },
+  }
+}
+
+export default PostgresAdapter

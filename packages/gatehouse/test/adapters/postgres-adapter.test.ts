@@ -1,0 +1,269 @@
+import pg from "pg"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
+import DefaultExport, { migrate, PostgresAdapter, postgresSchema, type PostgresQueryable } from "../../src/adapters/postgres.js"
+import { runAdapterConformance } from "../../src/testing/adapter.js"
+import { testSchema, type TestSchema } from "../support/postgres.js"
+
+const schema = testSchema()
+// pg's default max is 10; the concurrency tests below want at least that many connections.
+const pool = schema.pool({ max: 12 })
+const adapter = PostgresAdapter(pool)
+
+beforeAll(async () => {
+  await schema.create()
+  await migrate(pool)
+})
+afterAll(() => schema.drop())
+
+describe("PostgresAdapter conformance", () => {
+  runAdapterConformance({ adapter, test })
+})
+
+const day = 24 * 60 * 60 * 1000
+let serial = 0
+const newUser = (fields: Partial<AdapterUser> = {}): AdapterUser => {
+  serial += 1
+  return { id: crypto.randomUUID(), email: `pg-${serial}-${crypto.randomUUID()}@example.com`, emailVerified: null, ...fields }
+}
+
+/** Catalog facts about the test schema, for checking what migrate() created. */
+async function catalog(db: PostgresQueryable, schemaName: string) {
+  const indexes = await db.query(
+    `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY tablename, indexname`,
+    [schemaName],
+  )
+  const constraints = await db.query(
+    `SELECT c.conrelid::regclass::text AS "table", c.conname, c.contype, c.confdeltype, c.convalidated,
+            c.confrelid::regclass::text AS "references"
+     FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+     WHERE n.nspname = $1 ORDER BY 1, 2`,
+    [schemaName],
+  )
+  return { indexes: indexes.rows, constraints: constraints.rows }
+}
+
+describe("PostgresAdapter", () => {
+  test("is also the default export, satisfies Adapter and takes any object with pg's query API", async () => {
+    expect(DefaultExport).toBe(PostgresAdapter)
+    const asContract: Adapter = adapter
+    expect(typeof asContract.useVerificationToken).toBe("function")
+    // A Client and a checked-out PoolClient type-check as well as a Pool.
+    const client = new pg.Client({ connectionString: schema.url })
+    const accepted: PostgresQueryable[] = [pool, client]
+    expect(accepted).toHaveLength(2)
+    const checkedOut = await pool.connect()
+    try {
+      expect(await PostgresAdapter(checkedOut).getUser(crypto.randomUUID())).toBeNull()
+    } finally {
+      checkedOut.release()
+    }
+  })
+
+  test("can be spread and a method overridden", async () => {
+    const seen: string[] = []
+    const custom: Adapter = {
+      ...adapter,
+      getUser: async (id) => {
+        seen.push(id)
+        return adapter.getUser(id)
+      },
+    }
+    const user = await adapter.createUser(newUser())
+    expect((await custom.getUser!(user.id))?.email).toBe(user.email)
+    expect(seen).toEqual([user.id])
+    expect((await custom.getUserByEmail!(user.email))?.id).toBe(user.id)
+  })
+
+  test("keeps a pool's idle-connection errors from crashing the process, and keeps the application's own listener", () => {
+    expect(pool.listenerCount("error")).toBe(1)
+    // What pg does when an idle connection dies; with no listener this emit would throw.
+    expect(() => pool.emit("error", new Error("terminating connection due to administrator command"))).not.toThrow()
+
+    const own = schema.pool()
+    const logged: unknown[] = []
+    own.on("error", (error) => logged.push(error))
+    PostgresAdapter(own)
+    expect(own.listenerCount("error")).toBe(1)
+    own.emit("error", new Error("idle connection lost"))
+    expect(logged).toHaveLength(1)
+  })
+
+  test("getSessionAndUser is one query", async () => {
+    const user = await adapter.createUser(newUser({ name: "One Query" }))
+    const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+    const texts: string[] = []
+    const counting: PostgresQueryable = {
+      query: (text, values) => {
+        texts.push(text)
+        return pool.query(text, values)
+      },
+    }
+    const found = await PostgresAdapter(counting).getSessionAndUser(session.sessionToken)
+    expect(found?.user.name).toBe("One Query")
+    expect(found?.session.userId).toBe(user.id)
+    expect(texts).toHaveLength(1)
+    expect(texts[0]).toMatch(/JOIN/)
+  })
+
+  test("linkAccount stores only Auth.js's columns and returns expires_at as a number", async () => {
+    const user = await adapter.createUser(newUser())
+    const linked = await adapter.linkAccount({
+      userId: user.id,
+      type: "oidc",
+      provider: "google",
+      providerAccountId: crypto.randomUUID(),
+      access_token: "at",
+      expires_at: 1_900_000_000,
+      session_state: "state",
+      not_a_column: "dropped",
+      ext_expires_in: 3600,
+    })
+    expect(linked).toEqual({
+      userId: user.id,
+      type: "oidc",
+      provider: "google",
+      providerAccountId: linked.providerAccountId,
+      access_token: "at",
+      expires_at: 1_900_000_000,
+      session_state: "state",
+    })
+    expect(typeof (await adapter.getAccount(linked.providerAccountId, "google"))?.expires_at).toBe("number")
+  })
+
+  test("lets PostgreSQL assign user ids: a given id is ignored, the stored one returned", async () => {
+    const given = crypto.randomUUID()
+    const created = await adapter.createUser(newUser({ id: given }))
+    expect(created.id).not.toBe(given)
+    expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(await adapter.getUser(given)).toBeNull()
+    expect((await adapter.getUser(created.id))?.email).toBe(created.email)
+  })
+
+  test("returns users with name and image null, ids as strings and dates as Dates", async () => {
+    const emailVerified = new Date(Math.floor(Date.now() / 1000) * 1000)
+    const created = await adapter.createUser(newUser({ emailVerified }))
+    expect(created).toEqual({ id: created.id, email: created.email, emailVerified, name: null, image: null })
+    expect(created.emailVerified).toBeInstanceOf(Date)
+    const updated = await adapter.updateUser({ id: created.id })
+    expect(updated).toEqual(created)
+    await expect(adapter.updateUser({ id: crypto.randomUUID() })).rejects.toThrow(/no user/)
+  })
+
+  test("of 50 concurrent useVerificationToken calls through a pool of 12 connections, exactly one gets the token", async () => {
+    const token = { identifier: "race@example.com", token: crypto.randomUUID(), expires: new Date(Date.now() + day) }
+    await adapter.createVerificationToken(token)
+    const results = await Promise.all(Array.from({ length: 50 }, () => adapter.useVerificationToken({ identifier: token.identifier, token: token.token })))
+    expect(results.filter((result) => result !== null)).toEqual([token])
+    // The calls really ran on several connections at once.
+    expect(pool.totalCount).toBeGreaterThan(1)
+  })
+
+  test("deleting a user in SQL removes its accounts, sessions and authenticators (ON DELETE CASCADE)", async () => {
+    const user = await adapter.createUser(newUser())
+    await adapter.linkAccount({ userId: user.id, type: "oauth", provider: "github", providerAccountId: crypto.randomUUID() })
+    await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+    await adapter.createAuthenticator({
+      credentialID: crypto.randomUUID(),
+      userId: user.id,
+      providerAccountId: "p",
+      credentialPublicKey: "k",
+      counter: 2 ** 32 - 1,
+      credentialDeviceType: "singleDevice",
+      credentialBackedUp: false,
+    })
+    expect((await adapter.listAuthenticatorsByUserId(user.id))[0]?.counter).toBe(2 ** 32 - 1)
+
+    await pool.query(`DELETE FROM users WHERE id = $1`, [user.id])
+    for (const table of ["accounts", "sessions", "authenticators"]) {
+      const left = await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE "userId" = $1`, [user.id])
+      expect(left.rows[0]?.n, table).toBe(0)
+    }
+  })
+
+  test("rejects a session or account for a user that does not exist (foreign keys)", async () => {
+    const nobody = crypto.randomUUID()
+    await expect(adapter.createSession({ sessionToken: crypto.randomUUID(), userId: nobody, expires: new Date() })).rejects.toMatchObject({ code: "23503" })
+    await expect(adapter.linkAccount({ userId: nobody, type: "oauth", provider: "x", providerAccountId: "y" })).rejects.toMatchObject({ code: "23503" })
+  })
+})
+
+describe("migrate", () => {
+  test("adds the unique indexes, the indexes and the cascading foreign keys Auth.js's schema lacks", async () => {
+    const { indexes, constraints } = await catalog(pool, schema.name)
+    const defs = indexes.map((row) => String(row.indexdef))
+    const has = (pattern: RegExp) => expect(defs.some((def) => pattern.test(def)), String(pattern)).toBe(true)
+    has(/^CREATE UNIQUE INDEX .* ON \S+\.sessions USING btree \("sessionToken"\)$/)
+    has(/^CREATE UNIQUE INDEX .* ON \S+\.accounts USING btree \(provider, "providerAccountId"\)$/)
+    has(/^CREATE INDEX .* ON \S+\.users USING btree \(email\)$/)
+    for (const table of ["accounts", "sessions", "authenticators"]) {
+      has(new RegExp(`^CREATE INDEX .* ON \\S+\\.${table} USING btree \\("userId"\\)$`))
+      const fks = constraints.filter((row) => row.table === table && row.contype === "f")
+      expect(fks, table).toEqual([expect.objectContaining({ references: "users", confdeltype: "c" })])
+    }
+    has(/^CREATE UNIQUE INDEX .* ON \S+\.authenticators USING btree \("credentialID"\)$/)
+    has(/^CREATE UNIQUE INDEX .* ON \S+\.verification_token USING btree \(identifier, token\)$/)
+  })
+
+  test("run again changes nothing", async () => {
+    const before = await catalog(pool, schema.name)
+    await migrate(pool)
+    await migrate(pool)
+    expect(await catalog(pool, schema.name)).toEqual(before)
+  })
+
+  test("run by 5 clients at once on an empty schema succeeds, and leaves one schema", async () => {
+    const fresh: TestSchema = testSchema()
+    await fresh.create()
+    const clients = Array.from({ length: 5 }, () => new pg.Client({ connectionString: fresh.url, options: `-c search_path=${fresh.name}` }))
+    try {
+      await Promise.all(clients.map((client) => client.connect()))
+      await Promise.all(clients.map((client) => migrate(client)))
+      // And through pools, which check out a connection each time.
+      const pools = [fresh.pool(), fresh.pool()]
+      await Promise.all(pools.map((p) => migrate(p)))
+      const { indexes, constraints } = await catalog(clients[0]!, fresh.name)
+      expect(await catalog(pool, schema.name)).toEqual({
+        indexes: indexes.map((row) => ({ ...row, indexdef: String(row.indexdef).replace(fresh.name, schema.name) })),
+        constraints,
+      })
+      const freshAdapter = PostgresAdapter(pools[0]!)
+      const user = await freshAdapter.createUser(newUser())
+      expect(await freshAdapter.getUser(user.id)).toEqual(user)
+    } finally {
+      await Promise.all(clients.map((client) => client.end()))
+      await fresh.drop()
+    }
+  })
+
+  test("leaves nothing behind when it fails", async () => {
+    const broken = testSchema()
+    await broken.create()
+    const p = broken.pool()
+    try {
+      // A users table whose id no foreign key can point at (no unique key): the script must fail.
+      await p.query(`CREATE TABLE users (id TEXT, name TEXT, email TEXT, "emailVerified" TIMESTAMPTZ, image TEXT)`)
+      await expect(migrate(p)).rejects.toThrow()
+      const tables = await p.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1`, [broken.name])
+      expect(tables.rows).toEqual([{ tablename: "users" }])
+      expect(p.idleCount + p.waitingCount).toBe(p.totalCount)
+    } finally {
+      await broken.drop()
+    }
+  })
+
+  test("exports its SQL, which runs by hand as well", async () => {
+    expect(postgresSchema).toMatch(/CREATE TABLE IF NOT EXISTS users/)
+    const byHand = testSchema()
+    await byHand.create()
+    try {
+      const p = byHand.pool()
+      await p.query(postgresSchema)
+      await p.query(postgresSchema)
+      const tables = await p.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY 1`, [byHand.name])
+      expect(tables.rows.map((row) => row.tablename)).toEqual(["accounts", "authenticators", "sessions", "users", "verification_token"])
+    } finally {
+      await byHand.drop()
+    }
+  })
+})

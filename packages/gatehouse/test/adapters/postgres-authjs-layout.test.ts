@@ -1,0 +1,169 @@
+/**
+ * An existing Auth.js database: @auth/pg-adapter's documented schema (SERIAL integer ids, no
+ * foreign keys, no unique indexes), with rows written the way that adapter writes them. After
+ * migrate() Gatehouse must read those rows and pass the conformance suite on that layout.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
+import { runAdapterConformance } from "../../src/testing/adapter.js"
+import { testSchema } from "../support/postgres.js"
+
+/** @auth/pg-adapter's schema as its documentation gives it. */
+const authjsSchema = `
+CREATE TABLE verification_token (
+  identifier TEXT NOT NULL,
+  expires TIMESTAMPTZ NOT NULL,
+  token TEXT NOT NULL,
+  PRIMARY KEY (identifier, token)
+);
+CREATE TABLE accounts (
+  id SERIAL,
+  "userId" INTEGER NOT NULL,
+  type VARCHAR(255) NOT NULL,
+  provider VARCHAR(255) NOT NULL,
+  "providerAccountId" VARCHAR(255) NOT NULL,
+  refresh_token TEXT,
+  access_token TEXT,
+  expires_at BIGINT,
+  id_token TEXT,
+  scope TEXT,
+  session_state TEXT,
+  token_type TEXT,
+  PRIMARY KEY (id)
+);
+CREATE TABLE sessions (
+  id SERIAL,
+  "userId" INTEGER NOT NULL,
+  expires TIMESTAMPTZ NOT NULL,
+  "sessionToken" VARCHAR(255) NOT NULL,
+  PRIMARY KEY (id)
+);
+CREATE TABLE users (
+  id SERIAL,
+  name VARCHAR(255),
+  email VARCHAR(255),
+  "emailVerified" TIMESTAMPTZ,
+  image TEXT,
+  PRIMARY KEY (id)
+);
+`
+
+const expires = new Date("2031-01-02T03:04:05.000Z")
+const verified = new Date("2024-06-01T10:00:00.000Z")
+
+describe("an Auth.js database with rows in it", () => {
+  const schema = testSchema()
+  const pool = schema.pool()
+  const adapter = PostgresAdapter(pool)
+  let userId = ""
+
+  beforeAll(async () => {
+    await schema.create()
+    await pool.query(authjsSchema)
+    // The statements @auth/pg-adapter runs for createUser, createSession and linkAccount.
+    const user = await pool.query(
+      `INSERT INTO users (name, email, "emailVerified", image) VALUES ($1, $2, $3, $4) RETURNING id, name, email, "emailVerified", image`,
+      ["Ada Lovelace", "ada@example.com", verified, "https://example.com/ada.png"],
+    )
+    userId = String(user.rows[0].id)
+    await pool.query(`INSERT INTO sessions ("userId", expires, "sessionToken") VALUES ($1, $2, $3)`, [userId, expires, "authjs-session-token"])
+    await pool.query(
+      `INSERT INTO accounts ("userId", provider, type, "providerAccountId", access_token, expires_at, refresh_token, id_token, scope, session_state, token_type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [userId, "github", "oauth", "gh-12345", "gho_token", 1_900_000_000, null, null, "read:user", null, "bearer"],
+    )
+    // Auth.js never deleted a user's sessions reliably: an orphan must not block the migration.
+    await pool.query(`INSERT INTO sessions ("userId", expires, "sessionToken") VALUES (999999, $1, 'orphan')`, [expires])
+    await migrate(pool)
+  })
+  afterAll(() => schema.drop())
+
+  test("migrate keeps the layout and adds keys and indexes, the foreign keys NOT VALID", async () => {
+    const types = await pool.query(
+      `SELECT table_name, data_type FROM information_schema.columns
+       WHERE table_schema = $1 AND column_name IN ('id', 'userId') ORDER BY table_name, column_name`,
+      [schema.name],
+    )
+    expect(types.rows).toEqual([
+      { table_name: "accounts", data_type: "integer" },
+      { table_name: "accounts", data_type: "integer" },
+      // Created by migrate: its userId matches users.id so the foreign key can exist.
+      { table_name: "authenticators", data_type: "integer" },
+      { table_name: "sessions", data_type: "integer" },
+      { table_name: "sessions", data_type: "integer" },
+      { table_name: "users", data_type: "integer" },
+    ])
+    const fks = await pool.query(
+      `SELECT conrelid::regclass::text AS "table", convalidated FROM pg_constraint
+       WHERE contype = 'f' AND connamespace = $1::regnamespace ORDER BY 1`,
+      [schema.name],
+    )
+    expect(fks.rows).toEqual([
+      { table: "accounts", convalidated: false },
+      // A table migrate creates gets its key inline, checked from the start.
+      { table: "authenticators", convalidated: true },
+      { table: "sessions", convalidated: false },
+    ])
+    const unique = await pool.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE 'CREATE UNIQUE%' ORDER BY 1`, [schema.name])
+    expect(unique.rows.map((row) => row.indexname)).toEqual(
+      expect.arrayContaining(["accounts_provider_providerAccountId_key", "sessions_sessionToken_key"]),
+    )
+  })
+
+  test("getSessionAndUser reads the session and user Auth.js wrote", async () => {
+    expect(await adapter.getSessionAndUser("authjs-session-token")).toEqual({
+      session: { sessionToken: "authjs-session-token", userId, expires },
+      user: { id: userId, name: "Ada Lovelace", email: "ada@example.com", emailVerified: verified, image: "https://example.com/ada.png" },
+    })
+    // The orphan session has no user to join.
+    expect(await adapter.getSessionAndUser("orphan")).toBeNull()
+  })
+
+  test("getUserByAccount and getAccount read the account Auth.js wrote", async () => {
+    expect((await adapter.getUserByAccount({ provider: "github", providerAccountId: "gh-12345" }))?.id).toBe(userId)
+    expect(await adapter.getAccount("gh-12345", "github")).toEqual({
+      userId,
+      type: "oauth",
+      provider: "github",
+      providerAccountId: "gh-12345",
+      access_token: "gho_token",
+      expires_at: 1_900_000_000,
+      scope: "read:user",
+      token_type: "bearer",
+    })
+  })
+
+  test("PostgreSQL assigns user ids; ids that cannot be integers find nothing", async () => {
+    const created = await adapter.createUser({ id: "42", email: "grace@example.com", emailVerified: null })
+    expect(created.id).toMatch(/^\d+$/)
+    expect(Number(created.id)).toBeGreaterThan(Number(userId))
+    expect((await adapter.getUser(created.id))?.email).toBe("grace@example.com")
+    expect(await adapter.getUser("not-a-number")).toBeNull()
+    expect(await adapter.getUser("99999999999999999999")).toBeNull()
+    expect(await adapter.deleteUser("not-a-number")).toBeNull()
+    expect(await adapter.listAuthenticatorsByUserId("not-a-number")).toEqual([])
+    await expect(adapter.updateUser({ id: "not-a-number", name: "x" })).rejects.toThrow(/no user/)
+  })
+
+  test("new rows are checked against users, and deleting a user cascades", async () => {
+    await expect(adapter.createSession({ sessionToken: "dangling", userId: "424242", expires })).rejects.toMatchObject({ code: "23503" })
+    const user = await adapter.createUser({ id: "", email: "cascade@example.com", emailVerified: null })
+    await adapter.createSession({ sessionToken: "to-cascade", userId: user.id, expires })
+    expect(await adapter.deleteUser(user.id)).toMatchObject({ id: user.id })
+    expect(await pool.query(`SELECT 1 FROM sessions WHERE "sessionToken" = 'to-cascade'`)).toMatchObject({ rowCount: 0 })
+  })
+})
+
+describe("PostgresAdapter conformance on an Auth.js (SERIAL id) database", () => {
+  const schema = testSchema()
+  const pool = schema.pool()
+
+  beforeAll(async () => {
+    await schema.create()
+    await pool.query(authjsSchema)
+    await migrate(pool)
+  })
+  afterAll(() => schema.drop())
+
+  runAdapterConformance({ adapter: PostgresAdapter(pool), test })
+})

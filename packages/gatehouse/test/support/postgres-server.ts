@@ -1,0 +1,207 @@
+/**
+ * Throwaway PostgreSQL clusters for the tests: a real server in a temp dir, on 127.0.0.1 and a
+ * free port, that can be stopped and started again (outage tests) and removed afterwards.
+ *
+ * Run as root (CI containers), the server runs as the `postgres` user because PostgreSQL refuses
+ * to run as root; the server binaries are installed from Debian's `postgresql` package if missing.
+ */
+import { execFile, execFileSync } from "node:child_process"
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { promisify } from "node:util"
+
+const run = promisify(execFile)
+
+/** A running (or stopped) throwaway cluster. */
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`; trust auth, so no password. */
+  url: string
+  port: number
+  /** The temp dir holding the data dir, the unix socket and the server log. */
+  dir: string
+  /** Starts the server again on the same port and data dir; waits until it accepts connections. */
+  start(): Promise<void>
+  /** Stops the server (fast shutdown: open connections are cut); removes nothing. */
+  stop(): Promise<void>
+  /** Stops the server if it runs and removes its temp dir. */
+  destroy(): Promise<void>
+}
+
+const debianRoot = "/usr/lib/postgresql"
+const isRoot = process.getuid?.() === 0
+
+/** The newest `/usr/lib/postgresql/<version>/bin` holding initdb and pg_ctl, if any. */
+function findBinDir(): string | undefined {
+  if (!existsSync(debianRoot)) return undefined
+  const versions = readdirSync(debianRoot)
+    .filter((v) => existsSync(join(debianRoot, v, "bin", "initdb")) && existsSync(join(debianRoot, v, "bin", "pg_ctl")))
+    .sort((a, b) => Number(b) - Number(a))
+  return versions[0] === undefined ? undefined : join(debianRoot, versions[0], "bin")
+}
+
+let installed: string | undefined
+
+/** Finds the server binaries, installing Debian's package once when we may (root) and must. */
+export function postgresBinDir(): string {
+  if (installed) return installed
+  let dir = findBinDir()
+  if (!dir && isRoot && existsSync("/usr/bin/apt-get")) {
+    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+    // Debian's package would otherwise create and start a "main" cluster on 5432 that nobody
+    // stops. A drop-in, not createcluster.conf itself, so dpkg finds no changed conffile to ask about.
+    const dropIn = "/etc/postgresql-common/createcluster.d/gatehouse-tests.conf"
+    mkdirSync(dirname(dropIn), { recursive: true })
+    writeFileSync(dropIn, "create_main_cluster = false\n")
+    // No stdin: a prompt must fail the install, not hang the test run.
+    const options = { stdio: ["ignore", "inherit", "inherit"] as ("ignore" | "inherit")[], env }
+    execFileSync("apt-get", ["update"], options)
+    execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], options)
+    dir = findBinDir()
+  }
+  if (!dir) {
+    throw new Error(
+      `PostgreSQL server binaries (initdb, pg_ctl) not found under ${debianRoot}/*/bin. ` +
+        (isRoot ? "" : "Not root, so they were not installed. ") +
+        "Install them (Debian/Ubuntu: apt-get install postgresql) or point the tests at a server with DATABASE_URL.",
+    )
+  }
+  installed = dir
+  return dir
+}
+
+/** A TCP port nothing listens on right now (the OS picks from its ephemeral range, never 5432). */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer()
+      server.once("error", reject)
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address()
+        server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
+      })
+    })
+    if (port !== 0 && port !== 5432) return port
+  }
+}
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`
+
+/** Runs a server binary as the `postgres` user when we are root, else as ourselves. */
+async function asServerUser(file: string, args: string[]): Promise<void> {
+  if (isRoot) {
+    // -s: the postgres account's login shell may be nologin on some systems.
+    await run("su", ["postgres", "-s", "/bin/sh", "-c", [file, ...args].map(shellQuote).join(" ")])
+  } else {
+    await run(file, args)
+  }
+}
+
+function serverUserIds(): { uid: number; gid: number } {
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim())
+  return { uid: id("-u"), gid: id("-g") }
+}
+
+/** Adds the server log to a failure, since pg_ctl's own message rarely says why. */
+async function withLog<T>(dir: string, what: string, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action()
+  } catch (error) {
+    const logFile = join(dir, "postgres.log")
+    const log = existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").slice(-20).join("\n") : "(no log)"
+    const detail = error instanceof Error ? error.message : String(error)
+    throw new Error(`${what} failed: ${detail}\n--- server log (tail) ---\n${log}`, { cause: error })
+  }
+}
+
+/**
+ * Creates a cluster in a fresh temp dir and starts it.
+ *
+ * @example
+ * ```ts
+ * const server = await startPostgres()
+ * const pool = new pg.Pool({ connectionString: server.url })
+ * // …
+ * await pool.end()
+ * await server.destroy()
+ * ```
+ */
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = postgresBinDir()
+  const dir = mkdtempSync(join(tmpdir(), "gatehouse-pg-"))
+  const data = join(dir, "data")
+  const logFile = join(dir, "postgres.log")
+  if (isRoot) {
+    const { uid, gid } = serverUserIds()
+    chownSync(dir, uid, gid)
+  }
+  chmodSync(dir, 0o700)
+  const port = await freePort()
+
+  await withLog(dir, "initdb", () =>
+    asServerUser(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]),
+  )
+  // Settings go into the data dir (not pg_ctl -o) so a restart keeps the same port and socket.
+  // Durability is pointless for a throwaway cluster and costs seconds per test run.
+  const conf = join(data, "postgresql.conf")
+  writeFileSync(
+    conf,
+    readFileSync(conf, "utf8") +
+      [
+        "",
+        "listen_addresses = '127.0.0.1'",
+        `port = ${port}`,
+        `unix_socket_directories = '${dir}'`,
+        "max_connections = 300",
+        "fsync = off",
+        "synchronous_commit = off",
+        "full_page_writes = off",
+        "",
+      ].join("\n"),
+  )
+
+  let running = false
+  // A test run that dies without tearing down must not leave a server behind.
+  const stopOnExit = () => {
+    if (!running) return
+    try {
+      const args = ["-D", data, "-m", "immediate", "-w", "stop"]
+      if (isRoot) execFileSync("su", ["postgres", "-s", "/bin/sh", "-c", [join(bin, "pg_ctl"), ...args].map(shellQuote).join(" ")])
+      else execFileSync(join(bin, "pg_ctl"), args)
+    } catch {
+      // Best effort on the way out.
+    }
+  }
+  process.on("exit", stopOnExit)
+
+  const server: PostgresServer = {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    async start() {
+      await withLog(dir, "pg_ctl start", () => asServerUser(join(bin, "pg_ctl"), ["-D", data, "-l", logFile, "-w", "-t", "60", "start"]))
+      running = true
+    },
+    async stop() {
+      if (!running) return
+      await withLog(dir, "pg_ctl stop", () => asServerUser(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]))
+      running = false
+    },
+    async destroy() {
+      try {
+        await server.stop()
+      } finally {
+        process.off("exit", stopOnExit)
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  }
+  try {
+    await server.start()
+  } catch (error) {
+    await server.destroy()
+    throw error
+  }
+  return server
+}

@@ -1,0 +1,71 @@
+/**
+ * Per-file isolation on the run's shared PostgreSQL server: each test file works in its own fresh
+ * schema (`gh_<random>`), reached through `search_path`, and drops it afterwards.
+ */
+import pg from "pg"
+import { inject } from "vitest"
+
+/** The URL of the run's server; throws the global setup's failure when there is none. */
+export function postgresUrl(): string {
+  const url = inject("postgresUrl")
+  if (!url) throw new Error(`No PostgreSQL server for the tests: ${inject("postgresError") || "global setup did not run"}`)
+  return url
+}
+
+/** A schema name no other test file uses. */
+export function randomSchemaName(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6))
+  return `gh_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`
+}
+
+/** Pool settings that put every connection into `schema` (and only there). */
+export function schemaPoolConfig(url: string, schema: string, extra: pg.PoolConfig = {}): pg.PoolConfig {
+  return { connectionString: url, options: `-c search_path=${schema}`, connectionTimeoutMillis: 10_000, ...extra }
+}
+
+/** Runs `sql` once on a short-lived connection to the server (outside any test schema). */
+export async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A fresh, empty schema: create it before the tests, drop it (and everything in it) after. */
+export interface TestSchema {
+  name: string
+  url: string
+  /** A new Pool whose connections all use this schema. */
+  pool(extra?: pg.PoolConfig): pg.Pool
+  create(): Promise<void>
+  drop(): Promise<void>
+}
+
+/**
+ * Names a fresh schema without touching the server yet, so a test file can build its pool and
+ * adapter at module level (the conformance suite wants the adapter then) and create the schema in
+ * `beforeAll`.
+ */
+export function testSchema(): TestSchema {
+  const url = postgresUrl()
+  const name = randomSchemaName()
+  const pools: pg.Pool[] = []
+  return {
+    name,
+    url,
+    pool(extra) {
+      const pool = new pg.Pool(schemaPoolConfig(url, name, extra))
+      pools.push(pool)
+      return pool
+    },
+    create: () => adminQuery(url, `CREATE SCHEMA ${name}`),
+    async drop() {
+      // A test may have ended its pool already; ending twice throws.
+      await Promise.all(pools.filter((pool) => !pool.ended && !pool.ending).map((pool) => pool.end()))
+      await adminQuery(url, `DROP SCHEMA IF EXISTS ${name} CASCADE`)
+    },
+  }
+}
