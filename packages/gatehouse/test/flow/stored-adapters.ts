@@ -8,7 +8,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Adapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
 import { SQLiteAdapter } from "../../src/adapters/sqlite.js"
+import { testSchema } from "../support/postgres.js"
 
 export type FlowAdapter = Adapter & Required<Pick<Adapter, "createUser" | "getSessionAndUser" | "createSession" | "updateSession">>
 
@@ -31,6 +33,16 @@ export const storedAdapters: StoredAdapter[] = [
           rmSync(dir, { recursive: true, force: true })
         },
       }
+    },
+  },
+  {
+    name: "PostgreSQL",
+    open: async () => {
+      const schema = testSchema()
+      await schema.create()
+      const pool = schema.pool({ max: 4 })
+      await migrate(pool)
+      return { adapter: PostgresAdapter(pool), close: () => schema.drop() }
     },
   },
 ]
