@@ -71,6 +71,17 @@ export const userCases: readonly ConformanceCase[] = [
     },
   },
   {
+    // Ids reach getUser from cookies and tokens; one the store could never have issued (not a
+    // number for an integer column, out of range, quoting) is still just "not found".
+    name: "getUser: returns null for an id the store could never have issued",
+    uses: ["getUser"],
+    async run(adapter) {
+      for (const id of ["not-a-number", "99999999999999999999999999", "1'; DROP TABLE users; --", ""]) {
+        assert.equal(await adapter.getUser(id), null, `getUser(${JSON.stringify(id)}) must be null`)
+      }
+    },
+  },
+  {
     name: "getUser: returns the stored user, emailVerified as a Date",
     uses: ["getUser", "createUser"],
     async run(adapter) {
