@@ -178,8 +178,12 @@ export interface JWTCallbackParams {
 export type SessionCallbackParams =
   | { session: Session; token: JWT; user?: undefined; newSession?: unknown; trigger?: "update" }
   | {
-      /** The row without its `sessionToken`, which never leaves the HttpOnly cookie. */
-      session: Session & Omit<AdapterSession, "sessionToken">
+      /**
+       * The row without its `sessionToken` (which never leaves the HttpOnly cookie), and its user.
+       * As in Auth.js the type lets it be returned as the `Session`; at run time `expires` is a
+       * `Date` (serialized as an ISO string in the response).
+       */
+      session: Session & Omit<AdapterSession, "sessionToken"> & { user: AdapterUser }
       user: AdapterUser
       token?: undefined
       newSession?: unknown

@@ -90,11 +90,15 @@ export interface Adapter {
   /** Note the order: the account id first, then the provider (unlike the other lookups). */
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
   createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
-  /** The session and its user, in one query where the store can join. */
+  /**
+   * The session and its user, in one query where the store can join. May return an expired row
+   * (the core deletes it); `expires` must come back as a `Date`.
+   */
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
   ): Awaitable<AdapterSession | null | undefined>
+  /** Preferably returns the deleted row, which the `signOut` event receives. */
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /**

@@ -11,7 +11,7 @@
  * import { migrate } from "gatehouse/adapters/postgres"
  *
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
- * await migrate(pool) // at startup, from every instance: idempotent and serialized
+ * await migrate(pool) // at deploy or startup: idempotent, and instances take turns
  * ```
  * @module
  */
@@ -63,6 +63,11 @@ const MIGRATION_LOCK_KEY = "29099075146642277"
  *   and `authenticators`, added `NOT VALID` so orphan rows an Auth.js database may hold do not
  *   block the migration (new rows are checked, deletes cascade). After removing orphans, run
  *   `ALTER TABLE accounts VALIDATE CONSTRAINT "accounts_userId_fkey"` (and so on) if you like.
+ *
+ * On a large existing Auth.js database, the first run builds the new indexes inside its
+ * transaction, which holds writes to `sessions` and `accounts` until it finishes: run it once at
+ * a quiet moment (or create those indexes `CONCURRENTLY` by hand first; the script then finds
+ * them and adds nothing).
  */
 export const postgresSchema = `
 CREATE TABLE IF NOT EXISTS users (

@@ -128,8 +128,11 @@ const column = (name: string) => `"${name}"`
  * reports, so a listener that ignores the event is enough. One the application set is kept.
  */
 function keepIdleErrorsFromCrashing(db: unknown): void {
-  const emitter = db as { on?: unknown; listenerCount?: unknown }
+  const emitter = db as { on?: unknown; listenerCount?: unknown; totalCount?: unknown }
   if (typeof emitter.on !== "function" || typeof emitter.listenerCount !== "function") return
+  // Only a Pool replaces a dead connection; a single Client never reconnects, so silencing its
+  // error would turn a crash the supervisor restarts into an outage nobody hears about.
+  if (typeof emitter.totalCount !== "number") return
   const on = emitter.on as (event: string, listener: () => void) => unknown
   const listenerCount = emitter.listenerCount as (event: string) => number
   if (listenerCount.call(db, "error") === 0) on.call(db, "error", () => {})
@@ -146,9 +149,8 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  * - Accounts keep only Auth.js's columns (token fields, `session_state`); other fields are dropped.
  * - `useVerificationToken` deletes and returns in one statement, so a token works once even under
  *   concurrent requests.
- * - If `db` is an event emitter (a pg `Pool` or `Client`) without an `error` listener, one is
- *   added that ignores the event: otherwise a connection dropped while idle (a server restart)
- *   would crash the process. The next query then fails with the driver's error instead. Add
+ * - If `db` is a pg `Pool` without an `error` listener, one is added that ignores the event:
+ *   otherwise a connection dropped while idle (a server restart) would crash the process. The next query then fails with the driver's error instead. Add
  *   your own listener first if you want to log these.
  *
  * @example
@@ -191,7 +193,8 @@ export function PostgresAdapter(db: PostgresQueryable): PostgresAdapterMethods {
 
     getUser: async (id) => first(await rowsById(`SELECT ${USER} FROM users WHERE id = $1`, [id]), toUser),
 
-    getUserByEmail: async (email) => first(await rows(`SELECT ${USER} FROM users WHERE email = $1 LIMIT 1`, [email]), toUser),
+    // Email is not unique in Auth.js's layout; of several users with one, always the same one.
+    getUserByEmail: async (email) => first(await rows(`SELECT ${USER} FROM users WHERE email = $1 ORDER BY id LIMIT 1`, [email]), toUser),
 
     getUserByAccount: async ({ provider, providerAccountId }) =>
       first(
@@ -249,10 +252,20 @@ export function PostgresAdapter(db: PostgresQueryable): PostgresAdapterMethods {
       first(await rows(`SELECT ${ACCOUNT} FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]), toAccount),
 
     createSession: async ({ sessionToken, userId, expires }) => {
-      const found = await rows(
-        `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES ($1, $2, $3) RETURNING ${SESSION}`,
-        [sessionToken, userId, expires],
-      )
+      let found: PostgresRow[]
+      try {
+        found = await rows(
+          `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES ($1, $2, $3) RETURNING ${SESSION}`,
+          [sessionToken, userId, expires],
+        )
+      } catch (error) {
+        // pg's unique-violation detail quotes the key: another browser's live session token,
+        // which must not reach a log line.
+        if ((error as { code?: unknown }).code === "23505") {
+          throw new Error("PostgresAdapter.createSession: that sessionToken is already in use")
+        }
+        throw error
+      }
       return toSession(found[0]!)
     },
 

@@ -1,10 +1,11 @@
 /**
  * The SQLite schema of `gatehouse/adapters/sqlite` and its migrations.
  *
- * Table and column names are those of Auth.js's official SQL adapters, so a database laid out for
- * them reads the same; the PostgreSQL adapter uses the same names. Dates are stored as integer
- * milliseconds since the epoch (SQLite has no date type and integers compare and index exactly),
- * booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth token response has it.
+ * Table and column names are those of Auth.js's PostgreSQL adapter, which the PostgreSQL adapter
+ * here shares, so the two stores look alike. Dates are stored as integer milliseconds since the
+ * epoch (SQLite has no date type and integers compare and index exactly; ISO text written by other
+ * tools is read too), booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth
+ * token response has it.
  *
  * @module
  */

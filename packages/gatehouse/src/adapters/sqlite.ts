@@ -129,15 +129,18 @@ function milliseconds(value: unknown, field: string): number | null {
 }
 
 // Integers come back as bigint when the caller turned on better-sqlite3's safeIntegers or
-// node:sqlite's readBigInts, so every numeric read goes through Number().
-const toDate = (value: unknown): Date => new Date(Number(value))
+// node:sqlite's readBigInts, so every numeric read goes through Number(). Text dates (ISO
+// strings, as other SQLite layouts such as Auth.js's D1 adapter write them) are read too.
+const toDate = (value: unknown): Date =>
+  typeof value === "string" && !/^-?\d+$/.test(value) ? new Date(value) : new Date(Number(value))
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
 
 function toUser(row: Row): AdapterUser {
   return {
     id: String(row.id),
     name: textOrNull(row.name),
-    // The column is nullable only so Auth.js's layout fits; Gatehouse always writes an email.
+    // The contract types email as a string, but a user from a provider that shares no email
+    // address is stored without one; such a row reads back as null.
     email: textOrNull(row.email) as string,
     emailVerified: row.emailVerified === null || row.emailVerified === undefined ? null : toDate(row.emailVerified),
     image: textOrNull(row.image),

@@ -10,6 +10,7 @@ import { AccountNotLinked, AuthError, OAuthAccountNotLinked } from "../errors.js
 import type { Account, User } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
 import { emitEvent } from "./events.js"
+import { logError } from "./logger.js"
 import type { RequestContext } from "./request-context.js"
 import { currentUser } from "./sessions/index.js"
 
@@ -94,8 +95,26 @@ async function linkedUser(
   }
 
   const created = await createUser(ctx, user, null)
-  await linkAccount(ctx, created, account, user)
+  try {
+    await linkAccount(ctx, created, account, user)
+  } catch (error) {
+    await forgetUser(ctx, created)
+    throw error
+  }
   return { user: created, isNewUser: true }
+}
+
+/**
+ * Removes a user created moments ago whose account could not be linked. Left in place, the user
+ * would own the email without the account, and every retry would end in OAuthAccountNotLinked.
+ */
+async function forgetUser(ctx: RequestContext, user: AdapterUser): Promise<void> {
+  if (typeof ctx.config.adapter?.deleteUser !== "function") return
+  try {
+    await callAdapter(ctx.config.adapter, "deleteUser", user.id)
+  } catch (error) {
+    logError(ctx.logger, error)
+  }
 }
 
 async function createUser(ctx: RequestContext, user: User, emailVerified: Date | null): Promise<AdapterUser> {

@@ -115,6 +115,9 @@ function checkConfig(config: ResolvedConfig): StaticCheck {
   if (config.debug) warnings.push("debug-enabled")
   if (config.skipCSRFCheck) warnings.push("csrf-disabled")
   if (config.secret.some((secret) => secret.length < MIN_SECRET_LENGTH)) warnings.push("secret-too-short")
+  const { session } = config
+  // Valid (Auth.js accepts it), but an active user is then signed out maxAge after signing in.
+  if (session.strategy === "database" && session.updateAge >= session.maxAge) warnings.push("session-never-extended")
   const hasWebAuthn = config.providers.some((provider) => provider.type === "webauthn")
   if (hasWebAuthn && config.experimental.enableWebAuthn) warnings.push("experimental-webauthn")
   return {

@@ -14,6 +14,8 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
   | "secret-too-short"
+  /** Database sessions whose `updateAge` is not below `maxAge` are never extended. */
+  | "session-never-extended"
 
 const builtIn: LoggerInstance = {
   error(code, ...message) {

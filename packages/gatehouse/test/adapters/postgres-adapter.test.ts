@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import DefaultExport, { migrate, PostgresAdapter, postgresSchema, type PostgresQueryable } from "../../src/adapters/postgres.js"
 import { runAdapterConformance } from "../../src/testing/adapter.js"
-import { testSchema, type TestSchema } from "../support/postgres.js"
+import { schemaPoolConfig, testSchema, type TestSchema } from "../support/postgres.js"
 
 const schema = testSchema()
 // pg's default max is 10; the concurrency tests below want at least that many connections.
@@ -87,6 +87,21 @@ describe("PostgresAdapter", () => {
     expect(own.listenerCount("error")).toBe(1)
     own.emit("error", new Error("idle connection lost"))
     expect(logged).toHaveLength(1)
+  })
+
+  test("leaves a single Client's errors alone: it never reconnects, so they must surface", () => {
+    const client = new pg.Client(schemaPoolConfig(schema.url, schema.name))
+    PostgresAdapter(client)
+    expect(client.listenerCount("error")).toBe(0)
+  })
+
+  test("keeps a duplicate session token out of its error message", async () => {
+    const user = await adapter.createUser(newUser())
+    const sessionToken = `live-${crypto.randomUUID()}`
+    await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + day) })
+    const error = await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + day) }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Error)
+    expect(JSON.stringify(error) + String(error) + String((error as { detail?: unknown }).detail)).not.toContain(sessionToken)
   })
 
   test("getSessionAndUser is one query", async () => {

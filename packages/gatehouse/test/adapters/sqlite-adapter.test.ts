@@ -313,6 +313,20 @@ describe("SQLiteAdapter on SQLite", () => {
     expect(db.prepare(`SELECT "credentialBackedUp" FROM authenticators`).pluck().get()).toBe(1)
   })
 
+  it("reads dates another tool stored as ISO text", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    const created = await adapter.createUser(user())
+    db.prepare(`UPDATE users SET "emailVerified" = ? WHERE id = ?`).run("2031-02-03T04:05:06.007Z", created.id)
+    db.prepare(`INSERT INTO sessions (id, "userId", expires, "sessionToken") VALUES ('s', ?, ?, 'iso-token')`).run(
+      created.id,
+      "2031-02-03T04:05:06.007Z",
+    )
+    const found = await adapter.getSessionAndUser("iso-token")
+    expect(found?.session.expires).toEqual(new Date("2031-02-03T04:05:06.007Z"))
+    expect(found?.user.emailVerified).toEqual(new Date("2031-02-03T04:05:06.007Z"))
+  })
+
   it("gives back numbers, Dates and booleans when the connection reads integers as bigint", async () => {
     const db = open(fresh())
     db.defaultSafeIntegers(true)

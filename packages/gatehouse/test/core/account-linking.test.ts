@@ -92,6 +92,16 @@ describe("signing in through a provider account", () => {
     expect((await jwt.signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=garbage`)).isNewUser).toBe(true)
   })
 
+  it("removes a user it just created when the account cannot be linked, so a retry can succeed", async () => {
+    const { adapter, signIn } = await setup()
+    const linkAccount = adapter.linkAccount
+    adapter.linkAccount = () => Promise.reject(new Error("deadlock detected"))
+    await expect(signIn({ user: octocat, account: github })).rejects.toMatchObject({ type: "AdapterError" })
+    expect(await adapter.getUserByEmail("octo@example.com")).toBeNull()
+    adapter.linkAccount = linkAccount
+    expect((await signIn({ user: octocat, account: github })).isNewUser).toBe(true)
+  })
+
   it("refuses an account that belongs to someone other than the signed-in user", async () => {
     const { adapter, signIn } = await setup()
     await signIn({ user: octocat, account: github })

@@ -171,6 +171,13 @@ describe("config assertions", () => {
     expect(errorOf({ ...base, session: { strategy: "cookie" as "jwt" } })?.type).toBe("UnsupportedStrategy")
   })
 
+  it("warns when database sessions could never be extended (updateAge not below maxAge)", () => {
+    const adapter = allMethods(databaseMethods)
+    expect(check({ ...base, adapter, session: { maxAge: 3600, updateAge: 3600 } }).warnings).toEqual(["session-never-extended"])
+    expect(check({ ...base, adapter, session: { maxAge: 3600, updateAge: 3599 } }).warnings).toEqual([])
+    expect(check({ ...base, session: { maxAge: 3600, updateAge: 7200 } }).warnings).toEqual([])
+  })
+
   it("warns about debug, disabled CSRF, short secrets and a redundant AUTH_URL path", () => {
     const config = { ...base, providers: [], secret: "short", debug: true, skipCSRFCheck, basePath: "/x", logger: { debug: () => {} } } as AuthConfig
     const resolved = resolveConfig(config, { AUTH_URL: "https://app.test/api/auth" })

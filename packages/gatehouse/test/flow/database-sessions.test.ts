@@ -133,6 +133,20 @@ describe.each(storedAdapters)("database sessions on the $name adapter", (store: 
     expect(updates).toHaveLength(1)
   })
 
+  it("extends exactly when updateAge has passed, not a millisecond before", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    const start = Date.parse("2030-01-01T00:00:00Z")
+    vi.setSystemTime(start)
+    const { client } = await signedIn({ session: { maxAge: 3600, updateAge: 600 } })
+    const token = client.jar.get(SESSION_COOKIE)
+    vi.setSystemTime(start + 600_000 - 1)
+    await client.get("session")
+    expect((await rowOf(token))!.expires.getTime()).toBe(start + 3600_000)
+    vi.setSystemTime(start + 600_000)
+    await client.get("session")
+    expect((await rowOf(token))!.expires.getTime()).toBe(start + 600_000 + 3600_000)
+  })
+
   it("writes on every access when updateAge is 0", async () => {
     vi.useFakeTimers({ toFake: ["Date"] })
     vi.setSystemTime(new Date("2030-01-01T00:00:00Z"))
@@ -210,7 +224,7 @@ describe.each(storedAdapters)("database sessions on the $name adapter", (store: 
 })
 
 describe("database sessions when the adapter fails", () => {
-  async function failing(overrides: Partial<Adapter>) {
+  async function failing(overrides: Partial<Adapter>, extra: Partial<AuthConfig> = {}) {
     const { MemoryAdapter } = await import("../../src/adapters/memory.js")
     const memory = MemoryAdapter()
     const stored = await memory.createUser({ ...ada, email: ada.email!, emailVerified: null })
@@ -220,6 +234,7 @@ describe("database sessions when the adapter fails", () => {
         logger,
         adapter: { ...memory, ...overrides },
         providers: [{ id: "credentials", name: "C", type: "credentials", credentials: {}, authorize: () => ({ id: stored.id }) }],
+        ...extra,
       }),
     )
     return { client, lines, memory }
@@ -260,6 +275,55 @@ describe("database sessions when the adapter fails", () => {
     expect(response.status).toBe(302)
     expect(client.jar.get(SESSION_COOKIE)).toBeUndefined()
     expect(lines.map((line) => line.code)).toContain("SignOutError")
+  })
+
+  it("fires signOut even when the adapter's deleteSession reports nothing", async () => {
+    const signOuts: unknown[] = []
+    const { client, memory } = await failing({}, { events: { signOut: (message) => void signOuts.push(message) } })
+    ;(client.config.adapter as Adapter).deleteSession = async (token: string) => void (await memory.deleteSession(token))
+    await client.signIn({})
+    const token = client.jar.get(SESSION_COOKIE)
+    await client.postForm("signout", { csrfToken: await client.csrfToken() })
+    expect(signOuts).toEqual([{ session: undefined }])
+    expect(await memory.getSessionAndUser(token!)).toBeNull()
+  })
+
+  it("keeps a row whose expiry the adapter returns in a form that is not a date, and logs why", async () => {
+    const { client, lines, memory } = await failing({})
+    await client.signIn({})
+    const token = client.jar.get(SESSION_COOKIE)!
+    ;(client.config.adapter as Adapter).getSessionAndUser = async (t: string) => {
+      const found = await memory.getSessionAndUser(t)
+      return found && { ...found, session: { ...found.session, expires: "next tuesday" as unknown as Date } }
+    }
+    const response = await client.get("session")
+    expect(await response.json()).toBeNull()
+    expect(client.jar.get(SESSION_COOKIE)).toBe(token)
+    expect(await memory.getSessionAndUser(token)).not.toBeNull()
+    const logged = lines.find((line) => line.code === "SessionTokenError")!
+    expect(String(((logged.message[0] as Error).cause as { err?: Error }).err?.message)).toContain("not a date")
+  })
+
+  it("keeps the session the user had when a second sign-in cannot create its row", async () => {
+    const { client, memory } = await failing({})
+    await client.signIn({})
+    const token = client.jar.get(SESSION_COOKIE)!
+    ;(client.config.adapter as Adapter).createSession = boom
+    const response = await client.signIn({})
+    expect(response.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(client.jar.get(SESSION_COOKIE)).toBe(token)
+    expect(await memory.getSessionAndUser(token)).not.toBeNull()
+    expect(await client.session()).not.toBeNull()
+  })
+
+  it("ends the session when the row vanished between reading and extending it", async () => {
+    const { client, memory } = await failing({ updateSession: async () => null })
+    await client.signIn({})
+    const token = client.jar.get(SESSION_COOKIE)!
+    await memory.updateSession({ sessionToken: token, expires: new Date(Date.now() + 1000) })
+    const response = await client.get("session")
+    expect(await response.json()).toBeNull()
+    expect(client.jar.get(SESSION_COOKIE)).toBeUndefined()
   })
 
   it("names a method the adapter lacks at run time", async () => {

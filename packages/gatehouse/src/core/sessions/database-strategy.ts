@@ -6,7 +6,7 @@
  */
 import type { AdapterSession, AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
-import { AuthError, SessionTokenError, SignOutError } from "../../errors.js"
+import { AdapterError, AuthError, SessionTokenError, SignOutError } from "../../errors.js"
 import type { Session, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
@@ -41,7 +41,10 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
     const lastWritten = session.expires.getTime() - options.maxAge * 1000
     if (lastWritten + options.updateAge * 1000 <= now) {
       const expires = new Date(now + options.maxAge * 1000)
-      await callAdapter(adapter, "updateSession", { sessionToken, expires })
+      // `null` means the row went away meanwhile (a sign-out elsewhere): the session is over.
+      // Adapters may also answer nothing at all, which says nothing about the row.
+      const updated = await callAdapter(adapter, "updateSession", { sessionToken, expires })
+      if (updated === null) return { session: null, cookies: store.clean() }
       session = { ...session, expires }
       cookies = store.chunk(sessionToken, { expires })
     }
@@ -49,11 +52,12 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
     // The token stays out of the callback: whatever the callback returns reaches the browser's
     // JavaScript, and the cookie holding the token is HttpOnly for a reason.
     const { sessionToken: _token, ...row } = session
+    // The declared type (Auth.js's) has `expires` as string and Date at once; it is the Date.
     const params = {
       session: { ...row, user },
       user,
       ...(update && { trigger: "update" as const, newSession: update.data }),
-    } as unknown as SessionCallbackParams
+    } as SessionCallbackParams
     const payload: unknown = await callbacks.session(params)
     if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
       throw new AuthError("The session callback must return the session object")
@@ -76,7 +80,11 @@ async function liveSession(
   if (!found) return null
   // A store that hands back strings or numbers for dates still gets its expiry compared correctly.
   const expires = new Date(found.session.expires)
-  if (Number.isNaN(expires.getTime()) || expires.getTime() <= Date.now()) {
+  if (Number.isNaN(expires.getTime())) {
+    // Deleting would sign everyone out over a storage-format mismatch; say so and keep the row.
+    throw new AdapterError(`getSessionAndUser returned an expires that is not a date: ${JSON.stringify(found.session.expires)}`)
+  }
+  if (expires.getTime() <= Date.now()) {
     await callAdapter(adapter, "deleteSession", sessionToken)
     return null
   }
@@ -97,6 +105,9 @@ export async function issueDatabaseSession(ctx: RequestContext, data: SignInData
     throw new AuthError("session.generateSessionToken must return a non-empty string")
   }
   const store = sessionStoreOf(ctx)
+  const expires = new Date(Date.now() + options.maxAge * 1000)
+  await callAdapter(adapter, "createSession", { sessionToken, userId, expires })
+  // Only once the new session exists: a failed sign-in must not also end the one the user had.
   if (store.value) {
     try {
       await callAdapter(adapter, "deleteSession", store.value)
@@ -105,22 +116,20 @@ export async function issueDatabaseSession(ctx: RequestContext, data: SignInData
       logError(ctx.logger, error)
     }
   }
-  const expires = new Date(Date.now() + options.maxAge * 1000)
-  await callAdapter(adapter, "createSession", { sessionToken, userId, expires })
   return store.chunk(sessionToken, { expires })
 }
 
 /**
- * Deletes the session row and clears the cookie. `signOut` gets the deleted row; an adapter that
- * reports `null` (no such row) ends no session and fires no event. Failures are logged and the
- * cookie is cleared all the same: the user asked to leave.
+ * Deletes the session row and clears the cookie. `signOut` gets what `deleteSession` returned
+ * (the row, or `null`/nothing from adapters that do not return it, as in Auth.js). Failures are
+ * logged and the cookie is cleared all the same: the user asked to leave.
  */
 export async function endDatabaseSession(ctx: RequestContext): Promise<Cookie[]> {
   const store = sessionStoreOf(ctx)
   if (!store.value) return []
   try {
     const session = await callAdapter(ctx.config.adapter, "deleteSession", store.value)
-    if (session !== null) await emitEvent(ctx.config, "signOut", { session })
+    await emitEvent(ctx.config, "signOut", { session })
   } catch (error) {
     logError(ctx.logger, new SignOutError("The database session could not be deleted at sign-out", { cause: error }))
   }
