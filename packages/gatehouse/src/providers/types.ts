@@ -16,13 +16,23 @@ export interface CommonProviderOptions {
   type: ProviderType
 }
 
+/** What an endpoint's `request` hook is given: the tokens, the provider, and the fetch to use. */
+export interface EndpointRequestContext {
+  tokens: TokenSet
+  provider: OAuthConfig
+  /** The provider's `fetch` (or the global one): every request to the provider goes through it. */
+  fetch: typeof fetch
+}
+
 /** An OAuth 2 endpoint: a URL, or a URL with extra parameters and hooks. */
 export type EndpointConfig =
   | string
   | {
       url?: string
       params?: Record<string, unknown>
-      request?: (context: { tokens: TokenSet; provider: OAuthConfig }) => Awaitable<unknown>
+      /** Replaces the default request (userinfo: GET with the bearer token); returns the profile. */
+      request?: (context: EndpointRequestContext) => Awaitable<unknown>
+      /** Rewrites a non-standard response before it is processed. */
       conform?: (response: Response) => Awaitable<Response | undefined>
     }
 
@@ -48,6 +58,19 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
   redirectProxyUrl?: string
   idToken?: boolean
   style?: { logo?: string; bg?: string; text?: string }
+  /** Every request to this provider (discovery, token, userinfo, hooks) goes through it. */
+  fetch?: typeof fetch
+  /**
+   * Adds to the profile what the authorization response carries besides the code (Apple posts
+   * the user's name as a `user` parameter on the first sign-in only).
+   */
+  profileFromCallback?: (profile: P, params: URLSearchParams) => Awaitable<P>
+  /**
+   * The issuer this ID token must name, when it depends on the token: a multi-tenant Microsoft
+   * Entra ID app discovers `https://login.microsoftonline.com/{tenantid}/v2.0` and each token
+   * names its own tenant. Given the token's unverified claims and the discovered issuer.
+   */
+  idTokenIssuer?: (claims: Record<string, unknown>, discoveredIssuer: string) => string
 }
 
 /** What an email provider hands to `sendVerificationRequest`. */
