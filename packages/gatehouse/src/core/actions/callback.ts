@@ -7,6 +7,7 @@ import type { ProviderConfig } from "../../providers/types.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { RequestContext } from "../request-context.js"
+import { oauthCallback } from "../oauth/callback.js"
 import { credentialsCallback } from "./callback-credentials.js"
 import { requireProvider } from "./signin.js"
 
@@ -17,8 +18,8 @@ const notAvailable = async (_ctx: RequestContext, provider: ProviderConfig): Pro
 /** How each kind of provider completes a sign-in. */
 const complete: ProviderHandlers<RequestContext, Promise<ResponseInternal>> = {
   credentials: credentialsCallback,
-  oauth: notAvailable,
-  oidc: notAvailable,
+  oauth: oauthCallback,
+  oidc: oauthCallback,
   email: notAvailable,
   webauthn: notAvailable,
 }

@@ -8,6 +8,7 @@ import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { renderSignInPage } from "../pages/index.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
+import { authorizationRedirect } from "../oauth/authorization-url.js"
 import { pageContextOf } from "./page-context.js"
 
 /** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
@@ -36,8 +37,8 @@ const notAvailable = (_ctx: RequestContext, provider: ProviderConfig): SignInSta
 const start: ProviderHandlers<RequestContext, SignInStart> = {
   credentials: toSignInPage,
   webauthn: toSignInPage,
-  oauth: notAvailable,
-  oidc: notAvailable,
+  oauth: authorizationRedirect,
+  oidc: authorizationRedirect,
   email: notAvailable,
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Where a provider's endpoints are: explicit URLs from its configuration, or its issuer's
+ * discovery document (fetched once per provider and kept; a failed fetch is not kept).
+ * @module
+ */
+import * as o from "oauth4webapi"
+import { AuthError } from "../../errors.js"
+import type { EndpointConfig, OAuthConfig } from "../../providers/types.js"
+
+/** The fetch every request to `provider` goes through. */
+export function providerFetch(provider: OAuthConfig): typeof fetch {
+  const custom = provider.fetch
+  // The global fetch throws "Illegal invocation" when called as a method of another object.
+  return custom ? (input, init) => custom(input, init) : (input, init) => fetch(input, init)
+}
+
+/** Options oauth4webapi takes for every request: the provider's fetch, and http allowed (local IdPs). */
+export function requestOptions(provider: OAuthConfig): { [o.customFetch]: typeof fetch; [o.allowInsecureRequests]: true } {
+  return { [o.customFetch]: providerFetch(provider), [o.allowInsecureRequests]: true }
+}
+
+/** The endpoint's URL with its configured `params` as query parameters (`claims` as JSON). */
+export function endpointUrl(endpoint: EndpointConfig | undefined): URL | undefined {
+  const href = typeof endpoint === "string" ? endpoint : endpoint?.url
+  if (!href) return undefined
+  const url = new URL(href)
+  if (typeof endpoint === "object" && endpoint.params) {
+    for (const [key, value] of Object.entries(endpoint.params)) {
+      if (value === undefined || value === null) continue
+      url.searchParams.set(key, key === "claims" || typeof value === "object" ? JSON.stringify(value) : String(value))
+    }
+  }
+  return url
+}
+
+const discovered = new WeakMap<OAuthConfig, Promise<o.AuthorizationServer>>()
+
+/**
+ * The authorization server of `provider`. Endpoints configured explicitly win; whatever is
+ * missing comes from discovery, which then needs `issuer`.
+ */
+export async function authorizationServer(provider: OAuthConfig): Promise<o.AuthorizationServer> {
+  const authorization = endpointUrl(provider.authorization)
+  const token = endpointUrl(provider.token)
+  const userinfo = endpointUrl(provider.userinfo)
+  if (authorization && token && (userinfo || provider.type === "oidc" || typeof provider.userinfo === "object")) {
+    return {
+      issuer: provider.issuer ?? authorization.origin,
+      authorization_endpoint: authorization.href,
+      token_endpoint: token.href,
+      ...(userinfo && { userinfo_endpoint: userinfo.href }),
+    }
+  }
+  const fromDiscovery = await discover(provider)
+  return {
+    ...fromDiscovery,
+    ...(authorization && { authorization_endpoint: authorization.href }),
+    ...(token && { token_endpoint: token.href }),
+    ...(userinfo && { userinfo_endpoint: userinfo.href }),
+  }
+}
+
+function discover(provider: OAuthConfig): Promise<o.AuthorizationServer> {
+  let pending = discovered.get(provider)
+  if (!pending) {
+    if (!provider.issuer) {
+      throw new AuthError(`Provider ${JSON.stringify(provider.id)} needs an issuer or its authorization, token and userinfo endpoints`)
+    }
+    const issuer = new URL(provider.issuer)
+    pending = (async () => {
+      const response = await o.discoveryRequest(issuer, { ...requestOptions(provider), algorithm: "oidc" })
+      return o.processDiscoveryResponse(issuer, response)
+    })()
+    // A provider that was down must be asked again next time.
+    pending.catch(() => discovered.delete(provider))
+    discovered.set(provider, pending)
+  }
+  return pending
+}

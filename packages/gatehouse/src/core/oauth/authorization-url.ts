@@ -1,0 +1,60 @@
+/**
+ * `POST {basePath}/signin/<oauth provider>`: the redirect to the provider's authorization
+ * endpoint, with the checks' cookies.
+ * @module
+ */
+import * as o from "oauth4webapi"
+import type { Cookie } from "../../cookies/defaults.js"
+import type { OAuthConfig } from "../../providers/types.js"
+import type { ResponseInternal } from "../internal-response.js"
+import type { RequestContext } from "../request-context.js"
+import { authorizationServer, endpointUrl } from "./authorization-server.js"
+import { checkCookie, checksOf, encodeState } from "./checks.js"
+import { ownCallbackUrl, proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
+
+const DEFAULT_SCOPE = "openid profile email"
+// Parameters of the sign-in request that are Gatehouse's own, not the provider's.
+const OWN_PARAMS = new Set(["callbackUrl", "csrfToken"])
+
+/** Redirects to the provider, carrying `response_type`, client, redirect URI, scope and checks. */
+export async function authorizationRedirect(ctx: RequestContext, provider: OAuthConfig): Promise<ResponseInternal> {
+  const as = await authorizationServer(provider)
+  const configured = endpointUrl(provider.authorization)
+  const url = new URL(configured?.href ?? as.authorization_endpoint ?? "")
+  if (!as.authorization_endpoint && !configured) {
+    throw new TypeError(`Provider ${JSON.stringify(provider.id)} has no authorization endpoint`)
+  }
+
+  const params = new URLSearchParams({
+    response_type: "code",
+    client_id: provider.clientId ?? "",
+    redirect_uri: redirectUri(ctx, provider),
+  })
+  // The endpoint's own parameters, then whatever the sign-in request asked for (prompt, login_hint…).
+  for (const [key, value] of url.searchParams) params.set(key, value)
+  for (const [key, value] of Object.entries(ctx.request.query)) if (!OWN_PARAMS.has(key)) params.set(key, value)
+  if (!params.has("scope")) params.set("scope", DEFAULT_SCOPE)
+
+  const cookies: Cookie[] = []
+  const proxy = proxyCallbackUrl(ctx, provider)
+  const checks = checksOf(provider, proxy)
+  if (checks.has("state")) {
+    const state = await encodeState(ctx, o.generateRandomState(), proxy ? ownCallbackUrl(ctx, provider) : undefined)
+    params.set("state", state)
+    cookies.push(await checkCookie(ctx, provider, "state", state))
+  }
+  if (checks.has("pkce")) {
+    const verifier = o.generateRandomCodeVerifier()
+    params.set("code_challenge", await o.calculatePKCECodeChallenge(verifier))
+    params.set("code_challenge_method", "S256")
+    cookies.push(await checkCookie(ctx, provider, "pkceCodeVerifier", verifier))
+  }
+  if (checks.has("nonce")) {
+    const nonce = o.generateRandomNonce()
+    params.set("nonce", nonce)
+    cookies.push(await checkCookie(ctx, provider, "nonce", nonce))
+  }
+
+  url.search = params.toString()
+  return { redirect: url.href, cookies }
+}

@@ -1,0 +1,228 @@
+/**
+ * `GET|POST {basePath}/callback/<oauth provider>`: the provider sends the user back with a code;
+ * the checks are verified, the code exchanged for tokens, the profile read, and the person
+ * signed in. Every protocol step is oauth4webapi's.
+ * @module
+ */
+import * as o from "oauth4webapi"
+import type { Cookie } from "../../cookies/defaults.js"
+import { AuthError, CallbackRouteError, InvalidCheck, OAuthCallbackError, OAuthProfileParseError } from "../../errors.js"
+import type { OAuthConfig } from "../../providers/types.js"
+import type { Account, Profile, TokenSet, User } from "../../types.js"
+import { completeSignIn } from "../complete-sign-in.js"
+import type { ResponseInternal } from "../internal-response.js"
+import type { RequestContext } from "../request-context.js"
+import { authorizationServer, endpointUrl, providerFetch, requestOptions } from "./authorization-server.js"
+import { checksOf, decodeState, useCheck } from "./checks.js"
+import { clientAuthentication } from "./client-auth.js"
+import { proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
+
+/** Completes an OAuth or OIDC sign-in; anything unexpected becomes a {@link CallbackRouteError}. */
+export async function oauthCallback(ctx: RequestContext, provider: OAuthConfig): Promise<ResponseInternal> {
+  try {
+    return await handleCallback(ctx, provider)
+  } catch (error) {
+    if (error instanceof AuthError) throw error
+    throw new CallbackRouteError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
+  }
+}
+
+async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promise<ResponseInternal> {
+  const params = callbackParams(ctx)
+
+  const proxy = proxyCallbackUrl(ctx, provider)
+  if (proxy && new URL(proxy).origin === ctx.origin) {
+    const forward = await forwardedCallback(ctx, params)
+    if (forward) return { redirect: forward }
+  }
+
+  const as = await authorizationServer(provider)
+  const { privateKey: _key, ...metadata } = provider.client ?? {}
+  const client: o.Client = { client_id: provider.clientId ?? "", ...metadata }
+  const checks = checksOf(provider, proxy)
+  const cookies: Cookie[] = []
+
+  let expectedState: string | typeof o.skipStateCheck = o.skipStateCheck
+  if (checks.has("state")) {
+    const state = await useCheck(ctx, provider, "state")
+    expectedState = state.value
+    cookies.push(state.clear)
+  }
+  let validated: URLSearchParams
+  try {
+    validated = o.validateAuthResponse(as, client, params, expectedState)
+  } catch (error) {
+    if (error instanceof o.AuthorizationResponseError) {
+      // The provider said no (the user cancelled, the app is not allowed): a sign-in page matter.
+      throw new OAuthCallbackError("OAuth Provider returned an error", { cause: { provider: provider.id, error: error.error } })
+    }
+    throw new InvalidCheck(`The authorization response failed validation: ${(error as Error).message}`, { cause: error })
+  }
+
+  let codeVerifier: string | typeof o.nopkce = o.nopkce
+  if (checks.has("pkce")) {
+    const pkce = await useCheck(ctx, provider, "pkceCodeVerifier")
+    codeVerifier = pkce.value
+    cookies.push(pkce.clear)
+  }
+  let expectedNonce: string | typeof o.expectNoNonce = o.expectNoNonce
+  if (checks.has("nonce")) {
+    const nonce = await useCheck(ctx, provider, "nonce")
+    expectedNonce = nonce.value
+    cookies.push(nonce.clear)
+  }
+
+  let response = await o.authorizationCodeGrantRequest(
+    as,
+    client,
+    await clientAuthentication(provider),
+    validated,
+    redirectUri(ctx, provider),
+    codeVerifier,
+    requestOptions(provider),
+  )
+  if (typeof provider.token === "object" && provider.token.conform) response = (await provider.token.conform(response)) ?? response
+
+  const issuer = provider.idTokenIssuer ? await tokenIssuer(provider, response, as.issuer) : as.issuer
+  let tokens: o.TokenEndpointResponse
+  try {
+    tokens = await o.processAuthorizationCodeResponse({ ...as, issuer }, client, response, {
+      expectedNonce,
+      requireIdToken: provider.type === "oidc",
+    })
+  } catch (error) {
+    // A nonce that does not match is a failed check, like a bad state.
+    if (error instanceof o.OperationProcessingError && /nonce/i.test(error.message)) {
+      throw new InvalidCheck("The ID token's nonce does not match", { cause: error })
+    }
+    throw error
+  }
+
+  const tokenSet: TokenSet = {
+    ...tokens,
+    ...(tokens.expires_in !== undefined && { expires_at: Math.floor(Date.now() / 1000) + Number(tokens.expires_in) }),
+  }
+  let profile = await readProfile(provider, as, client, tokens, tokenSet)
+  if (provider.profileFromCallback) profile = await provider.profileFromCallback(profile, params)
+
+  let user: User
+  try {
+    user = await (provider.profile ?? defaultProfile)(profile, tokenSet)
+  } catch (error) {
+    throw new OAuthProfileParseError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
+  }
+  if (user === null || typeof user !== "object") {
+    throw new OAuthProfileParseError(`profile() of provider ${JSON.stringify(provider.id)} must return a user object`)
+  }
+  const account: Account = {
+    ...(provider.account ?? defaultAccount)(tokenSet),
+    provider: provider.id,
+    type: provider.type,
+    providerAccountId: user.id != null && user.id !== "" ? String(user.id) : crypto.randomUUID(),
+  }
+  const signedIn = await completeSignIn(ctx, {
+    // The provider's id for the person is the account's; the user gets their own.
+    user: { ...user, id: crypto.randomUUID(), email: typeof user.email === "string" ? user.email.toLowerCase() : user.email },
+    account,
+    profile,
+    ...(provider.allowDangerousEmailAccountLinking && { allowDangerousEmailAccountLinking: true }),
+  })
+  return { ...signedIn, cookies: [...cookies, ...(signedIn.cookies ?? [])] }
+}
+
+/** The authorization response: the query, or the form body of a `form_post` response. */
+function callbackParams(ctx: RequestContext): URLSearchParams {
+  const params = new URLSearchParams()
+  const source = ctx.request.method === "POST" ? (ctx.request.body ?? {}) : ctx.request.query
+  for (const [key, value] of Object.entries(source)) if (typeof value === "string") params.set(key, value)
+  return params
+}
+
+/**
+ * On the proxy: where to forward a callback that belongs to another deployment (the origin the
+ * state names), or `undefined` to handle it here.
+ */
+async function forwardedCallback(ctx: RequestContext, params: URLSearchParams): Promise<string | undefined> {
+  const state = params.get("state")
+  if (!state) return undefined
+  const decoded = await decodeState(ctx, state)
+  if (!decoded) throw new InvalidCheck("State could not be decoded")
+  if (typeof decoded.origin !== "string") return undefined
+  const target = new URL(decoded.origin)
+  if (target.origin === ctx.origin) return undefined
+  target.search = params.toString()
+  return target.href
+}
+
+/** The profile: the ID token's claims for OIDC, else the userinfo endpoint's answer. */
+async function readProfile(
+  provider: OAuthConfig,
+  as: o.AuthorizationServer,
+  client: o.Client,
+  tokens: o.TokenEndpointResponse,
+  tokenSet: TokenSet,
+): Promise<Profile> {
+  const { userinfo } = provider
+  if (typeof userinfo === "object" && userinfo.request) {
+    return asProfile(await userinfo.request({ tokens: tokenSet, provider, fetch: providerFetch(provider) }))
+  }
+  const claims = provider.type === "oidc" ? o.getValidatedIdTokenClaims(tokens) : undefined
+  if (claims && provider.idToken !== false) return claims as Profile
+  const url = endpointUrl(userinfo)?.href ?? as.userinfo_endpoint
+  if (!url) throw new TypeError(`Provider ${JSON.stringify(provider.id)} has no userinfo endpoint`)
+  if (provider.type === "oidc") {
+    const response = await o.userInfoRequest({ ...as, userinfo_endpoint: url }, client, tokens.access_token, requestOptions(provider))
+    return (await o.processUserInfoResponse(as, client, claims?.sub ?? o.skipSubjectCheck, response)) as Profile
+  }
+  const response = await providerFetch(provider)(url, {
+    headers: { authorization: `Bearer ${tokens.access_token}`, accept: "application/json", "user-agent": "gatehouse" },
+  })
+  if (!response.ok) throw new TypeError(`The userinfo endpoint of ${JSON.stringify(provider.id)} answered ${response.status}`)
+  return asProfile(await response.json())
+}
+
+function asProfile(value: unknown): Profile {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new OAuthProfileParseError("The provider's profile is not an object")
+  }
+  return value as Profile
+}
+
+/** The issuer the ID token in `response` must name, by the provider's hook (the body is read from a clone). */
+async function tokenIssuer(provider: OAuthConfig, response: Response, discovered: string): Promise<string> {
+  try {
+    const body = (await response.clone().json()) as { id_token?: unknown }
+    const payload = typeof body.id_token === "string" ? body.id_token.split(".")[1] : undefined
+    if (!payload) return discovered
+    const claims = JSON.parse(new TextDecoder().decode(base64UrlDecode(payload))) as Record<string, unknown>
+    return provider.idTokenIssuer!(claims, discovered)
+  } catch {
+    // oauth4webapi will reject the response with its own, precise error.
+    return discovered
+  }
+}
+
+function base64UrlDecode(input: string): Uint8Array {
+  const base64 = input.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(input.length / 4) * 4, "=")
+  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+}
+
+/** Auth.js's default mapping: `sub` or `id`, a name from the usual claims, email and picture. */
+function defaultProfile(profile: Profile): User {
+  return stripUndefined({
+    id: String(profile.sub ?? profile.id ?? crypto.randomUUID()),
+    name: profile.name ?? profile.nickname ?? profile.preferred_username,
+    email: profile.email,
+    image: typeof profile.picture === "string" ? profile.picture : undefined,
+  }) as User
+}
+
+/** The token fields an account keeps by default. */
+function defaultAccount(tokens: TokenSet): Partial<Account> {
+  const { access_token, id_token, refresh_token, expires_at, scope, token_type, session_state } = tokens
+  return stripUndefined({ access_token, id_token, refresh_token, expires_at, scope, token_type, session_state }) as Partial<Account>
+}
+
+function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>
+}

@@ -1,0 +1,201 @@
+/**
+ * OAuth 2 sign-in through `Auth()` against a provider answered by the provider's own `fetch`
+ * (the end-to-end tests use real servers; this one looks at every parameter and cookie).
+ */
+import { describe, expect, it } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import type { OAuthConfig } from "../../src/providers/types.js"
+import type { Account, AuthConfig } from "../../src/types.js"
+import { Client, recordingLogger, secret } from "./flow-helpers.js"
+
+const SESSION_COOKIE = "__Secure-authjs.session-token"
+
+/** A GitHub-shaped provider whose token and user endpoints live in this test. */
+function fakeProvider(overrides: Partial<OAuthConfig> = {}) {
+  const seen: { url: string; body: URLSearchParams | undefined; headers: Headers }[] = []
+  let profile: Record<string, unknown> = { id: 4242, login: "octo", name: "Octo Cat", email: "Octo@Example.com", avatar_url: "https://img.test/o.png" }
+  let tokenStatus = 200
+  const provider: OAuthConfig = {
+    id: "hub",
+    name: "Hub",
+    type: "oauth",
+    clientId: "client id",
+    clientSecret: "s3cret:with/odd chars",
+    authorization: { url: "https://hub.test/authorize", params: { scope: "read:user user:email" } },
+    token: "https://hub.test/token",
+    userinfo: "https://hub.test/user",
+    profile: (p) => ({ id: String(p.id), name: (p.name as string) ?? null, email: (p.email as string) ?? null, image: p.avatar_url as string }),
+    fetch: async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input)
+      const body = init?.body ? new URLSearchParams(String(init.body)) : undefined
+      seen.push({ url, body, headers: new Headers(init?.headers) })
+      if (url === "https://hub.test/token") {
+        if (tokenStatus !== 200) return new Response("upstream broke", { status: tokenStatus })
+        return Response.json({ access_token: "at-1", token_type: "Bearer", scope: "read:user", expires_in: 3600, refresh_token: "rt-1" })
+      }
+      if (url === "https://hub.test/user") return Response.json(profile)
+      return new Response("not found", { status: 404 })
+    },
+    ...overrides,
+  }
+  return {
+    provider,
+    seen,
+    setProfile: (next: Record<string, unknown>) => void (profile = next),
+    failToken: (status: number) => void (tokenStatus = status),
+  }
+}
+
+/** Starts a sign-in and returns the authorization URL the browser is sent to. */
+async function start(client: Client, query = "") {
+  const response = await client.postForm(`signin/hub${query}`, { csrfToken: await client.csrfToken(), callbackUrl: "/dashboard" })
+  expect(response.status).toBe(302)
+  return new URL(response.headers.get("location")!)
+}
+
+describe("OAuth sign-in", () => {
+  function setup(extra: Partial<AuthConfig> = {}, overrides: Partial<OAuthConfig> = {}) {
+    const fake = fakeProvider(overrides)
+    const { logger, lines } = recordingLogger()
+    const client = new Client({ secret, trustHost: true, logger, providers: [fake.provider], ...extra } as AuthConfig)
+    return { ...fake, client, lines }
+  }
+
+  it("sends the browser to the provider with the client, redirect URI, scope, forwarded params and PKCE", async () => {
+    const { client } = setup()
+    const url = await start(client, "?prompt=login")
+    expect(url.origin + url.pathname).toBe("https://hub.test/authorize")
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      response_type: "code",
+      client_id: "client id",
+      redirect_uri: "https://app.test/auth/callback/hub",
+      scope: "read:user user:email",
+      prompt: "login",
+      code_challenge_method: "S256",
+    })
+    expect(url.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/)
+    expect(url.searchParams.has("state")).toBe(false)
+    expect(client.jar.get("__Secure-authjs.pkce.code_verifier")).toBeTruthy()
+  })
+
+  it("exchanges the code with the PKCE verifier and basic client auth, and signs the user in", async () => {
+    const { client, seen } = setup()
+    await start(client)
+    const back = await client.get("callback/hub?code=the-code")
+    expect(back.status).toBe(302)
+    expect(back.headers.get("location")).toBe("https://app.test/dashboard")
+    expect(client.jar.get("__Secure-authjs.pkce.code_verifier")).toBeUndefined()
+
+    const token = seen.find((request) => request.url === "https://hub.test/token")!
+    expect(token.body?.get("code")).toBe("the-code")
+    expect(token.body?.get("grant_type")).toBe("authorization_code")
+    expect(token.body?.get("redirect_uri")).toBe("https://app.test/auth/callback/hub")
+    expect(token.body?.get("code_verifier")).toMatch(/^[\w-]{43}$/)
+    expect(token.headers.get("authorization")).toBe(`Basic ${btoa("client+id:s3cret%3Awith%2Fodd+chars")}`)
+    expect(seen.find((request) => request.url === "https://hub.test/user")!.headers.get("authorization")).toBe("Bearer at-1")
+
+    expect(await client.session()).toEqual({
+      user: { name: "Octo Cat", email: "octo@example.com", image: "https://img.test/o.png" },
+      expires: expect.any(String),
+    })
+  })
+
+  it("hands the jwt callback a lower-cased token type, expires_at and the string account id", async () => {
+    let account: Account | null | undefined
+    const { client } = setup({ callbacks: { jwt: (params) => ((account ??= params.account), params.token) } })
+    await start(client)
+    const before = Math.floor(Date.now() / 1000)
+    await client.get("callback/hub?code=c")
+    expect(account).toMatchObject({ provider: "hub", type: "oauth", providerAccountId: "4242", token_type: "bearer", access_token: "at-1", refresh_token: "rt-1" })
+    expect(account!.expires_at).toBeGreaterThanOrEqual(before + 3600)
+    expect(account!.expires_at).toBeLessThanOrEqual(before + 3601)
+  })
+
+  it("creates and links a stored user under database sessions, and finds them again next time", async () => {
+    const adapter = MemoryAdapter()
+    const { client } = setup({ adapter })
+    await start(client)
+    await client.get("callback/hub?code=c")
+    const stored = await adapter.getUserByAccount({ provider: "hub", providerAccountId: "4242" })
+    expect(stored).toMatchObject({ email: "octo@example.com", name: "Octo Cat" })
+    expect((await adapter.getSessionAndUser(client.jar.get(SESSION_COOKIE)!))?.user.id).toBe(stored!.id)
+
+    const again = new Client(client.config)
+    await start(again)
+    await again.get("callback/hub?code=c")
+    expect((await adapter.getSessionAndUser(again.jar.get(SESSION_COOKIE)!))?.user.id).toBe(stored!.id)
+  })
+
+  it("sends a new user to pages.newUser with the callback URL", async () => {
+    const { client } = setup({ adapter: MemoryAdapter(), pages: { newUser: "/welcome" } })
+    await start(client)
+    const back = await client.get("callback/hub?code=c")
+    expect(back.headers.get("location")).toBe("/welcome?callbackUrl=https%3A%2F%2Fapp.test%2Fdashboard")
+  })
+
+  it("refuses a callback without the PKCE cookie, or with one made for another provider", async () => {
+    const { client } = setup()
+    const missing = await client.get("callback/hub?code=c")
+    expect(missing.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+
+    const other = setup({}, { id: "other" })
+    const otherClient = new Client({ ...client.config, providers: [client.config.providers[0]!, other.provider] } as AuthConfig)
+    const url = new URL((await otherClient.postForm("signin/other", { csrfToken: await otherClient.csrfToken() })).headers.get("location")!)
+    expect(url.searchParams.get("code_challenge")).toBeTruthy()
+    const crossed = await otherClient.get("callback/hub?code=c")
+    expect(crossed.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(await otherClient.session()).toBeNull()
+  })
+
+  it("uses and checks state when asked to, and refuses a tampered one", async () => {
+    const { client } = setup({}, { checks: ["pkce", "state"] })
+    const url = await start(client)
+    const state = url.searchParams.get("state")!
+    expect(state.split(".")).toHaveLength(5)
+    const tampered = await client.get(`callback/hub?code=c&state=${state.slice(0, -2)}xx`)
+    expect(tampered.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+
+    // A failed callback sets no cookies, so the real state still completes the sign-in.
+    const ok = await client.get(`callback/hub?code=c&state=${encodeURIComponent(state)}`)
+    expect(ok.headers.get("location")).toBe("https://app.test/dashboard")
+    expect(client.jar.get("__Secure-authjs.state")).toBeUndefined()
+  })
+
+  it("shows a provider's refusal on the sign-in page", async () => {
+    const { client } = setup()
+    await start(client)
+    const back = await client.get("callback/hub?error=access_denied&error_description=User+cancelled")
+    expect(back.headers.get("location")).toBe("https://app.test/auth/signin?error=OAuthCallbackError")
+  })
+
+  it("fails cleanly when the token endpoint breaks or the profile is not an object", async () => {
+    const broken = setup()
+    broken.failToken(500)
+    await start(broken.client)
+    expect((await broken.client.get("callback/hub?code=c")).headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(broken.lines.map((line) => line.code)).toContain("CallbackRouteError")
+
+    const garbage = setup()
+    garbage.setProfile([1, 2, 3] as unknown as Record<string, unknown>)
+    await start(garbage.client)
+    expect((await garbage.client.get("callback/hub?code=c")).headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(garbage.lines.map((line) => line.code)).toContain("OAuthProfileParseError")
+  })
+
+  it("reports a throwing profile() as OAuthProfileParseError on the error page, not a broken URL", async () => {
+    const { client, lines } = setup({}, { profile: () => { throw new Error("no id in profile") } })
+    await start(client)
+    const back = await client.get("callback/hub?code=c")
+    expect(back.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(lines.map((line) => line.code)).toContain("OAuthProfileParseError")
+  })
+
+  it("authenticates with client_secret_post when configured", async () => {
+    const { client, seen } = setup({}, { client: { token_endpoint_auth_method: "client_secret_post" } })
+    await start(client)
+    await client.get("callback/hub?code=c")
+    const token = seen.find((request) => request.url === "https://hub.test/token")!
+    expect(token.headers.get("authorization")).toBeNull()
+    expect(token.body?.get("client_secret")).toBe("s3cret:with/odd chars")
+  })
+})
