@@ -190,6 +190,17 @@ describe("OAuth sign-in", () => {
     expect(lines.map((line) => line.code)).toContain("OAuthProfileParseError")
   })
 
+  it("makes the check cookies SameSite=None for form_post providers and reads the posted response", async () => {
+    const { client } = setup({}, { authorization: { url: "https://hub.test/authorize", params: { response_mode: "form_post", scope: "name" } } })
+    const response = await client.postForm("signin/hub", { csrfToken: await client.csrfToken() })
+    const pkce = response.headers.getSetCookie().find((line) => line.startsWith("__Secure-authjs.pkce.code_verifier="))!
+    expect(pkce).toMatch(/SameSite=None/)
+    expect(pkce).toMatch(/Secure/)
+    const back = await client.postForm("callback/hub", { code: "posted-code" })
+    expect(back.headers.get("location")).toBe("https://app.test")
+    expect(await client.session()).toMatchObject({ user: { email: "octo@example.com" } })
+  })
+
   it("authenticates with client_secret_post when configured", async () => {
     const { client, seen } = setup({}, { client: { token_endpoint_auth_method: "client_secret_post" } })
     await start(client)

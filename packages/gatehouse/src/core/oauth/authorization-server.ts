@@ -33,6 +33,13 @@ export function endpointUrl(endpoint: EndpointConfig | undefined): URL | undefin
   return url
 }
 
+/** Whether the provider answers with `response_mode=form_post`: a cross-site POST to the callback. */
+export function usesFormPost(provider: OAuthConfig): boolean {
+  const { authorization } = provider
+  const mode = typeof authorization === "object" ? authorization.params?.response_mode : undefined
+  return mode === "form_post" || endpointUrl(authorization)?.searchParams.get("response_mode") === "form_post"
+}
+
 const discovered = new WeakMap<OAuthConfig, Promise<o.AuthorizationServer>>()
 
 /**

@@ -9,6 +9,7 @@ import { InvalidCheck } from "../../errors.js"
 import { decode, encode } from "../../jwt/index.js"
 import type { OAuthCheck, OAuthConfig } from "../../providers/types.js"
 import type { RequestContext } from "../request-context.js"
+import { usesFormPost } from "./authorization-server.js"
 
 /** The cookie roles of the three checks. */
 export type CheckCookie = "pkceCodeVerifier" | "state" | "nonce"
@@ -33,10 +34,17 @@ export async function checkCookie(ctx: RequestContext, provider: OAuthConfig, ro
     salt: cookie.name,
     maxAge: CHECK_COOKIE_MAX_AGE,
   })
+  // A form_post callback is a cross-site POST, which carries no SameSite=Lax cookie: the checks
+  // must be SameSite=None for it to arrive with them (browsers accept that only on Secure cookies).
+  const crossSite = usesFormPost(provider) && cookie.options.secure === true
   return {
     name: cookie.name,
     value: token,
-    options: { ...cookie.options, expires: new Date(Date.now() + CHECK_COOKIE_MAX_AGE * 1000) },
+    options: {
+      ...cookie.options,
+      ...(crossSite && { sameSite: "none" as const }),
+      expires: new Date(Date.now() + CHECK_COOKIE_MAX_AGE * 1000),
+    },
   }
 }
 

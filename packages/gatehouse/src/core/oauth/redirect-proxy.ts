@@ -7,11 +7,12 @@
 import type { OAuthConfig } from "../../providers/types.js"
 import type { RequestContext } from "../request-context.js"
 import { routeUrl } from "../request-context.js"
+import { usesFormPost } from "./authorization-server.js"
 
 /** The proxy's callback URL for `provider` (per-provider option first, then the config's), if any. */
 export function proxyCallbackUrl(ctx: RequestContext, provider: OAuthConfig): string | undefined {
   // A form_post response cannot be forwarded with a redirect, so such providers never use the proxy.
-  if (responseMode(provider) === "form_post") return undefined
+  if (usesFormPost(provider)) return undefined
   const base = provider.redirectProxyUrl ?? ctx.config.redirectProxyUrl
   return base ? `${base.replace(/\/+$/, "")}/callback/${encodeURIComponent(provider.id)}` : undefined
 }
@@ -25,9 +26,4 @@ export function ownCallbackUrl(ctx: RequestContext, provider: OAuthConfig): stri
 export function redirectUri(ctx: RequestContext, provider: OAuthConfig): string {
   const proxy = proxyCallbackUrl(ctx, provider)
   return proxy && new URL(proxy).origin !== ctx.origin ? proxy : ownCallbackUrl(ctx, provider)
-}
-
-function responseMode(provider: OAuthConfig): unknown {
-  const { authorization } = provider
-  return typeof authorization === "object" ? authorization.params?.response_mode : undefined
 }
