@@ -1,0 +1,57 @@
+/**
+ * Sign-in with an Atlassian account (Jira, Confluence), OAuth 2.0 (3LO).
+ * @module
+ */
+import type { OAuthConfig } from "./types.js"
+import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+
+/** The user as `GET https://api.atlassian.com/me` returns it. */
+export interface AtlassianProfile {
+  [field: string]: unknown
+  account_id: string
+  account_type?: string
+  account_status?: string
+  name: string
+  nickname?: string
+  /** Absent when the user hides it from apps. */
+  email?: string
+  picture?: string
+}
+
+/**
+ * An Atlassian OAuth 2.0 (3LO) app with the User identity API's `read:me` scope. Add the product
+ * scopes you need (e.g. `read:jira-work`) to `authorization.params.scope`.
+ *
+ * @example
+ * ```ts
+ * Atlassian({ clientId: env.AUTH_ATLASSIAN_ID, clientSecret: env.AUTH_ATLASSIAN_SECRET })
+ * ```
+ */
+export function Atlassian(options?: OAuthUserConfig<AtlassianProfile>): OAuthConfig {
+  return oauthProvider<AtlassianProfile>(
+    {
+      id: "atlassian",
+      name: "Atlassian",
+      type: "oauth",
+      // Atlassian's docs require a `state` on every authorization request.
+      checks: ["pkce", "state"],
+      authorization: {
+        url: "https://auth.atlassian.com/authorize",
+        // Both required by Atlassian: the API gateway as audience, and the consent screen.
+        params: { audience: "api.atlassian.com", prompt: "consent", scope: "read:me" },
+      },
+      token: "https://auth.atlassian.com/oauth/token",
+      userinfo: "https://api.atlassian.com/me",
+      profile: (profile) => ({
+        id: String(profile.account_id),
+        name: profile.name ?? profile.nickname ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { bg: "#0052CC", text: "#fff" },
+    },
+    options,
+  )
+}
+
+export default Atlassian

@@ -1,0 +1,84 @@
+/**
+ * Sign-in with GitHub (github.com or GitHub Enterprise Server).
+ * @module
+ */
+import type { OAuthConfig } from "./types.js"
+import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+
+/** The user as `GET /user` returns it (the fields Gatehouse reads, plus any other). */
+export interface GitHubProfile {
+  [field: string]: unknown
+  id: number
+  login: string
+  name: string | null
+  /** The public email; `null` when the user keeps it private. */
+  email: string | null
+  avatar_url: string
+  html_url: string
+}
+
+/** One entry of `GET /user/emails`. */
+export interface GitHubEmail {
+  email: string
+  primary: boolean
+  verified: boolean
+  visibility: "public" | "private" | null
+}
+
+/** Options of {@link GitHub}. */
+export type GitHubOptions = OAuthUserConfig<GitHubProfile> & {
+  /** For GitHub Enterprise Server: `baseUrl` is the instance, e.g. `https://github.example.com`. */
+  enterprise?: { baseUrl?: string }
+}
+
+/**
+ * A GitHub OAuth App or GitHub App. The user's email comes from `/user`, or, when they keep it
+ * private, from `/user/emails` (the primary one, if verified; needs the `user:email` scope).
+ *
+ * @example
+ * ```ts
+ * GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET })
+ * GitHub({ enterprise: { baseUrl: "https://github.example.com" } }) // GitHub Enterprise Server
+ * ```
+ */
+export function GitHub(options: GitHubOptions = {}): OAuthConfig {
+  const { enterprise, ...rest } = options
+  const baseUrl = (enterprise?.baseUrl ?? "https://github.com").replace(/\/+$/, "")
+  // github.com serves its API from a separate host; Enterprise Server serves it under /api/v3.
+  const apiUrl = enterprise?.baseUrl ? `${baseUrl}/api/v3` : "https://api.github.com"
+  // GitHub's API refuses requests without a User-Agent, and not every runtime sends one.
+  const headers = { "user-agent": "gatehouse", accept: "application/vnd.github+json" }
+  return oauthProvider<GitHubProfile>(
+    {
+      id: "github",
+      name: "GitHub",
+      type: "oauth",
+      authorization: { url: `${baseUrl}/login/oauth/authorize`, params: { scope: "read:user user:email" } },
+      token: `${baseUrl}/login/oauth/access_token`,
+      userinfo: {
+        url: `${apiUrl}/user`,
+        async request(context) {
+          const userUrl = endpointUrl(context.provider.userinfo, `${apiUrl}/user`)
+          const profile = (await fetchJson(context, userUrl, { headers })) as GitHubProfile
+          if (profile.email == null) {
+            // Missing scope or a GitHub hiccup leaves the user without email rather than failing sign-in.
+            const emails = await fetchJson(context, `${userUrl}/emails`, { headers }).catch(() => null)
+            const primary = Array.isArray(emails) ? (emails as GitHubEmail[]).find((e) => e.primary && e.verified) : undefined
+            profile.email = primary?.email ?? null
+          }
+          return profile
+        },
+      },
+      profile: (profile) => ({
+        id: String(profile.id),
+        name: profile.name ?? profile.login,
+        email: profile.email,
+        image: profile.avatar_url,
+      }),
+      style: { bg: "#24292f", text: "#fff" },
+    },
+    rest,
+  )
+}
+
+export default GitHub

@@ -1,0 +1,53 @@
+/**
+ * Sign-in with Google.
+ * @module
+ */
+import type { OAuthConfig } from "./types.js"
+import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+
+/** The claims of a Google ID token. */
+export interface GoogleProfile {
+  [claim: string]: unknown
+  sub: string
+  email: string
+  email_verified: boolean
+  name: string
+  given_name?: string
+  family_name?: string
+  picture: string
+  locale?: string
+  /** The Google Workspace domain, for Workspace accounts only. */
+  hd?: string
+}
+
+/**
+ * Google, through OpenID Connect discovery at `https://accounts.google.com`.
+ *
+ * To get a refresh token, ask for offline access; Google only returns one on the consent screen:
+ * `authorization: { params: { access_type: "offline", prompt: "consent" } }`.
+ *
+ * @example
+ * ```ts
+ * Google({ clientId: env.AUTH_GOOGLE_ID, clientSecret: env.AUTH_GOOGLE_SECRET })
+ * ```
+ */
+export function Google(options?: OAuthUserConfig<GoogleProfile>): OAuthConfig {
+  return oauthProvider<GoogleProfile>(
+    {
+      id: "google",
+      name: "Google",
+      type: "oidc",
+      issuer: "https://accounts.google.com",
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { bg: "#fff", text: "#000" },
+    },
+    options,
+  )
+}
+
+export default Google

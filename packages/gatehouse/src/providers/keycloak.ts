@@ -1,0 +1,48 @@
+/**
+ * Sign-in with Keycloak.
+ * @module
+ */
+import type { OAuthConfig } from "./types.js"
+import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+
+/** The claims of a Keycloak ID token (with the default `profile` and `email` client scopes). */
+export interface KeycloakProfile {
+  [claim: string]: unknown
+  sub: string
+  preferred_username: string
+  name?: string
+  given_name?: string
+  family_name?: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+}
+
+/**
+ * A Keycloak client, through OpenID Connect discovery. `issuer` is required, from this option or
+ * `AUTH_KEYCLOAK_ISSUER`: the realm's URL, e.g. `https://keycloak.example.com/realms/my-realm`.
+ *
+ * @example
+ * ```ts
+ * Keycloak({ clientId: env.AUTH_KEYCLOAK_ID, clientSecret: env.AUTH_KEYCLOAK_SECRET, issuer: env.AUTH_KEYCLOAK_ISSUER })
+ * ```
+ */
+export function Keycloak(options?: OAuthUserConfig<KeycloakProfile>): OAuthConfig {
+  return oauthProvider<KeycloakProfile>(
+    {
+      id: "keycloak",
+      name: "Keycloak",
+      type: "oidc",
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { bg: "#fff", text: "#000" },
+    },
+    options,
+  )
+}
+
+export default Keycloak

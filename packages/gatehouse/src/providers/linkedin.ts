@@ -1,0 +1,52 @@
+/**
+ * Sign-in with LinkedIn ("Sign In with LinkedIn using OpenID Connect").
+ * @module
+ */
+import type { OAuthConfig } from "./types.js"
+import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+
+/** The claims of a LinkedIn ID token. */
+export interface LinkedInProfile {
+  [claim: string]: unknown
+  sub: string
+  name: string
+  given_name: string
+  family_name: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+  locale?: string | { country: string; language: string }
+}
+
+/**
+ * LinkedIn, through OpenID Connect discovery. Needs the "Sign In with LinkedIn using OpenID
+ * Connect" product on the app; the legacy `r_liteprofile` API is gone.
+ *
+ * @example
+ * ```ts
+ * LinkedIn({ clientId: env.AUTH_LINKEDIN_ID, clientSecret: env.AUTH_LINKEDIN_SECRET })
+ * ```
+ */
+export function LinkedIn(options?: OAuthUserConfig<LinkedInProfile>): OAuthConfig {
+  return oauthProvider<LinkedInProfile>(
+    {
+      id: "linkedin",
+      name: "LinkedIn",
+      type: "oidc",
+      issuer: "https://www.linkedin.com/oauth",
+      authorization: { params: { scope: "openid profile email" } },
+      // LinkedIn's token endpoint does not accept HTTP Basic client authentication.
+      client: { token_endpoint_auth_method: "client_secret_post" },
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { bg: "#0a66c2", text: "#fff" },
+    },
+    options,
+  )
+}
+
+export default LinkedIn

@@ -1,0 +1,47 @@
+/**
+ * Sign-in with Okta.
+ * @module
+ */
+import type { OAuthConfig } from "./types.js"
+import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+
+/** The claims of an Okta ID token. */
+export interface OktaProfile {
+  [claim: string]: unknown
+  sub: string
+  name?: string
+  preferred_username?: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+}
+
+/**
+ * An Okta app integration, through OpenID Connect discovery. `issuer` is required, from this
+ * option or `AUTH_OKTA_ISSUER`: the org (`https://dev-123456.okta.com`) or an authorization
+ * server (`https://dev-123456.okta.com/oauth2/default`).
+ *
+ * @example
+ * ```ts
+ * Okta({ clientId: env.AUTH_OKTA_ID, clientSecret: env.AUTH_OKTA_SECRET, issuer: env.AUTH_OKTA_ISSUER })
+ * ```
+ */
+export function Okta(options?: OAuthUserConfig<OktaProfile>): OAuthConfig {
+  return oauthProvider<OktaProfile>(
+    {
+      id: "okta",
+      name: "Okta",
+      type: "oidc",
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { bg: "#000", text: "#fff" },
+    },
+    options,
+  )
+}
+
+export default Okta

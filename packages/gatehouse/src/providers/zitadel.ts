@@ -1,0 +1,49 @@
+/**
+ * Sign-in with ZITADEL.
+ * @module
+ */
+import type { OAuthConfig } from "./types.js"
+import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+
+/** The claims of a ZITADEL ID token. */
+export interface ZitadelProfile {
+  [claim: string]: unknown
+  sub: string
+  name?: string
+  preferred_username?: string
+  given_name?: string
+  family_name?: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+}
+
+/**
+ * A ZITADEL web application, through OpenID Connect discovery. `issuer` is required, from this
+ * option or `AUTH_ZITADEL_ISSUER`: the instance's URL, e.g. `https://my-instance.zitadel.cloud`.
+ *
+ * @example
+ * ```ts
+ * Zitadel({ clientId: env.AUTH_ZITADEL_ID, clientSecret: env.AUTH_ZITADEL_SECRET, issuer: env.AUTH_ZITADEL_ISSUER })
+ * ```
+ */
+export function Zitadel(options?: OAuthUserConfig<ZitadelProfile>): OAuthConfig {
+  return oauthProvider<ZitadelProfile>(
+    {
+      id: "zitadel",
+      // Spelled as the vendor (and Auth.js's provider list) spells it.
+      name: "ZITADEL",
+      type: "oidc",
+      profile: (profile) => ({
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }),
+      style: { bg: "#000", text: "#fff" },
+    },
+    options,
+  )
+}
+
+export default Zitadel

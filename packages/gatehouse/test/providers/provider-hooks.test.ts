@@ -1,0 +1,249 @@
+import { describe, expect, it } from "vitest"
+import Apple from "../../src/providers/apple.js"
+import Bitbucket from "../../src/providers/bitbucket.js"
+import Dropbox from "../../src/providers/dropbox.js"
+import GitHub from "../../src/providers/github.js"
+import GitLab from "../../src/providers/gitlab.js"
+import Google from "../../src/providers/google.js"
+import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
+import Notion from "../../src/providers/notion.js"
+import Twitch from "../../src/providers/twitch.js"
+import { oauthProvider } from "../../src/providers/oauth-user-config.js"
+import type { OAuthConfig } from "../../src/types.js"
+import { conformHook, endpointURL, fakeFetch, mapProfile, requestContext, requestHook } from "./helpers.js"
+
+const credentials = { clientId: "id", clientSecret: "secret" }
+
+describe("GitHub userinfo.request", () => {
+  const user = { login: "octocat", id: 583231, name: "The Octocat", email: null, avatar_url: "https://avatars.githubusercontent.com/u/583231?v=4" }
+  const emails = [
+    { email: "old@example.com", primary: false, verified: true, visibility: null },
+    { email: "unverified@example.com", primary: true, verified: false, visibility: null },
+    { email: "octocat@github.com", primary: true, verified: true, visibility: "private" },
+  ]
+
+  it("looks up the primary verified email when /user has none, through the injected fetch", async () => {
+    const config = GitHub(credentials)
+    const { fetch, calls } = fakeFetch({ "https://api.github.com/user": user, "https://api.github.com/user/emails": emails })
+    const profile = await requestHook(config.userinfo)(requestContext(config, fetch))
+    expect(profile).toMatchObject({ id: 583231, email: "octocat@github.com" })
+    expect(calls.map((call) => call.url)).toEqual(["https://api.github.com/user", "https://api.github.com/user/emails"])
+    for (const call of calls) {
+      expect(call.headers.get("authorization")).toBe("Bearer at-123")
+      expect(call.headers.get("user-agent")).toBeTruthy()
+    }
+    expect(await mapProfile(config, profile as object)).toEqual({ id: "583231", name: "The Octocat", email: "octocat@github.com", image: user.avatar_url })
+  })
+
+  it("does not call /user/emails when the email is public", async () => {
+    const config = GitHub(credentials)
+    const { fetch, calls } = fakeFetch({ "https://api.github.com/user": { ...user, email: "public@example.com" } })
+    expect(await requestHook(config.userinfo)(requestContext(config, fetch))).toMatchObject({ email: "public@example.com" })
+    expect(calls).toHaveLength(1)
+  })
+
+  it("leaves the email null when no primary address is verified, or /user/emails fails", async () => {
+    const config = GitHub(credentials)
+    const unverified = fakeFetch({ "https://api.github.com/user": user, "https://api.github.com/user/emails": emails.slice(0, 2) })
+    expect(await requestHook(config.userinfo)(requestContext(config, unverified.fetch))).toMatchObject({ email: null })
+    const forbidden = fakeFetch({ "https://api.github.com/user": user, "https://api.github.com/user/emails": new Response("{}", { status: 403 }) })
+    expect(await requestHook(config.userinfo)(requestContext(config, forbidden.fetch))).toMatchObject({ email: null })
+  })
+
+  it("fails when /user fails, rather than signing in an empty profile", async () => {
+    const config = GitHub(credentials)
+    const { fetch } = fakeFetch({ "https://api.github.com/user": new Response("{}", { status: 401 }) })
+    await expect(async () => requestHook(config.userinfo)(requestContext(config, fetch))).rejects.toThrow(/401/)
+  })
+
+  it("speaks to GitHub Enterprise Server under its baseUrl", async () => {
+    const config = GitHub({ ...credentials, enterprise: { baseUrl: "https://github.example.com/" } })
+    expect(endpointURL(config.authorization).href).toBe("https://github.example.com/login/oauth/authorize?scope=read%3Auser+user%3Aemail")
+    expect(endpointURL(config.token).href).toBe("https://github.example.com/login/oauth/access_token")
+    expect(endpointURL(config.userinfo).href).toBe("https://github.example.com/api/v3/user")
+    expect(config).not.toHaveProperty("enterprise")
+    const { fetch, calls } = fakeFetch({ "https://github.example.com/api/v3/user": user, "https://github.example.com/api/v3/user/emails": emails })
+    expect(await requestHook(config.userinfo)(requestContext(config, fetch))).toMatchObject({ email: "octocat@github.com" })
+    expect(calls.map((call) => call.url)).toEqual(["https://github.example.com/api/v3/user", "https://github.example.com/api/v3/user/emails"])
+  })
+})
+
+describe("Bitbucket userinfo.request", () => {
+  const user = { account_id: "557058:c0b7", uuid: "{d301aafa}", display_name: "Ada", links: {} }
+  it("adds the primary confirmed email", async () => {
+    const config = Bitbucket(credentials)
+    const { fetch, calls } = fakeFetch({
+      "https://api.bitbucket.org/2.0/user": user,
+      "https://api.bitbucket.org/2.0/user/emails": {
+        values: [
+          { email: "second@example.com", is_primary: false, is_confirmed: true },
+          { email: "ada@example.com", is_primary: true, is_confirmed: true },
+        ],
+      },
+    })
+    expect(await requestHook(config.userinfo)(requestContext(config, fetch))).toMatchObject({ account_id: "557058:c0b7", email: "ada@example.com" })
+    expect(calls.every((call) => call.headers.get("authorization") === "Bearer at-123")).toBe(true)
+  })
+  it("signs in without an email when the emails call is refused", async () => {
+    const config = Bitbucket(credentials)
+    const { fetch } = fakeFetch({ "https://api.bitbucket.org/2.0/user": user })
+    expect(await requestHook(config.userinfo)(requestContext(config, fetch))).toMatchObject({ email: null })
+  })
+})
+
+describe("Dropbox userinfo.request", () => {
+  it("POSTs to get_current_account without a body", async () => {
+    const config = Dropbox(credentials)
+    const { fetch, calls } = fakeFetch({ "POST https://api.dropboxapi.com/2/users/get_current_account": { account_id: "dbid:1" } })
+    expect(await requestHook(config.userinfo)(requestContext(config, fetch))).toEqual({ account_id: "dbid:1" })
+    expect(calls).toEqual([expect.objectContaining({ method: "POST", body: undefined })])
+    expect(calls[0]!.headers.get("authorization")).toBe("Bearer at-123")
+  })
+})
+
+describe("Notion", () => {
+  it("takes the profile from the bot's owner, with the Notion-Version header", async () => {
+    const config = Notion(credentials)
+    const person = { object: "user", id: "e79a0b74", type: "person", name: "Avocado", avatar_url: null, person: { email: "avo@example.org" } }
+    const { fetch, calls } = fakeFetch({
+      "https://api.notion.com/v1/users/me": { object: "user", id: "bot-1", type: "bot", bot: { owner: { type: "user", user: person }, workspace_name: "Acme" } },
+    })
+    expect(await requestHook(config.userinfo)(requestContext(config, fetch))).toEqual(person)
+    expect(calls[0]!.headers.get("notion-version")).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+  })
+  it("refuses a workspace-owned integration", async () => {
+    const config = Notion(credentials)
+    const { fetch } = fakeFetch({ "https://api.notion.com/v1/users/me": { object: "user", id: "bot-1", type: "bot", bot: { owner: { type: "workspace", workspace: true } } } })
+    await expect(async () => requestHook(config.userinfo)(requestContext(config, fetch))).rejects.toThrow(/workspace/)
+  })
+  it("drops a null refresh_token from the token response, and leaves good responses alone", async () => {
+    const conform = conformHook(Notion(credentials).token)
+    const fixed = (await conform(Response.json({ access_token: "at", token_type: "bearer", refresh_token: null, bot_id: "b" }))) as Response
+    expect(await fixed.json()).toEqual({ access_token: "at", token_type: "bearer", bot_id: "b" })
+    expect(await conform(Response.json({ access_token: "at", token_type: "bearer", refresh_token: "rt" }))).toBeUndefined()
+    expect(await conform(Response.json({ access_token: "at", token_type: "bearer" }))).toBeUndefined()
+  })
+})
+
+describe("Twitch token.conform", () => {
+  const conform = conformHook(Twitch(credentials).token)
+  it("joins an array scope, keeping status and content type", async () => {
+    const original = Response.json({ access_token: "at", token_type: "bearer", scope: ["openid", "user:read:email"] }, { headers: { "x-extra": "1" } })
+    const fixed = (await conform(original)) as Response
+    expect(fixed.status).toBe(200)
+    expect(fixed.headers.get("content-type")).toMatch(/application\/json/)
+    expect(fixed.headers.get("x-extra")).toBe("1")
+    expect(await fixed.json()).toMatchObject({ access_token: "at", scope: "openid user:read:email" })
+    // The original stays readable, in case the core falls back to it.
+    expect(original.bodyUsed).toBe(false)
+  })
+  it("leaves string scopes, errors and non-JSON alone", async () => {
+    expect(await conform(Response.json({ access_token: "at", scope: "openid" }))).toBeUndefined()
+    expect(await conform(Response.json({ status: 400, message: "Invalid authorization code" }, { status: 400 }))).toBeUndefined()
+    expect(await conform(new Response("not json", { status: 200 }))).toBeUndefined()
+  })
+})
+
+describe("Apple profileFromCallback", () => {
+  const config = Apple(credentials)
+  const idToken = { sub: "001234.abcdef.1234", email: "ada@privaterelay.appleid.com" }
+  const fromCallback = (params: Record<string, string>) => {
+    if (!config.profileFromCallback) throw new Error("no profileFromCallback")
+    return config.profileFromCallback(idToken, new URLSearchParams(params))
+  }
+
+  it("merges the user parameter sent on the first sign-in", async () => {
+    const user = { name: { firstName: "Ada", lastName: "Lovelace" }, email: "ada@privaterelay.appleid.com" }
+    const profile = await fromCallback({ code: "c", user: JSON.stringify(user) })
+    expect(profile).toEqual({ ...idToken, user })
+    expect(await mapProfile(config, profile)).toEqual({ id: "001234.abcdef.1234", name: "Ada Lovelace", email: "ada@privaterelay.appleid.com", image: null })
+  })
+
+  it("never takes the email from the user parameter, which the browser could forge", async () => {
+    const { email: _omit, ...noEmail } = idToken
+    const profile = { ...noEmail, user: { name: { firstName: "Eve" }, email: "victim@example.com" } }
+    expect(await mapProfile(config, profile)).toMatchObject({ name: "Eve", email: null })
+  })
+
+  it("leaves the profile unchanged when the parameter is missing, malformed or not an object", async () => {
+    expect(await fromCallback({ code: "c" })).toEqual(idToken)
+    expect(await fromCallback({ code: "c", user: "{not json" })).toEqual(idToken)
+    expect(await fromCallback({ code: "c", user: "" })).toEqual(idToken)
+    expect(await fromCallback({ code: "c", user: "42" })).toEqual(idToken)
+    expect(await fromCallback({ code: "c", user: "null" })).toEqual(idToken)
+    expect(await fromCallback({ code: "c", user: "[1]" })).toEqual(idToken)
+  })
+})
+
+describe("Microsoft Entra ID idTokenIssuer", () => {
+  const discovered = "https://login.microsoftonline.com/{tenantid}/v2.0"
+  const issuerFor = (config: OAuthConfig, claims: Record<string, unknown>, from = discovered) => {
+    if (!config.idTokenIssuer) throw new Error("no idTokenIssuer")
+    return config.idTokenIssuer(claims, from)
+  }
+
+  it("fills the tenant placeholder from the token's tid", () => {
+    const tid = "9188040d-6c67-4c5b-b112-36a304b66dad"
+    expect(issuerFor(MicrosoftEntraID(credentials), { tid, sub: "x" })).toBe(`https://login.microsoftonline.com/${tid}/v2.0`)
+  })
+
+  it("keeps the discovered issuer without a usable tid", () => {
+    const config = MicrosoftEntraID(credentials)
+    expect(issuerFor(config, { sub: "x" })).toBe(discovered)
+    expect(issuerFor(config, { tid: 42 })).toBe(discovered)
+    expect(issuerFor(config, { tid: "" })).toBe(discovered)
+  })
+
+  it("leaves a single-tenant issuer (no placeholder) as discovered", () => {
+    const single = "https://login.microsoftonline.com/11111111-2222-3333-4444-555555555555/v2.0"
+    expect(issuerFor(MicrosoftEntraID({ tenantId: "11111111-2222-3333-4444-555555555555" }), { tid: "other" }, single)).toBe(single)
+  })
+})
+
+describe("GitLab baseUrl", () => {
+  it("points every endpoint at a self-managed instance", () => {
+    const config = GitLab({ ...credentials, baseUrl: "https://gitlab.example.com/" })
+    expect(endpointURL(config.authorization).href).toBe("https://gitlab.example.com/oauth/authorize?scope=read_user")
+    expect(endpointURL(config.token).href).toBe("https://gitlab.example.com/oauth/token")
+    expect(endpointURL(config.userinfo).href).toBe("https://gitlab.example.com/api/v4/user")
+    expect(config).not.toHaveProperty("baseUrl")
+  })
+  it("still lets explicit endpoints win", () => {
+    const config = GitLab({ baseUrl: "https://gitlab.example.com", userinfo: "https://proxy.example.com/user" })
+    expect(config.userinfo).toBe("https://proxy.example.com/user")
+  })
+})
+
+describe("merging options over defaults", () => {
+  it("merges endpoint params, so a custom scope keeps the URL and the other params", () => {
+    const config = GitHub({ authorization: { params: { scope: "read:user repo", prompt: "consent" } } })
+    expect(config.authorization).toEqual({ url: "https://github.com/login/oauth/authorize", params: { scope: "read:user repo", prompt: "consent" } })
+    const apple = Apple({ authorization: { params: { scope: "email" } } })
+    expect(endpointURL(apple.authorization).searchParams.get("response_mode")).toBe("form_post")
+  })
+
+  it("replaces an endpoint given as a string, and replaces arrays whole", () => {
+    expect(GitHub({ authorization: "https://proxy.example.com/authorize" }).authorization).toBe("https://proxy.example.com/authorize")
+    expect(GitHub({ checks: ["state"] }).checks).toEqual(["state"])
+  })
+
+  it("keeps hooks that the user does not replace, and uses the ones they give", async () => {
+    const config = Google({ profile: (profile) => ({ id: `google:${profile.sub}` }) })
+    expect(await mapProfile(config, { sub: "1" })).toEqual({ id: "google:1" })
+  })
+
+  it("copies instead of aliasing the defaults it merges into", () => {
+    const defaults = { id: "x", name: "X", type: "oauth" as const, authorization: { url: "https://x.test/a", params: { scope: "a" } } }
+    const config = oauthProvider(defaults, { authorization: { params: { scope: "b" } } })
+    expect(defaults.authorization.params.scope).toBe("a")
+    expect(config.authorization).toEqual({ url: "https://x.test/a", params: { scope: "b" } })
+  })
+
+  it("ignores a __proto__ key in the options", () => {
+    const options = JSON.parse('{"__proto__": {"polluted": true}, "name": "P"}') as Record<string, unknown>
+    const config = oauthProvider({ id: "x", name: "X", type: "oauth" }, options)
+    expect(config.name).toBe("P")
+    expect((config as unknown as Record<string, unknown>).polluted).toBeUndefined()
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})
