@@ -76,11 +76,23 @@ function discover(provider: OAuthConfig): Promise<o.AuthorizationServer> {
     const issuer = new URL(provider.issuer)
     pending = (async () => {
       const response = await o.discoveryRequest(issuer, { ...requestOptions(provider), algorithm: "oidc" })
-      return o.processDiscoveryResponse(issuer, response)
+      // A provider whose ID tokens name their own issuer (multi-tenant Entra ID) discovers a
+      // templated one, `…/{tenantid}/v2.0`; each token's issuer is checked by its hook instead.
+      const expected = provider.idTokenIssuer ? await announcedIssuer(response, issuer) : issuer
+      return o.processDiscoveryResponse(expected, response)
     })()
     // A provider that was down must be asked again next time.
     pending.catch(() => discovered.delete(provider))
     discovered.set(provider, pending)
   }
   return pending
+}
+
+async function announcedIssuer(response: Response, fallback: URL): Promise<URL> {
+  try {
+    const { issuer } = (await response.clone().json()) as { issuer?: unknown }
+    return typeof issuer === "string" ? new URL(issuer) : fallback
+  } catch {
+    return fallback
+  }
 }
