@@ -3,7 +3,7 @@
  * @module
  */
 import type { OAuthConfig } from "./types.js"
-import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"
 
 /** The claims of an authentik ID token (with the default scope mappings). */
 export interface AuthentikProfile {
@@ -34,12 +34,7 @@ export function Authentik(options?: OAuthUserConfig<AuthentikProfile>): OAuthCon
       id: "authentik",
       name: "Authentik",
       type: "oidc",
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsProfile,
       style: { bg: "#fd4b2d", text: "#fff" },
     },
     options,

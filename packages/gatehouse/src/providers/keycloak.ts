@@ -3,7 +3,7 @@
  * @module
  */
 import type { OAuthConfig } from "./types.js"
-import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"
 
 /** The claims of a Keycloak ID token (with the default `profile` and `email` client scopes). */
 export interface KeycloakProfile {
@@ -33,12 +33,7 @@ export function Keycloak(options?: OAuthUserConfig<KeycloakProfile>): OAuthConfi
       id: "keycloak",
       name: "Keycloak",
       type: "oidc",
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsProfile,
       style: { bg: "#fff", text: "#000" },
     },
     options,

@@ -113,3 +113,19 @@ export async function conformJson(
   headers.delete("content-encoding")
   return new Response(JSON.stringify(fixed), { status: response.status, statusText: response.statusText, headers })
 }
+
+/** The standard OIDC claims a self-hosted identity server sends, as Gatehouse's user. */
+export function standardClaimsProfile(profile: {
+  sub: string
+  name?: string | null
+  preferred_username?: string | null
+  email?: string | null
+  picture?: string | null
+}): User {
+  return {
+    id: profile.sub,
+    name: profile.name ?? profile.preferred_username ?? null,
+    email: profile.email ?? null,
+    image: profile.picture ?? null,
+  }
+}

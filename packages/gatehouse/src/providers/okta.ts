@@ -3,7 +3,7 @@
  * @module
  */
 import type { OAuthConfig } from "./types.js"
-import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"
 
 /** The claims of an Okta ID token. */
 export interface OktaProfile {
@@ -32,12 +32,7 @@ export function Okta(options?: OAuthUserConfig<OktaProfile>): OAuthConfig {
       id: "okta",
       name: "Okta",
       type: "oidc",
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsProfile,
       style: { bg: "#000", text: "#fff" },
     },
     options,

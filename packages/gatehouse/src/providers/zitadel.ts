@@ -3,7 +3,7 @@
  * @module
  */
 import type { OAuthConfig } from "./types.js"
-import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"
 
 /** The claims of a ZITADEL ID token. */
 export interface ZitadelProfile {
@@ -34,12 +34,7 @@ export function Zitadel(options?: OAuthUserConfig<ZitadelProfile>): OAuthConfig 
       // Spelled as the vendor (and Auth.js's provider list) spells it.
       name: "ZITADEL",
       type: "oidc",
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsProfile,
       style: { bg: "#000", text: "#fff" },
     },
     options,
