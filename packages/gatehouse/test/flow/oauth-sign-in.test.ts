@@ -196,6 +196,8 @@ describe("OAuth sign-in", () => {
     const pkce = response.headers.getSetCookie().find((line) => line.startsWith("__Secure-authjs.pkce.code_verifier="))!
     expect(pkce).toMatch(/SameSite=None/)
     expect(pkce).toMatch(/Secure/)
+    const lines = response.headers.getSetCookie().filter((line) => line.startsWith("__Secure-authjs.callback-url="))
+    expect(lines.at(-1)).toMatch(/SameSite=None/)
     const back = await client.postForm("callback/hub", { code: "posted-code" })
     expect(back.headers.get("location")).toBe("https://app.test")
     expect(await client.session()).toMatchObject({ user: { email: "octo@example.com" } })

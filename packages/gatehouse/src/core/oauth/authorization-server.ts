@@ -19,9 +19,12 @@ export function requestOptions(provider: OAuthConfig): { [o.customFetch]: typeof
   return { [o.customFetch]: providerFetch(provider), [o.allowInsecureRequests]: true }
 }
 
-/** The endpoint's URL with its configured `params` as query parameters (`claims` as JSON). */
-export function endpointUrl(endpoint: EndpointConfig | undefined): URL | undefined {
-  const href = typeof endpoint === "string" ? endpoint : endpoint?.url
+/**
+ * The endpoint's URL with its configured `params` as query parameters (`claims` as JSON).
+ * `fallback` (the discovered URL) is used when the configuration gives params but no URL.
+ */
+export function endpointUrl(endpoint: EndpointConfig | undefined, fallback?: string): URL | undefined {
+  const href = (typeof endpoint === "string" ? endpoint : endpoint?.url) ?? fallback
   if (!href) return undefined
   const url = new URL(href)
   if (typeof endpoint === "object" && endpoint.params) {

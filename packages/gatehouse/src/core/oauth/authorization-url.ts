@@ -8,7 +8,7 @@ import type { Cookie } from "../../cookies/defaults.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
-import { authorizationServer, endpointUrl } from "./authorization-server.js"
+import { authorizationServer, endpointUrl, usesFormPost } from "./authorization-server.js"
 import { checkCookie, checksOf, encodeState } from "./checks.js"
 import { ownCallbackUrl, proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
 
@@ -19,11 +19,8 @@ const OWN_PARAMS = new Set(["callbackUrl", "csrfToken"])
 /** Redirects to the provider, carrying `response_type`, client, redirect URI, scope and checks. */
 export async function authorizationRedirect(ctx: RequestContext, provider: OAuthConfig): Promise<ResponseInternal> {
   const as = await authorizationServer(provider)
-  const configured = endpointUrl(provider.authorization)
-  const url = new URL(configured?.href ?? as.authorization_endpoint ?? "")
-  if (!as.authorization_endpoint && !configured) {
-    throw new TypeError(`Provider ${JSON.stringify(provider.id)} has no authorization endpoint`)
-  }
+  const url = endpointUrl(provider.authorization, as.authorization_endpoint)
+  if (!url) throw new TypeError(`Provider ${JSON.stringify(provider.id)} has no authorization endpoint`)
 
   const params = new URLSearchParams({
     response_type: "code",
@@ -53,6 +50,13 @@ export async function authorizationRedirect(ctx: RequestContext, provider: OAuth
     const nonce = o.generateRandomNonce()
     params.set("nonce", nonce)
     cookies.push(await checkCookie(ctx, provider, "nonce", nonce))
+  }
+
+  if (usesFormPost(provider) && ctx.cookies.callbackUrl.options.secure) {
+    // The cross-site POST back carries no SameSite=Lax cookie; without this one the user would
+    // land on the origin instead of where they were going.
+    const { callbackUrl } = ctx.cookies
+    cookies.push({ name: callbackUrl.name, value: ctx.callbackUrl, options: { ...callbackUrl.options, sameSite: "none" } })
   }
 
   url.search = params.toString()
