@@ -113,3 +113,46 @@ export interface Adapter {
   /** Throws for an unknown credential. */
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
 }
+
+/** What `createUser` of Gatehouse's own adapters takes: the `id` may be left out (a store assigns one). */
+export type NewAdapterUser = Omit<AdapterUser, "id"> & { id?: string }
+
+/**
+ * What Gatehouse's own adapters (memory, SQLite, PostgreSQL) return: every method present,
+ * always asynchronous (a failure is a rejection, never a synchronous throw), with the exact result
+ * each gives. Properties rather than methods: they never use `this`, so the object can be spread
+ * and single methods overridden.
+ *
+ * @example
+ * ```ts
+ * const base = SQLiteAdapter(db)
+ * const adapter: StoredAdapter = { ...base, getUser: async (id) => (await base.getUser(id)) ?? null }
+ * ```
+ */
+export interface StoredAdapter extends Adapter {
+  /** Keeps a given `id` or assigns one (PostgreSQL always assigns); `name`/`image` default to `null`. */
+  createUser: (user: NewAdapterUser) => Promise<AdapterUser>
+  getUser: (id: string) => Promise<AdapterUser | null>
+  getUserByEmail: (email: string) => Promise<AdapterUser | null>
+  getUserByAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterUser | null>
+  /** Changes only the fields present and not `undefined`; rejects an unknown id. */
+  updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
+  /** Also removes the user's sessions, accounts and authenticators. */
+  deleteUser: (userId: string) => Promise<AdapterUser | null>
+  /** Rejects a second account with the same provider and `providerAccountId`. */
+  linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
+  unlinkAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterAccount | undefined>
+  getAccount: (providerAccountId: string, provider: string) => Promise<AdapterAccount | null>
+  /** Rejects a `sessionToken` already in use. */
+  createSession: (session: { sessionToken: string; userId: string; expires: Date }) => Promise<AdapterSession>
+  getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
+  deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
+  createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
+  useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
+  /** Rejects a `credentialID` already in use. */
+  createAuthenticator: (authenticator: AdapterAuthenticator) => Promise<AdapterAuthenticator>
+  getAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
+  listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
+  updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
+}

@@ -17,55 +17,23 @@
  * @module
  */
 import type {
-  Adapter,
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  NewAdapterUser,
+  StoredAdapter,
   VerificationToken,
 } from "./index.js"
 
-/** What `createUser` takes: a user whose `id` may be left out (a random UUID is used then). */
-export type NewMemoryUser = Omit<AdapterUser, "id"> & { id?: string }
+/** What `createUser` takes: a user whose `id` may be left out. */
+export type NewMemoryUser = NewAdapterUser
 
 /** A provider and the account id there: the key of an account. */
 type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
-/**
- * Every method of the {@link Adapter} contract, always present and always asynchronous, with the
- * exact result each one gives. Properties rather than methods: they never use `this`, so they can
- * be passed around, spread into another object and overridden.
- */
-export interface MemoryAdapter extends Adapter {
-  /** Stores the user under its `id` (or a random UUID); `name` and `image` default to `null`. */
-  createUser: (user: NewMemoryUser) => Promise<AdapterUser>
-  getUser: (id: string) => Promise<AdapterUser | null>
-  getUserByEmail: (email: string) => Promise<AdapterUser | null>
-  getUserByAccount: (account: AccountKey) => Promise<AdapterUser | null>
-  /** Changes the fields given (an `undefined` value leaves a field alone); rejects an unknown id. */
-  updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
-  /** Removes the user with its sessions, accounts and authenticators. */
-  deleteUser: (userId: string) => Promise<AdapterUser | null>
-  /** Rejects a second account with the same provider and `providerAccountId`. */
-  linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
-  unlinkAccount: (account: AccountKey) => Promise<AdapterAccount | undefined>
-  getAccount: (providerAccountId: string, provider: string) => Promise<AdapterAccount | null>
-  /** Rejects a `sessionToken` already in use. */
-  createSession: (session: AdapterSession) => Promise<AdapterSession>
-  /** Returns expired sessions too: the core decides what expiry means. */
-  getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
-  updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
-  deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
-  createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
-  /** Returns the token once and deletes it; expired tokens are returned too (the core checks expiry). */
-  useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
-  /** Rejects a `credentialID` already in use; absent `transports` is stored as `null`. */
-  createAuthenticator: (authenticator: AdapterAuthenticator) => Promise<AdapterAuthenticator>
-  getAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
-  listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
-  /** Rejects an unknown `credentialID`. */
-  updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
-}
+/** The adapter `MemoryAdapter()` returns (every method, async). */
+export type MemoryAdapter = StoredAdapter
 
 /**
  * A new, empty in-memory store implementing every adapter method. Each call has its own data.

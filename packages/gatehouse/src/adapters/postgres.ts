@@ -14,37 +14,21 @@
  * ```
  * @module
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./index.js"
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  StoredAdapter,
+  VerificationToken,
+} from "./index.js"
 import type { PostgresQueryable, PostgresRow } from "./postgres-schema.js"
 
 export { migrate, postgresSchema } from "./postgres-schema.js"
 export type { PostgresPool, PostgresPoolClient, PostgresQueryable, PostgresQueryResult, PostgresRow } from "./postgres-schema.js"
 
-/**
- * The adapter's methods: every one implemented, with the exact result each gives. Plain
- * functions that ignore `this`, so the object can be spread and single methods overridden.
- */
-export interface PostgresAdapterMethods extends Adapter {
-  createUser: (user: AdapterUser) => Promise<AdapterUser>
-  getUser: (id: string) => Promise<AdapterUser | null>
-  getUserByEmail: (email: string) => Promise<AdapterUser | null>
-  getUserByAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterUser | null>
-  updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
-  deleteUser: (userId: string) => Promise<AdapterUser | null>
-  linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
-  unlinkAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterAccount | undefined>
-  getAccount: (providerAccountId: string, provider: string) => Promise<AdapterAccount | null>
-  createSession: (session: { sessionToken: string; userId: string; expires: Date }) => Promise<AdapterSession>
-  getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
-  updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
-  deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
-  createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
-  useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
-  createAuthenticator: (authenticator: AdapterAuthenticator) => Promise<AdapterAuthenticator>
-  getAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
-  listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
-  updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
-}
+/** The adapter `PostgresAdapter` returns (every method, async). */
+export type PostgresAdapterMethods = StoredAdapter
 
 // Ids are read as text so integer (Auth.js SERIAL) and text (fresh schema) ids look the same.
 const USER = `id::text AS id, name, email, "emailVerified", image`

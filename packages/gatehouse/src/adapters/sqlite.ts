@@ -15,11 +15,12 @@
  * @module
  */
 import type {
-  Adapter,
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  NewAdapterUser,
+  StoredAdapter,
   VerificationToken,
 } from "./index.js"
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
@@ -47,42 +48,11 @@ export interface SQLiteDatabase {
   prepare(sql: string): SQLiteStatement
 }
 
-/** What `createUser` takes: a user whose `id` may be left out (a random UUID is used then). */
-export type NewSQLiteUser = Omit<AdapterUser, "id"> & { id?: string }
+/** What `createUser` takes: a user whose `id` may be left out. */
+export type NewSQLiteUser = NewAdapterUser
 
-/**
- * The adapter's methods, all present, each returning a promise so a failure is always a rejection
- * (never a synchronous throw) even though both drivers are synchronous. Properties rather than
- * methods: they never use `this`, so they can be spread into another object and overridden.
- */
-export interface SQLiteAdapterMethods extends Adapter {
-  /** Keeps `user.id` when given, else generates a UUID. Fields without a column are not stored. */
-  createUser: (user: NewSQLiteUser) => Promise<AdapterUser>
-  getUser: (id: string) => Promise<AdapterUser | null>
-  getUserByEmail: (email: string) => Promise<AdapterUser | null>
-  getUserByAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterUser | null>
-  /** Changes only the fields present and not `undefined`; rejects when no user has `user.id`. */
-  updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
-  /** Also deletes the user's accounts, sessions and authenticators. */
-  deleteUser: (userId: string) => Promise<AdapterUser | null>
-  /** Returns the account as stored: fields without a column are dropped, as Auth.js's SQL adapters do. */
-  linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
-  unlinkAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterAccount | undefined>
-  getAccount: (providerAccountId: string, provider: string) => Promise<AdapterAccount | null>
-  createSession: (session: { sessionToken: string; userId: string; expires: Date }) => Promise<AdapterSession>
-  getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
-  updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
-  deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
-  createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
-  /** Deletes and returns the token in one statement, so two concurrent uses cannot both get it. */
-  useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
-  /** Rejects when the credential id is already stored. */
-  createAuthenticator: (authenticator: AdapterAuthenticator) => Promise<AdapterAuthenticator>
-  getAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
-  listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
-  /** Rejects when no authenticator has `credentialID`. */
-  updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
-}
+/** The adapter `SQLiteAdapter` returns (every method, async). */
+export type SQLiteAdapterMethods = StoredAdapter
 
 type Row = Record<string, unknown>
 

@@ -3,38 +3,24 @@
  * would break the other test files), the adapter's calls must fail promptly while it is down,
  * nothing may crash the process, and the same Pool and adapter must work once it is back.
  */
-import pg from "pg"
-import { afterAll, beforeAll, expect, test } from "vitest"
-import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
-import { startPostgres, type PostgresServer } from "../support/postgres-server.js"
+import { expect, test } from "vitest"
+import { PostgresAdapter } from "../../src/adapters/postgres.js"
+import { ownMigratedPostgres } from "../support/postgres.js"
 
-let server: PostgresServer | undefined
-let pool: pg.Pool
-
-beforeAll(async () => {
-  server = await startPostgres()
-  // connectionTimeoutMillis: with the server down, a connection attempt must give up, not hang.
-  pool = new pg.Pool({ connectionString: server.url, max: 4, connectionTimeoutMillis: 2_000 })
-  await migrate(pool)
-}, 120_000)
-
-afterAll(async () => {
-  await pool?.end()
-  await server?.destroy()
-}, 60_000)
+const postgres = ownMigratedPostgres()
 
 test("calls fail while the server is down and work again on the same Pool once it is back", async () => {
-  const adapter = PostgresAdapter(pool)
+  const adapter = PostgresAdapter(postgres.pool)
   const user = await adapter.createUser({ id: crypto.randomUUID(), email: "outage@example.com", emailVerified: null })
   // Several idle connections, so the shutdown has idle clients to kill ('error' on the Pool).
   await Promise.all(Array.from({ length: 4 }, () => adapter.getUser(user.id)))
-  expect(pool.totalCount).toBeGreaterThan(1)
+  expect(postgres.pool.totalCount).toBeGreaterThan(1)
 
   // A query in flight when the server stops is cut off, not left hanging.
-  const inFlight = pool.query("SELECT pg_sleep(30)")
+  const inFlight = postgres.pool.query("SELECT pg_sleep(30)")
   inFlight.catch(() => {})
   await new Promise((resolve) => setTimeout(resolve, 200))
-  await server!.stop()
+  await postgres.server.stop()
   await expect(inFlight).rejects.toThrow()
 
   const started = Date.now()
@@ -44,7 +30,7 @@ test("calls fail while the server is down and work again on the same Pool once i
   await expect(adapter.createUser({ id: crypto.randomUUID(), email: "down@example.com", emailVerified: null })).rejects.toThrow()
   expect(Date.now() - started).toBeLessThan(10_000)
 
-  await server!.start()
+  await postgres.server.start()
   expect(await adapter.getUser(user.id)).toEqual(user)
   const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) })
   expect((await adapter.getSessionAndUser(session.sessionToken))?.user.id).toBe(user.id)

@@ -3,30 +3,17 @@
  * server serves other test files), requests through `Auth()` must fail cleanly while it is down —
  * no crash, no driver message to the client, no user signed out — and work again once it is back.
  */
-import pg from "pg"
-import { afterAll, beforeAll, expect, test } from "vitest"
-import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
-import { startPostgres, type PostgresServer } from "../support/postgres-server.js"
+import { expect, test } from "vitest"
+import { PostgresAdapter } from "../../src/adapters/postgres.js"
+import { ownMigratedPostgres } from "../support/postgres.js"
 import { Client, credentialsConfig, recordingLogger } from "./flow-helpers.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 
-let server: PostgresServer | undefined
-let pool: pg.Pool
-
-beforeAll(async () => {
-  server = await startPostgres()
-  pool = new pg.Pool({ connectionString: server.url, max: 4, connectionTimeoutMillis: 2_000 })
-  await migrate(pool)
-}, 120_000)
-
-afterAll(async () => {
-  await pool?.end()
-  await server?.destroy()
-}, 60_000)
+const postgres = ownMigratedPostgres()
 
 test("requests fail cleanly while PostgreSQL is down and sessions work again once it is back", async () => {
-  const adapter = PostgresAdapter(pool)
+  const adapter = PostgresAdapter(postgres.pool)
   const user = await adapter.createUser({ id: crypto.randomUUID(), email: "outage@example.com", emailVerified: null })
   const { logger, lines } = recordingLogger()
   const config = credentialsConfig({
@@ -39,7 +26,7 @@ test("requests fail cleanly while PostgreSQL is down and sessions work again onc
   const token = alice.jar.get(SESSION_COOKIE)
   expect(await alice.session()).toMatchObject({ user: { email: "outage@example.com" } })
 
-  await server!.stop()
+  await postgres.server.stop()
 
   const check = await alice.get("session")
   expect(check.status).toBe(200)
@@ -56,7 +43,7 @@ test("requests fail cleanly while PostgreSQL is down and sessions work again onc
   expect(await json.text()).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres/i)
   expect(lines.map((line) => line.code)).toEqual(expect.arrayContaining(["SessionTokenError", "AdapterError"]))
 
-  await server!.start()
+  await postgres.server.start()
 
   expect(alice.jar.get(SESSION_COOKIE)).toBe(token)
   expect(await alice.session()).toMatchObject({ user: { email: "outage@example.com" } })

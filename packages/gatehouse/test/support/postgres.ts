@@ -3,7 +3,9 @@
  * schema (`gh_<random>`), reached through `search_path`, and drops it afterwards.
  */
 import pg from "pg"
-import { inject } from "vitest"
+import { afterAll, beforeAll, inject } from "vitest"
+import { migrate } from "../../src/adapters/postgres.js"
+import { startPostgres, type PostgresServer } from "./postgres-server.js"
 
 /** The URL of the run's server; throws the global setup's failure when there is none. */
 export function postgresUrl(): string {
@@ -66,6 +68,34 @@ export function testSchema(): TestSchema {
       // A test may have ended its pool already; ending twice throws.
       await Promise.all(pools.filter((pool) => !pool.ended && !pool.ending).map((pool) => pool.end()))
       await adminQuery(url, `DROP SCHEMA IF EXISTS ${name} CASCADE`)
+    },
+  }
+}
+
+/**
+ * A cluster of the calling test file's own, with a migrated Pool on it, for tests that stop and
+ * start the server (doing that to the run's shared server would break the other files). Registers
+ * its own beforeAll/afterAll; read `server` and `pool` inside tests.
+ */
+export function ownMigratedPostgres(): { readonly server: PostgresServer; readonly pool: pg.Pool } {
+  let server: PostgresServer | undefined
+  let pool: pg.Pool | undefined
+  beforeAll(async () => {
+    server = await startPostgres()
+    // connectionTimeoutMillis: with the server down, a connection attempt must give up, not hang.
+    pool = new pg.Pool({ connectionString: server.url, max: 4, connectionTimeoutMillis: 2_000 })
+    await migrate(pool)
+  }, 120_000)
+  afterAll(async () => {
+    await pool?.end()
+    await server?.destroy()
+  }, 60_000)
+  return {
+    get server() {
+      return server!
+    },
+    get pool() {
+      return pool!
     },
   }
 }
