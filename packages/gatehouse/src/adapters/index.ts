@@ -89,6 +89,19 @@ export interface Adapter {
   ): Promise<void> | Awaitable<AdapterAccount | undefined>
   /** Note the order: the account id first, then the provider (unlike the other lookups). */
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /**
+   * Gatehouse's addition: the user's accounts, `[]` for an unknown user, in no particular order.
+   * Needed only to refresh access tokens under database sessions.
+   */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /**
+   * Gatehouse's addition: changes the fields present (a key set to `undefined` is not given) of
+   * the account with this `provider` and `providerAccountId`, and returns the whole account, or
+   * `null` when there is none. Needed only to refresh access tokens under database sessions.
+   */
+  updateAccount?(
+    account: Partial<AdapterAccount> & Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<AdapterAccount | null>
   createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
   /**
    * The session and its user, in one query where the store can join. May return an expired row
@@ -143,6 +156,11 @@ export interface StoredAdapter extends Adapter {
   linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
   unlinkAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterAccount | undefined>
   getAccount: (providerAccountId: string, provider: string) => Promise<AdapterAccount | null>
+  listAccountsByUserId: (userId: string) => Promise<AdapterAccount[]>
+  /** Never changes `userId`, `provider` or `providerAccountId`. */
+  updateAccount: (
+    account: Partial<AdapterAccount> & Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ) => Promise<AdapterAccount | null>
   /** Rejects a `sessionToken` already in use. */
   createSession: (session: { sessionToken: string; userId: string; expires: Date }) => Promise<AdapterSession>
   getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>

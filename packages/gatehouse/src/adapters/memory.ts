@@ -136,6 +136,20 @@ export function MemoryAdapter(): MemoryAdapter {
       return account ? copy(account) : null
     },
 
+    listAccountsByUserId: async (userId) =>
+      [...accounts.values()].filter((account) => account.userId === userId).map(copy),
+
+    updateAccount: async ({ provider, providerAccountId, ...patch }) => {
+      const key = accountKey({ provider, providerAccountId })
+      const stored = accounts.get(key)
+      if (!stored) return null
+      // The owner and the kind of an account never change, whatever the caller passes.
+      const { userId: _userId, type: _type, ...changes } = definedFields(patch)
+      const updated: AdapterAccount = { ...stored, ...copy(changes), userId: stored.userId, type: stored.type, provider, providerAccountId }
+      accounts.set(key, updated)
+      return copy(updated)
+    },
+
     createSession: async (session) => {
       if (sessions.has(session.sessionToken)) throw new Error("MemoryAdapter: that sessionToken is already in use")
       requireUser(session.userId, "a session")

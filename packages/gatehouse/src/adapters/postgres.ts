@@ -106,6 +106,13 @@ function toAuthenticator(row: PostgresRow): AdapterAuthenticator {
 const column = (name: string) => `"${name}"`
 
 /**
+ * An account field as its column takes it: BIGINT refuses fractions, which a computed expiry like
+ * now/1000 + expires_in may carry.
+ */
+const accountValue = (key: string, value: unknown): unknown =>
+  key === "expires_at" && typeof value === "number" && !Number.isInteger(value) ? Math.floor(value) : value
+
+/**
  * A pg `Pool` emits `error` when an idle connection dies (the server restarts, a proxy cuts it),
  * and an EventEmitter with no `error` listener throws, which takes the whole process down. The
  * pool drops such a connection by itself and the next query that needs the server fails and
@@ -130,7 +137,8 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  * - PostgreSQL assigns user ids: `createUser` ignores a given `id` and returns the stored one, as
  *   text (a uuid on a fresh schema, a number on an Auth.js one). Looking up an id the column
  *   cannot hold (a uuid against a SERIAL column) finds nothing instead of throwing.
- * - Accounts keep only Auth.js's columns (token fields, `session_state`); other fields are dropped.
+ * - Accounts keep only Auth.js's columns (token fields, `session_state`); other fields are dropped
+ *   by `linkAccount` and `updateAccount`.
  * - `useVerificationToken` deletes and returns in one statement, so a token works once even under
  *   concurrent requests.
  * - If `db` is a pg `Pool` without an `error` listener, one is added that ignores the event:
@@ -214,12 +222,9 @@ export function PostgresAdapter(db: PostgresQueryable): PostgresAdapterMethods {
       const names: string[] = []
       const values: unknown[] = []
       for (const key of ACCOUNT_COLUMNS) {
-        let value: unknown = account[key]
-        if (value === undefined) continue
-        // BIGINT refuses fractions; a computed expiry like now/1000 + expires_in may carry one.
-        if (key === "expires_at" && typeof value === "number" && !Number.isInteger(value)) value = Math.floor(value)
+        if (account[key] === undefined) continue
         names.push(column(key))
-        values.push(value)
+        values.push(accountValue(key, account[key]))
       }
       const placeholders = values.map((_, i) => `$${i + 1}`).join(", ")
       const found = await rows(`INSERT INTO accounts (${names.join(", ")}) VALUES (${placeholders}) RETURNING ${ACCOUNT}`, values)
@@ -234,6 +239,25 @@ export function PostgresAdapter(db: PostgresQueryable): PostgresAdapterMethods {
 
     getAccount: async (providerAccountId, provider) =>
       first(await rows(`SELECT ${ACCOUNT} FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]), toAccount),
+
+    listAccountsByUserId: async (userId) =>
+      (await rowsById(`SELECT ${ACCOUNT} FROM accounts WHERE "userId" = $1 ORDER BY provider, "providerAccountId"`, [userId])).map(toAccount),
+
+    // Only the token columns can change: userId, type, provider and providerAccountId are never
+    // written, and fields without a column are dropped as in linkAccount.
+    updateAccount: async (account) => {
+      const values: unknown[] = [account.provider, account.providerAccountId]
+      const sets: string[] = []
+      for (const key of ACCOUNT_TOKEN_FIELDS) {
+        if (account[key] === undefined) continue
+        values.push(accountValue(key, account[key]))
+        sets.push(`${column(key)} = $${values.length}`)
+      }
+      const text = sets.length
+        ? `UPDATE accounts SET ${sets.join(", ")} WHERE provider = $1 AND "providerAccountId" = $2 RETURNING ${ACCOUNT}`
+        : `SELECT ${ACCOUNT} FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`
+      return first(await rows(text, values), toAccount)
+    },
 
     createSession: async ({ sessionToken, userId, expires }) => {
       let found: PostgresRow[]

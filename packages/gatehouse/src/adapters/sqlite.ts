@@ -201,9 +201,9 @@ function migrate(db: SQLiteDatabase): void {
  * creating or migrating the tables.
  *
  * Dates are stored as integer milliseconds, booleans as 0/1. Account fields without a column
- * (anything but the standard token-response fields) are dropped on `linkAccount`, as Auth.js's SQL
- * adapters do. Token fields stored as NULL come back omitted; `name`, `image` and `transports`
- * come back as `null`.
+ * (anything but the standard token-response fields) are dropped on `linkAccount` and
+ * `updateAccount`, as Auth.js's SQL adapters do. Token fields stored as NULL come back omitted;
+ * `name`, `image` and `transports` come back as `null`.
  *
  * @param db A better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync`, used from here on by the adapter only.
  * @example
@@ -329,6 +329,31 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
         provider,
         providerAccountId,
       )
+      return row ? toAccount(row) : null
+    },
+
+    listAccountsByUserId: async (userId) =>
+      many(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE "userId" = ? ORDER BY rowid`, userId).map(toAccount),
+
+    // Only the token columns can change: userId, type, provider and providerAccountId are never
+    // written, and fields without a column are dropped as in linkAccount.
+    updateAccount: async (account) => {
+      const { sets, params } = assignments(
+        ACCOUNT_TOKEN_FIELDS.map((field): [string, unknown, SQLiteValue] => [field, account[field], bind(account[field], field)]),
+      )
+      const row =
+        sets === ""
+          ? one(
+              `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = ? AND "providerAccountId" = ?`,
+              account.provider,
+              account.providerAccountId,
+            )
+          : one(
+              `UPDATE accounts SET ${sets} WHERE provider = ? AND "providerAccountId" = ? RETURNING ${ACCOUNT_COLUMNS}`,
+              ...params,
+              account.provider,
+              account.providerAccountId,
+            )
       return row ? toAccount(row) : null
     },
 

@@ -99,6 +99,36 @@ interface Breakage {
 
 const breakages: Breakage[] = [
   {
+    defect: "listAccountsByUserId stops at the first account (a LIMIT 1 left in)",
+    adapter: (memory) => ({
+      ...memory,
+      listAccountsByUserId: async (userId) => (await memory.listAccountsByUserId(userId)).slice(0, 1),
+    }),
+    fails: ["listAccountsByUserId: returns exactly the user's accounts, expires_at as a number"],
+  },
+  {
+    defect: "updateAccount writes undefined fields as null",
+    adapter: (memory) => ({
+      ...memory,
+      updateAccount: async (account) =>
+        memory.updateAccount(Object.fromEntries(Object.entries(account).map(([key, value]) => [key, value ?? null])) as typeof account),
+    }),
+    fails: ["updateAccount: leaves fields given as undefined unchanged"],
+  },
+  {
+    defect: "updateAccount keeps the userId it is given",
+    adapter: (memory) => ({
+      ...memory,
+      updateAccount: async (account) => {
+        const current = await memory.getAccount(account.providerAccountId, account.provider)
+        if (!current) return null
+        await memory.unlinkAccount(account)
+        return memory.linkAccount({ ...current, ...account } as typeof current)
+      },
+    }),
+    fails: ["updateAccount: never moves the account to another user or changes its type"],
+  },
+  {
     defect: "useVerificationToken does not delete the token",
     adapter: (memory) => ({
       ...memory,
