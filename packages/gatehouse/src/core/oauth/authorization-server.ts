@@ -99,3 +99,26 @@ async function announcedIssuer(response: Response, fallback: URL): Promise<URL> 
     return fallback
   }
 }
+
+/**
+ * The issuer the ID token in a token endpoint `response` must name: the discovered one, or what
+ * the provider's `idTokenIssuer` hook says (the body is read from a clone).
+ */
+export async function idTokenIssuer(provider: OAuthConfig, response: Response, discovered: string): Promise<string> {
+  if (!provider.idTokenIssuer) return discovered
+  try {
+    const body = (await response.clone().json()) as { id_token?: unknown }
+    const payload = typeof body.id_token === "string" ? body.id_token.split(".")[1] : undefined
+    if (!payload) return discovered
+    const claims = JSON.parse(new TextDecoder().decode(base64UrlDecode(payload))) as Record<string, unknown>
+    return provider.idTokenIssuer(claims, discovered)
+  } catch {
+    // oauth4webapi will reject the response with its own, precise error.
+    return discovered
+  }
+}
+
+function base64UrlDecode(input: string): Uint8Array {
+  const base64 = input.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(input.length / 4) * 4, "=")
+  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+}

@@ -12,10 +12,11 @@ import type { Account, Profile, TokenSet, User } from "../../types.js"
 import { completeSignIn } from "../complete-sign-in.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
-import { authorizationServer, endpointUrl, providerFetch, requestOptions } from "./authorization-server.js"
+import { authorizationServer, endpointUrl, idTokenIssuer, providerFetch, requestOptions } from "./authorization-server.js"
 import { checksOf, decodeState, useCheck } from "./checks.js"
-import { clientAuthentication } from "./client-auth.js"
+import { clientAuthentication, clientOf } from "./client-auth.js"
 import { proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
+import { accountFields, tokenSetOf, withoutUndefined } from "./token-set.js"
 
 /** Completes an OAuth or OIDC sign-in; anything unexpected becomes a {@link CallbackRouteError}. */
 export async function oauthCallback(ctx: RequestContext, provider: OAuthConfig): Promise<ResponseInternal> {
@@ -37,8 +38,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
   }
 
   const as = await authorizationServer(provider)
-  const { privateKey: _key, ...metadata } = provider.client ?? {}
-  const client: o.Client = { client_id: provider.clientId ?? "", ...metadata }
+  const client = clientOf(provider)
   const checks = checksOf(provider, proxy)
   const cookies: Cookie[] = []
 
@@ -83,7 +83,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
   )
   if (typeof provider.token === "object" && provider.token.conform) response = (await provider.token.conform(response)) ?? response
 
-  const issuer = provider.idTokenIssuer ? await tokenIssuer(provider, response, as.issuer) : as.issuer
+  const issuer = await idTokenIssuer(provider, response, as.issuer)
   let tokens: o.TokenEndpointResponse
   try {
     tokens = await o.processAuthorizationCodeResponse({ ...as, issuer }, client, response, {
@@ -98,10 +98,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     throw error
   }
 
-  const tokenSet: TokenSet = {
-    ...tokens,
-    ...(tokens.expires_in !== undefined && { expires_at: Math.floor(Date.now() / 1000) + Number(tokens.expires_in) }),
-  }
+  const tokenSet = tokenSetOf(tokens)
   let profile = await readProfile(provider, as, client, tokens, tokenSet)
   if (provider.profileFromCallback) profile = await provider.profileFromCallback(profile, params)
 
@@ -115,7 +112,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     throw new OAuthProfileParseError(`profile() of provider ${JSON.stringify(provider.id)} must return a user object`)
   }
   const account: Account = {
-    ...(provider.account ?? defaultAccount)(tokenSet),
+    ...accountFields(provider, tokenSet),
     provider: provider.id,
     type: provider.type,
     providerAccountId: user.id != null && user.id !== "" ? String(user.id) : crypto.randomUUID(),
@@ -188,41 +185,12 @@ function asProfile(value: unknown): Profile {
   return value as Profile
 }
 
-/** The issuer the ID token in `response` must name, by the provider's hook (the body is read from a clone). */
-async function tokenIssuer(provider: OAuthConfig, response: Response, discovered: string): Promise<string> {
-  try {
-    const body = (await response.clone().json()) as { id_token?: unknown }
-    const payload = typeof body.id_token === "string" ? body.id_token.split(".")[1] : undefined
-    if (!payload) return discovered
-    const claims = JSON.parse(new TextDecoder().decode(base64UrlDecode(payload))) as Record<string, unknown>
-    return provider.idTokenIssuer!(claims, discovered)
-  } catch {
-    // oauth4webapi will reject the response with its own, precise error.
-    return discovered
-  }
-}
-
-function base64UrlDecode(input: string): Uint8Array {
-  const base64 = input.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(input.length / 4) * 4, "=")
-  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
-}
-
 /** Auth.js's default mapping: `sub` or `id`, a name from the usual claims, email and picture. */
 function defaultProfile(profile: Profile): User {
-  return stripUndefined({
+  return withoutUndefined({
     id: String(profile.sub ?? profile.id ?? crypto.randomUUID()),
     name: profile.name ?? profile.nickname ?? profile.preferred_username,
     email: profile.email,
     image: typeof profile.picture === "string" ? profile.picture : undefined,
   }) as User
-}
-
-/** The token fields an account keeps by default. */
-function defaultAccount(tokens: TokenSet): Partial<Account> {
-  const { access_token, id_token, refresh_token, expires_at, scope, token_type, session_state } = tokens
-  return stripUndefined({ access_token, id_token, refresh_token, expires_at, scope, token_type, session_state }) as Partial<Account>
-}
-
-function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>
 }

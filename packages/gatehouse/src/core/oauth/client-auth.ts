@@ -1,10 +1,16 @@
 /**
- * How the client authenticates at the token endpoint, by `client.token_endpoint_auth_method`.
+ * Who the client is, and how it authenticates at the token endpoint (`client.token_endpoint_auth_method`).
  * @module
  */
 import * as o from "oauth4webapi"
 import { InvalidConfig } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
+
+/** The client as oauth4webapi sees it: its id and metadata (the private key stays out). */
+export function clientOf(provider: OAuthConfig): o.Client {
+  const { privateKey: _key, ...metadata } = provider.client ?? {}
+  return { client_id: provider.clientId ?? "", ...metadata }
+}
 
 /**
  * `client_secret_basic` (the default), `client_secret_post`, `client_secret_jwt`, `none`, or
