@@ -517,6 +517,22 @@ export class InvalidRequest extends AuthError {
 }
 
 /**
+ * A provider refused to refresh an access token (the refresh token was revoked, expired or
+ * already used), or there was none to refresh it with. Logged; the session then carries
+ * `error: "RefreshAccessTokenError"` until the user signs in again. Also logged, without that
+ * mark, when the provider could not be reached (the next session read tries again).
+ *
+ * @example
+ * ```ts
+ * const session = await auth()
+ * if (session?.error === "RefreshAccessTokenError") await signIn("google")
+ * ```
+ */
+export class RefreshAccessTokenError extends AuthError {
+  static override readonly type = "RefreshAccessTokenError"
+}
+
+/**
  * Alias of {@link MissingSecret}, the name the interface specification uses.
  *
  * @example
@@ -565,6 +581,7 @@ export type AuthErrorType =
   | "ExperimentalFeatureNotEnabled"
   | "InvalidConfig"
   | "InvalidRequest"
+  | "RefreshAccessTokenError"
 
 /**
  * Whether an error may be named to the client (in `?error=` or a JSON body).

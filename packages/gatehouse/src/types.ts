@@ -36,6 +36,11 @@ export interface DefaultSession {
   user?: User
   /** ISO date string of the session's expiry. */
   expires: string
+  /**
+   * Set when a provider with `refreshAccessToken` refused to refresh the access token: sign the
+   * user in again to get a working one.
+   */
+  error?: "RefreshAccessTokenError"
 }
 
 /** The session sent to the client. Augment this interface to add fields. */

@@ -11,6 +11,7 @@ import type { Account, User } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
 import { emitEvent } from "./events.js"
 import { logError } from "./logger.js"
+import { withoutUndefined } from "./oauth/token-set.js"
 import type { RequestContext } from "./request-context.js"
 import { currentUser } from "./sessions/index.js"
 
@@ -76,6 +77,7 @@ async function linkedUser(
     if (signedIn && signedIn.id !== owner.id) {
       throw new NotLinked("The account is already associated with another user")
     }
+    await storeNewTokens(ctx, account)
     return { user: owner, isNewUser: false }
   }
 
@@ -102,6 +104,19 @@ async function linkedUser(
     throw error
   }
   return { user: created, isNewUser: true }
+}
+
+/**
+ * Keeps the tokens of a returning user's sign-in, where the adapter can update accounts (Auth.js
+ * keeps the first sign-in's forever): a refresh token that was refused must give way to the new
+ * one, or the session stays marked with RefreshAccessTokenError. Fields the provider did not send
+ * this time (a refresh token is often issued once) keep their stored values.
+ */
+async function storeNewTokens(ctx: RequestContext, account: Account): Promise<void> {
+  const { adapter } = ctx.config
+  if (typeof adapter?.updateAccount !== "function" || (account.type !== "oauth" && account.type !== "oidc")) return
+  const { type: _type, userId: _userId, ...fields } = account
+  await callAdapter(adapter, "updateAccount", withoutUndefined(fields) as typeof fields)
 }
 
 /**

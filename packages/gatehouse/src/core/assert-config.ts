@@ -43,6 +43,8 @@ export interface ConfigCheck {
 /** Adapter methods each feature needs; a method missing at run time is still reported by name. */
 const DATABASE_SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
 const OAUTH_METHODS = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "linkAccount"] as const
+/** Refreshing access tokens under database sessions reads and rewrites the account rows. */
+const TOKEN_REFRESH_METHODS = ["listAccountsByUserId", "updateAccount", "getAccount"] as const
 const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"] as const
 const WEBAUTHN_METHODS = [
   "createUser",
@@ -184,6 +186,9 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
     DATABASE_SESSION_METHODS.forEach((method) => required.add(method))
     // Credentials sign-in issues a session row for the stored user `authorize` names.
     if (credentials.length > 0) required.add("getUser")
+    if (providers.some((provider) => "refreshAccessToken" in provider && provider.refreshAccessToken === true)) {
+      TOKEN_REFRESH_METHODS.forEach((method) => required.add(method))
+    }
   }
   if (adapter && providers.some((provider) => provider.type === "oauth" || provider.type === "oidc")) {
     OAUTH_METHODS.forEach((method) => required.add(method))

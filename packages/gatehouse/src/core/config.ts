@@ -173,8 +173,8 @@ function freezeCookies(cookies: CookiesOptions): Readonly<CookiesOptions> {
 const keepToken: CallbacksOptions["jwt"] = ({ token }) => token
 
 /**
- * The session sent to the client by default: name, email and image, and the expiry as an ISO
- * string; nothing else of the token or the user row.
+ * The session sent to the client by default: name, email and image, the expiry as an ISO
+ * string, and a failed access-token refresh; nothing else of the token or the user row.
  */
 const defaultSessionCallback: CallbacksOptions["session"] = ({ session }) => ({
   user: {
@@ -184,4 +184,5 @@ const defaultSessionCallback: CallbacksOptions["session"] = ({ session }) => ({
   },
   // Database sessions carry a Date; the client gets an ISO string either way.
   expires: (session.expires as unknown) instanceof Date ? (session.expires as unknown as Date).toISOString() : session.expires,
+  ...(session.error && { error: session.error }),
 })

@@ -71,6 +71,20 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
    * names its own tenant. Given the token's unverified claims and the discovered issuer.
    */
   idTokenIssuer?: (claims: Record<string, unknown>, discoveredIssuer: string) => string
+  /**
+   * Keeps the access token usable: a session read that finds it expiring within a minute swaps
+   * the refresh token for new tokens at the token endpoint (once, however many requests arrive
+   * together). Under JWT sessions the tokens travel in the encrypted session token (`access_token`,
+   * `refresh_token`, `expires_at`, `provider`); under database sessions the account row is
+   * updated. When the provider refuses, the session carries `error: "RefreshAccessTokenError"`.
+   * The provider must issue refresh tokens (Google: `access_type: "offline"`, `prompt: "consent"`).
+   *
+   * @example
+   * ```ts
+   * Google({ refreshAccessToken: true, authorization: { params: { access_type: "offline", prompt: "consent" } } })
+   * ```
+   */
+  refreshAccessToken?: boolean
 }
 
 /** What an email provider hands to `sendVerificationRequest`. */

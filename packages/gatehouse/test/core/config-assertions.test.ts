@@ -115,6 +115,17 @@ describe("config assertions", () => {
     expect(errorOf({ ...base, providers: [idp], adapter: allMethods(databaseMethods) })).toBeUndefined()
   })
 
+  it("requires the account list and update methods to refresh access tokens under database sessions", () => {
+    const idp = oauth({ issuer: "https://idp.test", refreshAccessToken: true })
+    expect(errorOf({ ...base, providers: [idp], adapter: allMethods(databaseMethods) })?.message).toBe(
+      "Required adapter methods were missing: listAccountsByUserId, updateAccount, getAccount",
+    )
+    const refreshing = allMethods([...databaseMethods, "listAccountsByUserId", "updateAccount", "getAccount"])
+    expect(errorOf({ ...base, providers: [idp], adapter: refreshing })).toBeUndefined()
+    // JWT sessions keep the tokens in the session token: nothing more is asked of the adapter.
+    expect(errorOf({ ...base, providers: [idp], adapter: allMethods(databaseMethods), session: { strategy: "jwt" } })).toBeUndefined()
+  })
+
   it("keeps email and database requirements apart between configurations", () => {
     // Auth.js keeps "has email" in module-level flags; a later config without email must not inherit it.
     expect(errorOf({ ...base, providers: [email] })?.type).toBe("MissingAdapter")

@@ -10,7 +10,7 @@ const clientSafe = ["CredentialsSignin", "AccessDenied", "Verification", "Missin
   "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError"]
 const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
   "EmailSignInError", "MissingCSRF", "AccountNotLinked"]
-// Every class the facts file lists, with its Auth.js type string.
+// Every class the facts file lists, with its Auth.js type string, and Gatehouse's own additions.
 const expectedTypes: Record<string, string> = {
   AuthError: "AuthError", SignInError: "AuthError", AdapterError: "AdapterError", AccessDenied: "AccessDenied",
   CallbackRouteError: "CallbackRouteError", ErrorPageLoop: "ErrorPageLoop", EventError: "EventError",
@@ -25,7 +25,7 @@ const expectedTypes: Record<string, string> = {
   AccountNotLinked: "AccountNotLinked", DuplicateConditionalUI: "DuplicateConditionalUI",
   MissingWebAuthnAutocomplete: "MissingWebAuthnAutocomplete", WebAuthnVerificationError: "WebAuthnVerificationError",
   ExperimentalFeatureNotEnabled: "ExperimentalFeatureNotEnabled", InvalidConfig: "InvalidConfig", InvalidRequest: "InvalidRequest",
-  MissingSecretError: "MissingSecret",
+  RefreshAccessTokenError: "RefreshAccessTokenError", MissingSecretError: "MissingSecret",
 }
 
 describe("error classes", () => {

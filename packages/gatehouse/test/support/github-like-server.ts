@@ -85,6 +85,8 @@ export interface GitHubLikeServer {
   failures: GitHubLikeFailures
   /** Every request, oldest first. */
   requests: RecordedRequest[]
+  /** Mutable: `expires_in` of the access tokens issued from now on (with `refreshTokens`). */
+  accessTokenTtl: number
   /** Access and refresh tokens issued so far, oldest first. */
   issued: { accessToken: string; refreshToken: string | undefined }[]
   stop(): Promise<void>
@@ -139,6 +141,7 @@ export async function startGitHubLikeServer(options: GitHubLikeServerOptions = {
       { email: "other@users.example", primary: false, verified: true, visibility: null },
     ],
     failures: { denyNextAuthorization: false, refuseRefresh: false },
+    accessTokenTtl: options.accessTokenTtl ?? 28800,
     requests: [],
     issued: [],
     stop: () =>
@@ -157,7 +160,7 @@ export async function startGitHubLikeServer(options: GitHubLikeServerOptions = {
     if (options.refreshTokens) {
       refreshToken = token("ghr")
       refreshTokens.set(refreshToken, scope)
-      body.expires_in = options.accessTokenTtl ?? 28800
+      body.expires_in = server.accessTokenTtl
       body.refresh_token = refreshToken
       body.refresh_token_expires_in = 15897600
     }

@@ -13,13 +13,15 @@ import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
 import type { SessionRead, SignInData } from "./jwt-strategy.js"
+import { REFRESH_ERROR, refreshStoredTokens } from "./access-token-refresh.js"
 import { sessionStoreOf } from "./session-cookie.js"
 
 /**
  * The session and user the cookie's token finds. An expired row is deleted and a cookie that
  * finds nothing is cleared. The row is extended when `updateAge` has passed since its last
  * write, and only then is the cookie re-sent (with the row's new expiry), so most reads write
- * nothing. An adapter failure is logged and reads as no session, leaving the cookie alone: a
+ * nothing. Expiring access tokens of the user's accounts with `refreshAccessToken` providers are
+ * refreshed in their rows. An adapter failure is logged and reads as no session, leaving the cookie alone: a
  * database outage must not sign everyone out.
  *
  * @param update - Present on `POST session`: the client's data, given to the `session` callback
@@ -52,9 +54,10 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
     // The token stays out of the callback: whatever the callback returns reaches the browser's
     // JavaScript, and the cookie holding the token is HttpOnly for a reason.
     const { sessionToken: _token, ...row } = session
+    const refused = await refreshStoredTokens(ctx, user.id)
     // The declared type (Auth.js's) has `expires` as string and Date at once; it is the Date.
     const params = {
-      session: { ...row, user },
+      session: { ...row, user, ...(refused && { error: REFRESH_ERROR }) },
       user,
       ...(update && { trigger: "update" as const, newSession: update.data }),
     } as SessionCallbackParams

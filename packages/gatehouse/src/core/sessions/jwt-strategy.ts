@@ -12,6 +12,7 @@ import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
+import { REFRESH_ERROR, refreshableTokenFields, refreshedToken } from "./access-token-refresh.js"
 import { sessionStoreOf } from "./session-cookie.js"
 
 /** What a session read produces: the body for the client, and the cookies to set. */
@@ -22,7 +23,8 @@ export interface SessionRead {
 
 /**
  * The session the cookie holds, after the `jwt` and `session` callbacks, with the cookie
- * re-issued for another `maxAge` (sliding expiry). A cookie that does not decode, or a `jwt`
+ * re-issued for another `maxAge` (sliding expiry). An expiring access token of a provider with
+ * `refreshAccessToken` is refreshed before the `jwt` callback sees the token. A cookie that does not decode, or a `jwt`
  * callback that returns `null`, ends the session: the cookie is cleared and the session is `null`.
  *
  * @param update - Present on `POST session`: the client's data, passed with `trigger: "update"`.
@@ -35,7 +37,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
     if (!payload) throw new JWTSessionError("The session token decoded to nothing")
     const token = await config.callbacks.jwt({
-      token: payload,
+      token: await refreshedToken(ctx, payload),
       ...(update && { trigger: "update" as const, session: update.data }),
     } as Parameters<typeof config.callbacks.jwt>[0])
     if (token === null) return { session: null, cookies: store.clean() }
@@ -45,6 +47,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     const defaultSession: Session = {
       user: { name: token.name, email: token.email, image: token.picture },
       expires: expires.toISOString(),
+      ...(token.error === REFRESH_ERROR && { error: REFRESH_ERROR }),
     }
     const session: unknown = await config.callbacks.session({
       session: defaultSession,
@@ -73,14 +76,20 @@ export interface SignInData {
 
 /**
  * The cookies of a new session for `data.user`: the default token (`name`, `email`, `picture`,
- * `sub`) through the `jwt` callback, encrypted and chunked. A `jwt` callback returning `null`
+ * `sub`, and the account's tokens for a provider with `refreshAccessToken`) through the `jwt` callback, encrypted and chunked. A `jwt` callback returning `null`
  * refuses the session: the cookies then only clear any old one.
  */
 export async function issueJwtSession(ctx: RequestContext, data: SignInData): Promise<Cookie[]> {
   const { config } = ctx
   const store = sessionStoreOf(ctx)
   const { user, account, profile, isNewUser } = data
-  const defaultToken: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id?.toString() }
+  const defaultToken: JWT = {
+    name: user.name,
+    email: user.email,
+    picture: user.image,
+    sub: user.id?.toString(),
+    ...refreshableTokenFields(ctx, account),
+  }
   const token = await config.callbacks.jwt({
     token: defaultToken,
     user,

@@ -1,0 +1,91 @@
+/**
+ * Access-token refresh as part of reading a session, for providers with `refreshAccessToken`:
+ * the JWT strategy keeps the tokens in the session token, the database strategy in the account
+ * rows. A refusal marks the session with `error: "RefreshAccessTokenError"`.
+ * @module
+ */
+import type { AdapterAccount } from "../../adapters/index.js"
+import { RefreshAccessTokenError } from "../../errors.js"
+import type { JWT } from "../../jwt/index.js"
+import type { OAuthConfig } from "../../providers/types.js"
+import type { Account } from "../../types.js"
+import { callAdapter } from "../adapter-call.js"
+import { logError } from "../logger.js"
+import { isExpiring, refreshAccessToken, refreshingProvider } from "../oauth/token-refresh.js"
+import { withoutUndefined } from "../oauth/token-set.js"
+import type { RequestContext } from "../request-context.js"
+
+/** The mark a session carries when its access token could not be refreshed. */
+export const REFRESH_ERROR = "RefreshAccessTokenError"
+
+/** What a new session token carries of `account` so it can be refreshed later; `{}` when not needed. */
+export function refreshableTokenFields(ctx: RequestContext, account: Account | null | undefined): Partial<JWT> {
+  if (!account || !refreshingProvider(ctx.config.providers, account.provider)) return {}
+  const { provider, access_token, refresh_token, expires_at } = account
+  return withoutUndefined({ provider, access_token, refresh_token, expires_at })
+}
+
+/**
+ * `token` with a fresh access token when its own is expiring, or marked with
+ * {@link REFRESH_ERROR} when the provider refuses. A marked token is not tried again; an outage
+ * leaves the token as it was for the next read to retry.
+ */
+export async function refreshedToken(ctx: RequestContext, token: JWT): Promise<JWT> {
+  const provider = refreshingProvider(ctx.config.providers, token.provider)
+  if (!provider || token.error === REFRESH_ERROR || !isExpiring(token.expires_at)) return token
+  if (typeof token.refresh_token !== "string" || token.refresh_token === "") {
+    logError(ctx.logger, noRefreshToken(provider))
+    return { ...token, error: REFRESH_ERROR }
+  }
+  const outcome = await refreshAccessToken({ provider, refreshToken: token.refresh_token, logger: ctx.logger })
+  if (outcome.status === "refused") return { ...token, error: REFRESH_ERROR }
+  if (outcome.status === "failed") return token
+  const { access_token, refresh_token, expires_at } = outcome.fields
+  // Without a new expiry the token is taken to last; the old, past one would refresh on every read.
+  const { expires_at: _old, ...rest } = token
+  return { ...rest, ...withoutUndefined({ access_token, expires_at }), refresh_token: refresh_token ?? token.refresh_token }
+}
+
+/**
+ * Refreshes the expiring access tokens of `userId`'s accounts with providers that ask for it,
+ * updating the rows. Returns whether any provider refused (the session is then marked).
+ */
+export async function refreshStoredTokens(ctx: RequestContext, userId: string): Promise<boolean> {
+  const { providers, adapter } = ctx.config
+  if (!providers.some((provider) => refreshingProvider(providers, provider.id))) return false
+  let refused = false
+  for (const account of await callAdapter(adapter, "listAccountsByUserId", userId)) {
+    const provider = refreshingProvider(providers, account.provider)
+    if (provider && isExpiring(account.expires_at) && !(await refreshAccount(ctx, provider, account))) refused = true
+  }
+  return refused
+}
+
+/** Refreshes one stored account; `false` when the provider refused. */
+async function refreshAccount(ctx: RequestContext, provider: OAuthConfig, account: AdapterAccount): Promise<boolean> {
+  const { adapter } = ctx.config
+  const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+  if (!account.refresh_token) {
+    logError(ctx.logger, noRefreshToken(provider))
+    return false
+  }
+  const outcome = await refreshAccessToken({
+    provider,
+    refreshToken: account.refresh_token,
+    logger: ctx.logger,
+    persist: async (fields) => {
+      // `null`, not absence, clears a column: without a new expiry the token is taken to last.
+      await callAdapter(adapter, "updateAccount", { expires_at: null, ...fields, ...key } as Partial<AdapterAccount> & typeof key)
+    },
+  })
+  if (outcome.status !== "refused") return true
+  // Another server may have rotated the refresh token first; the row then holds its result.
+  const current = await callAdapter(adapter, "getAccount", account.providerAccountId, account.provider)
+  return Boolean(current && current.refresh_token !== account.refresh_token && !isExpiring(current.expires_at))
+}
+
+function noRefreshToken(provider: OAuthConfig): RefreshAccessTokenError {
+  return new RefreshAccessTokenError("The access token expired and there is no refresh token to renew it with", {
+    cause: { provider: provider.id },
+  })
+}
