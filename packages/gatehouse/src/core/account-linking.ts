@@ -21,6 +21,8 @@ export interface SignInIdentity {
   user: User
   /** The account signed in with; `type` is that of the provider. */
   account: Account
+  /** What is stored of the account, when less than `account`. Default `account`. */
+  storedAccount?: Account
   /** Whether an OAuth account may be attached to an existing user found by email alone. */
   allowDangerousEmailAccountLinking?: boolean
 }
@@ -66,8 +68,9 @@ async function emailUser(ctx: RequestContext, { user }: SignInIdentity): Promise
 /** OAuth, OIDC and passkeys: the account decides, then the signed-in user, then the email. */
 async function linkedUser(
   ctx: RequestContext,
-  { user, account, allowDangerousEmailAccountLinking }: SignInIdentity,
+  { user, account: signedInWith, storedAccount, allowDangerousEmailAccountLinking }: SignInIdentity,
 ): Promise<SignInOutcome> {
+  const account = storedAccount ?? signedInWith
   const { adapter } = ctx.config
   const signedIn = await currentUser(ctx)
   const NotLinked = account.type === "webauthn" ? AccountNotLinked : OAuthAccountNotLinked
@@ -116,7 +119,12 @@ async function storeNewTokens(ctx: RequestContext, account: Account): Promise<vo
   const { adapter } = ctx.config
   if (typeof adapter?.updateAccount !== "function" || (account.type !== "oauth" && account.type !== "oidc")) return
   const { type: _type, userId: _userId, ...fields } = account
-  await callAdapter(adapter, "updateAccount", withoutUndefined(fields) as typeof fields)
+  try {
+    await callAdapter(adapter, "updateAccount", withoutUndefined(fields) as typeof fields)
+  } catch (error) {
+    // The sign-in itself stands: Auth.js never writes here, and the old tokens are still stored.
+    logError(ctx.logger, error)
+  }
 }
 
 /**

@@ -17,6 +17,8 @@ import { runSignInCallback } from "./sign-in-callback.js"
 export interface ProviderSignIn {
   user: User
   account: Account
+  /** What an adapter stores of the account, when less than `account` (OAuth: the `account()` hook's pick). */
+  storedAccount?: Account
   profile?: Profile
   allowDangerousEmailAccountLinking?: boolean
 }

@@ -5,7 +5,7 @@
  * sessions the tokens live in the session cookie; under database sessions in the account row, on
  * every stored adapter.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import type { AdapterAccount } from "../../src/adapters/index.js"
 import { Auth } from "../../src/core/handler.js"
 import { decode } from "../../src/jwt/index.js"
@@ -205,11 +205,68 @@ describe("access-token refresh under JWT sessions", () => {
     expect(during.accessToken).toBe(first.accessToken)
     expect(log.lines.some((line) => line.code === "RefreshAccessTokenError" && /tries again/.test((line.message[0] as Error).message))).toBe(true)
 
+    // Back up, but not asked again at once: one outage must not turn every read into a retry.
     down = false
     github.accessTokenTtl = LASTING
-    const after = (await sessionOf(browser)) as TokenSession
-    expect(after.accessToken).toBe(github.issued.at(-1)!.accessToken)
-    expect(after.accessToken).not.toBe(first.accessToken)
+    const grants = refreshGrants().length
+    expect(((await sessionOf(browser)) as TokenSession).accessToken).toBe(first.accessToken)
+    expect(refreshGrants()).toHaveLength(grants)
+
+    vi.useFakeTimers({ toFake: ["Date"] })
+    try {
+      vi.setSystemTime(Date.now() + 31_000)
+      const after = (await sessionOf(browser)) as TokenSession
+      expect(refreshGrants()).toHaveLength(grants + 1)
+      expect(after.accessToken).toBe(github.issued.at(-1)!.accessToken)
+      expect(after.accessToken).not.toBe(first.accessToken)
+      expect(after.error).toBeUndefined()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("does not mark the session for errors that say nothing about the refresh token", async () => {
+    let answer: Response | undefined
+    const provider = githubProvider({
+      fetch: (input, init) => {
+        const url = input instanceof Request ? input.url : String(input)
+        if (answer && url === github.tokenUrl) return Promise.resolve(answer.clone())
+        return fetch(input, init)
+      },
+    })
+    const { browser, log } = setup(provider)
+    expectLandedOn(await signIn(browser, "github"), DASHBOARD)
+    // A client secret rotated on one side only, then a rate limit: the refresh token is still good.
+    answer = Response.json({ error: "invalid_client", error_description: "Client authentication failed" }, { status: 401 })
+    const session = (await sessionOf(browser)) as TokenSession
+    expect(session.error).toBeUndefined()
+    const logged = log.lines.find((line) => line.code === "RefreshAccessTokenError")
+    expect((logged?.message[0] as Error).message).toMatch(/tries again/)
+  })
+
+  it("keeps tokens out of the log when the provider's answer cannot be used", async () => {
+    const provider = githubProvider({
+      fetch: async (input, init) => {
+        const url = input instanceof Request ? input.url : String(input)
+        const response = await fetch(input, init)
+        if (url !== github.tokenUrl || !String(init?.body ?? "").includes("grant_type=refresh_token")) return response
+        // A token response oauth4webapi rejects (no token_type), carrying a live refresh token.
+        const { token_type: _type, ...body } = (await response.json()) as Record<string, unknown>
+        return Response.json(body)
+      },
+    })
+    const { browser, log } = setup(provider)
+    expectLandedOn(await signIn(browser, "github"), DASHBOARD)
+    expect(((await sessionOf(browser)) as TokenSession).error).toBeUndefined()
+    const newest = github.issued.at(-1)!
+    const logged = log.lines.filter((line) => line.code === "RefreshAccessTokenError")
+    expect(logged).toHaveLength(1)
+    const text = JSON.stringify(logged, (_key, value: unknown) =>
+      value instanceof Error ? { message: value.message, cause: value.cause, ...value } : value,
+    )
+    expect(text).toContain("token_type")
+    expect(text).not.toContain(newest.refreshToken!)
+    expect(text).not.toContain(newest.accessToken)
   })
 
   it("leaves providers without the option untouched: no tokens in the session token", async () => {

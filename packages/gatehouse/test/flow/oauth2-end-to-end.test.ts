@@ -176,6 +176,31 @@ describe("OAuth 2 sign-in with explicit endpoints and a userinfo hook", () => {
     expect((await adapter.getSessionAndUser(browser.cookie(SESSION_COOKIE)!))?.user.id).toBe(user!.id)
   })
 
+  it("gives callbacks and events the whole token response, while the row keeps what account() picks", async () => {
+    const adapter = MemoryAdapter()
+    const seen: Record<string, unknown>[] = []
+    const browser = browserFor(
+      config([handWritten({ account: (tokens) => ({ access_token: tokens.access_token, token_type: tokens.token_type }) })], {
+        adapter,
+        callbacks: {
+          signIn: ({ account }) => (seen.push({ from: "signIn", ...account }), true),
+          jwt: ({ token, account }) => (account && seen.push({ from: "jwt", ...account }), token),
+        },
+        events: { linkAccount: ({ account }) => void seen.push({ from: "linkAccount", ...account }) },
+        session: { strategy: "jwt" },
+      }),
+    )
+    expectLandedOn(await signIn(browser, "github"), DASHBOARD)
+    const issued = github.issued.at(-1)!
+    const whole = { access_token: issued.accessToken, refresh_token: issued.refreshToken, expires_in: 28800, refresh_token_expires_in: 15897600 }
+    expect(seen.find((entry) => entry.from === "signIn")).toMatchObject({ ...whole, provider: "github", providerAccountId: "1001" })
+    expect(seen.find((entry) => entry.from === "jwt")).toMatchObject(whole)
+    const stored = await adapter.getAccount("1001", "github")
+    expect(stored).toMatchObject({ access_token: issued.accessToken, token_type: "bearer", provider: "github", type: "oauth" })
+    expect(stored).not.toHaveProperty("refresh_token")
+    expect(seen.find((entry) => entry.from === "linkAccount")).not.toHaveProperty("refresh_token")
+  })
+
   it("shows the server's refusal on the sign-in page as OAuthCallbackError", async () => {
     const browser = browserFor(config([handWritten()]))
     github.failures.denyNextAuthorization = true

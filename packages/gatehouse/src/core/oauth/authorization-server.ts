@@ -36,6 +36,15 @@ export function endpointUrl(endpoint: EndpointConfig | undefined, fallback?: str
   return url
 }
 
+/**
+ * The token endpoint's `response` after the provider's `token.conform` hook, which gets a copy:
+ * a hook that reads the body and returns nothing leaves the original readable.
+ */
+export async function conformed(provider: OAuthConfig, response: Response): Promise<Response> {
+  const conform = typeof provider.token === "object" ? provider.token.conform : undefined
+  return conform ? ((await conform(response.clone())) ?? response) : response
+}
+
 /** Whether the provider answers with `response_mode=form_post`: a cross-site POST to the callback. */
 export function usesFormPost(provider: OAuthConfig): boolean {
   const { authorization } = provider

@@ -12,9 +12,10 @@ import type { Account, Profile, TokenSet, User } from "../../types.js"
 import { completeSignIn } from "../complete-sign-in.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
-import { authorizationServer, endpointUrl, idTokenIssuer, providerFetch, requestOptions } from "./authorization-server.js"
+import { authorizationServer, conformed, endpointUrl, idTokenIssuer, providerFetch, requestOptions } from "./authorization-server.js"
 import { checksOf, decodeState, useCheck } from "./checks.js"
 import { clientAuthentication, clientOf } from "./client-auth.js"
+import { loggableError } from "./protocol-error.js"
 import { proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
 import { accountFields, tokenSetOf, withoutUndefined } from "./token-set.js"
 
@@ -24,7 +25,7 @@ export async function oauthCallback(ctx: RequestContext, provider: OAuthConfig):
     return await handleCallback(ctx, provider)
   } catch (error) {
     if (error instanceof AuthError) throw error
-    throw new CallbackRouteError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
+    throw new CallbackRouteError(loggableError(error), { cause: { provider: provider.id } })
   }
 }
 
@@ -56,7 +57,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
       // The provider said no (the user cancelled, the app is not allowed): a sign-in page matter.
       throw new OAuthCallbackError("OAuth Provider returned an error", { cause: { provider: provider.id, error: error.error } })
     }
-    throw new InvalidCheck(`The authorization response failed validation: ${(error as Error).message}`, { cause: error })
+    throw new InvalidCheck(`The authorization response failed validation: ${(error as Error).message}`, { cause: loggableError(error) })
   }
 
   let codeVerifier: string | typeof o.nopkce = o.nopkce
@@ -81,7 +82,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     codeVerifier,
     requestOptions(provider),
   )
-  if (typeof provider.token === "object" && provider.token.conform) response = (await provider.token.conform(response)) ?? response
+  response = await conformed(provider, response)
 
   const issuer = await idTokenIssuer(provider, response, as.issuer)
   let tokens: o.TokenEndpointResponse
@@ -93,7 +94,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
   } catch (error) {
     // A nonce that does not match is a failed check, like a bad state.
     if (error instanceof o.OperationProcessingError && /nonce/i.test(error.message)) {
-      throw new InvalidCheck("The ID token's nonce does not match", { cause: error })
+      throw new InvalidCheck("The ID token's nonce does not match", { cause: loggableError(error) })
     }
     throw error
   }
@@ -111,8 +112,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
   if (user === null || typeof user !== "object") {
     throw new OAuthProfileParseError(`profile() of provider ${JSON.stringify(provider.id)} must return a user object`)
   }
-  const account: Account = {
-    ...accountFields(provider, tokenSet),
+  const keys = {
     provider: provider.id,
     type: provider.type,
     providerAccountId: user.id != null && user.id !== "" ? String(user.id) : crypto.randomUUID(),
@@ -120,7 +120,9 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
   const signedIn = await completeSignIn(ctx, {
     // The provider's id for the person is the account's; the user gets their own.
     user: { ...user, id: crypto.randomUUID(), email: typeof user.email === "string" ? user.email.toLowerCase() : user.email },
-    account,
+    // Callbacks and events see the whole token response; the row keeps what `account()` picks.
+    account: { ...tokenSet, ...keys } as Account,
+    storedAccount: { ...accountFields(provider, tokenSet), ...keys },
     profile,
     ...(provider.allowDangerousEmailAccountLinking && { allowDangerousEmailAccountLinking: true }),
   })

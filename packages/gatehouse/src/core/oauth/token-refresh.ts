@@ -10,24 +10,34 @@ import { RefreshAccessTokenError } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import type { Account, LoggerInstance } from "../../types.js"
 import { logError } from "../logger.js"
-import { authorizationServer, idTokenIssuer, requestOptions } from "./authorization-server.js"
+import { authorizationServer, conformed, idTokenIssuer, requestOptions } from "./authorization-server.js"
 import { clientAuthentication, clientOf } from "./client-auth.js"
+import { loggableError } from "./protocol-error.js"
 import { accountFields, tokenSetOf } from "./token-set.js"
 
 /** Seconds before `expires_at` at which a token counts as expired: it must outlive the request using it. */
 const EXPIRY_MARGIN = 60
-/** How long a refresh's result is handed to requests still holding the refresh token it replaced. */
-const REFRESHED_GRACE_MS = 60_000
-/** How long a refused refresh token is not tried again, so a dead one does not hit the provider on every read. */
-const REFUSED_GRACE_MS = 10 * 60_000
+/** How long an outcome is handed out again instead of asking the provider, by status (ms). */
+const REUSE_MS: Record<RefreshOutcome["status"], number> = {
+  // To requests still holding the refresh token the refresh replaced.
+  refreshed: 60_000,
+  // A dead refresh token must not hit the provider (and fill the log) on every read.
+  refused: 10 * 60_000,
+  // A provider that is down is asked again, but not by every read of every user at once.
+  failed: 30_000,
+}
+/** A token endpoint that does not answer within this long counts as down. */
+const REQUEST_TIMEOUT_MS = 10_000
+/** The errors that say this refresh token is dead; GitHub says `bad_refresh_token`. Any other is an outage or misconfiguration. */
+const DEAD_TOKEN_ERRORS: ReadonlySet<string> = new Set(["invalid_grant", "bad_refresh_token"])
 
 /** The outcome of a refresh. */
 export type RefreshOutcome =
   /** New account fields to merge over the old ones (a missing `refresh_token` keeps the old one). */
   | { status: "refreshed"; fields: Partial<Account> }
-  /** The provider said no: the refresh token is revoked, expired or spent. */
+  /** The refresh token is revoked, expired or spent, or there is none. */
   | { status: "refused"; reason: string }
-  /** The provider could not be asked or answered nonsense; worth trying again later. */
+  /** The provider could not be asked, or its answer not used; worth trying again later. */
   | { status: "failed"; error: unknown }
 
 /** The OAuth provider with this id, if it has `refreshAccessToken` on. */
@@ -38,9 +48,24 @@ export function refreshingProvider(providers: readonly { id: string; type: strin
     : undefined
 }
 
-/** Whether an access token expiring at `expiresAt` (seconds since the epoch) needs refreshing now. */
+/**
+ * Whether an access token expiring at `expiresAt` (seconds since the epoch) needs refreshing now.
+ * A numeric string counts (SQL drivers return BIGINT columns as strings); no expiry never expires.
+ */
 export function isExpiring(expiresAt: unknown, now = Date.now()): boolean {
-  return typeof expiresAt === "number" && Number.isFinite(expiresAt) && expiresAt - EXPIRY_MARGIN <= now / 1000
+  const seconds = typeof expiresAt === "string" && expiresAt.trim() !== "" ? Number(expiresAt) : expiresAt
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds - EXPIRY_MARGIN <= now / 1000
+}
+
+/** What a refresh needs. */
+export interface RefreshRequest {
+  provider: OAuthConfig
+  /** Empty when the provider never gave one: that refusal is shared and logged once too. */
+  refreshToken: string
+  /** Where refusals and failures are reported, once per refresh rather than once per caller. */
+  logger: LoggerInstance
+  /** Stores the new fields before anyone is told of them; a failure counts as a failed refresh. */
+  persist?: (fields: Partial<Account>) => Promise<void>
 }
 
 interface Flight {
@@ -51,19 +76,9 @@ interface Flight {
 
 const flights = new Map<string, Flight>()
 
-/** What a refresh needs. */
-export interface RefreshRequest {
-  provider: OAuthConfig
-  refreshToken: string
-  /** Where refusals and failures are reported, once per refresh rather than once per caller. */
-  logger: LoggerInstance
-  /** Stores the new fields before anyone is told of them; a failure counts as a failed refresh. */
-  persist?: (fields: Partial<Account>) => Promise<void>
-}
-
 /**
  * New tokens for `refreshToken`, asked of the provider (and persisted) at most once per refresh
- * token within the grace periods, whatever the number of callers.
+ * token while its outcome is reused, whatever the number of callers.
  */
 export function refreshAccessToken(request: RefreshRequest): Promise<RefreshOutcome> {
   const { provider, refreshToken } = request
@@ -75,15 +90,17 @@ export function refreshAccessToken(request: RefreshRequest): Promise<RefreshOutc
 
   const flight: Flight = { outcome: refreshOnce(request), until: Infinity }
   flights.set(key, flight)
-  void flight.outcome.then((outcome) => {
-    if (outcome.status === "failed") flights.delete(key)
-    else flight.until = Date.now() + (outcome.status === "refreshed" ? REFRESHED_GRACE_MS : REFUSED_GRACE_MS)
-  })
+  flight.outcome.then(
+    (outcome) => (flight.until = Date.now() + REUSE_MS[outcome.status]),
+    () => flights.delete(key),
+  )
   return flight.outcome
 }
 
 async function refreshOnce({ provider, refreshToken, logger, persist }: RefreshRequest): Promise<RefreshOutcome> {
-  let outcome = await askProvider(provider, refreshToken)
+  let outcome: RefreshOutcome = refreshToken
+    ? await askProvider(provider, refreshToken)
+    : { status: "refused", reason: "the access token expired and there is no refresh token to renew it with" }
   if (outcome.status === "refreshed" && persist) {
     try {
       await persist(outcome.fields)
@@ -91,12 +108,11 @@ async function refreshOnce({ provider, refreshToken, logger, persist }: RefreshR
       outcome = { status: "failed", error }
     }
   }
-  const about = { cause: { provider: provider.id } }
   if (outcome.status === "refused") {
-    logError(logger, new RefreshAccessTokenError(`The provider refused to refresh the access token: ${outcome.reason}`, about))
+    logError(logger, new RefreshAccessTokenError(`The access token could not be refreshed: ${outcome.reason}`, { cause: { provider: provider.id } }))
   } else if (outcome.status === "failed") {
-    const cause = { ...about.cause, err: outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error)) }
-    logError(logger, new RefreshAccessTokenError("The access token could not be refreshed; the next session read tries again", { cause }))
+    const cause = { provider: provider.id, err: loggableError(outcome.error) }
+    logError(logger, new RefreshAccessTokenError("The access token could not be refreshed for now; a later session read tries again", { cause }))
   }
   return outcome
 }
@@ -105,24 +121,25 @@ async function askProvider(provider: OAuthConfig, refreshToken: string): Promise
   try {
     const as = await authorizationServer(provider)
     const client = clientOf(provider)
-    let response = await o.refreshTokenGrantRequest(
-      as,
-      client,
-      await clientAuthentication(provider),
-      refreshToken,
-      requestOptions(provider),
+    const response = await conformed(
+      provider,
+      await o.refreshTokenGrantRequest(as, client, await clientAuthentication(provider), refreshToken, {
+        ...requestOptions(provider),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      }),
     )
-    if (typeof provider.token === "object" && provider.token.conform) response = (await provider.token.conform(response)) ?? response
-    const refusal = await errorWithSuccessStatus(response)
-    if (refusal) return { status: "refused", reason: refusal }
+    const error = await errorWithSuccessStatus(response)
+    if (error) return errorOutcome(error, new TypeError(`The token endpoint answered 200 with error ${JSON.stringify(error)}`))
     const issuer = await idTokenIssuer(provider, response, as.issuer)
     const tokens = await o.processRefreshTokenResponse({ ...as, issuer }, client, response)
     return { status: "refreshed", fields: accountFields(provider, tokenSetOf(tokens)) }
   } catch (error) {
-    // A 4xx OAuth error is the provider's answer about this token; 5xx and the rest are outages.
-    if (error instanceof o.ResponseBodyError && error.status < 500) return { status: "refused", reason: error.error }
-    return { status: "failed", error }
+    return error instanceof o.ResponseBodyError ? errorOutcome(error.error, error) : { status: "failed", error }
   }
+}
+
+function errorOutcome(oauthError: string, error: unknown): RefreshOutcome {
+  return DEAD_TOKEN_ERRORS.has(oauthError) ? { status: "refused", reason: `the provider answered ${oauthError}` } : { status: "failed", error }
 }
 
 /** GitHub answers OAuth errors with HTTP 200: `{ "error": "bad_refresh_token" }`. */

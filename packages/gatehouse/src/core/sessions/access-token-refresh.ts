@@ -5,12 +5,10 @@
  * @module
  */
 import type { AdapterAccount } from "../../adapters/index.js"
-import { RefreshAccessTokenError } from "../../errors.js"
 import type { JWT } from "../../jwt/index.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import type { Account } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
-import { logError } from "../logger.js"
 import { isExpiring, refreshAccessToken, refreshingProvider } from "../oauth/token-refresh.js"
 import { withoutUndefined } from "../oauth/token-set.js"
 import type { RequestContext } from "../request-context.js"
@@ -33,17 +31,14 @@ export function refreshableTokenFields(ctx: RequestContext, account: Account | n
 export async function refreshedToken(ctx: RequestContext, token: JWT): Promise<JWT> {
   const provider = refreshingProvider(ctx.config.providers, token.provider)
   if (!provider || token.error === REFRESH_ERROR || !isExpiring(token.expires_at)) return token
-  if (typeof token.refresh_token !== "string" || token.refresh_token === "") {
-    logError(ctx.logger, noRefreshToken(provider))
-    return { ...token, error: REFRESH_ERROR }
-  }
-  const outcome = await refreshAccessToken({ provider, refreshToken: token.refresh_token, logger: ctx.logger })
+  const refreshToken = typeof token.refresh_token === "string" ? token.refresh_token : ""
+  const outcome = await refreshAccessToken({ provider, refreshToken, logger: ctx.logger })
   if (outcome.status === "refused") return { ...token, error: REFRESH_ERROR }
   if (outcome.status === "failed") return token
   const { access_token, refresh_token, expires_at } = outcome.fields
   // Without a new expiry the token is taken to last; the old, past one would refresh on every read.
   const { expires_at: _old, ...rest } = token
-  return { ...rest, ...withoutUndefined({ access_token, expires_at }), refresh_token: refresh_token ?? token.refresh_token }
+  return { ...rest, ...withoutUndefined({ access_token, expires_at }), refresh_token: refresh_token ?? refreshToken }
 }
 
 /**
@@ -65,13 +60,9 @@ export async function refreshStoredTokens(ctx: RequestContext, userId: string): 
 async function refreshAccount(ctx: RequestContext, provider: OAuthConfig, account: AdapterAccount): Promise<boolean> {
   const { adapter } = ctx.config
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
-  if (!account.refresh_token) {
-    logError(ctx.logger, noRefreshToken(provider))
-    return false
-  }
   const outcome = await refreshAccessToken({
     provider,
-    refreshToken: account.refresh_token,
+    refreshToken: account.refresh_token ?? "",
     logger: ctx.logger,
     persist: async (fields) => {
       // `null`, not absence, clears a column: without a new expiry the token is taken to last.
@@ -82,10 +73,4 @@ async function refreshAccount(ctx: RequestContext, provider: OAuthConfig, accoun
   // Another server may have rotated the refresh token first; the row then holds its result.
   const current = await callAdapter(adapter, "getAccount", account.providerAccountId, account.provider)
   return Boolean(current && current.refresh_token !== account.refresh_token && !isExpiring(current.expires_at))
-}
-
-function noRefreshToken(provider: OAuthConfig): RefreshAccessTokenError {
-  return new RefreshAccessTokenError("The access token expired and there is no refresh token to renew it with", {
-    cause: { provider: provider.id },
-  })
 }
