@@ -262,7 +262,7 @@ describe("access-token refresh under JWT sessions", () => {
     const logged = log.lines.filter((line) => line.code === "RefreshAccessTokenError")
     expect(logged).toHaveLength(1)
     const text = JSON.stringify(logged, (_key, value: unknown) =>
-      value instanceof Error ? { message: value.message, cause: value.cause, ...value } : value,
+      value instanceof Error ? { ...value, message: value.message, cause: value.cause } : value,
     )
     expect(text).toContain("token_type")
     expect(text).not.toContain(newest.refreshToken!)
