@@ -115,6 +115,13 @@ export interface Adapter {
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /**
+   * Gatehouse's addition: counts one event under `key` and returns how many the current window
+   * holds, this one included. A window starts at the first event after the previous one ended
+   * and lasts `windowSeconds`. Atomic: of concurrent calls, each gets a different count. Lets
+   * every instance share the throttling of sign-in emails; keys are opaque (hashed) strings.
+   */
+  hitRateLimit?(key: string, windowSeconds: number): Awaitable<number>
+  /**
    * Returns the token and deletes it, atomically: of two concurrent calls for one token, only one
    * may get it (SQL: `DELETE … RETURNING`). An expired token is still returned; the core checks.
    */
@@ -167,6 +174,7 @@ export interface StoredAdapter extends Adapter {
   updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
   deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
   createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
+  hitRateLimit: (key: string, windowSeconds: number) => Promise<number>
   useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
   /** Rejects a `credentialID` already in use. */
   createAuthenticator: (authenticator: AdapterAuthenticator) => Promise<AdapterAuthenticator>

@@ -1,9 +1,9 @@
 /**
- * An adapter that keeps users, accounts, sessions, verification tokens and authenticators in
- * memory, for tests (yours and Gatehouse's). It behaves like a small database: every call returns
- * copies, unique keys and references to users are enforced, deleting a user removes what the user
- * owns, and nothing is shared between two `MemoryAdapter()` calls. Data is gone when the process
- * ends, so do not use it in production.
+ * An adapter that keeps users, accounts, sessions, verification tokens, authenticators and
+ * rate-limit counts in memory, for tests (yours and Gatehouse's). It behaves like a small
+ * database: every call returns copies, unique keys and references to users are enforced, deleting
+ * a user removes what the user owns, and nothing is shared between two `MemoryAdapter()` calls.
+ * Data is gone when the process ends, so do not use it in production.
  *
  * @example
  * ```ts
@@ -28,6 +28,9 @@ import type {
 
 /** What `createUser` takes: a user whose `id` may be left out. */
 export type NewMemoryUser = NewAdapterUser
+
+/** Rate-limit windows are swept of expired entries on one call in this many. */
+const RATE_LIMIT_PRUNE_EVERY = 100
 
 /** A provider and the account id there: the key of an account. */
 type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
@@ -60,6 +63,8 @@ export function MemoryAdapter(): MemoryAdapter {
   const sessions = new Map<string, AdapterSession>()
   const verificationTokens = new Map<string, VerificationToken>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  const rateLimits = new Map<string, { count: number; resetAt: number }>()
+  let rateLimitCalls = 0
 
   const requireUser = (userId: string, what: string): void => {
     // A database's foreign key would refuse the row; so do we, so that tests catch the bug.
@@ -190,6 +195,23 @@ export function MemoryAdapter(): MemoryAdapter {
       return copy(verificationToken)
     },
 
+    hitRateLimit: async (key, windowSeconds) => {
+      const windowMs = windowMilliseconds(windowSeconds)
+      const now = Date.now()
+      // No await anywhere here: concurrent calls run one after another and each gets its own count.
+      // Expired windows are dropped now and then, so keys seen once do not pile up forever.
+      if (++rateLimitCalls % RATE_LIMIT_PRUNE_EVERY === 0) {
+        for (const [stale, window] of rateLimits) if (window.resetAt <= now) rateLimits.delete(stale)
+      }
+      const window = rateLimits.get(key)
+      if (!window || window.resetAt <= now) {
+        rateLimits.set(key, { count: 1, resetAt: now + windowMs })
+        return 1
+      }
+      window.count += 1
+      return window.count
+    },
+
     useVerificationToken: async (params) => {
       // Read and delete with no await in between, so concurrent uses cannot both get the token.
       const key = tokenKey(params)
@@ -248,6 +270,14 @@ function tokenKey({ identifier, token }: { identifier: string; token: string }):
 // "not given", never "erase".
 function definedFields<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>
+}
+
+// A window that is NaN or negative would count forever or never; refuse it rather than throttle wrongly.
+function windowMilliseconds(windowSeconds: number): number {
+  if (typeof windowSeconds !== "number" || !Number.isFinite(windowSeconds) || windowSeconds <= 0) {
+    throw new RangeError(`MemoryAdapter: windowSeconds must be a positive number, got ${String(windowSeconds)}`)
+  }
+  return Math.ceil(windowSeconds * 1000)
 }
 
 // A string or a number where a Date belongs would round-trip unnoticed here but not in SQL.

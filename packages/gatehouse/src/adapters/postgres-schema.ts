@@ -56,6 +56,8 @@ const MIGRATION_LOCK_KEY = "29099075146642277"
  * Fresh tables get `TEXT` ids from `gen_random_uuid()`. Tables that already exist are left as
  * they are; on every database, fresh or from Auth.js, the script then adds whatever of these is
  * missing (judged by what exists, not by name):
+ * - the `rate_limits` table (`key`, `count`, `reset_at`), Gatehouse's own, where `hitRateLimit`
+ *   counts sign-in emails for every instance at once;
  * - a unique index on `sessions("sessionToken")` and on `accounts(provider, "providerAccountId")`
  *   (fails, naming the key, if an old database holds duplicates: those must be resolved by hand);
  * - an index on `users(email)` and on each `"userId"` column;
@@ -84,6 +86,15 @@ CREATE TABLE IF NOT EXISTS verification_token (
   expires TIMESTAMPTZ NOT NULL,
   token TEXT NOT NULL,
   PRIMARY KEY (identifier, token)
+);
+
+-- Not in Auth.js: hitRateLimit's fixed windows, one row per key. reset_at is when the window
+-- ends, in milliseconds since the epoch by the application's clock (never the server's).
+CREATE TABLE IF NOT EXISTS rate_limits (
+  key TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  reset_at BIGINT NOT NULL,
+  PRIMARY KEY (key)
 );
 
 DO $gatehouse$

@@ -38,6 +38,15 @@ const ACCOUNT = `"userId"::text AS "userId", type, provider, "providerAccountId"
 const TOKEN = `identifier, token, expires`
 const AUTHENTICATOR = `"credentialID", "userId"::text AS "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
 
+/** Rate-limit rows whose window ended are deleted on one `hitRateLimit` call in this many. */
+const RATE_LIMIT_PRUNE_EVERY = 100
+/**
+ * How long after its window ended a rate-limit row is pruned. Expired rows already count as
+ * absent, so this only matters to instances whose clocks disagree: one running slightly fast must
+ * not delete a window the others still count in.
+ */
+const RATE_LIMIT_PRUNE_AFTER_MS = 60_000
+
 /** The columns an account may carry besides its keys; Auth.js's adapter stores these and drops the rest. */
 const ACCOUNT_COLUMNS = ["userId", "type", "provider", "providerAccountId", ...ACCOUNT_TOKEN_FIELDS] as const
 
@@ -48,6 +57,14 @@ const ACCOUNT_COLUMNS = ["userId", "type", "provider", "providerAccountId", ...A
 function isImpossibleId(error: unknown): boolean {
   const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined
   return code === "22P02" || code === "22003"
+}
+
+/** A window length in whole milliseconds (BIGINT takes no fractions); NaN or a non-positive length would throttle wrongly. */
+function windowMilliseconds(windowSeconds: number): number {
+  if (typeof windowSeconds !== "number" || !Number.isFinite(windowSeconds) || windowSeconds <= 0) {
+    throw new RangeError(`PostgresAdapter: windowSeconds must be a positive number, got ${String(windowSeconds)}`)
+  }
+  return Math.ceil(windowSeconds * 1000)
 }
 
 /** A Date from a timestamptz, whether the driver parsed it (pg's default) or not. */
@@ -141,6 +158,8 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  *   by `linkAccount` and `updateAccount`.
  * - `useVerificationToken` deletes and returns in one statement, so a token works once even under
  *   concurrent requests.
+ * - `hitRateLimit` needs the `rate_limits` table, which {@link migrate} adds to databases that
+ *   predate it: run `migrate` again after upgrading.
  * - If `db` is a pg `Pool` without an `error` listener, one is added that ignores the event:
  *   otherwise a connection dropped while idle (a server restart) would crash the process. The next query then fails with the driver's error instead. Add
  *   your own listener first if you want to log these.
@@ -171,6 +190,8 @@ export function PostgresAdapter(db: PostgresQueryable): PostgresAdapterMethods {
   }
 
   const first = <T>(found: PostgresRow[], map: (row: PostgresRow) => T): T | null => (found[0] ? map(found[0]) : null)
+
+  let rateLimitCalls = 0
 
   return {
     // The id is PostgreSQL's (the column default or an Auth.js SERIAL), never the caller's: a
@@ -311,6 +332,27 @@ export function PostgresAdapter(db: PostgresQueryable): PostgresAdapterMethods {
         [identifier, token, expires],
       )
       return toToken(found[0]!)
+    },
+
+    // One statement: concurrent calls on a key queue on its row lock (a racing first insert turns
+    // into the update), so each gets its own count. The CASEs read the row as it was before this
+    // update; `now` is the application's clock, never the server's.
+    hitRateLimit: async (key, windowSeconds) => {
+      const windowMs = windowMilliseconds(windowSeconds)
+      const now = Date.now()
+      const found = await rows(
+        `INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, 1, $2)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN rate_limits.reset_at <= $3 THEN 1 ELSE rate_limits.count + 1 END,
+           reset_at = CASE WHEN rate_limits.reset_at <= $3 THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END
+         RETURNING count`,
+        [key, now + windowMs, now],
+      )
+      if (++rateLimitCalls % RATE_LIMIT_PRUNE_EVERY === 0) {
+        // Housekeeping only (the next sweep retries); the hit above is counted and must be reported.
+        await db.query(`DELETE FROM rate_limits WHERE reset_at < $1`, [now - RATE_LIMIT_PRUNE_AFTER_MS]).catch(() => {})
+      }
+      return Number(found[0]!.count)
     },
 
     // One statement: of any number of concurrent calls, exactly one gets the row. Expiry is the

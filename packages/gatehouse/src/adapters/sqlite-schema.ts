@@ -2,7 +2,7 @@
  * The SQLite schema of `gatehouse/adapters/sqlite` and its migrations.
  *
  * Table and column names are those of Auth.js's PostgreSQL adapter, which the PostgreSQL adapter
- * here shares, so the two stores look alike. Dates are stored as integer milliseconds since the
+ * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`) is Gatehouse's own. Dates are stored as integer milliseconds since the
  * epoch (SQLite has no date type and integers compare and index exactly; ISO text written by other
  * tools is read too), booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth
  * token response has it.
@@ -70,6 +70,15 @@ CREATE TABLE IF NOT EXISTS authenticators (
   transports TEXT
 );
 CREATE INDEX IF NOT EXISTS "authenticators_userId_idx" ON authenticators ("userId");
+`,
+  // 2: Gatehouse's own table, not in Auth.js: hitRateLimit's fixed windows, one row per key.
+  // reset_at is when the window ends, in milliseconds since the epoch like the other dates.
+  `
+CREATE TABLE IF NOT EXISTS rate_limits (
+  key TEXT PRIMARY KEY,
+  count INTEGER NOT NULL,
+  reset_at INTEGER NOT NULL
+);
 `,
 ]
 

@@ -1,6 +1,6 @@
 /**
  * `gatehouse/adapters/sqlite`: the embedded default adapter, storing users, accounts, sessions,
- * verification tokens and authenticators in one SQLite file.
+ * verification tokens, authenticators and rate-limit counts in one SQLite file.
  *
  * Works with `better-sqlite3` and with Node's built-in `node:sqlite` (`DatabaseSync`); it imports
  * neither, and only uses the few methods both share.
@@ -59,6 +59,15 @@ type Row = Record<string, unknown>
 /** better-sqlite3's default, used when the connection has none. */
 const DEFAULT_BUSY_TIMEOUT_MS = 5000
 
+/** Rate-limit rows whose window ended are deleted on one `hitRateLimit` call in this many. */
+const RATE_LIMIT_PRUNE_EVERY = 100
+/**
+ * How long after its window ended a rate-limit row is pruned. Expired rows already count as
+ * absent, so this only matters to processes whose clocks disagree: a slightly fast clock must not
+ * delete a window another process still counts in.
+ */
+const RATE_LIMIT_PRUNE_AFTER_MS = 60_000
+
 const USER_COLUMNS = `id, name, email, "emailVerified", image`
 const SESSION_COLUMNS = `"sessionToken", "userId", expires`
 const TOKEN_COLUMNS = `identifier, token, expires`
@@ -75,6 +84,14 @@ const ACCOUNT_TOKEN_FIELDS = [
   "token_type",
 ] as const
 const ACCOUNT_COLUMNS = `"userId", type, provider, "providerAccountId", ${ACCOUNT_TOKEN_FIELDS.join(", ")}`
+
+/** A window length in whole milliseconds; NaN or a non-positive length would throttle wrongly. */
+function windowMilliseconds(windowSeconds: number): number {
+  if (typeof windowSeconds !== "number" || !Number.isFinite(windowSeconds) || windowSeconds <= 0) {
+    throw new RangeError(`SQLiteAdapter: windowSeconds must be a positive number, got ${String(windowSeconds)}`)
+  }
+  return Math.ceil(windowSeconds * 1000)
+}
 
 /** Converts a JavaScript value to one both drivers bind, naming the field when it cannot. */
 function bind(value: unknown, field: string): SQLiteValue {
@@ -171,6 +188,35 @@ function userVersion(db: SQLiteDatabase): number {
   return Number(row?.user_version ?? 0)
 }
 
+/** Whether an error from either driver is SQLITE_BUSY (better-sqlite3 sets `code`, node:sqlite `errcode`). */
+function isBusy(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown }
+  return (typeof code === "string" && code.startsWith("SQLITE_BUSY")) || (typeof errcode === "number" && (errcode & 0xff) === 5)
+}
+
+/**
+ * Turns on WAL, retrying SQLITE_BUSY for up to `timeoutMs`. Switching a rollback-journal file (a
+ * new file is one) to WAL rewrites its header: SQLite reads it under a shared lock, then upgrades
+ * to a write lock. When another connection is switching the same file at that moment, the upgrade
+ * fails with SQLITE_BUSY at once, without calling the busy handler (waiting there could deadlock;
+ * see sqlite3_busy_handler), so processes opening a new file together can get "database is
+ * locked" despite the busy timeout. On retry the other connection has usually switched the file
+ * already and this is a no-op; otherwise its lock now makes SQLite wait through the busy handler.
+ */
+function enableWal(db: SQLiteDatabase, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL")
+      return
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error
+      // The adapter is built synchronously, so wait synchronously, briefly and increasingly.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(5 * attempt, 50))
+    }
+  }
+}
+
 /**
  * Brings the schema up to date. The version is read again after taking the write lock because
  * another connection (another process, or a second adapter on the same file) may have migrated
@@ -225,9 +271,11 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
   // at all; give the latter the same default but keep any timeout the caller chose. Set before
   // the journal mode and the migration, which both may have to wait for another connection.
   const busy = db.prepare("PRAGMA busy_timeout").get() as Row | undefined
-  if (Number(busy?.timeout ?? 0) === 0) db.exec(`PRAGMA busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`)
+  const chosen = Number(busy?.timeout ?? 0)
+  const timeout = chosen || DEFAULT_BUSY_TIMEOUT_MS
+  if (chosen === 0) db.exec(`PRAGMA busy_timeout = ${timeout}`)
   // WAL lets readers proceed while a write is under way; :memory: databases keep "memory" silently.
-  db.exec("PRAGMA journal_mode = WAL")
+  enableWal(db, timeout)
   migrate(db)
 
   const statements = new Map<string, SQLiteStatement>()
@@ -242,6 +290,8 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
   }
   const one = (sql: string, ...params: SQLiteValue[]): Row | undefined => statement(sql).get(...params) as Row | undefined
   const many = (sql: string, ...params: SQLiteValue[]): Row[] => statement(sql).all(...params) as Row[]
+
+  let rateLimitCalls = 0
 
   const getUser = async (id: string): Promise<AdapterUser | null> => {
     const row = one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, id)
@@ -407,6 +457,32 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
         milliseconds(verificationToken.expires, "expires"),
       )
       return toVerificationToken(row!)
+    },
+
+    // One statement, so atomic also across connections and processes. The CASEs read the row as it
+    // was before this update; `now` is the application's clock, never SQLite's.
+    hitRateLimit: async (key, windowSeconds) => {
+      const windowMs = windowMilliseconds(windowSeconds)
+      const now = Date.now()
+      const row = one(
+        `INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN rate_limits.reset_at <= ? THEN 1 ELSE rate_limits.count + 1 END,
+           reset_at = CASE WHEN rate_limits.reset_at <= ? THEN excluded.reset_at ELSE rate_limits.reset_at END
+         RETURNING count`,
+        bind(key, "key"),
+        now + windowMs,
+        now,
+        now,
+      )
+      if (++rateLimitCalls % RATE_LIMIT_PRUNE_EVERY === 0) {
+        try {
+          statement(`DELETE FROM rate_limits WHERE reset_at < ?`).run(now - RATE_LIMIT_PRUNE_AFTER_MS)
+        } catch {
+          // Housekeeping only (the next sweep retries); the hit above is counted and must be reported.
+        }
+      }
+      return Number(row!.count)
     },
 
     useVerificationToken: async ({ identifier, token }) => {

@@ -35,6 +35,12 @@ async function failedTests(adapter: Adapter, skip?: readonly (keyof Adapter)[]):
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * One of hitRateLimit's tests waits a second for a window to end; tests about something else
+ * skip them to stay fast.
+ */
+const SLOW: (keyof Adapter)[] = ["hitRateLimit"]
+
 /** Dates turned into ISO strings, as a driver without date parsing returns them. */
 function withStringDates<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T
@@ -70,6 +76,28 @@ function tokensIgnoringIdentifier(): Pick<Adapter, "createVerificationToken" | "
       const found = tokens.get(token)
       tokens.delete(token)
       return found ?? null
+    },
+  }
+}
+
+/**
+ * A rate-limit store with one defect: `racy` reads the window, yields, then writes it back (correct
+ * alone, counts lost together); `sliding` moves the end of the window with every hit.
+ */
+function flawedRateLimits({ racy = false, sliding = false }): Pick<Adapter, "hitRateLimit"> {
+  const windows = new Map<string, { count: number; resetAt: number }>()
+  return {
+    hitRateLimit: async (key, windowSeconds) => {
+      const now = Date.now()
+      const current = windows.get(key)
+      if (racy) await sleep(1)
+      const live = current !== undefined && current.resetAt > now
+      const next = {
+        count: live ? current.count + 1 : 1,
+        resetAt: live && !sliding ? current.resetAt : now + windowSeconds * 1000,
+      }
+      windows.set(key, next)
+      return next.count
     },
   }
 }
@@ -149,6 +177,21 @@ const breakages: Breakage[] = [
     defect: "useVerificationToken ignores the identifier",
     adapter: (memory) => ({ ...memory, ...tokensIgnoringIdentifier() }),
     fails: ["useVerificationToken: returns null for a wrong identifier and keeps the token"],
+  },
+  {
+    defect: "hitRateLimit reads the count and writes it back with an await in between",
+    adapter: (memory) => ({ ...memory, ...flawedRateLimits({ racy: true }) }),
+    fails: ["hitRateLimit: 50 concurrent hits on one key get the counts 1 to 50, each once"],
+  },
+  {
+    defect: "hitRateLimit's window never ends",
+    adapter: (memory) => ({ ...memory, hitRateLimit: (key) => memory.hitRateLimit(key, 1e9) }),
+    fails: ["hitRateLimit: a window ends windowSeconds after its first hit, not its last, and a new one starts at 1"],
+  },
+  {
+    defect: "hitRateLimit's window slides: every hit moves its end",
+    adapter: (memory) => ({ ...memory, ...flawedRateLimits({ sliding: true }) }),
+    fails: ["hitRateLimit: a window ends windowSeconds after its first hit, not its last, and a new one starts at 1"],
   },
   {
     defect: "getUser returns undefined instead of null",
@@ -368,13 +411,14 @@ describe("adapter conformance suite", () => {
 
   for (const { defect, adapter, fails } of breakages) {
     test(`catches: ${defect}`, async () => {
-      expect(await failedTests(adapter(MemoryAdapter()))).toEqual(expect.arrayContaining(fails))
+      const skip = fails.some((name) => name.startsWith("hitRateLimit: ")) ? [] : SLOW
+      expect(await failedTests(adapter(MemoryAdapter()), skip)).toEqual(expect.arrayContaining(fails))
     })
   }
 
   test("a missing method fails its tests with the method's name", async () => {
     const { getAccount: _getAccount, ...adapter } = MemoryAdapter()
-    const outcomes = await runSuite(adapter)
+    const outcomes = await runSuite(adapter, SLOW)
     const failed = outcomes.filter((outcome) => outcome.error !== undefined)
     expect(failed.map((outcome) => outcome.name)).toEqual(
       conformanceCases.filter((testCase) => testCase.uses.includes("getAccount")).map((testCase) => testCase.name),
@@ -391,7 +435,7 @@ describe("adapter conformance suite", () => {
 
   test("skip leaves out the tests of a method and the tests that need it", async () => {
     const { getAccount: _getAccount, ...adapter } = MemoryAdapter()
-    const outcomes = await runSuite(adapter, ["getAccount"])
+    const outcomes = await runSuite(adapter, ["getAccount", ...SLOW])
     expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([])
     expect(outcomes.some((outcome) => outcome.name.startsWith("getAccount:"))).toBe(false)
     expect(outcomes.map((outcome) => outcome.name)).not.toContain("deleteUser: removes the user's accounts, also as seen by getAccount")
@@ -407,7 +451,14 @@ describe("adapter conformance suite", () => {
       ...adapter
     } = MemoryAdapter()
     const skip = ["createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"] as const
-    expect(await failedTests(adapter, skip)).toEqual([])
+    expect(await failedTests(adapter, [...skip, ...SLOW])).toEqual([])
+  })
+
+  test("an adapter without hitRateLimit (as Auth.js's are) passes when it is skipped", async () => {
+    const { hitRateLimit: _hit, ...adapter } = MemoryAdapter()
+    const outcomes = await runSuite(adapter, ["hitRateLimit"])
+    expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([])
+    expect(outcomes.some((outcome) => outcome.name.startsWith("hitRateLimit:"))).toBe(false)
   })
 })
 

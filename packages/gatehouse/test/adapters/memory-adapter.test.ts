@@ -16,6 +16,14 @@ describe("MemoryAdapter", () => {
     expect(typeof adapter.useVerificationToken).toBe("function")
   })
 
+  test("hitRateLimit refuses a window that is not a positive number of seconds", async () => {
+    const adapter = MemoryAdapter()
+    for (const windowSeconds of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(adapter.hitRateLimit("k", windowSeconds), String(windowSeconds)).rejects.toThrow(RangeError)
+    }
+    expect(await adapter.hitRateLimit("k", 60)).toBe(1)
+  })
+
   test("makes up a UUID when createUser is given no id", async () => {
     const user = await MemoryAdapter().createUser({ email: "ada@example.com", emailVerified: null })
     expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)

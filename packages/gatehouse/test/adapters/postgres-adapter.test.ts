@@ -174,6 +174,41 @@ describe("PostgresAdapter", () => {
     expect(pool.totalCount).toBeGreaterThan(1)
   })
 
+  test("hitRateLimit counts over several connections, ending windows by the application's clock in milliseconds", async () => {
+    const key = `pg-${crypto.randomUUID()}`
+    const before = Date.now()
+    const counts = await Promise.all(Array.from({ length: 30 }, () => adapter.hitRateLimit(key, 60)))
+    const after = Date.now()
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
+    const { rows } = await pool.query(`SELECT count, reset_at FROM rate_limits WHERE key = $1`, [key])
+    expect(rows[0].count).toBe(30)
+    expect(Number(rows[0].reset_at)).toBeGreaterThanOrEqual(before + 60_000)
+    expect(Number(rows[0].reset_at)).toBeLessThanOrEqual(after + 60_000)
+    // A window that ended restarts at 1 with a new end.
+    await pool.query(`UPDATE rate_limits SET reset_at = $2 WHERE key = $1`, [key, Date.now() - 1])
+    expect(await adapter.hitRateLimit(key, 60)).toBe(1)
+    const renewed = await pool.query(`SELECT reset_at FROM rate_limits WHERE key = $1`, [key])
+    expect(Number(renewed.rows[0].reset_at)).toBeGreaterThan(Date.now() + 59_000)
+    await expect(adapter.hitRateLimit(key, 0)).rejects.toThrow(RangeError)
+  })
+
+  test("hitRateLimit prunes rows that ended over a minute ago, on one hit in 100", async () => {
+    const fresh = PostgresAdapter(pool)
+    const prefix = `prune-${crypto.randomUUID()}`
+    await pool.query(`INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, 3, $2), ($3, 3, $4)`, [
+      `${prefix}-long-ended`,
+      Date.now() - 2 * 60_000,
+      `${prefix}-just-ended`,
+      Date.now() - 1000,
+    ])
+    const keys = async () =>
+      (await pool.query(`SELECT key FROM rate_limits WHERE key LIKE $1 ORDER BY key`, [`${prefix}%`])).rows.map((row) => row.key)
+    for (let i = 0; i < 99; i++) await fresh.hitRateLimit(`${prefix}-busy`, 60)
+    expect(await keys()).toEqual([`${prefix}-busy`, `${prefix}-just-ended`, `${prefix}-long-ended`])
+    expect(await fresh.hitRateLimit(`${prefix}-busy`, 60)).toBe(100)
+    expect(await keys()).toEqual([`${prefix}-busy`, `${prefix}-just-ended`])
+  })
+
   test("deleting a user in SQL removes its accounts, sessions and authenticators (ON DELETE CASCADE)", async () => {
     const user = await adapter.createUser(newUser())
     await adapter.linkAccount({ userId: user.id, type: "oauth", provider: "github", providerAccountId: crypto.randomUUID() })
@@ -276,7 +311,7 @@ describe("migrate", () => {
       await p.query(postgresSchema)
       await p.query(postgresSchema)
       const tables = await p.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY 1`, [byHand.name])
-      expect(tables.rows.map((row) => row.tablename)).toEqual(["accounts", "authenticators", "sessions", "users", "verification_token"])
+      expect(tables.rows.map((row) => row.tablename)).toEqual(["accounts", "authenticators", "rate_limits", "sessions", "users", "verification_token"])
     } finally {
       await byHand.drop()
     }

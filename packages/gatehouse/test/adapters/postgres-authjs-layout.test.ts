@@ -78,7 +78,7 @@ describe("an Auth.js database with rows in it", () => {
   })
   afterAll(() => schema.drop())
 
-  test("migrate keeps the layout and adds keys and indexes, the foreign keys NOT VALID", async () => {
+  test("migrate keeps the layout and adds keys, indexes and rate_limits, the foreign keys NOT VALID", async () => {
     const types = await pool.query(
       `SELECT table_name, data_type FROM information_schema.columns
        WHERE table_schema = $1 AND column_name IN ('id', 'userId') ORDER BY table_name, column_name`,
@@ -103,6 +103,16 @@ describe("an Auth.js database with rows in it", () => {
       // A table migrate creates gets its key inline, checked from the start.
       { table: "authenticators", convalidated: true },
       { table: "sessions", convalidated: false },
+    ])
+    // Gatehouse's own table, which Auth.js's schema has no counterpart of.
+    const rateLimits = await pool.query(
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'rate_limits' ORDER BY ordinal_position`,
+      [schema.name],
+    )
+    expect(rateLimits.rows).toEqual([
+      { column_name: "key", data_type: "text" },
+      { column_name: "count", data_type: "integer" },
+      { column_name: "reset_at", data_type: "bigint" },
     ])
     const unique = await pool.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE 'CREATE UNIQUE%' ORDER BY 1`, [schema.name])
     expect(unique.rows.map((row) => row.indexname)).toEqual(

@@ -8,6 +8,7 @@ import { Worker } from "node:worker_threads"
 import ts from "typescript"
 import { afterAll, describe, expect, it, test } from "vitest"
 import {
+  SQLITE_MIGRATIONS,
   SQLITE_SCHEMA_VERSION,
   SQLiteAdapter,
   type SQLiteDatabase,
@@ -86,7 +87,7 @@ describe("SQLiteAdapter on SQLite", () => {
     SQLiteAdapter(db)
     expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()
-    expect(tables).toEqual(["accounts", "authenticators", "sessions", "users", "verification_token"])
+    expect(tables).toEqual(["accounts", "authenticators", "rate_limits", "sessions", "users", "verification_token"])
     const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all()
     expect(indexes).toEqual([
       "accounts_userId_idx",
@@ -122,6 +123,18 @@ describe("SQLiteAdapter on SQLite", () => {
     db.pragma("user_version = 0")
     expect(await SQLiteAdapter(open(file)).getUser(created.id)).toEqual(created)
     expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
+  })
+
+  it("upgrades a database of the first schema version: adds rate_limits and keeps the rows", async () => {
+    const db = open(fresh())
+    db.exec(SQLITE_MIGRATIONS[0]!)
+    db.pragma("user_version = 1")
+    db.prepare(`INSERT INTO users (id, email) VALUES ('deployed', 'deployed@example.com')`).run()
+    const adapter = SQLiteAdapter(db)
+    expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
+    expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'rate_limits'").pluck().get()).toBe("rate_limits")
+    expect((await adapter.getUser("deployed"))?.email).toBe("deployed@example.com")
+    expect(await adapter.hitRateLimit("upgraded", 60)).toBe(1)
   })
 
   it("migrates a new file once when several threads open it at the same moment", async () => {
@@ -345,6 +358,46 @@ describe("SQLiteAdapter on SQLite", () => {
       credentialBackedUp: true,
     })
     expect(await adapter.getAuthenticator("c")).toMatchObject({ counter: 7, credentialBackedUp: true })
+    expect(await adapter.hitRateLimit("k", 60)).toBe(1)
+    expect(await adapter.hitRateLimit("k", 60)).toBe(2)
+  })
+
+  it("counts one key across two connections, ending windows by the application's clock in milliseconds", async () => {
+    const file = fresh()
+    const db = open(file)
+    const adapters = [SQLiteAdapter(db), SQLiteAdapter(open(file))] as const
+    const before = Date.now()
+    const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => adapters[i % 2]!.hitRateLimit("shared", 60)))
+    const after = Date.now()
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+    const row = db.prepare(`SELECT count, reset_at, typeof(reset_at) AS type FROM rate_limits WHERE key = 'shared'`).get() as Record<string, unknown>
+    expect(row).toMatchObject({ count: 20, type: "integer" })
+    expect(row.reset_at).toBeGreaterThanOrEqual(before + 60_000)
+    expect(row.reset_at).toBeLessThanOrEqual(after + 60_000)
+    // A window that ended (as written by another process) restarts at 1 with a new end.
+    db.prepare(`UPDATE rate_limits SET reset_at = ? WHERE key = 'shared'`).run(Date.now() - 1)
+    expect(await adapters[1].hitRateLimit("shared", 60)).toBe(1)
+    expect(db.prepare(`SELECT reset_at FROM rate_limits WHERE key = 'shared'`).pluck().get()).toBeGreaterThan(Date.now() + 59_000)
+  })
+
+  it("prunes rate-limit rows that ended over a minute ago, on one hit in 100", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    const insert = db.prepare(`INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 3, ?)`)
+    insert.run("long-ended", Date.now() - 2 * 60_000)
+    insert.run("just-ended", Date.now() - 1000)
+    const keys = () => db.prepare(`SELECT key FROM rate_limits ORDER BY key`).pluck().all()
+    for (let i = 0; i < 99; i++) await adapter.hitRateLimit("busy", 60)
+    expect(keys()).toEqual(["busy", "just-ended", "long-ended"])
+    expect(await adapter.hitRateLimit("busy", 60)).toBe(100)
+    expect(keys()).toEqual(["busy", "just-ended"])
+  })
+
+  it("refuses a window that is not a positive number of seconds", async () => {
+    const adapter = SQLiteAdapter(open(fresh()))
+    for (const windowSeconds of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(adapter.hitRateLimit("k", windowSeconds), String(windowSeconds)).rejects.toThrow(RangeError)
+    }
   })
 
   it("drops account fields that have no column, and leaves out token fields stored as NULL", async () => {

@@ -5,6 +5,7 @@
 import { accountCases } from "./accounts.js"
 import { authenticatorCases } from "./authenticators.js"
 import type { ConformanceCase } from "./case.js"
+import { rateLimitCases } from "./rate-limits.js"
 import { sessionCases } from "./sessions.js"
 import { userCases } from "./users.js"
 import { verificationTokenCases } from "./verification-tokens.js"
@@ -14,5 +15,6 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...accountCases,
   ...sessionCases,
   ...verificationTokenCases,
+  ...rateLimitCases,
   ...authenticatorCases,
 ]
