@@ -339,6 +339,36 @@ export class OAuthSignInError extends SignInError {
  */
 export class EmailSignInError extends SignInError {
   static override readonly type = "EmailSignInError"
+  // Unlike Auth.js (which shows Configuration): the user can act on "the e-mail could not be sent".
+  static override readonly clientSafe: boolean = true
+}
+
+/**
+ * What was typed as the email address is not one (empty, no or several `@`, quotes, commas,
+ * spaces), or the provider's `normalizeIdentifier` refused it. The sign-in page says so.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidEmail) console.error(error.message)
+ * ```
+ */
+export class InvalidEmail extends SignInError {
+  static override readonly type = "InvalidEmail"
+  static override readonly clientSafe: boolean = true
+}
+
+/**
+ * Too many sign-in emails were asked for one address, or from one client, within the provider's
+ * `rateLimit` window. Refused the same way whether or not the address belongs to a user.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof EmailRateLimited) console.warn(error.message)
+ * ```
+ */
+export class EmailRateLimited extends SignInError {
+  static override readonly type = "EmailRateLimited"
+  static override readonly clientSafe: boolean = true
 }
 
 /**
@@ -567,6 +597,8 @@ export type AuthErrorType =
   | "SessionTokenError"
   | "OAuthSignInError"
   | "EmailSignInError"
+  | "InvalidEmail"
+  | "EmailRateLimited"
   | "SignOutError"
   | "UnknownAction"
   | "UnsupportedStrategy"

@@ -98,6 +98,26 @@ export interface VerificationRequestParams {
   request: Request
 }
 
+/** At most `max` events per `windowSeconds`. */
+export interface RateLimit {
+  max: number
+  windowSeconds: number
+}
+
+/**
+ * Limits on sign-in emails. Counts live in the adapter when it has `hitRateLimit` (shared by every
+ * instance), else in this process's memory.
+ */
+export interface EmailRateLimits {
+  /** Emails to one address. Default 5 per 15 minutes. */
+  perEmail?: RateLimit | false
+  /**
+   * Emails requested from one client IP (read from `X-Forwarded-For` / `X-Real-IP`, so only
+   * with `trustHost`). Default 30 per 15 minutes.
+   */
+  perIp?: RateLimit | false
+}
+
 /** A magic-link (email) provider. */
 export interface EmailConfig extends CommonProviderOptions {
   type: "email"
@@ -109,7 +129,16 @@ export interface EmailConfig extends CommonProviderOptions {
   secret?: string
   sendVerificationRequest: (params: VerificationRequestParams) => Awaitable<void>
   generateVerificationToken?: () => Awaitable<string>
+  /** Turns what the user typed into the address to send to; throw to refuse it. */
   normalizeIdentifier?: (identifier: string) => string
+  /**
+   * Makes links safe from mail scanners, which open every link in a message and would spend the
+   * token: opening the link shows a "Sign in as …" page, and only its button (a same-origin POST)
+   * signs in. Default `false`, as in Auth.js.
+   */
+  confirmSignIn?: boolean
+  /** Throttling of sign-in emails; `false` turns it off. */
+  rateLimit?: EmailRateLimits | false
   [option: string]: unknown
 }
 

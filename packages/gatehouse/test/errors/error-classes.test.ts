@@ -7,9 +7,9 @@ const classes = Object.entries(errors).filter(
 )
 
 const clientSafe = ["CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
-  "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError"]
+  "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "EmailRateLimited"]
 const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
-  "EmailSignInError", "MissingCSRF", "AccountNotLinked"]
+  "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "EmailRateLimited"]
 // Every class the facts file lists, with its Auth.js type string, and Gatehouse's own additions.
 const expectedTypes: Record<string, string> = {
   AuthError: "AuthError", SignInError: "AuthError", AdapterError: "AdapterError", AccessDenied: "AccessDenied",
@@ -25,7 +25,8 @@ const expectedTypes: Record<string, string> = {
   AccountNotLinked: "AccountNotLinked", DuplicateConditionalUI: "DuplicateConditionalUI",
   MissingWebAuthnAutocomplete: "MissingWebAuthnAutocomplete", WebAuthnVerificationError: "WebAuthnVerificationError",
   ExperimentalFeatureNotEnabled: "ExperimentalFeatureNotEnabled", InvalidConfig: "InvalidConfig", InvalidRequest: "InvalidRequest",
-  RefreshAccessTokenError: "RefreshAccessTokenError", MissingSecretError: "MissingSecret",
+  RefreshAccessTokenError: "RefreshAccessTokenError", InvalidEmail: "InvalidEmail", EmailRateLimited: "EmailRateLimited",
+  MissingSecretError: "MissingSecret",
 }
 
 describe("error classes", () => {

@@ -9,6 +9,7 @@ import type { Account, User } from "../../types.js"
 import { emitEvent } from "../events.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
+import { jsonRequest } from "../json-request.js"
 import { logError } from "../logger.js"
 import { issueSession, sessionUserFor } from "../sessions/index.js"
 import { runSignInCallback } from "../sign-in-callback.js"
@@ -27,7 +28,7 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
   const credentials: Record<string, unknown> = { ...ctx.request.body }
   let authorized: unknown
   try {
-    authorized = await provider.authorize(credentials, authorizeRequest(ctx, credentials))
+    authorized = await provider.authorize(credentials, jsonRequest(ctx, credentials))
   } catch (error) {
     if (error instanceof CredentialsSignin) throw error
     throw new CallbackRouteError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
@@ -74,15 +75,4 @@ function withStringId(user: User): User {
     // Frozen, or `id` is a getter without a setter.
   }
   return { ...user, name: user.name, email: user.email, image: user.image, id }
-}
-
-/**
- * The request `authorize` sees: the sign-in request's URL and headers, with the already-read
- * fields as a JSON body (the original body stream has been consumed).
- */
-function authorizeRequest(ctx: RequestContext, credentials: Record<string, unknown>): Request {
-  const headers = new Headers(ctx.request.headers)
-  headers.set("content-type", "application/json")
-  headers.delete("content-length")
-  return new Request(ctx.request.url, { method: "POST", headers, body: JSON.stringify(credentials) })
 }

@@ -7,6 +7,7 @@ import type { ProviderConfig } from "../../providers/types.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { RequestContext } from "../request-context.js"
+import { emailCallback } from "../email/callback.js"
 import { oauthCallback } from "../oauth/callback.js"
 import { credentialsCallback } from "./callback-credentials.js"
 import { requireProvider } from "./signin.js"
@@ -20,7 +21,7 @@ const complete: ProviderHandlers<RequestContext, Promise<ResponseInternal>> = {
   credentials: credentialsCallback,
   oauth: oauthCallback,
   oidc: oauthCallback,
-  email: notAvailable,
+  email: emailCallback,
   webauthn: notAvailable,
 }
 

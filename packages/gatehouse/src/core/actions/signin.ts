@@ -9,6 +9,7 @@ import type { ResponseInternal } from "../internal-response.js"
 import { renderSignInPage } from "../pages/index.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { authorizationRedirect } from "../oauth/authorization-url.js"
+import { sendSignInLink } from "../email/send-link.js"
 import { pageContextOf } from "./page-context.js"
 
 /** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
@@ -39,7 +40,7 @@ const start: ProviderHandlers<RequestContext, SignInStart> = {
   webauthn: toSignInPage,
   oauth: authorizationRedirect,
   oidc: authorizationRedirect,
-  email: notAvailable,
+  email: sendSignInLink,
 }
 
 /** Starts a sign-in with the provider in the path (CSRF-protected). */

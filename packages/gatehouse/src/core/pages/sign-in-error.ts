@@ -14,6 +14,9 @@ const texts: ReadonlyMap<string, string> = new Map([
   ["Callback", differentAccount],
   ["OAuthAccountNotLinked", "To confirm your identity, sign in with the same account you used originally."],
   ["EmailSignin", "The e-mail could not be sent."],
+  ["EmailSignInError", "The e-mail could not be sent."],
+  ["InvalidEmail", "That is not an e-mail address we can send a sign-in link to."],
+  ["EmailRateLimited", "Too many sign-in e-mails were requested. Check your inbox, or try again in a few minutes."],
   ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
   ["SessionRequired", "Please sign in to access this page."],
 ])

@@ -1,0 +1,67 @@
+/**
+ * `{basePath}/callback/<email provider>`: the sign-in link. Its token is spent atomically (of
+ * twenty clicks on one link, one signs in), and the person signed in as the address's user,
+ * created on first sign-in, marked verified either way. Under `confirmSignIn` opening the link
+ * only shows a confirmation page, and its same-origin POST spends the token.
+ * @module
+ */
+import type { AdapterUser } from "../../adapters/index.js"
+import { InvalidProvider, MissingCSRF, Verification } from "../../errors.js"
+import type { EmailConfig } from "../../providers/types.js"
+import type { Account } from "../../types.js"
+import { pageContextOf } from "../actions/page-context.js"
+import { callAdapter } from "../adapter-call.js"
+import { completeSignIn } from "../complete-sign-in.js"
+import type { ResponseInternal } from "../internal-response.js"
+import { renderConfirmEmailPage } from "../pages/index.js"
+import type { RequestContext } from "../request-context.js"
+import { storedTokens } from "./verification-token.js"
+
+/**
+ * Signs in with the link's `token` and `email` (GET; or POST from the confirmation page under
+ * `confirmSignIn`).
+ *
+ * @throws {Verification} for a link that is unknown, spent, expired or for another address (403 page).
+ */
+export async function emailCallback(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
+  const { method } = ctx.request
+  if (method === "POST" && !provider.confirmSignIn) {
+    throw new InvalidProvider(`Email provider ${JSON.stringify(provider.id)} takes its link with GET (set confirmSignIn for a confirmation step)`)
+  }
+  const source = method === "POST" ? (ctx.request.body ?? {}) : ctx.request.query
+  const token = typeof source.token === "string" ? source.token : ""
+  const email = typeof source.email === "string" ? source.email : ""
+  if (!token || !email) throw new Verification("The sign-in link has no token or no email")
+
+  if (provider.confirmSignIn) {
+    if (method === "GET") return renderConfirmEmailPage(pageContextOf(ctx), { providerId: provider.id, email, token })
+    // The CSRF token proves the POST came from the confirmation page, not from a scanner or another site.
+    if (!ctx.csrfVerified || crossSite(ctx)) throw new MissingCSRF("The sign-in confirmation was not posted from its page")
+  }
+
+  const identifier = await spendToken(ctx, provider, token, email)
+  const { adapter } = ctx.config
+  const existing = await callAdapter(adapter, "getUserByEmail", identifier)
+  const user: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null }
+  const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id }
+  return completeSignIn(ctx, { user, account })
+}
+
+/** Browsers say where a request came from; anything but this origin did not come from the page. */
+function crossSite(ctx: RequestContext): boolean {
+  const site = ctx.request.headers.get("sec-fetch-site")
+  return site !== null && site !== "same-origin"
+}
+
+/** Spends the link's token and returns the address it was issued for. */
+async function spendToken(ctx: RequestContext, provider: EmailConfig, token: string, email: string): Promise<string> {
+  for (const stored of await storedTokens(ctx, provider, token)) {
+    const invite = await callAdapter(ctx.config.adapter, "useVerificationToken", { identifier: email, token: stored })
+    if (!invite) continue
+    const expires = new Date(invite.expires).getTime()
+    if (!(expires > Date.now())) throw new Verification("The sign-in link has expired", { cause: { hasInvite: true, expired: true } })
+    if (invite.identifier !== email) throw new Verification("The sign-in link belongs to another address", { cause: { hasInvite: true } })
+    return invite.identifier
+  }
+  throw new Verification("The sign-in link is unknown or was used already", { cause: { hasInvite: false } })
+}

@@ -1,0 +1,36 @@
+/**
+ * Sign-in link tokens: made at random, stored only as a hash with the secret (as Auth.js stores
+ * them, so its pending links keep working), and put in the link the email carries.
+ * @module
+ */
+import type { EmailConfig } from "../../providers/types.js"
+import { randomHex, sha256Hex } from "../crypto.js"
+import { routeUrl, type RequestContext } from "../request-context.js"
+import { AuthError } from "../../errors.js"
+
+/** Seconds a link stays valid unless the provider says otherwise: one day. */
+export const DEFAULT_LINK_MAX_AGE = 86_400
+
+/** A new raw token: the provider's `generateVerificationToken`, or 32 random bytes as hex. */
+export async function newVerificationToken(provider: EmailConfig): Promise<string> {
+  const token: unknown = provider.generateVerificationToken ? await provider.generateVerificationToken() : randomHex(32)
+  if (typeof token !== "string" || token === "") {
+    throw new AuthError(`generateVerificationToken of ${JSON.stringify(provider.id)} must return a non-empty string`)
+  }
+  return token
+}
+
+/**
+ * The stored forms of `token`: `sha256(token + secret)` with the provider's secret, or with each
+ * of the configured secrets, the current one first (a link sent before a secret rotation still works).
+ */
+export async function storedTokens(ctx: RequestContext, provider: EmailConfig, token: string): Promise<string[]> {
+  const secrets = typeof provider.secret === "string" && provider.secret !== "" ? [provider.secret] : ctx.config.secret
+  return Promise.all(secrets.map((secret) => sha256Hex(`${token}${secret}`)))
+}
+
+/** `{origin}{basePath}/callback/<id>?callbackUrl=…&token=…&email=…`, the link the email carries. */
+export function signInLink(ctx: RequestContext, provider: EmailConfig, token: string, identifier: string): string {
+  const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl, token, email: identifier })
+  return `${routeUrl(ctx, `callback/${encodeURIComponent(provider.id)}`)}?${query}`
+}

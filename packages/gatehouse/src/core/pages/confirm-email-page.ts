@@ -1,0 +1,34 @@
+/**
+ * The page a sign-in link opens under `confirmSignIn`: mail scanners open links too, so the link
+ * itself spends nothing; the button, a same-origin POST, signs in.
+ * @module
+ */
+import type { ResponseInternal } from "../internal-response.js"
+import { escapeHtml } from "./escape-html.js"
+import { csrfInput } from "./form-fields.js"
+import { htmlResponse } from "./html-response.js"
+import { renderPage } from "./layout.js"
+import { routeUrl, type PageContext } from "./page-context.js"
+
+/** What the link carried, posted back by the button. */
+export interface EmailLinkFields {
+  providerId: string
+  email: string
+  token: string
+}
+
+/** "Sign in as <email>" (`200`): a form posting the link's token back to the callback. */
+export function renderConfirmEmailPage(ctx: PageContext, link: EmailLinkFields): ResponseInternal<string> {
+  const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
+  const body =
+    `<h1>Sign in as ${escapeHtml(link.email)}</h1><p>Press the button to finish signing in.</p>` +
+    `<form action="${escapeHtml(routeUrl(ctx, `callback/${encodeURIComponent(link.providerId)}`))}" method="POST">` +
+    csrfInput(ctx) +
+    hidden("token", link.token) +
+    hidden("email", link.email) +
+    hidden("callbackUrl", ctx.callbackUrl) +
+    '<button type="submit" class="button">Sign in</button></form>'
+  const page = htmlResponse(renderPage({ title: "Sign In", theme: ctx.theme, body }))
+  // The token is in this page: keep it out of caches and of the Referer of anything it loads.
+  return { ...page, headers: { ...page.headers, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } }
+}

@@ -1,0 +1,339 @@
+/**
+ * Email (magic link) sign-in through `Auth()`, with the email captured by the provider's
+ * `sendVerificationRequest`: the link, its single use, expiry, address checks, throttling, the
+ * scanner-safe confirmation step, and what is left stored when sending fails. Real SMTP delivery
+ * is in email-smtp-end-to-end.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import type { Adapter, VerificationToken } from "../../src/adapters/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { Auth } from "../../src/core/handler.js"
+import type { EmailConfig, VerificationRequestParams } from "../../src/providers/types.js"
+import type { AuthConfig } from "../../src/types.js"
+import { Browser } from "../support/browser.js"
+import { authApp, csrfToken, expectLandedOn, SESSION_COOKIE, sessionOf } from "./end-to-end-helpers.js"
+import { recordingLogger, secret } from "./flow-helpers.js"
+import { storedAdapters, type FlowAdapter } from "./stored-adapters.js"
+
+const APP = "https://app.test"
+const DASHBOARD = `${APP}/dashboard`
+const VERIFY_REQUEST = `${APP}/auth/verify-request?provider=email&type=email`
+
+/** An email provider that keeps what it would have sent. */
+function capturingProvider(overrides: Partial<EmailConfig> = {}) {
+  const sent: VerificationRequestParams[] = []
+  const provider: EmailConfig = {
+    id: "email",
+    name: "Email",
+    type: "email",
+    sendVerificationRequest: (params) => void sent.push(params),
+    ...overrides,
+  }
+  return { provider, sent }
+}
+
+function setup(adapter: Adapter, overrides: Partial<EmailConfig> = {}, extra: Partial<AuthConfig> = {}) {
+  const { provider, sent } = capturingProvider(overrides)
+  const log = recordingLogger()
+  const config: AuthConfig = { secret, trustHost: true, logger: log.logger, adapter, providers: [provider], ...extra }
+  const browser = new Browser({ app: authApp(config), appOrigin: APP })
+  return { config, browser, sent, log, provider }
+}
+
+/** Types an address into the sign-in page's email form and submits it. */
+async function requestLink(browser: Browser, email: string, headers?: Record<string, string>) {
+  const token = await csrfToken(browser)
+  return browser.post(`${APP}/auth/signin/email`, { email, csrfToken: token, callbackUrl: DASHBOARD }, { follow: false, ...(headers && { headers }) })
+}
+
+const lastLink = (sent: VerificationRequestParams[]) => sent.at(-1)!.url
+
+describe.each(storedAdapters)("email sign-in ($name)", (store) => {
+  let adapter: FlowAdapter
+  let close: () => Promise<void>
+  beforeAll(async () => {
+    ;({ adapter, close } = await store.open())
+  })
+  afterAll(() => close?.())
+
+  for (const strategy of ["jwt", "database"] as const) {
+    it(`signs a new user in from the link and marks the address verified (${strategy} sessions)`, async () => {
+      const { browser, sent, provider } = setup(adapter, {}, { session: { strategy } })
+      const email = `new-${strategy}@example.com`
+      const asked = await requestLink(browser, `  New-${strategy}@Example.COM `)
+      expect(asked.last.status).toBe(302)
+      expect(asked.last.location).toBe(VERIFY_REQUEST)
+
+      expect(sent).toHaveLength(1)
+      const { identifier, url, token, expires } = sent[0]!
+      expect(identifier).toBe(email)
+      expect(token).toMatch(/^[0-9a-f]{64}$/)
+      expect(sent[0]!.provider).toMatchObject({ id: provider.id, type: "email" })
+      const link = new URL(url)
+      expect(link.origin + link.pathname).toBe(`${APP}/auth/callback/email`)
+      expect(Object.fromEntries(link.searchParams)).toEqual({ callbackUrl: DASHBOARD, token, email })
+      expect(expires.getTime() - Date.now()).toBeGreaterThan(86_400_000 - 60_000)
+
+      expectLandedOn(await browser.get(url), DASHBOARD)
+      expect(browser.cookie(SESSION_COOKIE)).toBeTruthy()
+      expect(await sessionOf(browser)).toMatchObject({ user: { email } })
+      const user = await adapter.getUserByEmail!(email)
+      expect(user?.emailVerified).toBeInstanceOf(Date)
+      // The token is stored hashed, never as sent, and is gone once used.
+      expect(await adapter.useVerificationToken!({ identifier: email, token })).toBeNull()
+    })
+  }
+
+  it("refuses a link the second time with the Verification page (403)", async () => {
+    const { browser, sent } = setup(adapter)
+    await requestLink(browser, "twice@example.com")
+    expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
+    const again = await new Browser({ app: authApp(setup(adapter).config), appOrigin: APP }).get(lastLink(sent))
+    expect(again.url).toBe(`${APP}/auth/error?error=Verification`)
+    expect(again.status).toBe(403)
+  })
+
+  it("signs in exactly once when one link is clicked twenty times at once", async () => {
+    const { config, browser, sent } = setup(adapter, {}, { session: { strategy: "database" } })
+    await requestLink(browser, "race@example.com")
+    const url = lastLink(sent)
+    const answers = await Promise.all(Array.from({ length: 20 }, () => Auth(new Request(url), config as Omit<AuthConfig, "raw">)))
+    const signedIn = answers.filter((answer) => answer.headers.get("location") === DASHBOARD)
+    expect(signedIn).toHaveLength(1)
+    expect(signedIn[0]!.headers.getSetCookie().some((line) => line.startsWith(`${SESSION_COOKIE}=`))).toBe(true)
+    for (const answer of answers.filter((a) => a !== signedIn[0])) {
+      expect(answer.headers.get("location")).toBe(`${APP}/auth/error?error=Verification`)
+    }
+  })
+})
+
+describe("email sign-in", () => {
+  it("refuses an expired link", async () => {
+    const { browser, sent } = setup(MemoryAdapter(), { maxAge: 60 })
+    await requestLink(browser, "late@example.com")
+    vi.useFakeTimers({ toFake: ["Date"] })
+    try {
+      vi.setSystemTime(Date.now() + 61_000)
+      const visit = await browser.get(lastLink(sent))
+      expect(visit.url).toBe(`${APP}/auth/error?error=Verification`)
+      expect(visit.status).toBe(403)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("refuses a link whose email was changed, and keeps the token for the real address", async () => {
+    const adapter = MemoryAdapter()
+    const { browser, sent } = setup(adapter)
+    await requestLink(browser, "owner@example.com")
+    const forged = new URL(lastLink(sent))
+    forged.searchParams.set("email", "attacker@example.com")
+    expect((await browser.get(forged.href)).url).toBe(`${APP}/auth/error?error=Verification`)
+    expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
+  })
+
+  it.each([
+    ["no address", ""],
+    ["two @", "a@b@example.com"],
+    ["a quoted local part", '"victim@example.com"@attacker.example'],
+    ["a comma", "victim@example.com,attacker@example.net"],
+    ["a full-width @ that normalises into a second one", "victim@example.com＠attacker.example"],
+    ["angle brackets", "Victim <victim@example.com>"],
+    ["a space", "vic tim@example.com"],
+    ["an empty domain label", "victim@example..com"],
+  ])("refuses %s on the sign-in page, sending nothing", async (_case, email) => {
+    const { browser, sent } = setup(MemoryAdapter())
+    const asked = await requestLink(browser, email)
+    expect(asked.last.location).toBe(`${APP}/auth/signin?error=InvalidEmail`)
+    expect(sent).toHaveLength(0)
+    const page = await browser.follow(asked)
+    expect(page.status).toBe(200)
+    expect(page.last.body).toContain("not an e-mail address")
+  })
+
+  it("takes a full-width @ alone as the address it stands for", async () => {
+    const { browser, sent } = setup(MemoryAdapter())
+    await requestLink(browser, "ｗｉｄｅ＠example.com")
+    expect(sent[0]?.identifier).toBe("wide@example.com")
+  })
+
+  it("uses the provider's normalizeIdentifier, and shows its refusal on the sign-in page", async () => {
+    const { browser, sent } = setup(MemoryAdapter(), {
+      normalizeIdentifier: (input) => {
+        if (!input.endsWith("@corp.example")) throw new Error("Only corp.example addresses")
+        return input.trim()
+      },
+    })
+    await requestLink(browser, "Mixed.Case@corp.example")
+    expect(sent[0]?.identifier).toBe("Mixed.Case@corp.example")
+    expect((await requestLink(browser, "someone@gmail.example")).last.location).toBe(`${APP}/auth/signin?error=InvalidEmail`)
+    expect(sent).toHaveLength(1)
+  })
+
+  describe("the signIn callback on the link request", () => {
+    it("gets the user and verificationRequest: true, and a false stops before anything is sent", async () => {
+      const seen: unknown[] = []
+      const { browser, sent } = setup(MemoryAdapter(), {}, { callbacks: { signIn: (params) => (seen.push(params), false) } })
+      const asked = await requestLink(browser, "denied@example.com")
+      expect(asked.last.location).toBe(`${APP}/auth/error?error=AccessDenied`)
+      expect(sent).toHaveLength(0)
+      expect(seen[0]).toMatchObject({
+        user: { email: "denied@example.com", emailVerified: null },
+        account: { provider: "email", type: "email", providerAccountId: "denied@example.com" },
+        email: { verificationRequest: true },
+      })
+    })
+
+    it("turns a throw into AccessDenied and a string into a redirect", async () => {
+      const thrower = setup(MemoryAdapter(), {}, { callbacks: { signIn: () => { throw new Error("nope") } } })
+      expect((await requestLink(thrower.browser, "t@example.com")).last.location).toBe(`${APP}/auth/error?error=AccessDenied`)
+      const redirecting = setup(MemoryAdapter(), {}, { callbacks: { signIn: () => "/waitlist" } })
+      expect((await requestLink(redirecting.browser, "r@example.com")).last.location).toBe(`${APP}/waitlist`)
+      expect(thrower.sent.length + redirecting.sent.length).toBe(0)
+    })
+
+    it("is asked again without verificationRequest when the link is clicked", async () => {
+      const seen: { email?: unknown }[] = []
+      const { browser, sent } = setup(MemoryAdapter(), {}, { callbacks: { signIn: (params) => (seen.push(params), true) } })
+      await requestLink(browser, "twice-asked@example.com")
+      expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
+      expect(seen).toHaveLength(2)
+      expect(seen[1]!.email).toBeUndefined()
+    })
+  })
+
+  it("removes the stored token when sending fails, and says the email could not be sent", async () => {
+    const adapter = MemoryAdapter()
+    const stored: VerificationToken[] = []
+    const watching: Adapter = {
+      ...adapter,
+      createVerificationToken: async (token) => (stored.push(token), adapter.createVerificationToken(token)),
+    }
+    const { browser, log } = setup(watching, { sendVerificationRequest: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:2525")) })
+    const asked = await requestLink(browser, "unsent@example.com")
+    expect(asked.last.location).toBe(`${APP}/auth/signin?error=EmailSignInError`)
+    expect((await browser.follow(asked)).last.body).toContain("could not be sent")
+    expect(stored).toHaveLength(1)
+    expect(await adapter.useVerificationToken({ identifier: "unsent@example.com", token: stored[0]!.token })).toBeNull()
+    expect(log.lines.some((line) => line.code === "EmailSignInError" && /ECONNREFUSED/.test(String((line.message[0] as Error).message)))).toBe(true)
+  })
+
+  it("accepts a link sent before the secret was rotated", async () => {
+    const adapter = MemoryAdapter()
+    const before = setup(adapter)
+    await requestLink(before.browser, "rotated@example.com")
+    const { config } = setup(adapter, {}, { secret: ["a-brand-new-secret-of-at-least-32-characters", secret] })
+    const answer = await Auth(new Request(lastLink(before.sent)), config as Omit<AuthConfig, "raw">)
+    expect(answer.headers.get("location")).toBe(DASHBOARD)
+  })
+
+  describe("throttling", () => {
+    it("refuses a sixth email to one address within 15 minutes, the same for unknown and known addresses", async () => {
+      const adapter = MemoryAdapter()
+      await adapter.createUser({ email: "known@example.com", emailVerified: null })
+      const { browser, sent } = setup(adapter)
+      const outcomes: Record<string, (string | undefined)[]> = {}
+      for (const email of ["known@example.com", "unknown@example.com"]) {
+        outcomes[email] = []
+        for (let i = 0; i < 6; i++) outcomes[email]!.push((await requestLink(browser, email)).last.location)
+      }
+      const expected = [...Array(5).fill(VERIFY_REQUEST), `${APP}/auth/signin?error=EmailRateLimited`]
+      expect(outcomes["known@example.com"]).toEqual(expected)
+      expect(outcomes["unknown@example.com"]).toEqual(expected)
+      expect(sent).toHaveLength(10)
+    })
+
+    it("counts per client IP behind a trusted proxy, and can be configured or turned off", async () => {
+      const { browser, sent } = setup(MemoryAdapter(), { rateLimit: { perIp: { max: 2, windowSeconds: 60 }, perEmail: false } })
+      const from = (ip: string) => ({ "x-forwarded-for": `${ip}, 10.0.0.1` })
+      const locations = []
+      for (const [email, ip] of [["a@example.com", "203.0.113.7"], ["b@example.com", "203.0.113.7"], ["c@example.com", "203.0.113.7"], ["d@example.com", "198.51.100.2"]] as const) {
+        locations.push((await requestLink(browser, email, from(ip))).last.location)
+      }
+      expect(locations).toEqual([VERIFY_REQUEST, VERIFY_REQUEST, `${APP}/auth/signin?error=EmailRateLimited`, VERIFY_REQUEST])
+      expect(sent.map((params) => params.identifier)).toEqual(["a@example.com", "b@example.com", "d@example.com"])
+
+      const off = setup(MemoryAdapter(), { rateLimit: false })
+      for (let i = 0; i < 8; i++) expect((await requestLink(off.browser, "many@example.com")).last.location).toBe(VERIFY_REQUEST)
+    })
+
+    it("keeps the counts in the adapter when it can store them", async () => {
+      const adapter = MemoryAdapter()
+      const keys: string[] = []
+      let count = 0
+      const counting: Adapter = { ...adapter, hitRateLimit: async (key) => (keys.push(key), ++count) }
+      const { browser } = setup(counting, { rateLimit: { perEmail: { max: 1, windowSeconds: 60 } } })
+      expect((await requestLink(browser, "stored@example.com")).last.location).toBe(VERIFY_REQUEST)
+      expect((await requestLink(browser, "stored@example.com")).last.location).toBe(`${APP}/auth/signin?error=EmailRateLimited`)
+      expect(keys).toHaveLength(2)
+      // Hashed: neither the address nor anything else readable is stored.
+      for (const key of keys) expect(key).toMatch(/^email:email:[0-9a-f]{64}$/)
+    })
+  })
+
+  describe("confirmSignIn (links safe from mail scanners)", () => {
+    it("shows a Sign in as page on GET, spends nothing, and signs in from its button", async () => {
+      const adapter = MemoryAdapter()
+      const { browser, sent } = setup(adapter, { confirmSignIn: true })
+      await requestLink(browser, "scanned@example.com")
+      const url = lastLink(sent)
+
+      // A scanner opens the link first, with no cookies; twice, and with HEAD.
+      const scanner = new Browser({ app: authApp(setup(adapter, { confirmSignIn: true }).config), appOrigin: APP })
+      for (let i = 0; i < 2; i++) {
+        const page = await scanner.get(url)
+        expect(page.status).toBe(200)
+        expect(page.last.body).toContain("Sign in as scanned@example.com")
+        expect(page.last.headers.get("cache-control")).toBe("no-store")
+      }
+      const head = await Auth(new Request(url, { method: "HEAD" }), setup(adapter, { confirmSignIn: true }).config as Omit<AuthConfig, "raw">)
+      expect(head.headers.get("set-cookie") ?? "").not.toContain(SESSION_COOKIE)
+
+      const page = await browser.get(url)
+      expectLandedOn(await browser.submitForm(page), DASHBOARD)
+      expect(await sessionOf(browser)).toMatchObject({ user: { email: "scanned@example.com" } })
+    })
+
+    it("refuses a POST that did not come from the page: no CSRF token, or another site", async () => {
+      const { browser, sent, config } = setup(MemoryAdapter(), { confirmSignIn: true })
+      await requestLink(browser, "forged@example.com")
+      const link = new URL(lastLink(sent))
+      const form = { token: link.searchParams.get("token")!, email: "forged@example.com", callbackUrl: DASHBOARD }
+      const bare = await browser.post(`${APP}/auth/callback/email`, form, { follow: false })
+      expect(bare.last.location).toBe(`${APP}/auth/signin?error=MissingCSRF`)
+
+      const token = await csrfToken(browser)
+      const cookie = browser.cookies().map((c) => `${c.name}=${c.value}`).join("; ")
+      const crossSite = await Auth(
+        new Request(`${APP}/auth/callback/email`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site" },
+          body: new URLSearchParams({ ...form, csrfToken: token }),
+        }),
+        config as Omit<AuthConfig, "raw">,
+      )
+      expect(crossSite.headers.get("location")).toBe(`${APP}/auth/signin?error=MissingCSRF`)
+
+      // The token was not spent by either: the real page still signs in.
+      expectLandedOn(await browser.submitForm(await browser.get(link.href)), DASHBOARD)
+    })
+
+    it("escapes what the link carries on the page", async () => {
+      const { browser } = setup(MemoryAdapter(), { confirmSignIn: true })
+      const page = await browser.get(`${APP}/auth/callback/email?token=%22%3E%3Cscript%3Ex()%3C/script%3E&email=%3Cb%3E@example.com`)
+      expect(page.last.body).not.toContain("<script>x()")
+      expect(page.last.body).not.toContain("<b>@")
+      expect(page.last.body).toContain("&lt;b&gt;@example.com")
+    })
+  })
+
+  it("takes the link only with GET when confirmSignIn is off", async () => {
+    const { browser, sent } = setup(MemoryAdapter())
+    await requestLink(browser, "get-only@example.com")
+    const link = new URL(lastLink(sent))
+    const token = await csrfToken(browser)
+    const posted = await browser.post(`${APP}/auth/callback/email`, { token: link.searchParams.get("token")!, email: "get-only@example.com", csrfToken: token }, { follow: false })
+    expect(posted.last.location).toBe(`${APP}/auth/error?error=Configuration`)
+    expectLandedOn(await browser.get(link.href), DASHBOARD)
+  })
+})
