@@ -11,7 +11,9 @@ const errorClasses = Object.entries(errors).filter(
   (entry): entry is [string, typeof AuthError] =>
     typeof entry[1] === "function" && (entry[1] === AuthError || entry[1].prototype instanceof AuthError) && entry[0] !== "MissingSecretError",
 )
-const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError"]
+const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError",
+  // Gatehouse names these too: the person can act on them (Auth.js shows Configuration).
+  "EmailSignInError", "InvalidEmail", "EmailRateLimited"]
 
 describe("errors become responses in one place", () => {
   it("covers every error class", () => {
