@@ -23,7 +23,7 @@ import {
   UnsupportedStrategy,
   UntrustedHost,
 } from "../errors.js"
-import type { EndpointConfig, ProviderConfig, WebAuthnConfig } from "../providers/types.js"
+import type { EmailConfig, EndpointConfig, ProviderConfig, WebAuthnConfig } from "../providers/types.js"
 import { isCookieName } from "../cookies/serialize.js"
 import type { ResolvedConfig } from "./config.js"
 import type { WarningCode } from "./logger.js"
@@ -242,6 +242,36 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
     }
     if (seen.has(provider.id)) return new InvalidConfig(`Two providers share the id "${provider.id}"; ids must be unique`)
     seen.add(provider.id)
+    if (provider.type === "email") {
+      const invalid = invalidRateLimit(provider)
+      if (invalid) return invalid
+    }
+  }
+  return undefined
+}
+
+/** An email provider's `rateLimit` that could not limit anything (a `max` of NaN never trips). */
+function invalidRateLimit(provider: EmailConfig): AuthError | undefined {
+  const { rateLimit } = provider
+  if (rateLimit === undefined || rateLimit === false) return undefined
+  if (typeof rateLimit !== "object" || rateLimit === null) {
+    return new InvalidConfig(`\`rateLimit\` of provider "${provider.id}" must be an object or false`)
+  }
+  for (const name of ["perEmail", "perIp"] as const) {
+    const limit = rateLimit[name]
+    if (limit === undefined || limit === false) continue
+    const valid =
+      typeof limit === "object" && limit !== null &&
+      Number.isInteger(limit.max) && limit.max >= 1 &&
+      typeof limit.windowSeconds === "number" && Number.isFinite(limit.windowSeconds) && limit.windowSeconds > 0
+    if (!valid) {
+      return new InvalidConfig(
+        `\`rateLimit.${name}\` of provider "${provider.id}" must be { max: a whole number of at least 1, windowSeconds: a positive number } or false`,
+      )
+    }
+  }
+  if (rateLimit.clientIp !== undefined && typeof rateLimit.clientIp !== "function") {
+    return new InvalidConfig(`\`rateLimit.clientIp\` of provider "${provider.id}" must be a function`)
   }
   return undefined
 }

@@ -112,10 +112,12 @@ export interface EmailRateLimits {
   /** Emails to one address. Default 5 per 15 minutes. */
   perEmail?: RateLimit | false
   /**
-   * Emails requested from one client IP (read from `X-Forwarded-For` / `X-Real-IP`, so only
-   * with `trustHost`). Default 30 per 15 minutes.
+   * Emails requested from one client IP. Default 30 per 15 minutes. Needs `clientIp`, or
+   * `trustHost` (then `X-Real-IP`, else the last `X-Forwarded-For` hop: the one your proxy added).
    */
   perIp?: RateLimit | false
+  /** The client's IP from the request headers, for proxies that say it elsewhere (`CF-Connecting-IP`). */
+  clientIp?: (headers: Headers) => string | null | undefined
 }
 
 /** A magic-link (email) provider. */

@@ -151,6 +151,22 @@ describe("email sign-in", () => {
     expect(page.last.body).toContain("not an e-mail address")
   })
 
+  it.each([
+    ["an encoded word some servers decode into another address", "=?utf-8?q?attacker=40evil.example?=@corp.example"],
+    ["source routing with %", "attacker%evil.example@corp.example"],
+    ["bang routing", "evil.example!attacker@corp.example"],
+  ])("refuses %s", async (_case, email) => {
+    const { browser, sent } = setup(MemoryAdapter())
+    expect((await requestLink(browser, email)).last.location).toBe(`${APP}/auth/signin?error=InvalidEmail`)
+    expect(sent).toHaveLength(0)
+  })
+
+  it.each(["o'brien@example.com", "first.last+tag@mail_server.example.com", "用户@例子.广告"])("accepts %s", async (email) => {
+    const { browser, sent } = setup(MemoryAdapter())
+    expect((await requestLink(browser, email)).last.location).toBe(VERIFY_REQUEST)
+    expect(sent[0]?.identifier).toBe(email)
+  })
+
   it("takes a full-width @ alone as the address it stands for", async () => {
     const { browser, sent } = setup(MemoryAdapter())
     await requestLink(browser, "ｗｉｄｅ＠example.com")
@@ -227,6 +243,23 @@ describe("email sign-in", () => {
     expect(answer.headers.get("location")).toBe(DASHBOARD)
   })
 
+  it("accepts a link Auth.js stored under a list of secrets (hashed with the list joined by commas)", async () => {
+    const { createHash } = await import("node:crypto")
+    const adapter = MemoryAdapter()
+    const secrets = ["the-current-secret-of-at-least-32-characters", secret]
+    const token = "f".repeat(64)
+    const stored = createHash("sha256").update(`${token}${secrets.join(",")}`).digest("hex")
+    await adapter.createVerificationToken({ identifier: "legacy@example.com", token: stored, expires: new Date(Date.now() + 60_000) })
+    const { config } = setup(adapter, {}, { secret: secrets })
+    const link = `${APP}/auth/callback/email?${new URLSearchParams({ callbackUrl: DASHBOARD, token, email: "legacy@example.com" })}`
+    expect((await Auth(new Request(link), config as Omit<AuthConfig, "raw">)).headers.get("location")).toBe(DASHBOARD)
+  })
+
+  it("reports a sender that throws a value without a string form as a failed send", async () => {
+    const { browser } = setup(MemoryAdapter(), { sendVerificationRequest: () => { throw Object.create(null) } })
+    expect((await requestLink(browser, "odd@example.com")).last.location).toBe(`${APP}/auth/signin?error=EmailSignInError`)
+  })
+
   describe("throttling", () => {
     it("refuses a sixth email to one address within 15 minutes, the same for unknown and known addresses", async () => {
       const adapter = MemoryAdapter()
@@ -245,7 +278,8 @@ describe("email sign-in", () => {
 
     it("counts per client IP behind a trusted proxy, and can be configured or turned off", async () => {
       const { browser, sent } = setup(MemoryAdapter(), { rateLimit: { perIp: { max: 2, windowSeconds: 60 }, perEmail: false } })
-      const from = (ip: string) => ({ "x-forwarded-for": `${ip}, 10.0.0.1` })
+      // The last hop is the one the trusted proxy added; the client can write anything before it.
+      const from = (ip: string) => ({ "x-forwarded-for": `${Math.random()}, ${ip}` })
       const locations = []
       for (const [email, ip] of [["a@example.com", "203.0.113.7"], ["b@example.com", "203.0.113.7"], ["c@example.com", "203.0.113.7"], ["d@example.com", "198.51.100.2"]] as const) {
         locations.push((await requestLink(browser, email, from(ip))).last.location)
@@ -257,6 +291,37 @@ describe("email sign-in", () => {
       for (let i = 0; i < 8; i++) expect((await requestLink(off.browser, "many@example.com")).last.location).toBe(VERIFY_REQUEST)
     })
 
+    it("reads the client IP with the provider's clientIp when the proxy says it elsewhere", async () => {
+      const { browser } = setup(MemoryAdapter(), {
+        rateLimit: { perIp: { max: 1, windowSeconds: 60 }, perEmail: false, clientIp: (headers) => headers.get("cf-connecting-ip") },
+      })
+      const asked = []
+      for (const [email, ip] of [["a@example.com", "192.0.2.1"], ["b@example.com", "192.0.2.1"], ["c@example.com", "192.0.2.2"]] as const) {
+        asked.push((await requestLink(browser, email, { "cf-connecting-ip": ip })).last.location)
+      }
+      expect(asked).toEqual([VERIFY_REQUEST, `${APP}/auth/signin?error=EmailRateLimited`, VERIFY_REQUEST])
+    })
+
+    it("does not count requests the signIn callback refuses", async () => {
+      let allow = false
+      const { browser } = setup(MemoryAdapter(), { rateLimit: { perEmail: { max: 1, windowSeconds: 60 } } }, { callbacks: { signIn: () => allow } })
+      for (let i = 0; i < 3; i++) expect((await requestLink(browser, "victim@example.com")).last.location).toBe(`${APP}/auth/error?error=AccessDenied`)
+      allow = true
+      expect((await requestLink(browser, "victim@example.com")).last.location).toBe(VERIFY_REQUEST)
+    })
+
+    it.each([
+      [{ perEmail: { max: Number.NaN, windowSeconds: 60 } }, "rateLimit.perEmail"],
+      [{ perIp: { max: 3 } }, "rateLimit.perIp"],
+      [{ perEmail: { max: 2, windowSeconds: -1 } }, "rateLimit.perEmail"],
+      [{ clientIp: "x-real-ip" }, "rateLimit.clientIp"],
+    ])("refuses a rateLimit that could not limit anything: %j", async (rateLimit, named) => {
+      const { config, log } = setup(MemoryAdapter(), { rateLimit } as unknown as Partial<EmailConfig>)
+      const answer = await Auth(new Request(`${APP}/auth/csrf`), config as Omit<AuthConfig, "raw">)
+      expect(answer.status).toBe(500)
+      expect(log.lines.find((line) => line.code === "InvalidConfig")?.message[0]).toHaveProperty("message", expect.stringContaining(named))
+    })
+
     it("keeps the counts in the adapter when it can store them", async () => {
       const adapter = MemoryAdapter()
       const keys: string[] = []
@@ -266,7 +331,7 @@ describe("email sign-in", () => {
       expect((await requestLink(browser, "stored@example.com")).last.location).toBe(VERIFY_REQUEST)
       expect((await requestLink(browser, "stored@example.com")).last.location).toBe(`${APP}/auth/signin?error=EmailRateLimited`)
       expect(keys).toHaveLength(2)
-      // Hashed: neither the address nor anything else readable is stored.
+      // Keyed with the secret: neither the address nor a plain hash of it is stored.
       for (const key of keys) expect(key).toMatch(/^email:email:[0-9a-f]{64}$/)
     })
   })
@@ -285,6 +350,7 @@ describe("email sign-in", () => {
         expect(page.status).toBe(200)
         expect(page.last.body).toContain("Sign in as scanned@example.com")
         expect(page.last.headers.get("cache-control")).toBe("no-store")
+        expect(page.last.headers.get("content-security-policy")).toBe("frame-ancestors 'none'")
       }
       const head = await Auth(new Request(url, { method: "HEAD" }), setup(adapter, { confirmSignIn: true }).config as Omit<AuthConfig, "raw">)
       expect(head.headers.get("set-cookie") ?? "").not.toContain(SESSION_COOKIE)

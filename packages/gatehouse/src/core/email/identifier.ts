@@ -9,9 +9,11 @@
 import { InvalidEmail } from "../../errors.js"
 import type { EmailConfig } from "../../providers/types.js"
 
-// Structural characters of address headers, whitespace (Unicode included) and controls.
-const FORBIDDEN = /[\s"'`(),:;<>[\]\\\p{Cc}\p{Cf}]/u
-const DOMAIN_LABEL = /^(?!-)[\p{L}\p{N}-]{1,63}(?<!-)$/u
+// Structural characters of address headers, whitespace (Unicode included) and controls; `%` and
+// `!` (source routing) and `=?` (an RFC 2047 encoded word, which some servers decode into
+// another address) let one mail server read an address another would deliver elsewhere.
+const FORBIDDEN = /[\s"`(),:;<>[\]\\%!\p{Cc}\p{Cf}]|=\?/u
+const DOMAIN_LABEL = /^(?![-_])[\p{L}\p{N}_-]{1,63}(?<![-_])$/u
 
 /**
  * The address to send to: the provider's `normalizeIdentifier` if it has one (its result must

@@ -29,14 +29,14 @@ import { DEFAULT_LINK_MAX_AGE, newVerificationToken, signInLink, storedTokens } 
 export async function sendSignInLink(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
   const body = ctx.request.body ?? {}
   const identifier = emailIdentifier(provider, body.email)
-  await throttleSignInEmail(ctx, provider, identifier)
-
   const { adapter } = ctx.config
   const existing = await callAdapter(adapter, "getUserByEmail", identifier)
   const user: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null }
   const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id }
   const redirect = await runSignInCallback(ctx, { user, account, email: { verificationRequest: true } })
   if (redirect) return { redirect }
+  // Only emails that would go out count: addresses the application refuses cannot use up anyone's quota.
+  await throttleSignInEmail(ctx, provider, identifier)
 
   const token = await newVerificationToken(provider)
   const [stored] = await storedTokens(ctx, provider, token)
@@ -55,7 +55,7 @@ export async function sendSignInLink(ctx: RequestContext, provider: EmailConfig)
   } catch (error) {
     await forgetToken(ctx, identifier, stored!)
     if (error instanceof AuthError && error.kind === "signIn") throw error
-    throw new EmailSignInError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
+    throw new EmailSignInError(asError(error), { cause: { provider: provider.id } })
   }
   return { redirect: pageUrl(ctx, "verifyRequest", "verify-request", new URLSearchParams({ provider: provider.id, type: "email" })) }
 }
@@ -66,5 +66,15 @@ async function forgetToken(ctx: RequestContext, identifier: string, token: strin
     await callAdapter(ctx.config.adapter, "useVerificationToken", { identifier, token })
   } catch (error) {
     logError(ctx.logger, error)
+  }
+}
+
+/** What a sender threw, as an `Error` even when it threw something without a string form. */
+function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown
+  try {
+    return new Error(String(thrown))
+  } catch {
+    return new Error("sendVerificationRequest threw a value that cannot be shown")
   }
 }

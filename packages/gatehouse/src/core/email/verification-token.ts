@@ -21,11 +21,18 @@ export async function newVerificationToken(provider: EmailConfig): Promise<strin
 }
 
 /**
- * The stored forms of `token`: `sha256(token + secret)` with the provider's secret, or with each
- * of the configured secrets, the current one first (a link sent before a secret rotation still works).
+ * The stored forms of `token`, `sha256(token + secret)`: the first is the one to store (the
+ * provider's secret, or the current one); the others find links sent before a secret rotation,
+ * including Auth.js's, which hashes a list of secrets joined with commas.
  */
 export async function storedTokens(ctx: RequestContext, provider: EmailConfig, token: string): Promise<string[]> {
-  const secrets = typeof provider.secret === "string" && provider.secret !== "" ? [provider.secret] : ctx.config.secret
+  const configured = ctx.config.secret
+  const secrets =
+    typeof provider.secret === "string" && provider.secret !== ""
+      ? [provider.secret]
+      : configured.length > 1
+        ? [...configured, configured.join(",")]
+        : configured
   return Promise.all(secrets.map((secret) => sha256Hex(`${token}${secret}`)))
 }
 

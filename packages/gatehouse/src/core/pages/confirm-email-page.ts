@@ -29,6 +29,14 @@ export function renderConfirmEmailPage(ctx: PageContext, link: EmailLinkFields):
     hidden("callbackUrl", ctx.callbackUrl) +
     '<button type="submit" class="button">Sign in</button></form>'
   const page = htmlResponse(renderPage({ title: "Sign In", theme: ctx.theme, body }))
-  // The token is in this page: keep it out of caches and of the Referer of anything it loads.
-  return { ...page, headers: { ...page.headers, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } }
+  // The token is in this page: keep it out of caches, out of the Referer of anything it loads, and
+  // out of frames (a framing page could trick the click).
+  const headers = {
+    ...page.headers,
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+  }
+  return { ...page, headers }
 }
