@@ -11,7 +11,7 @@ import type { Account, User } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
 import { emitEvent } from "./events.js"
 import { logError } from "./logger.js"
-import { withoutUndefined } from "./oauth/token-set.js"
+import { withoutUndefined } from "./defined-fields.js"
 import type { RequestContext } from "./request-context.js"
 import { currentUser } from "./sessions/index.js"
 

@@ -22,6 +22,7 @@ import { sameOriginRedirect } from "./callback-url.js"
 import { randomHex } from "./crypto.js"
 import { createLogger, type WarningCode } from "./logger.js"
 import { raw as rawMarker, skipCSRFCheck as skipCSRFCheckMarker } from "../markers.js"
+import { withoutUndefined } from "./defined-fields.js"
 
 /** The configuration with every default applied. Frozen; never the application's own object. */
 export interface ResolvedConfig {
@@ -139,7 +140,7 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     pages: Object.freeze({ ...config.pages }),
     debug: config.debug === true,
     logger: Object.freeze(createLogger(config)),
-    theme: Object.freeze({ colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...definedOnly(config.theme) }),
+    theme: Object.freeze({ colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...withoutUndefined(config.theme) }),
     trustHost: fromEnv.trustHost,
     useSecureCookies: config.useSecureCookies,
     redirectProxyUrl: fromEnv.redirectProxyUrl,
@@ -158,11 +159,6 @@ function normalizeBasePath(basePath: unknown): string {
   }
   const trimmed = basePath.replace(/\/+$/, "")
   return trimmed === "" && basePath.startsWith("/") ? "/" : trimmed
-}
-
-/** The entries of `object` whose value is not `undefined`, so they cannot blank out a default. */
-function definedOnly<T extends object>(object: T | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(object ?? {}).filter(([, value]) => value !== undefined)) as Partial<T>
 }
 
 function freezeCookies(cookies: CookiesOptions): Readonly<CookiesOptions> {

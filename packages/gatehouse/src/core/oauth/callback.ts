@@ -17,7 +17,8 @@ import { checksOf, decodeState, useCheck } from "./checks.js"
 import { clientAuthentication, clientOf } from "./client-auth.js"
 import { loggableError } from "./protocol-error.js"
 import { proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
-import { accountFields, tokenSetOf, withoutUndefined } from "./token-set.js"
+import { withoutUndefined } from "../defined-fields.js"
+import { accountFields, tokenSetOf } from "./token-set.js"
 
 /** Completes an OAuth or OIDC sign-in; anything unexpected becomes a {@link CallbackRouteError}. */
 export async function oauthCallback(ctx: RequestContext, provider: OAuthConfig): Promise<ResponseInternal> {

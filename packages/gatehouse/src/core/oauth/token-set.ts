@@ -6,6 +6,7 @@
 import type * as o from "oauth4webapi"
 import type { OAuthConfig } from "../../providers/types.js"
 import type { Account, TokenSet } from "../../types.js"
+import { withoutUndefined } from "../defined-fields.js"
 
 /** The processed token response, with `expires_at` (seconds since the epoch) from `expires_in`. */
 export function tokenSetOf(tokens: o.TokenEndpointResponse): TokenSet {
@@ -23,9 +24,4 @@ export function accountFields(provider: OAuthConfig, tokens: TokenSet): Partial<
 function defaultAccount(tokens: TokenSet): Partial<Account> {
   const { access_token, id_token, refresh_token, expires_at, scope, token_type, session_state } = tokens
   return withoutUndefined({ access_token, id_token, refresh_token, expires_at, scope, token_type, session_state }) as Partial<Account>
-}
-
-/** `value` without the keys whose value is `undefined`. */
-export function withoutUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>
 }

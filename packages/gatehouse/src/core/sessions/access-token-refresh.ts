@@ -10,7 +10,7 @@ import type { OAuthConfig } from "../../providers/types.js"
 import type { Account } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { isExpiring, refreshAccessToken, refreshingProvider } from "../oauth/token-refresh.js"
-import { withoutUndefined } from "../oauth/token-set.js"
+import { withoutUndefined } from "../defined-fields.js"
 import type { RequestContext } from "../request-context.js"
 
 /** The mark a session carries when its access token could not be refreshed. */
