@@ -8,6 +8,7 @@ import { CHECK_COOKIE_MAX_AGE, type Cookie } from "../../cookies/defaults.js"
 import { InvalidCheck } from "../../errors.js"
 import { decode, encode } from "../../jwt/index.js"
 import type { OAuthCheck, OAuthConfig } from "../../providers/types.js"
+import { providerBoundCookie, readProviderBoundCookie } from "../provider-bound-cookie.js"
 import type { RequestContext } from "../request-context.js"
 import { usesFormPost } from "./authorization-server.js"
 
@@ -26,52 +27,26 @@ export function checksOf(provider: OAuthConfig, redirectProxyUrl: string | undef
 }
 
 /** A cookie holding `value` for the `role` check of `provider`. */
-export async function checkCookie(ctx: RequestContext, provider: OAuthConfig, role: CheckCookie, value: string): Promise<Cookie> {
-  const cookie = ctx.cookies[role]
-  const token = await encode({
-    token: { value, provider: provider.id },
-    secret: [...ctx.config.secret],
-    salt: cookie.name,
-    maxAge: CHECK_COOKIE_MAX_AGE,
-  })
+export function checkCookie(ctx: RequestContext, provider: OAuthConfig, role: CheckCookie, value: string): Promise<Cookie> {
   // A form_post callback is a cross-site POST, which carries no SameSite=Lax cookie: the checks
   // must be SameSite=None for it to arrive with them (browsers accept that only on Secure cookies).
-  const crossSite = usesFormPost(provider) && cookie.options.secure === true
-  return {
-    name: cookie.name,
-    value: token,
-    options: {
-      ...cookie.options,
-      ...(crossSite && { sameSite: "none" as const }),
-      expires: new Date(Date.now() + CHECK_COOKIE_MAX_AGE * 1000),
-    },
-  }
+  const crossSite = usesFormPost(provider) && ctx.cookies[role].options.secure === true
+  return providerBoundCookie(ctx, role, provider.id, value, crossSite ? { sameSite: "none" } : undefined)
 }
 
 /**
  * The value the `role` check cookie holds for `provider`, and the cookie that clears it.
  * @throws {InvalidCheck} when the cookie is missing, does not decode, has expired, or was made for
- *   another provider (a check from one provider must not complete a sign-in with another).
+ *   another provider.
  */
 export async function useCheck(
   ctx: RequestContext,
   provider: OAuthConfig,
   role: CheckCookie,
 ): Promise<{ value: string; clear: Cookie }> {
-  const cookie = ctx.cookies[role]
-  const raw = ctx.request.cookies.get(cookie.name)
-  let payload: { value?: unknown; provider?: unknown } | null = null
-  if (raw) {
-    try {
-      payload = await decode({ token: raw, secret: [...ctx.config.secret], salt: cookie.name })
-    } catch {
-      payload = null
-    }
-  }
-  if (!payload || typeof payload.value !== "string" || payload.provider !== provider.id) {
-    throw new InvalidCheck(`${role} value could not be parsed`)
-  }
-  return { value: payload.value, clear: { name: cookie.name, value: "", options: { ...cookie.options, maxAge: 0 } } }
+  const check = await readProviderBoundCookie(ctx, role, provider.id)
+  if (!check) throw new InvalidCheck(`${role} value could not be parsed`)
+  return check
 }
 
 /** The `state` parameter: an encrypted token carrying a random value and, behind a proxy, the origin. */
