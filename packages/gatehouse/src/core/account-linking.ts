@@ -25,6 +25,11 @@ export interface SignInIdentity {
   storedAccount?: Account
   /** Whether an OAuth account may be attached to an existing user found by email alone. */
   allowDangerousEmailAccountLinking?: boolean
+  /**
+   * Stores what belongs with a newly linked account (a passkey's authenticator), all or nothing:
+   * when it fails, the account is unlinked again and a user created for it removed.
+   */
+  attach?: (owner: AdapterUser) => Promise<void>
 }
 
 /** The user to sign in as, and whether the sign-in created them. */
@@ -68,7 +73,7 @@ async function emailUser(ctx: RequestContext, { user }: SignInIdentity): Promise
 /** OAuth, OIDC and passkeys: the account decides, then the signed-in user, then the email. */
 async function linkedUser(
   ctx: RequestContext,
-  { user, account: signedInWith, storedAccount, allowDangerousEmailAccountLinking }: SignInIdentity,
+  { user, account: signedInWith, storedAccount, allowDangerousEmailAccountLinking, attach }: SignInIdentity,
 ): Promise<SignInOutcome> {
   const account = storedAccount ?? signedInWith
   const { adapter } = ctx.config
@@ -85,7 +90,7 @@ async function linkedUser(
   }
 
   if (signedIn) {
-    await linkAccount(ctx, signedIn, account, user)
+    await linkAccount(ctx, signedIn, account, user, attach)
     return { user: signedIn, isNewUser: false }
   }
 
@@ -95,13 +100,13 @@ async function linkedUser(
     if (account.type === "webauthn" || !allowDangerousEmailAccountLinking) {
       throw new NotLinked("Another account already exists with the same e-mail address")
     }
-    await linkAccount(ctx, sameEmail, account, user)
+    await linkAccount(ctx, sameEmail, account, user, attach)
     return { user: sameEmail, isNewUser: false }
   }
 
   const created = await createUser(ctx, user, null)
   try {
-    await linkAccount(ctx, created, account, user)
+    await linkAccount(ctx, created, account, user, attach)
   } catch (error) {
     await forgetUser(ctx, created)
     throw error
@@ -148,8 +153,32 @@ async function createUser(ctx: RequestContext, user: User, emailVerified: Date |
   return created
 }
 
-async function linkAccount(ctx: RequestContext, owner: AdapterUser, account: Account, profile: User): Promise<void> {
+async function linkAccount(
+  ctx: RequestContext,
+  owner: AdapterUser,
+  account: Account,
+  profile: User,
+  attach: SignInIdentity["attach"],
+): Promise<void> {
   const stored = { ...account, userId: owner.id } as AdapterAccount
   await callAdapter(ctx.config.adapter, "linkAccount", stored)
+  if (attach) {
+    try {
+      await attach(owner)
+    } catch (error) {
+      await unlinkAccount(ctx, stored)
+      throw error
+    }
+  }
   await emitEvent(ctx.config, "linkAccount", { user: owner, account: stored, profile })
+}
+
+/** Takes back an account linked moments ago whose attachments could not be stored. */
+async function unlinkAccount(ctx: RequestContext, account: AdapterAccount): Promise<void> {
+  if (typeof ctx.config.adapter?.unlinkAccount !== "function") return
+  try {
+    await callAdapter(ctx.config.adapter, "unlinkAccount", { provider: account.provider, providerAccountId: account.providerAccountId })
+  } catch (error) {
+    logError(ctx.logger, error)
+  }
 }

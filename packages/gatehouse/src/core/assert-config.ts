@@ -27,6 +27,7 @@ import type { EmailConfig, EndpointConfig, ProviderConfig, WebAuthnConfig } from
 import { isCookieName } from "../cookies/serialize.js"
 import type { ResolvedConfig } from "./config.js"
 import type { WarningCode } from "./logger.js"
+import { hasSimpleWebAuthn } from "./webauthn/simple-webauthn.js"
 
 /** What a request contributes to the checks. */
 export interface AssertedRequest {
@@ -148,6 +149,15 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
         }
       }
     } else if (provider.type === "webauthn") {
+      if (!hasSimpleWebAuthn(provider)) {
+        return new InvalidConfig(
+          `WebAuthn provider "${provider.id}" has no simpleWebAuthn functions; create it with gatehouse/providers/passkey or gatehouse/providers/webauthn`,
+        )
+      }
+      const badOrigin = originsOf(provider).find((origin) => !isHttpOrigin(origin))
+      if (badOrigin !== undefined) {
+        return new InvalidConfig(`WebAuthn provider "${provider.id}" has relyingParty.origin ${JSON.stringify(badOrigin)}, which is not an http(s) origin`)
+      }
       const version = provider.simpleWebAuthnBrowserVersion
       if (typeof version === "string" && !/^v\d+(?:\.\d+){0,2}$/.test(version)) {
         return new AuthError(
@@ -287,4 +297,21 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<ProviderConfig["type"]>([
 function hasUrl(endpoint: EndpointConfig | undefined): boolean {
   if (typeof endpoint === "string") return endpoint !== ""
   return typeof endpoint?.url === "string" && endpoint.url !== ""
+}
+
+/** The origins a WebAuthn provider configures (either spelling of `relyingParty`). */
+function originsOf(provider: WebAuthnConfig): string[] {
+  const origin: unknown = (provider.relyingParty ?? provider.relayingParty)?.origin
+  if (origin === undefined) return []
+  return (Array.isArray(origin) ? origin : [origin]).map((item: unknown) => (typeof item === "string" ? item : String(item)))
+}
+
+/** Whether `value` is exactly an http(s) origin, as a browser reports it in `clientDataJSON`. */
+function isHttpOrigin(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value
+  } catch {
+    return false
+  }
 }

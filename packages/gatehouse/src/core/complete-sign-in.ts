@@ -1,9 +1,10 @@
 /**
- * The end of every provider sign-in that knows who the person is (OAuth, OIDC; email links and
- * passkeys later): the `signIn` callback, finding or creating the user, the session, the event,
+ * The end of every provider sign-in that knows who the person is (OAuth, OIDC, email links,
+ * passkeys): the `signIn` callback, finding or creating the user, the session, the event,
  * and where to go next.
  * @module
  */
+import type { AdapterUser } from "../adapters/index.js"
 import type { Account, Profile, User } from "../types.js"
 import { resolveSignInUser } from "./account-linking.js"
 import { callAdapter } from "./adapter-call.js"
@@ -21,6 +22,8 @@ export interface ProviderSignIn {
   storedAccount?: Account
   profile?: Profile
   allowDangerousEmailAccountLinking?: boolean
+  /** Stored with a newly linked account, all or nothing (a passkey's authenticator). */
+  attach?: (owner: AdapterUser) => Promise<void>
 }
 
 /**

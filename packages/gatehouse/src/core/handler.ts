@@ -23,7 +23,7 @@ import { providers } from "./actions/providers.js"
 import { getSession, updateSession } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
 import { signOut, signOutPage } from "./actions/signout.js"
-import { webAuthnOptions } from "./actions/webauthn-options.js"
+import { webAuthnOptions } from "./webauthn/options.js"
 
 type Action = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
 

@@ -3,6 +3,7 @@
  * objects, and the core reads it without knowing which provider it is.
  * @module
  */
+import type { Adapter } from "../adapters/index.js"
 import type { Account, Awaitable, CredentialInput, Profile, TokenSet, User } from "../types.js"
 
 /** The five kinds of provider. */
@@ -151,13 +152,178 @@ export interface CredentialsConfig extends CommonProviderOptions {
   authorize: (credentials: Partial<Record<string, unknown>>, request: Request) => Awaitable<User | null>
 }
 
-/** A passkey provider (experimental). */
+/**
+ * The site passkeys belong to. Every field defaults to what the request URL says; configure it
+ * when the app sits behind a proxy that rewrites the host, or serves several domains.
+ */
+export interface RelyingParty {
+  /**
+   * The domain passkeys are scoped to (`example.com` also covers `app.example.com`). With several,
+   * new passkeys take the one the request's host falls under, and any of them is accepted.
+   */
+  id?: string | string[]
+  /** Shown by the authenticator when it asks the user. Default: the request's host. */
+  name?: string | string[]
+  /** Origins a ceremony may come from (`https://app.example.com`). Default: the request's origin. */
+  origin?: string | string[]
+}
+
+/** Who a passkey ceremony is for, as `getUserInfo` finds them. */
+export type WebAuthnUserInfo =
+  | { user: User & { id: string }; exists: true }
+  | { user: Omit<User, "id"> & { email?: string | null }; exists: false }
+
+/** A credential as the browser serialises it (`PublicKeyCredential.toJSON()`), binary fields in base64url. */
+export interface WebAuthnResponseJSON<Response extends object> {
+  id: string
+  rawId: string
+  type: "public-key"
+  response: Response
+  clientExtensionResults: object
+  authenticatorAttachment?: "platform" | "cross-platform"
+}
+
+/** How a browser reaches an authenticator. */
+export type WebAuthnTransport = "ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb"
+
+/** A new credential, as `navigator.credentials.create()` gives it. */
+export type WebAuthnRegistrationJSON = WebAuthnResponseJSON<{ clientDataJSON: string; attestationObject: string; transports?: WebAuthnTransport[] }>
+
+/** A signed challenge, as `navigator.credentials.get()` gives it. */
+export type WebAuthnAuthenticationJSON = WebAuthnResponseJSON<{
+  clientDataJSON: string
+  authenticatorData: string
+  signature: string
+  userHandle?: string
+}>
+
+/** A credential descriptor in ceremony options: a base64url id and how to reach its authenticator. */
+export interface WebAuthnCredentialDescriptor {
+  id: string
+  transports?: string[]
+}
+
+/** Options for creating passkeys, passed to `@simplewebauthn/server`'s `generateRegistrationOptions`. */
+export interface WebAuthnRegistrationOptions {
+  /** Milliseconds the browser waits for the user. Default 5 minutes. */
+  timeout?: number
+  attestationType?: "direct" | "enterprise" | "none"
+  authenticatorSelection?: {
+    authenticatorAttachment?: "platform" | "cross-platform"
+    residentKey?: "discouraged" | "preferred" | "required"
+    requireResidentKey?: boolean
+    userVerification?: "discouraged" | "preferred" | "required"
+  }
+  supportedAlgorithmIDs?: number[]
+  preferredAuthenticatorType?: "securityKey" | "localDevice" | "remoteDevice"
+  extensions?: Record<string, unknown>
+}
+
+/** Options for signing in with passkeys, passed to `generateAuthenticationOptions`. */
+export interface WebAuthnAuthenticationOptions {
+  /** Milliseconds the browser waits for the user. Default 5 minutes. */
+  timeout?: number
+  userVerification?: "discouraged" | "preferred" | "required"
+  extensions?: Record<string, unknown>
+}
+
+/** Options for checking a new passkey, passed to `verifyRegistrationResponse`. */
+export interface WebAuthnVerifyRegistrationOptions {
+  requireUserVerification?: boolean
+  requireUserPresence?: boolean
+  supportedAlgorithmIDs?: number[]
+}
+
+/** Options for checking a passkey sign-in, passed to `verifyAuthenticationResponse`. */
+export interface WebAuthnVerifyAuthenticationOptions {
+  requireUserVerification?: boolean
+  expectedTopOrigin?: string | string[]
+}
+
+/** What a verified registration tells about the new credential (`@simplewebauthn/server` 14). */
+export interface VerifiedWebAuthnRegistration {
+  verified: boolean
+  registrationInfo?: {
+    credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] }
+    credentialDeviceType: string
+    credentialBackedUp: boolean
+  }
+}
+
+/** What a verified sign-in tells about the credential (`@simplewebauthn/server` 14). */
+export interface VerifiedWebAuthnAuthentication {
+  verified: boolean
+  authenticationInfo: { newCounter: number; credentialDeviceType?: string; credentialBackedUp?: boolean }
+}
+
+/**
+ * The four `@simplewebauthn/server` functions Gatehouse calls. The provider factories fill them
+ * in from the package; replace them to wrap or instrument the ceremonies.
+ */
+export interface SimpleWebAuthnServer {
+  generateRegistrationOptions(
+    options: WebAuthnRegistrationOptions & {
+      rpName: string
+      rpID: string
+      userName: string
+      userID?: Uint8Array<ArrayBuffer>
+      userDisplayName?: string
+      excludeCredentials?: WebAuthnCredentialDescriptor[]
+    },
+  ): Promise<{ challenge: string }>
+  generateAuthenticationOptions(
+    options: WebAuthnAuthenticationOptions & { rpID: string; allowCredentials?: WebAuthnCredentialDescriptor[] },
+  ): Promise<{ challenge: string }>
+  verifyRegistrationResponse(
+    options: WebAuthnVerifyRegistrationOptions & {
+      response: WebAuthnRegistrationJSON
+      expectedChallenge: string
+      expectedOrigin: string | string[]
+      expectedRPID: string | string[]
+    },
+  ): Promise<VerifiedWebAuthnRegistration>
+  verifyAuthenticationResponse(
+    options: WebAuthnVerifyAuthenticationOptions & {
+      response: WebAuthnAuthenticationJSON
+      expectedChallenge: string
+      expectedOrigin: string | string[]
+      expectedRPID: string | string[]
+      credential: { id: string; publicKey: Uint8Array<ArrayBuffer>; counter: number; transports?: string[] }
+    },
+  ): Promise<VerifiedWebAuthnAuthentication>
+}
+
+/** A passkey (WebAuthn) provider; experimental, behind `experimental.enableWebAuthn`. */
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: "webauthn"
+  /** The site passkeys belong to; by default the request URL's. */
+  relyingParty?: RelyingParty
+  /** Auth.js's spelling of `relyingParty`, read when that is unset so its configuration carries over. */
+  relayingParty?: RelyingParty
+  /**
+   * Offers saved passkeys in the browser's autofill of the sign-in page's email field (one
+   * provider at most; a form field needs `webauthn` in its `autocomplete`). Default `true`.
+   */
   enableConditionalUI?: boolean
+  /** The fields of the sign-in page's form; their values are sent to `getUserInfo`. Default: `email`. */
   formFields?: Record<string, CredentialInput & { required?: boolean; autocomplete?: string }>
+  /**
+   * Accepted for Auth.js configurations and checked as it checks it, but unused: the sign-in
+   * page's script is built in (no CDN), so it works offline and under a strict CSP.
+   */
   simpleWebAuthnBrowserVersion?: string | false
-  [option: string]: unknown
+  registrationOptions?: WebAuthnRegistrationOptions
+  authenticationOptions?: WebAuthnAuthenticationOptions
+  verifyRegistrationOptions?: WebAuthnVerifyRegistrationOptions
+  verifyAuthenticationOptions?: WebAuthnVerifyAuthenticationOptions
+  /**
+   * Who the request is about, from its `email` query parameter by default: an existing user
+   * (`exists: true`), a new one (`exists: false`), or `null` (then only a passkey sign-in is
+   * offered). Must not write anything.
+   */
+  getUserInfo?: (request: Request, adapter: Adapter) => Awaitable<WebAuthnUserInfo | null>
+  /** The ceremony functions; the provider factories take them from `@simplewebauthn/server`. */
+  simpleWebAuthn?: SimpleWebAuthnServer
 }
 
 /** Any provider's configuration object. */

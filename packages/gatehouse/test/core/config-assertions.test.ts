@@ -22,7 +22,14 @@ const credentials = (extra: Partial<CredentialsConfig> = {}): CredentialsConfig 
   id: "credentials", name: "Credentials", type: "credentials", credentials: {}, authorize: () => null, ...extra,
 })
 const email: EmailConfig = { id: "email", name: "Email", type: "email", sendVerificationRequest: () => {} }
-const webauthn = (extra: Partial<WebAuthnConfig> = {}): WebAuthnConfig => ({ id: "passkey", name: "Passkey", type: "webauthn", ...extra })
+const unused = () => Promise.reject(new Error("not called"))
+const simpleWebAuthn = {
+  generateAuthenticationOptions: unused,
+  generateRegistrationOptions: unused,
+  verifyAuthenticationResponse: unused,
+  verifyRegistrationResponse: unused,
+}
+const webauthn = (extra: Partial<WebAuthnConfig> = {}): WebAuthnConfig => ({ id: "passkey", name: "Passkey", type: "webauthn", simpleWebAuthn, ...extra })
 const allMethods = (names: string[]): Adapter => Object.fromEntries(names.map((name) => [name, () => null]))
 const databaseMethods = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount",
   "createSession", "getSessionAndUser", "updateSession", "deleteSession"]

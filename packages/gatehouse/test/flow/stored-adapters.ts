@@ -16,7 +16,14 @@ export type FlowAdapter = Adapter & Required<Pick<Adapter, "createUser" | "getSe
 
 export interface StoredAdapter {
   name: string
-  open(): Promise<{ adapter: FlowAdapter; close(): Promise<void> }>
+  open(): Promise<OpenStore>
+}
+
+export interface OpenStore {
+  adapter: FlowAdapter
+  close(): Promise<void>
+  /** Runs a statement against the database behind the adapter (`$1`-style parameters); SQL stores only. */
+  run?(sql: string, params: unknown[]): Promise<void>
 }
 
 export const storedAdapters: StoredAdapter[] = [
@@ -28,6 +35,10 @@ export const storedAdapters: StoredAdapter[] = [
       const db = new Database(join(dir, "auth.db"))
       return {
         adapter: SQLiteAdapter(db),
+        run: async (sql, params) => {
+          // Parameters are positional: each `$n` appears once, in order.
+          db.prepare(sql.replace(/\$\d+/g, "?")).run(...params)
+        },
         close: async () => {
           db.close()
           rmSync(dir, { recursive: true, force: true })
@@ -42,7 +53,13 @@ export const storedAdapters: StoredAdapter[] = [
       await schema.create()
       const pool = schema.pool({ max: 4 })
       await migrate(pool)
-      return { adapter: PostgresAdapter(pool), close: () => schema.drop() }
+      return {
+        adapter: PostgresAdapter(pool),
+        run: async (sql, params) => {
+          await pool.query(sql, params)
+        },
+        close: () => schema.drop(),
+      }
     },
   },
 ]

@@ -7,7 +7,9 @@ import {
   renderVerifyRequestPage,
   type PageContext,
 } from "../../src/core/pages/index.js"
+import { PASSKEY_SCRIPT } from "../../src/core/pages/passkey-script.js"
 
+const SCRIPT_HASH = "'sha256-c2NyaXB0'"
 const github: ProviderConfig = { id: "github", name: "GitHub", type: "oauth" }
 const keycloak: ProviderConfig = { id: "keycloak", name: "Keycloak", type: "oidc" }
 const email: ProviderConfig = { id: "resend", name: "Email", type: "email", sendVerificationRequest: () => {} }
@@ -117,19 +119,19 @@ describe("the page document", () => {
 
 describe("the sign-in page", () => {
   it("answers 200 with the title Sign In", () => {
-    const response = renderSignInPage(context(), {})
+    const response = renderSignInPage(context(), {}, SCRIPT_HASH)
     expect(response.status).toBe(200)
     expect(title(response.body ?? "")).toBe("Sign In")
   })
 
   it("renders one form per provider, separated by rules", () => {
-    const html = renderSignInPage(context(), {}).body ?? ""
+    const html = renderSignInPage(context(), {}, SCRIPT_HASH).body ?? ""
     expect(forms(html)).toEqual([
       '<form action="https://app.test/auth/signin/github" method="POST">',
       '<form action="https://app.test/auth/signin/keycloak" method="POST">',
       '<form action="https://app.test/auth/signin/resend" method="POST">',
       '<form action="https://app.test/auth/callback/credentials" method="POST">',
-      '<form id="passkey-form" action="https://app.test/auth/callback/passkey" method="POST">',
+      '<form id="passkey-form" action="https://app.test/auth/callback/passkey" method="POST" data-webauthn-options="https://app.test/auth/webauthn-options/passkey">',
     ])
     expect(html.split("<hr>")).toHaveLength(5)
     for (const name of ["GitHub", "Keycloak", "Email", "Password", "Passkey"]) {
@@ -138,7 +140,7 @@ describe("the sign-in page", () => {
   })
 
   it("posts the CSRF token and the callback URL in every form", () => {
-    const html = renderSignInPage(context(), {}).body ?? ""
+    const html = renderSignInPage(context(), {}, SCRIPT_HASH).body ?? ""
     const hidden =
       '<input type="hidden" name="csrfToken" value="csrf-123">' +
       '<input type="hidden" name="callbackUrl" value="https://app.test/dashboard">'
@@ -146,19 +148,19 @@ describe("the sign-in page", () => {
   })
 
   it("leaves out the CSRF field when CSRF checks are skipped", () => {
-    const html = renderSignInPage(context({ csrfToken: undefined }), {}).body ?? ""
+    const html = renderSignInPage(context({ csrfToken: undefined }), {}, SCRIPT_HASH).body ?? ""
     expect(html).not.toContain('name="csrfToken"')
     expect(html).toContain('name="callbackUrl"')
   })
 
   it("builds action URLs without a double slash when mounted at the root", () => {
-    const html = renderSignInPage(context({ basePath: "/" }), {}).body ?? ""
+    const html = renderSignInPage(context({ basePath: "/" }), {}, SCRIPT_HASH).body ?? ""
     expect(forms(html)[0]).toBe('<form action="https://app.test/signin/github" method="POST">')
     expect(forms(html)[3]).toBe('<form action="https://app.test/callback/credentials" method="POST">')
   })
 
   it("asks email providers for the address, pre-filled from the query", () => {
-    const html = renderSignInPage(context({ providers: [email] }), { email: "jo@example.com" }).body ?? ""
+    const html = renderSignInPage(context({ providers: [email] }), { email: "jo@example.com" }, SCRIPT_HASH).body ?? ""
     expect(html).toContain('<label for="input-email-for-resend-provider">Email</label>')
     expect(html).toContain(
       '<input type="email" name="email" id="input-email-for-resend-provider" value="jo@example.com" placeholder="email@example.com" required autofocus>',
@@ -166,7 +168,7 @@ describe("the sign-in page", () => {
   })
 
   it("renders a labelled input per credential with its attributes", () => {
-    const html = renderSignInPage(context({ providers: [credentials] }), {}).body ?? ""
+    const html = renderSignInPage(context({ providers: [credentials] }), {}, SCRIPT_HASH).body ?? ""
     expect(html).toContain('<label for="input-username-for-credentials-provider">Username</label>')
     expect(html).toContain(
       '<input name="username" id="input-username-for-credentials-provider" type="text" placeholder="jsmith" autocomplete="username" required>',
@@ -176,7 +178,7 @@ describe("the sign-in page", () => {
 
   it("labels a credential with its key when it has no label", () => {
     const provider = { ...credentials, credentials: { pin: { type: "number" } } }
-    const html = renderSignInPage(context({ providers: [provider] }), {}).body ?? ""
+    const html = renderSignInPage(context({ providers: [provider] }), {}, SCRIPT_HASH).body ?? ""
     expect(html).toContain('<label for="input-pin-for-credentials-provider">pin</label>')
   })
 
@@ -185,33 +187,50 @@ describe("the sign-in page", () => {
       ...credentials,
       credentials: { code: { onfocus: "x()", OnClick: "x()", 'a"b': "x", "x y": "z", maxlength: 6, disabled: false } },
     }
-    const html = renderSignInPage(context({ providers: [provider] }), {}).body ?? ""
+    const html = renderSignInPage(context({ providers: [provider] }), {}, SCRIPT_HASH).body ?? ""
     expect(html).toContain('<input name="code" id="input-code-for-credentials-provider" type="text" maxlength="6">')
     expectNoInjectedScript(html)
   })
 
   it("skips a credentials provider without a credentials object", () => {
     const provider = { ...credentials, credentials: null } as unknown as ProviderConfig
-    expect(forms(renderSignInPage(context({ providers: [provider, github] }), {}).body ?? "")).toHaveLength(1)
+    expect(forms(renderSignInPage(context({ providers: [provider, github] }), {}, SCRIPT_HASH).body ?? "")).toHaveLength(1)
   })
 
-  it("renders WebAuthn form fields and empty action and data inputs, without a script", () => {
-    const html = renderSignInPage(context({ providers: [passkey] }), {}).body ?? ""
+  it("renders WebAuthn form fields, empty action and data inputs, and the built-in passkey script its CSP allows", () => {
+    const response = renderSignInPage(context({ providers: [passkey] }), {}, SCRIPT_HASH)
+    const html = response.body ?? ""
     expect(html).toContain(
       '<input name="email" id="input-email-for-passkey-provider" type="text" required autocomplete="username webauthn" data-form-field>',
     )
     expect(html).toContain('<input type="hidden" name="action" value=""><input type="hidden" name="data" value="">')
-    expect(html).not.toContain("<script")
+    expect(html).toContain(' data-webauthn-options="https://app.test/auth/webauthn-options/passkey"')
+    expect(html).toContain(`<script>${PASSKEY_SCRIPT}</script></body>`)
+    expect(html).not.toMatch(/<script src=/)
+    expect(response.headers?.["Content-Security-Policy"]).toBe(`script-src ${SCRIPT_HASH}`)
+  })
+
+  it("offers autofill only on the provider with conditional UI", () => {
+    const html = renderSignInPage(context({ providers: [{ ...passkey, enableConditionalUI: true }] }), {}, SCRIPT_HASH).body ?? ""
+    expect(html.match(/ data-webauthn-conditional>/g)).toHaveLength(1)
+    const plain = renderSignInPage(context({ providers: [passkey] }), {}, SCRIPT_HASH).body ?? ""
+    expect(plain).not.toContain(" data-webauthn-conditional>")
+  })
+
+  it("allows no script at all on a page without passkeys", () => {
+    const response = renderSignInPage(context({ providers: [github, credentials] }), {}, SCRIPT_HASH)
+    expect(response.body).not.toContain("<script")
+    expect(response.headers?.["Content-Security-Policy"]).toBe("script-src 'none'")
   })
 
   it("skips a WebAuthn provider without form fields", () => {
     const bare = { ...passkey, formFields: {} }
-    expect(forms(renderSignInPage(context({ providers: [bare, github] }), {}).body ?? "")).toHaveLength(1)
+    expect(forms(renderSignInPage(context({ providers: [bare, github] }), {}, SCRIPT_HASH).body ?? "")).toHaveLength(1)
   })
 
   it("skips providers of unknown types", () => {
     const unknown = { id: "x", name: "X", type: "saml" } as unknown as ProviderConfig
-    const html = renderSignInPage(context({ providers: [unknown, github] }), {}).body ?? ""
+    const html = renderSignInPage(context({ providers: [unknown, github] }), {}, SCRIPT_HASH).body ?? ""
     expect(forms(html)).toHaveLength(1)
     expect(html).not.toContain("<hr>")
   })
@@ -230,13 +249,13 @@ describe("the sign-in page", () => {
     ["Nonsense", "Unable to sign in."],
     ["constructor", "Unable to sign in."],
   ])("explains the error %s", (error, text) => {
-    const response = renderSignInPage(context(), { error })
+    const response = renderSignInPage(context(), { error }, SCRIPT_HASH)
     expect(response.status).toBe(200)
     expect(response.body).toContain(`<div class="error"><p>${text}</p></div>`)
   })
 
   it("shows no error banner without an error", () => {
-    expect(renderSignInPage(context(), {}).body).not.toContain('class="error"')
+    expect(renderSignInPage(context(), {}, SCRIPT_HASH).body).not.toContain('<div class="error">')
   })
 })
 
@@ -340,7 +359,7 @@ describe("escaping", () => {
       hostileCredentials,
     ],
   })
-  const html = renderSignInPage(ctx, { email: `o'hara"@example.com`, error: "<script>x()</script>" }).body ?? ""
+  const html = renderSignInPage(ctx, { email: `o'hara"@example.com`, error: "<script>x()</script>" }, SCRIPT_HASH).body ?? ""
 
   it("runs no script whatever the configuration and the request say", () => {
     expectNoInjectedScript(html)
@@ -371,7 +390,7 @@ describe("escaping", () => {
 
   it("percent-encodes provider ids in action URLs and escapes them in element ids", () => {
     const provider: ProviderConfig = { id: 'a"b', name: "A", type: "email", sendVerificationRequest: () => {} }
-    const page = renderSignInPage(context({ providers: [provider] }), {}).body ?? ""
+    const page = renderSignInPage(context({ providers: [provider] }), {}, SCRIPT_HASH).body ?? ""
     expect(page).toContain('action="https://app.test/auth/signin/a%22b"')
     expect(page).toContain('id="input-email-for-a&quot;b-provider"')
   })

@@ -2,19 +2,14 @@
  * `{basePath}/callback/<provider>`: where a sign-in comes back to, handled by provider type.
  * @module
  */
-import { InvalidProvider } from "../../errors.js"
-import type { ProviderConfig } from "../../providers/types.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { RequestContext } from "../request-context.js"
 import { emailCallback } from "../email/callback.js"
 import { oauthCallback } from "../oauth/callback.js"
+import { webAuthnCallback } from "../webauthn/callback.js"
 import { credentialsCallback } from "./callback-credentials.js"
 import { requireProvider } from "./signin.js"
-
-const notAvailable = async (_ctx: RequestContext, provider: ProviderConfig): Promise<ResponseInternal> => {
-  throw new InvalidProvider(`Callbacks of ${provider.type} providers are not available in this build (${JSON.stringify(provider.id)})`)
-}
 
 /** How each kind of provider completes a sign-in. */
 const complete: ProviderHandlers<RequestContext, Promise<ResponseInternal>> = {
@@ -22,7 +17,7 @@ const complete: ProviderHandlers<RequestContext, Promise<ResponseInternal>> = {
   oauth: oauthCallback,
   oidc: oauthCallback,
   email: emailCallback,
-  webauthn: notAvailable,
+  webauthn: webAuthnCallback,
 }
 
 /** Completes the sign-in with the provider named in the path. */

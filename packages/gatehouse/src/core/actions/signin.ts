@@ -7,13 +7,14 @@ import type { ProviderConfig } from "../../providers/types.js"
 import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { renderSignInPage } from "../pages/index.js"
+import { passkeyScriptHash } from "../pages/passkey-script.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { authorizationRedirect } from "../oauth/authorization-url.js"
 import { sendSignInLink } from "../email/send-link.js"
 import { pageContextOf } from "./page-context.js"
 
 /** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
-export function signInPage(ctx: RequestContext): ResponseInternal {
+export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
   // Auth.js serves no page per provider; a GET there is most likely a misconfigured link.
   if (ctx.request.providerId !== undefined) throw new UnknownAction("Unsupported action: GET signin/<provider>")
   const { error, email } = ctx.request.query
@@ -22,7 +23,7 @@ export function signInPage(ctx: RequestContext): ResponseInternal {
     if (error) query.set("error", error)
     return { redirect: pageUrl(ctx, "signIn", "signin", query) }
   }
-  return renderSignInPage(pageContextOf(ctx), { error, email })
+  return renderSignInPage(pageContextOf(ctx), { error, email }, await passkeyScriptHash())
 }
 
 type SignInStart = Promise<ResponseInternal> | ResponseInternal

@@ -33,6 +33,14 @@ export function emailIdentifier(provider: EmailConfig, input: unknown): string {
     if (typeof custom !== "string") throw new InvalidEmail(`normalizeIdentifier of ${JSON.stringify(provider.id)} must return a string`)
     return assertAddress(custom)
   }
+  return plainEmailAddress(input)
+}
+
+/**
+ * The lower-cased, trimmed NFKC form of `input`, when it is one plain `local@domain` address.
+ * @throws {InvalidEmail} otherwise.
+ */
+export function plainEmailAddress(input: string): string {
   return assertAddress(input.normalize("NFKC").trim().toLowerCase())
 }
 

@@ -13,13 +13,15 @@ export interface PageParts {
   theme: Required<Theme>
   /** Already-rendered HTML, placed inside the card. */
   body: string
+  /** A script placed at the end of the body; the page's CSP must allow it. */
+  script?: string
 }
 
 /**
  * A complete HTML document: head with the page CSS and the theme's colours, then the logo (when it
  * is a safe URL) and a card holding `body`. Mirrors the document Auth.js renders.
  */
-export function renderPage({ title, theme, body }: PageParts): string {
+export function renderPage({ title, theme, body, script }: PageParts): string {
   const logo = logoUrl(theme.logo)
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">' +
@@ -28,7 +30,7 @@ export function renderPage({ title, theme, body }: PageParts): string {
     `<style>${pageCss}${themeCss(theme)}</style><title>${escapeHtml(title)}</title></head>` +
     `<body class="__next-auth-theme-${colorSchemeOf(theme.colorScheme)}"><div class="page">` +
     (logo === undefined ? "" : `<img src="${escapeHtml(logo)}" alt="Logo" class="logo">`) +
-    `<div class="card">${body}</div></div></body></html>`
+    `<div class="card">${body}</div></div>${script === undefined ? "" : `<script>${script}</script>`}</body></html>`
   )
 }
 

@@ -9,6 +9,7 @@ import { credentialField, hiddenInput, signInHiddenInputs } from "./form-fields.
 import { htmlResponse } from "./html-response.js"
 import { renderPage } from "./layout.js"
 import { routeUrl, type PageContext } from "./page-context.js"
+import { PASSKEY_SCRIPT } from "./passkey-script.js"
 import { signInErrorText } from "./sign-in-error.js"
 
 /** The query parameters the sign-in page reads. */
@@ -23,12 +24,17 @@ export interface SignInQuery {
  * The sign-in page (`200`, title "Sign In"): the banner for `query.error`, then, separated by
  * `<hr>`, a form for each OAuth/OIDC, email, credentials and WebAuthn provider. Providers of other
  * types, credentials providers without a `credentials` object and WebAuthn providers without form
- * fields are skipped.
+ * fields are skipped. With a WebAuthn form the page carries the passkey script, and its
+ * `Content-Security-Policy` allows that script alone (`passkeyScriptHash`); without one, none.
  */
-export function renderSignInPage(ctx: PageContext, query: SignInQuery): ResponseInternal<string> {
+export function renderSignInPage(ctx: PageContext, query: SignInQuery, passkeyScriptHash: string): ResponseInternal<string> {
   const banner = query.error ? `<div class="error"><p>${escapeHtml(signInErrorText(query.error))}</p></div>` : ""
   const forms = ctx.providers.map((provider) => providerForm(ctx, provider, query)).filter((form) => form !== "")
-  return htmlResponse(renderPage({ title: "Sign In", theme: ctx.theme, body: banner + forms.join("<hr>") }))
+  const passkeys = ctx.providers.some((provider) => provider.type === "webauthn" && webAuthnForm(ctx, provider) !== "")
+  const page = htmlResponse(
+    renderPage({ title: "Sign In", theme: ctx.theme, body: banner + forms.join("<hr>"), ...(passkeys && { script: PASSKEY_SCRIPT }) }),
+  )
+  return { ...page, headers: { ...page.headers, "Content-Security-Policy": `script-src ${passkeys ? passkeyScriptHash : "'none'"}` } }
 }
 
 /** The form for one provider, or `""` when the page offers none for it. */
@@ -85,14 +91,17 @@ function credentialsForm(ctx: PageContext, provider: CredentialsConfig): string 
 function webAuthnForm(ctx: PageContext, provider: WebAuthnConfig): string {
   const formFields: unknown = provider.formFields
   if (typeof formFields !== "object" || formFields === null || Object.keys(formFields).length === 0) return ""
+  const id = encodeURIComponent(provider.id)
   return (
-    `<form id="${escapeHtml(`${provider.id}-form`)}" action="${escapeHtml(routeUrl(ctx, `callback/${encodeURIComponent(provider.id)}`))}" method="POST">` +
+    `<form id="${escapeHtml(`${provider.id}-form`)}" action="${escapeHtml(routeUrl(ctx, `callback/${id}`))}" method="POST"` +
+    ` data-webauthn-options="${escapeHtml(routeUrl(ctx, `webauthn-options/${id}`))}"${provider.enableConditionalUI ? " data-webauthn-conditional" : ""}>` +
     signInHiddenInputs(ctx) +
-    // `data-form-field` marks what the browser script (added later) sends to `webauthn-options`.
+    // `data-form-field` marks what the passkey script sends to `webauthn-options`.
     fields(provider.id, formFields, " data-form-field") +
-    // Filled in by the browser script with the WebAuthn action and the authenticator's answer.
+    // Filled in by the passkey script with the ceremony and the authenticator's answer.
     hiddenInput("action", "") +
     hiddenInput("data", "") +
+    '<p class="error" data-webauthn-error role="alert" hidden></p>' +
     submitButton(provider) +
     "</form>"
   )

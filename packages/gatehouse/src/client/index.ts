@@ -1,0 +1,184 @@
+/**
+ * Signing in and out from your own pages, in the browser: any provider, passkeys included.
+ * Talks to the auth routes with `fetch`; no framework, no dependencies.
+ *
+ * @example
+ * ```ts
+ * import { signIn, signOut } from "gatehouse/client"
+ *
+ * await signIn("passkey")                                  // sign in with a saved passkey
+ * await signIn("passkey", { action: "register" })          // signed in: add a passkey to the account
+ * await signIn("passkey", { email: "ada@example.com" })    // signed out: sign in, or sign up with a new passkey
+ * await signIn("github", { redirectTo: "/dashboard" })
+ * await signOut()
+ * ```
+ * @module
+ */
+
+/** Options of {@link signIn}. Other fields are posted with the sign-in (`email`, credentials fields). */
+export interface SignInOptions {
+  /** Where the auth routes are mounted. Default `/auth`. */
+  basePath?: string
+  /** Where to go once signed in. Default: the current page. */
+  redirectTo?: string
+  /**
+   * Whether to navigate once done (default `true`). With `false`, the result says where the
+   * sign-in would have gone (OAuth providers always navigate: the sign-in continues at the provider).
+   */
+  redirect?: boolean
+  /**
+   * Passkeys only: `register` creates one (for a new `email`, or on the signed-in account),
+   * `authenticate` signs in with one. Default: the server decides from `email`.
+   */
+  action?: "register" | "authenticate"
+  [field: string]: unknown
+}
+
+/** Options of {@link signOut}. */
+export interface SignOutOptions {
+  /** Where the auth routes are mounted. Default `/auth`. */
+  basePath?: string
+  /** Where to go once signed out. Default: the current page. */
+  redirectTo?: string
+  /** Whether to navigate once done. Default `true`. */
+  redirect?: boolean
+}
+
+/** How a sign-in (or sign-out) ended, when it did not navigate away. */
+export interface AuthResult {
+  /** Whether it succeeded. */
+  ok: boolean
+  /** Where it ends: the page to go to, or the error or sign-in page. */
+  url: string
+  /** The error type (`CredentialsSignin`, `WebAuthnVerificationError` …), or `null`. */
+  error: string | null
+  /** The error code a `CredentialsSignin` subclass set, or `null`. */
+  code: string | null
+}
+
+interface ProviderEntry {
+  id: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+/**
+ * Signs in with `provider` (its id). For a passkey provider this runs the whole ceremony:
+ * fetches its options, asks the browser's authenticator (`navigator.credentials`), and posts
+ * the answer. Resolves once done when `redirect` is `false` (or on failure before navigating);
+ * otherwise the page navigates.
+ *
+ * @throws when the provider does not exist, or the browser refused the passkey ceremony (a
+ *   `DOMException`: `NotAllowedError` when the user cancelled or it timed out).
+ * @example
+ * ```ts
+ * const result = await signIn("credentials", { username, password, redirect: false })
+ * if (!result?.ok) form.showError(result?.error)
+ * ```
+ */
+export async function signIn(provider: string, options: SignInOptions = {}): Promise<AuthResult | undefined> {
+  const { basePath = "/auth", redirectTo = location.href, redirect = true, action, ...fields } = options
+  const providers = (await getJson(`${basePath}/providers`)) as Record<string, ProviderEntry> | null
+  const entry = providers?.[provider]
+  if (!entry) throw new Error(`No provider with id ${JSON.stringify(provider)} at ${basePath}`)
+
+  const body: Record<string, string> = { ...stringFields(fields), callbackUrl: redirectTo }
+  let url = entry.signinUrl
+  if (entry.type === "webauthn") {
+    Object.assign(body, await passkeyCeremony(`${basePath}/webauthn-options/${encodeURIComponent(provider)}`, action, body.email))
+    url = entry.callbackUrl
+  } else if (entry.type === "credentials") {
+    url = entry.callbackUrl
+  }
+  const result = await post(basePath, url, body)
+  if (redirect || entry.type === "oauth" || entry.type === "oidc") return navigate(result)
+  return result
+}
+
+/**
+ * Signs out (ends the session), then navigates to `redirectTo` unless `redirect` is `false`.
+ *
+ * @example
+ * ```ts
+ * await signOut({ redirectTo: "/" })
+ * ```
+ */
+export async function signOut(options: SignOutOptions = {}): Promise<AuthResult | undefined> {
+  const { basePath = "/auth", redirectTo = location.href, redirect = true } = options
+  const result = await post(basePath, `${basePath}/signout`, { callbackUrl: redirectTo })
+  return redirect ? navigate(result) : result
+}
+
+/**
+ * The current session, or `null` when signed out.
+ *
+ * @example
+ * ```ts
+ * const session = await getSession()
+ * if (session) greet(session.user?.name)
+ * ```
+ */
+export async function getSession(options: { basePath?: string } = {}): Promise<Record<string, unknown> | null> {
+  const session = await getJson(`${options.basePath ?? "/auth"}/session`)
+  return session && typeof session === "object" && Object.keys(session).length > 0 ? (session as Record<string, unknown>) : null
+}
+
+/** Runs the passkey ceremony the server chooses; returns the fields the callback takes. */
+async function passkeyCeremony(optionsUrl: string, action: string | undefined, email: string | undefined): Promise<Record<string, string>> {
+  if (typeof PublicKeyCredential !== "function" || typeof PublicKeyCredential.parseRequestOptionsFromJSON !== "function") {
+    throw new Error("This browser cannot use passkeys")
+  }
+  const query = new URLSearchParams()
+  if (action) query.set("action", action)
+  if (email) query.set("email", email)
+  const response = await fetch(`${optionsUrl}?${query}`, { credentials: "same-origin", headers: { Accept: "application/json" } })
+  const answer = (await response.json().catch(() => null)) as { action?: string; options?: object; error?: string } | null
+  if (!response.ok || !answer?.options) {
+    throw new Error(`Passkey options were refused: ${answer?.error ?? (response.redirected ? new URL(response.url).searchParams.get("error") : null) ?? response.status}`)
+  }
+  const credential =
+    answer.action === "register"
+      ? await navigator.credentials.create({
+          publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(answer.options as PublicKeyCredentialCreationOptionsJSON),
+        })
+      : await navigator.credentials.get({
+          publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(answer.options as PublicKeyCredentialRequestOptionsJSON),
+        })
+  if (!credential) throw new Error("The browser returned no passkey")
+  return { action: answer.action ?? "authenticate", data: JSON.stringify(credential) }
+}
+
+/** Posts `body` as a form with the CSRF token, asking for the redirect as JSON. */
+async function post(basePath: string, url: string, body: Record<string, string>): Promise<AuthResult> {
+  const csrf = (await getJson(`${basePath}/csrf`)) as { csrfToken?: string } | null
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Auth-Return-Redirect": "1" },
+    body: new URLSearchParams({ ...body, csrfToken: csrf?.csrfToken ?? "" }),
+  })
+  const answer = (await response.json().catch(() => null)) as { url?: string } | null
+  const target = answer?.url ?? body.callbackUrl ?? location.href
+  const params = new URL(target, location.href).searchParams
+  const error = response.ok ? params.get("error") : `HTTP ${response.status}`
+  return { ok: error === null, url: target, error, code: params.get("code") }
+}
+
+function navigate(result: AuthResult): undefined {
+  location.assign(result.url)
+  return undefined
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+  return response.ok ? response.json().catch(() => null) : null
+}
+
+function stringFields(fields: Record<string, unknown>): Record<string, string> {
+  const strings: Record<string, string> = {}
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined && value !== null) strings[name] = String(value)
+  }
+  return strings
+}

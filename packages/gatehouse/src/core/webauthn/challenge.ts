@@ -1,0 +1,68 @@
+/**
+ * The challenge of a ceremony, kept between the options and the response in the
+ * `authjs.challenge` cookie (Auth.js's format: a provider-bound cookie whose value is itself an
+ * encrypted token), and spent once: a captured cookie and response cannot sign in twice, even
+ * with an authenticator whose counter never moves.
+ * @module
+ */
+import { CHECK_COOKIE_MAX_AGE, type Cookie } from "../../cookies/defaults.js"
+import { WebAuthnVerificationError } from "../../errors.js"
+import { decode, encode } from "../../jwt/index.js"
+import type { WebAuthnConfig } from "../../providers/types.js"
+import { countEvent, secretKeyed } from "../event-counter.js"
+import { providerBoundCookie, readProviderBoundCookie } from "../provider-bound-cookie.js"
+import type { RequestContext } from "../request-context.js"
+
+const CHALLENGE_SALT = "encodedWebauthnChallenge"
+
+/** Who a registration is for: a new user's email and name, or the signed-in user's id. */
+export interface RegisterData {
+  id?: string
+  email?: string | null
+  name?: string | null
+}
+
+/** What the challenge cookie holds. */
+export interface ChallengeData {
+  challenge: string
+  /** Present for a registration only. */
+  registerData?: RegisterData
+}
+
+/** The cookie keeping `data` for `provider` for 15 minutes. */
+export async function challengeCookie(ctx: RequestContext, provider: WebAuthnConfig, data: ChallengeData): Promise<Cookie> {
+  const value = await encode({ token: { ...data }, secret: [...ctx.config.secret], salt: CHALLENGE_SALT, maxAge: CHECK_COOKIE_MAX_AGE })
+  return providerBoundCookie(ctx, "webauthnChallenge", provider.id, value)
+}
+
+/**
+ * The challenge this request's cookie holds for `provider`, and the cookie that clears it.
+ * @throws {WebAuthnVerificationError} when there is none, or it expired or was made for another provider.
+ */
+export async function readChallenge(ctx: RequestContext, provider: WebAuthnConfig): Promise<{ data: ChallengeData; clear: Cookie }> {
+  const cookie = await readProviderBoundCookie(ctx, "webauthnChallenge", provider.id)
+  let payload: { challenge?: unknown; registerData?: unknown } | null = null
+  if (cookie) {
+    try {
+      payload = await decode({ token: cookie.value, secret: [...ctx.config.secret], salt: CHALLENGE_SALT })
+    } catch {
+      payload = null
+    }
+  }
+  if (!cookie || !payload || typeof payload.challenge !== "string") {
+    throw new WebAuthnVerificationError("The challenge cookie is missing, expired or not for this provider")
+  }
+  const { registerData } = payload
+  const data: ChallengeData = { challenge: payload.challenge }
+  if (typeof registerData === "object" && registerData !== null) data.registerData = registerData as RegisterData
+  return { data, clear: cookie.clear }
+}
+
+/**
+ * Marks `challenge` used, after its response verified.
+ * @throws {WebAuthnVerificationError} when it was used before.
+ */
+export async function spendChallenge(ctx: RequestContext, challenge: string): Promise<void> {
+  const uses = await countEvent(ctx, `webauthn-challenge:${await secretKeyed(ctx, challenge)}`, CHECK_COOKIE_MAX_AGE)
+  if (uses !== 1) throw new WebAuthnVerificationError("This challenge was already used")
+}
