@@ -2,9 +2,10 @@
  * Headless Chromium (Debian's `chromium`, driven by playwright-core) with the DevTools WebAuthn
  * domain's virtual authenticators: passkeys without a person touching anything.
  */
+import { inject } from "vitest"
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core"
+import { CHROMIUM_EXECUTABLE } from "./chromium-install.js"
 
-const EXECUTABLE = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 const FLAGS = [
   "--headless",
   "--no-sandbox",
@@ -15,9 +16,11 @@ const FLAGS = [
   "--no-first-run",
 ]
 
-/** Starts Chromium; close it when the tests are done. */
+/** Starts Chromium; close it when the tests are done. Fails with the setup's reason when it could not be installed. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: EXECUTABLE, args: FLAGS })
+  const problem = inject("chromiumError")
+  if (problem) throw new Error(problem)
+  return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: FLAGS })
 }
 
 /** A credential a virtual authenticator holds. */

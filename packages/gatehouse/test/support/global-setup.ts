@@ -1,5 +1,6 @@
 /**
- * Vitest global setup: one PostgreSQL server for the whole run. `DATABASE_URL` wins (CI with a
+ * Vitest global setup: Chromium installed when missing (see ./chromium-install.ts), and one PostgreSQL
+ * server for the whole run. `DATABASE_URL` wins (CI with a
  * database service); otherwise a throwaway cluster is started here and removed in teardown.
  * Test files get the URL through `inject("postgresUrl")` (see ./postgres.ts; typed in ./provided-context.d.ts).
  *
@@ -7,9 +8,17 @@
  * tests that need PostgreSQL fail (with this message) and the rest of the suite still runs.
  */
 import type { TestProject } from "vitest/node"
+import { ensureChromium } from "./chromium-install.js"
 import { startPostgres, type PostgresServer } from "./postgres-server.js"
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Like the database: a failure reaches only the browser tests, which then say why.
+  try {
+    ensureChromium()
+    project.provide("chromiumError", "")
+  } catch (error) {
+    project.provide("chromiumError", error instanceof Error ? error.message : String(error))
+  }
   const fromEnv = process.env.DATABASE_URL
   if (fromEnv) {
     project.provide("postgresUrl", fromEnv)

@@ -7,5 +7,7 @@ declare module "vitest" {
     postgresUrl: string
     /** Why the server could not be started; "" when it runs. */
     postgresError: string
+    /** Why Chromium is not there for the browser tests; "" when it is. */
+    chromiumError: string
   }
 }
