@@ -43,4 +43,10 @@ describe("dependency direction", () => {
   it("keeps jwt free of core, providers and pages", () => {
     expect(edges.filter((e) => e.from.startsWith("jwt/") && /^(core|providers)\//.test(e.to))).toEqual([])
   })
+
+  it("keeps the browser client free of any import, so it bundles to itself alone", () => {
+    const client = sources(join(src, "client"))
+    expect(client.length).toBeGreaterThan(0)
+    expect(client.filter((file) => /^\s*import\s/m.test(readFileSync(file, "utf8"))).map((file) => relative(src, file))).toEqual([])
+  })
 })
