@@ -80,10 +80,13 @@ export interface Adapter {
   ): Awaitable<AdapterUser | null>
   /** Changes the fields present (a key set to `undefined` is not given) and returns the whole user. */
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  /** Not called by Gatehouse itself. */
+  /**
+   * Also removes the user's accounts, sessions and authenticators. Gatehouse calls it only to take
+   * back a user it created moments before, when linking their first account failed.
+   */
   deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
   linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
-  /** Not called by Gatehouse itself. */
+  /** Gatehouse calls it only to take back an account it linked moments before, when storing a passkey with it failed. */
   unlinkAccount?(
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Promise<void> | Awaitable<AdapterAccount | undefined>

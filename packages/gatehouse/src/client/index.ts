@@ -59,8 +59,6 @@ export interface AuthResult {
 interface ProviderEntry {
   id: string
   type: string
-  signinUrl: string
-  callbackUrl: string
 }
 
 /**
@@ -83,13 +81,18 @@ export async function signIn(provider: string, options: SignInOptions = {}): Pro
   const entry = providers?.[provider]
   if (!entry) throw new Error(`No provider with id ${JSON.stringify(provider)} at ${basePath}`)
 
+  const id = encodeURIComponent(provider)
   const body: Record<string, string> = { ...stringFields(fields), callbackUrl: redirectTo }
-  let url = entry.signinUrl
+  // Paths under basePath, not the absolute URLs /providers lists: those carry AUTH_URL's origin,
+  // which may not be this page's (www vs apex), and a cross-origin POST would go without cookies.
+  let url = `${basePath}/signin/${id}`
   if (entry.type === "webauthn") {
-    Object.assign(body, await passkeyCeremony(`${basePath}/webauthn-options/${encodeURIComponent(provider)}`, action, body.email))
-    url = entry.callbackUrl
+    const query = new URLSearchParams(stringFields(fields))
+    if (action) query.set("action", action)
+    Object.assign(body, await passkeyCeremony(`${basePath}/webauthn-options/${id}?${query}`))
+    url = `${basePath}/callback/${id}`
   } else if (entry.type === "credentials") {
-    url = entry.callbackUrl
+    url = `${basePath}/callback/${id}`
   }
   const result = await post(basePath, url, body)
   if (redirect || entry.type === "oauth" || entry.type === "oidc") return navigate(result)
@@ -125,14 +128,15 @@ export async function getSession(options: { basePath?: string } = {}): Promise<R
 }
 
 /** Runs the passkey ceremony the server chooses; returns the fields the callback takes. */
-async function passkeyCeremony(optionsUrl: string, action: string | undefined, email: string | undefined): Promise<Record<string, string>> {
-  if (typeof PublicKeyCredential !== "function" || typeof PublicKeyCredential.parseRequestOptionsFromJSON !== "function") {
+async function passkeyCeremony(optionsUrl: string): Promise<Record<string, string>> {
+  if (
+    typeof PublicKeyCredential !== "function" ||
+    typeof PublicKeyCredential.parseRequestOptionsFromJSON !== "function" ||
+    typeof PublicKeyCredential.parseCreationOptionsFromJSON !== "function"
+  ) {
     throw new Error("This browser cannot use passkeys")
   }
-  const query = new URLSearchParams()
-  if (action) query.set("action", action)
-  if (email) query.set("email", email)
-  const response = await fetch(`${optionsUrl}?${query}`, { credentials: "same-origin", headers: { Accept: "application/json" } })
+  const response = await fetch(optionsUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
   const answer = (await response.json().catch(() => null)) as { action?: string; options?: object; error?: string } | null
   if (!response.ok || !answer?.options) {
     throw new Error(`Passkey options were refused: ${answer?.error ?? (response.redirected ? new URL(response.url).searchParams.get("error") : null) ?? response.status}`)

@@ -67,6 +67,7 @@ async function emailUser(ctx: RequestContext, { user }: SignInIdentity): Promise
     return { user: updated, isNewUser: false }
   }
   const created = await createUser(ctx, user, new Date())
+  await emitEvent(ctx.config, "createUser", { user: created })
   return { user: created, isNewUser: true }
 }
 
@@ -82,6 +83,9 @@ async function linkedUser(
   const { provider, providerAccountId } = account
   const owner = await callAdapter(adapter, "getUserByAccount", { provider, providerAccountId })
   if (owner) {
+    // Something is to be stored with a new account (a passkey being created), and the account is
+    // not new: the credential id was chosen to be someone's. Never a sign-in as its owner.
+    if (attach) throw new NotLinked("The account being created already exists")
     if (signedIn && signedIn.id !== owner.id) {
       throw new NotLinked("The account is already associated with another user")
     }
@@ -106,7 +110,7 @@ async function linkedUser(
 
   const created = await createUser(ctx, user, null)
   try {
-    await linkAccount(ctx, created, account, user, attach)
+    await linkAccount(ctx, created, account, user, attach, () => emitEvent(ctx.config, "createUser", { user: created }))
   } catch (error) {
     await forgetUser(ctx, created)
     throw error
@@ -148,9 +152,7 @@ async function forgetUser(ctx: RequestContext, user: AdapterUser): Promise<void>
 async function createUser(ctx: RequestContext, user: User, emailVerified: Date | null): Promise<AdapterUser> {
   // A provider's own id (its account id) never becomes the user's id; the adapter may replace this one.
   const draft = { ...user, id: crypto.randomUUID(), emailVerified } as AdapterUser
-  const created = await callAdapter(ctx.config.adapter, "createUser", draft)
-  await emitEvent(ctx.config, "createUser", { user: created })
-  return created
+  return callAdapter(ctx.config.adapter, "createUser", draft)
 }
 
 async function linkAccount(
@@ -159,6 +161,8 @@ async function linkAccount(
   account: Account,
   profile: User,
   attach: SignInIdentity["attach"],
+  /** Fires the new owner's `createUser`, once the account is theirs for good. */
+  announceOwner?: () => Promise<void>,
 ): Promise<void> {
   const stored = { ...account, userId: owner.id } as AdapterAccount
   await callAdapter(ctx.config.adapter, "linkAccount", stored)
@@ -170,6 +174,7 @@ async function linkAccount(
       throw error
     }
   }
+  await announceOwner?.()
   await emitEvent(ctx.config, "linkAccount", { user: owner, account: stored, profile })
 }
 

@@ -58,6 +58,9 @@ const WEBAUTHN_METHODS = [
   "createAuthenticator",
   "listAuthenticatorsByUserId",
   "updateAuthenticatorCounter",
+  // A new passkey is stored with its account and user all or nothing: these take them back.
+  "unlinkAccount",
+  "deleteUser",
 ] as const
 
 // Shortest secret that still carries 256 bits when random base64 (what `openssl rand -base64 32` makes).
@@ -122,7 +125,11 @@ function checkConfig(config: ResolvedConfig): StaticCheck {
   // Valid (Auth.js accepts it), but an active user is then signed out maxAge after signing in.
   if (session.strategy === "database" && session.updateAge >= session.maxAge) warnings.push("session-never-extended")
   const hasWebAuthn = config.providers.some((provider) => provider.type === "webauthn")
-  if (hasWebAuthn && config.experimental.enableWebAuthn) warnings.push("experimental-webauthn")
+  if (hasWebAuthn && config.experimental.enableWebAuthn) {
+    warnings.push("experimental-webauthn")
+    // Spent challenges are then remembered per process: a replay on another instance is not caught.
+    if (config.adapter && typeof config.adapter.hitRateLimit !== "function") warnings.push("webauthn-challenges-in-memory")
+  }
   return {
     untrustedHost: !config.trustHost,
     missingSecret: config.secret.length === 0,

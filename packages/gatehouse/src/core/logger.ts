@@ -13,6 +13,8 @@ export type WarningCode =
   | "env-url-basepath-redundant"
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
+  /** Passkeys with an adapter lacking `hitRateLimit`: a spent challenge is remembered by one process only. */
+  | "webauthn-challenges-in-memory"
   | "secret-too-short"
   /** Database sessions whose `updateAge` is not below `maxAge` are never extended. */
   | "session-never-extended"

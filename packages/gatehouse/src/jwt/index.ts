@@ -97,8 +97,8 @@ export interface GetTokenParams<R extends boolean = false> {
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
 const ENCRYPTION = "A256CBC-HS512"
-// Clock skew between the servers of one deployment; the same allowance Auth.js makes.
-const CLOCK_TOLERANCE = 15
+/** Seconds of clock skew between the servers of one deployment that `decode` allows (Auth.js's allowance). */
+export const CLOCK_TOLERANCE = 15
 
 /**
  * Encrypts `token` into a JWE with the first secret, adding `iat`, `exp` and `jti`.

@@ -36,8 +36,11 @@ const simpleWebAuthn: SimpleWebAuthnServer = {
 
 /**
  * A WebAuthn provider: id `webauthn`, an email field offering saved credentials through autofill
- * (conditional UI), 5-minute ceremonies, user verification preferred but not required. The
- * nested option objects are merged one level deep with these defaults.
+ * (conditional UI), 5-minute ceremonies. User verification is asked for when the authenticator
+ * can do it and required when checking the response (`@simplewebauthn/server`'s default, as in
+ * Auth.js); set `verifyAuthenticationOptions: { requireUserVerification: false }` (and the same
+ * for registration) to let a security key without a PIN sign in on presence alone. The nested
+ * option objects are merged one level deep with these defaults.
  *
  * @example
  * ```ts
@@ -54,8 +57,6 @@ export function WebAuthn(options: WebAuthnOptions = {}): WebAuthnConfig {
     ...options,
     registrationOptions: { timeout: CEREMONY_TIMEOUT_MS, ...options.registrationOptions },
     authenticationOptions: { timeout: CEREMONY_TIMEOUT_MS, ...options.authenticationOptions },
-    verifyRegistrationOptions: { requireUserVerification: false, ...options.verifyRegistrationOptions },
-    verifyAuthenticationOptions: { requireUserVerification: false, ...options.verifyAuthenticationOptions },
     type: "webauthn",
   }
 }

@@ -145,10 +145,16 @@ describe("config assertions", () => {
     expect(errorOf({ ...base, providers: [webauthn()], experimental })?.message).toBe("WebAuthn requires an adapter")
     const adapter = allMethods([...databaseMethods, "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId"])
     expect(errorOf({ ...base, providers: [webauthn()], experimental, adapter })?.message).toBe(
-      "Required adapter methods were missing: updateAuthenticatorCounter",
+      "Required adapter methods were missing: updateAuthenticatorCounter, unlinkAccount, deleteUser",
     )
-    const full = allMethods([...databaseMethods, "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"])
+    const webauthnMethods = ["getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "unlinkAccount", "deleteUser"]
+    const full = allMethods([...databaseMethods, ...webauthnMethods])
     expect(check({ ...base, providers: [webauthn()], experimental, adapter: full, session: { strategy: "jwt" } })).toEqual({
+      error: undefined,
+      warnings: ["experimental-webauthn", "webauthn-challenges-in-memory"],
+    })
+    const shared = allMethods([...databaseMethods, ...webauthnMethods, "hitRateLimit"])
+    expect(check({ ...base, providers: [webauthn()], experimental, adapter: shared, session: { strategy: "jwt" } })).toEqual({
       error: undefined,
       warnings: ["experimental-webauthn"],
     })

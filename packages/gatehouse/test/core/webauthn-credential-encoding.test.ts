@@ -56,6 +56,8 @@ describe("base64url", () => {
     ["a length no encoding has (4n+1)", "AAAAA"],
     ["padding in the middle", "AA=A"],
     ["three padding characters", "A==="],
+    ["padding that makes no whole group (AAA==)", "AAA=="],
+    ["padding that makes no whole group (AA=)", "AA="],
     ["non-ASCII letters", "ÄÖÜ"],
   ])("rejects %s", (_case, value) => {
     expect(fromBase64url(value)).toBeUndefined()

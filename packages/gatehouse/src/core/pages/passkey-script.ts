@@ -18,6 +18,9 @@ export const PASSKEY_SCRIPT = `(() => {
   const supported = typeof PublicKeyCredential === "function" &&
     typeof PublicKeyCredential.parseRequestOptionsFromJSON === "function" &&
     typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function";
+  const conditional = document.querySelector("form[data-webauthn-conditional]");
+  // The waiting autofill request: a browser runs one ceremony at a time, and its options response
+  // would replace the challenge cookie of a ceremony the user started.
   let autofill = null;
 
   const show = (form, message) => {
@@ -31,7 +34,7 @@ export const PASSKEY_SCRIPT = `(() => {
   };
 
   const ceremony = async (form, query, signal) => {
-    const response = await fetch(form.dataset.webauthnOptions + "?" + query, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const response = await fetch(form.dataset.webauthnOptions + "?" + query, { credentials: "same-origin", headers: { Accept: "application/json" }, signal });
     // A failure is answered with a redirect to the error or sign-in page: go there, unless
     // nobody asked yet (autofill starts on page load).
     if (response.redirected) { if (!signal) location.assign(response.url); return; }
@@ -42,33 +45,40 @@ export const PASSKEY_SCRIPT = `(() => {
       : await navigator.credentials.get(signal
         ? { publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(body.options), mediation: "conditional", signal }
         : { publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(body.options) });
+    if (signal && signal.aborted) return;
     form.elements.namedItem("action").value = body.action;
     form.elements.namedItem("data").value = JSON.stringify(credential);
     HTMLFormElement.prototype.submit.call(form);
+  };
+
+  const startAutofill = () => {
+    if (!conditional || !supported || typeof PublicKeyCredential.isConditionalMediationAvailable !== "function") return;
+    const controller = new AbortController();
+    autofill = controller;
+    PublicKeyCredential.isConditionalMediationAvailable().then((available) => {
+      if (available && !controller.signal.aborted) {
+        return ceremony(conditional, new URLSearchParams({ action: "authenticate" }), controller.signal);
+      }
+    }).catch((error) => {
+      // Nobody asked for this one: a failure is no reason to show an error before they do.
+      if (!controller.signal.aborted) console.warn("Passkey autofill stopped:", error);
+    });
   };
 
   for (const form of document.querySelectorAll("form[data-webauthn-options]")) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (!supported) return show(form, "This browser cannot use passkeys.");
-      if (autofill) autofill.abort();
+      if (autofill) { autofill.abort(); autofill = null; }
       const query = new URLSearchParams();
       for (const field of form.querySelectorAll("[data-form-field]")) query.set(field.name, field.value);
-      ceremony(form, query).catch((error) => show(form, explain(error)));
+      ceremony(form, query).catch((error) => {
+        show(form, explain(error));
+        startAutofill();
+      });
     });
   }
-
-  const conditional = document.querySelector("form[data-webauthn-conditional]");
-  if (conditional && supported && typeof PublicKeyCredential.isConditionalMediationAvailable === "function") {
-    PublicKeyCredential.isConditionalMediationAvailable().then((available) => {
-      if (!available) return;
-      autofill = new AbortController();
-      return ceremony(conditional, new URLSearchParams({ action: "authenticate" }), autofill.signal);
-    }).catch((error) => {
-      // Nobody asked for this one: a failure is no reason to show an error before they do.
-      if (!error || error.name !== "AbortError") console.warn("Passkey autofill stopped:", error);
-    });
-  }
+  startAutofill();
 })();`
 
 let hash: Promise<string> | undefined

@@ -84,7 +84,8 @@ async function authenticate(
 
   const account = await callAdapter(adapter, "getAccount", authenticator.providerAccountId, provider.id)
   if (!account || account.userId !== authenticator.userId) {
-    throw new AuthError(`Passkey ${credentialID} has no account of provider ${JSON.stringify(provider.id)} belonging to its user`)
+    // Registered through another WebAuthn provider, or its account was unlinked.
+    throw new WebAuthnVerificationError(`Passkey ${credentialID} has no account of provider ${JSON.stringify(provider.id)} belonging to its user`)
   }
   const user = await callAdapter(adapter, "getUser", account.userId)
   if (!user) throw new AuthError(`The user of passkey ${credentialID} does not exist`)
@@ -122,6 +123,10 @@ async function register(
 
   const credentialID = storedCredentialId(info.credential.id)
   if (!credentialID) throw new WebAuthnVerificationError("The credential id is not base64url")
+  // An authenticator reports whatever id it likes; one already registered is someone's passkey.
+  if (await callAdapter(ctx.config.adapter, "getAuthenticator", credentialID)) {
+    throw new WebAuthnVerificationError("A passkey with this credential id is already registered")
+  }
   const transports = storedTransports(info.credential.transports ?? response.response.transports)
   const authenticator: Omit<AdapterAuthenticator, "userId"> = {
     providerAccountId: credentialID,

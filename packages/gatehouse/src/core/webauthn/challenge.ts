@@ -7,7 +7,7 @@
  */
 import { CHECK_COOKIE_MAX_AGE, type Cookie } from "../../cookies/defaults.js"
 import { WebAuthnVerificationError } from "../../errors.js"
-import { decode, encode } from "../../jwt/index.js"
+import { CLOCK_TOLERANCE as DECODE_CLOCK_TOLERANCE, decode, encode } from "../../jwt/index.js"
 import type { WebAuthnConfig } from "../../providers/types.js"
 import { countEvent, secretKeyed } from "../event-counter.js"
 import { providerBoundCookie, readProviderBoundCookie } from "../provider-bound-cookie.js"
@@ -63,6 +63,9 @@ export async function readChallenge(ctx: RequestContext, provider: WebAuthnConfi
  * @throws {WebAuthnVerificationError} when it was used before.
  */
 export async function spendChallenge(ctx: RequestContext, challenge: string): Promise<void> {
-  const uses = await countEvent(ctx, `webauthn-challenge:${await secretKeyed(ctx, challenge)}`, CHECK_COOKIE_MAX_AGE)
+  // Remembered for as long as any cookie holding it can still decode: its whole life, plus the
+  // clock tolerance `decode` allows, counted from now (the latest it can have been issued).
+  const window = CHECK_COOKIE_MAX_AGE + DECODE_CLOCK_TOLERANCE
+  const uses = await countEvent(ctx, `webauthn-challenge:${await secretKeyed(ctx, challenge)}`, window)
   if (uses !== 1) throw new WebAuthnVerificationError("This challenge was already used")
 }

@@ -13,7 +13,9 @@ const TRANSPORTS: ReadonlySet<string> = new Set<WebAuthnTransport>(["ble", "cabl
 /** The bytes of a base64url string (padding optional); `undefined` when it is not one. */
 export function fromBase64url(value: string): Uint8Array<ArrayBuffer> | undefined {
   const unpadded = value.replace(/={1,2}$/, "")
-  if (!BASE64URL.test(unpadded) || unpadded.length % 4 === 1) return undefined
+  // Padding, when present, must make whole groups of four.
+  const badPadding = unpadded.length !== value.length && value.length % 4 !== 0
+  if (badPadding || !BASE64URL.test(unpadded) || unpadded.length % 4 === 1) return undefined
   return fromBinary(atob(unpadded.replace(/-/g, "+").replace(/_/g, "/")))
 }
 

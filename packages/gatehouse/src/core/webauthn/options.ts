@@ -85,7 +85,10 @@ async function userInfoOf(ctx: RequestContext, provider: WebAuthnConfig): Promis
   const email = ctx.request.query.email
   if (!email) return null
   const address = plainEmailAddress(email)
-  const user = await callAdapter(adapter, "getUserByEmail", address)
+  // Users stored by OAuth (or by Auth.js) keep the address as the provider spelled it.
+  const user =
+    (await callAdapter(adapter, "getUserByEmail", address)) ??
+    (email.trim() !== address ? await callAdapter(adapter, "getUserByEmail", email.trim()) : null)
   return user ? { user, exists: true } : { user: { email: address }, exists: false }
 }
 
