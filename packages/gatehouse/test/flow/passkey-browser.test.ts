@@ -114,6 +114,36 @@ async function clientSignIn(page: Page, origin: string, options: Record<string, 
   )
 }
 
+/** A passkey callback the page posted: its form body and the challenge cookie it carried. */
+interface CapturedCallback {
+  body: string
+  cookie: string
+}
+
+/**
+ * Records the next POST to the app's passkey callback; `continue` lets it through, `hold` answers
+ * 204 in its place (its challenge then stays unspent).
+ */
+async function captureCallback(passkeys: PasskeyPage, origin: string, mode: "continue" | "hold"): Promise<() => CapturedCallback | undefined> {
+  let captured: CapturedCallback | undefined
+  await passkeys.page.route(`${origin}/auth/callback/passkey`, async (route) => {
+    const cookie = (await passkeys.context.cookies(origin)).find((c) => c.name === "authjs.challenge")
+    captured = { body: route.request().postData() ?? "", cookie: `authjs.challenge=${cookie?.value}` }
+    await (mode === "continue" ? route.continue() : route.fulfill({ status: 204 }))
+  })
+  return () => captured
+}
+
+/** Posts a captured callback again, from outside the browser, to the callback under `basePath`. */
+function postAgain(origin: string, basePath: string, captured: CapturedCallback): Promise<Response> {
+  return fetch(`${origin}${basePath}/callback/passkey`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: captured.cookie },
+    body: captured.body,
+  })
+}
+
 /** The stored form (standard base64) of a credential id as the virtual authenticator reports it. */
 async function storedIds(authenticator: VirtualAuthenticator): Promise<string[]> {
   return (await authenticator.credentials()).map((credential) => Buffer.from(credential.credentialId, "base64").toString("base64"))
@@ -233,25 +263,15 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
     })
 
     it("refuses a challenge cookie and response replayed after a sign-in, even where the counter would not catch it", async () => {
-      let captured: { body: string; cookie: string } | undefined
-      await page.route(`${app.origin}/auth/callback/passkey`, async (route) => {
-        const cookie = (await session.context.cookies(app.origin)).find((c) => c.name === "authjs.challenge")
-        captured = { body: route.request().postData() ?? "", cookie: `authjs.challenge=${cookie?.value}` }
-        await route.continue()
-      })
+      const captured = await captureCallback(session, app.origin, "continue")
       await landOn(page, `${app.origin}/`, () => open(page, signInPage()))
       await page.unrouteAll()
       expect((await sessionOf(page))?.user?.email).toBe(email)
 
       // An authenticator whose counter stays at 0 (many platform passkeys) leaves only the challenge.
-      const data = JSON.parse(new URLSearchParams(captured!.body).get("data")!) as { id: string }
+      const data = JSON.parse(new URLSearchParams(captured()!.body).get("data")!) as { id: string }
       await opened.adapter.updateAuthenticatorCounter!(Buffer.from(data.id, "base64url").toString("base64"), 0)
-      const replay = await fetch(`${app.origin}/auth/callback/passkey`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie: captured!.cookie },
-        body: captured!.body,
-      })
+      const replay = await postAgain(app.origin, "/auth", captured()!)
       expect(replay.headers.get("location")).toBe(errorPage())
       expect(replay.headers.getSetCookie().join("\n")).not.toContain("session-token")
       expect(app.errors().at(-1)).toBe("WebAuthnVerificationError: This challenge was already used")
@@ -267,25 +287,14 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
     })
 
     it("refuses responses signed for the app when the server expects another relying party or origin", async () => {
-      let captured: { body: string; cookie: string } | undefined
-      await page.route(`${app.origin}/auth/callback/passkey`, async (route) => {
-        const cookie = (await session.context.cookies(app.origin)).find((c) => c.name === "authjs.challenge")
-        captured = { body: route.request().postData() ?? "", cookie: `authjs.challenge=${cookie?.value}` }
-        await route.fulfill({ status: 204 })
-      })
+      const captured = await captureCallback(session, app.origin, "hold")
       const [credentialID] = await storedIds(session.authenticator)
       await opened.adapter.updateAuthenticatorCounter!(credentialID!, 0)
       await open(page, signInPage())
-      await expect.poll(() => captured, { timeout: 15_000 }).toBeDefined()
+      await expect.poll(captured, { timeout: 15_000 }).toBeDefined()
       await page.unrouteAll()
 
-      const post = (basePath: string) =>
-        fetch(`${app.origin}${basePath}/callback/passkey`, {
-          method: "POST",
-          redirect: "manual",
-          headers: { "content-type": "application/x-www-form-urlencoded", cookie: captured!.cookie },
-          body: captured!.body,
-        })
+      const post = (basePath: string) => postAgain(app.origin, basePath, captured()!)
       const elsewhere = await post("/rp-elsewhere/auth")
       expect(elsewhere.headers.get("location")).toBe(`${app.origin}/rp-elsewhere/auth/error?error=WebAuthnVerificationError`)
       expect(app.errors().at(-1)).toMatch(/Unexpected RP ID hash/)
