@@ -44,6 +44,14 @@ describe("dependency direction", () => {
     expect(edges.filter((e) => e.from.startsWith("jwt/") && /^(core|providers)\//.test(e.to))).toEqual([])
   })
 
+  it("lets integrations reach the library only through its public API", () => {
+    const publicApi = ["index.ts", "types.ts", "errors.ts", "jwt/index.ts"]
+    const fromIntegrations = edges.filter((e) => integrations.some((i) => e.from.startsWith(i)))
+    expect(fromIntegrations.length).toBeGreaterThan(0)
+    const bad = fromIntegrations.filter((e) => !publicApi.includes(e.to) && !e.to.startsWith(e.from.slice(0, e.from.indexOf("/") + 1)))
+    expect(bad).toEqual([])
+  })
+
   it("keeps the browser client free of any import, so it bundles to itself alone", () => {
     const client = sources(join(src, "client"))
     expect(client.length).toBeGreaterThan(0)

@@ -1,0 +1,226 @@
+/**
+ * Gatehouse for Express 4 and 5: the auth routes as one middleware, the session of any request,
+ * and the two middlewares apps otherwise write by hand.
+ *
+ * @example
+ * ```ts
+ * import express from "express"
+ * import { ServerAuth, authSession, requireAuth } from "gatehouse/express"
+ * import GitHub from "gatehouse/providers/github"
+ *
+ * const config = { providers: [GitHub] }
+ * const app = express()
+ * app.set("trust proxy", true)                       // behind a proxy: https is seen as https
+ * app.use("/auth", ServerAuth(config))               // GET /auth/signin, /auth/callback/github, …
+ * app.use(authSession(config))                       // res.locals.session on every request
+ * app.get("/dashboard", requireAuth(config), (req, res) => res.send(`Hi ${res.locals.session?.user?.name}`))
+ * ```
+ * @module
+ */
+import process from "node:process"
+import { Auth, AuthError, isAuthAction, setEnvDefaults, type AuthConfig, type Session } from "../index.js"
+import { mountPath, pathBelow } from "./mount-path.js"
+import type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
+import { requestOrigin, toWebRequest } from "./web-request.js"
+import { appendSetCookies, sendJson, writeWebResponse } from "./web-response.js"
+
+export type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
+
+/** The configuration of {@link ServerAuth}: everything `Auth` takes except `raw`. */
+export type ServerAuthConfig = Omit<AuthConfig, "raw">
+
+/** The config with the environment applied, once per config object; the app's object is not touched. */
+const withEnv = new WeakMap<ServerAuthConfig, ServerAuthConfig>()
+
+function configWithEnv(config: ServerAuthConfig): ServerAuthConfig {
+  let prepared = withEnv.get(config)
+  if (!prepared) {
+    prepared = { ...config }
+    setEnvDefaults(process.env, prepared)
+    withEnv.set(config, prepared)
+  }
+  return prepared
+}
+
+/**
+ * The auth routes (`signin`, `callback`, `session`, `signout`, …) as an Express middleware. Mount it
+ * on the path the routes live under; the base path is taken from the mount point. Requests below
+ * it that name no auth action (your own `/auth/login` page, say) go on to the next handler.
+ *
+ * The environment is applied once (`AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST`,
+ * `AUTH_<PROVIDER>_ID`, …) to a copy of `config`. Body parsers may run before it or not.
+ * Errors go to `next(error)`; malformed requests get a 400 from the core.
+ *
+ * @param config - The auth configuration. Pass the same object to {@link getSession}.
+ * @example
+ * ```ts
+ * app.use("/auth", ServerAuth({ providers: [GitHub] }))
+ * // or, as in Auth.js with Express 4: app.use("/auth/*", ServerAuth(config))
+ * ```
+ */
+export function ServerAuth(config: ServerAuthConfig): Middleware {
+  // One derived config per mount point, so the core's per-object cache keeps working.
+  const byBasePath = new Map<string, ServerAuthConfig>()
+  const mountedAt = (basePath: string): ServerAuthConfig => {
+    let mounted = byBasePath.get(basePath)
+    if (!mounted) {
+      if (byBasePath.size >= 100) byBasePath.delete(byBasePath.keys().next().value!)
+      const prepared = configWithEnv(config)
+      // The same object as getSession's when mounted where the config says: resolved once, warned once.
+      mounted = prepared.basePath === basePath ? prepared : { ...prepared, basePath }
+      byBasePath.set(basePath, mounted)
+    }
+    return mounted
+  }
+
+  return async (req, res, next) => {
+    try {
+      const basePath = mountPath(req) ?? configWithEnv(config).basePath!
+      const below = pathBelow(req.originalUrl.split("?")[0]!, basePath)
+      if (below === undefined || !isAuthAction(below.split("/")[0]!)) return next()
+      let request: Request
+      try {
+        request = toWebRequest(req, requestOrigin(req, process.env))
+      } catch (error) {
+        if (!(error instanceof AuthError)) throw error
+        // A Host header that is not a host: answered as the core answers unreadable requests.
+        return sendJson(res, 400, "Bad request.")
+      }
+      const response = await Auth(request, mountedAt(basePath))
+      if (res.headersSent) return
+      await writeWebResponse(response, res)
+    } catch (error) {
+      // A client that went away is not an error of the app's.
+      if (req.destroyed && res.destroyed) return
+      next(error)
+    }
+  }
+}
+
+/** {@link ServerAuth} under its Auth.js name, so code coming from `@auth/express` changes one import. */
+export const ExpressAuth = ServerAuth
+
+/**
+ * The session of `req`, read in-process (no HTTP request to the app itself), or `null` when
+ * signed out. With `res`, cookies the read changes (a database session extended, a stale or
+ * invalid session cookie cleared) are sent with the response.
+ *
+ * @param req - The Express request.
+ * @param config - The same config object given to {@link ServerAuth}.
+ * @param res - The response, to pass refreshed session cookies on; it must not have been sent.
+ * @throws {AuthError} when the session cannot be read (a configuration error, the database down).
+ * @example
+ * ```ts
+ * app.get("/api/me", async (req, res) => {
+ *   const session = await getSession(req, config, res)
+ *   if (!session?.user) return res.status(401).json({ message: "Unauthorized" })
+ *   res.json(session.user)
+ * })
+ * ```
+ */
+export async function getSession(req: ExpressRequest, config: ServerAuthConfig, res?: ExpressResponse): Promise<Session | null> {
+  const prepared = configWithEnv(config)
+  const basePath = prepared.basePath!.replace(/\/+$/, "")
+  // The host only decides where links would point, and a session read makes none.
+  let origin: string
+  try {
+    origin = requestOrigin(req, process.env)
+  } catch {
+    origin = `${req.protocol === "https" ? "https" : "http"}://localhost`
+  }
+  const headers = new Headers()
+  const cookie = req.headers.cookie
+  if (cookie) headers.set("cookie", cookie)
+  const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), prepared)
+  if (res && !res.headersSent) appendSetCookies(sessionCookies(response.headers, prepared), res)
+  const body: unknown = await response.json().catch(() => undefined)
+  if (response.status !== 200) {
+    const message = body && typeof body === "object" && "message" in body ? String(body.message) : `HTTP ${response.status}`
+    throw new AuthError(`Cannot read the session: ${message}`)
+  }
+  if (!body || typeof body !== "object" || Object.keys(body).length === 0) return null
+  return body as Session
+}
+
+/**
+ * The `Set-Cookie`s of the session cookie and its chunks: what a session read may change. The
+ * CSRF and callback-url cookies the session route also sends belong to sign-in pages, not to
+ * every page of the app.
+ */
+function sessionCookies(headers: Headers, config: ServerAuthConfig): string[] {
+  const configured = config.cookies?.sessionToken?.name
+  const isSession = (name: string) =>
+    configured ? name === configured || name.startsWith(`${configured}.`) : /^(__Secure-)?authjs\.session-token(\.\d+)?$/.test(name)
+  return headers.getSetCookie().filter((cookie) => isSession(cookie.slice(0, cookie.indexOf("="))))
+}
+
+/**
+ * A middleware that puts the session (or `null`) on `res.locals.session` for every later handler
+ * and view.
+ *
+ * @example
+ * ```ts
+ * app.use(authSession(config))
+ * app.get("/", (req, res) => res.render("home", { user: res.locals.session?.user }))
+ * ```
+ */
+export function authSession(config: ServerAuthConfig): Middleware {
+  return async (req, res, next) => {
+    try {
+      res.locals.session = await getSession(req, config, res)
+    } catch (error) {
+      return next(error)
+    }
+    next()
+  }
+}
+
+/** Options of {@link requireAuth}. */
+export interface RequireAuthOptions {
+  /**
+   * Where a browser without a session is sent; `callbackUrl` (the page asked for) is added.
+   * Default: the built-in sign-in page, `{basePath}/signin`. `false` never redirects: every
+   * request without a session gets 401 JSON, as an API should even when a browser opens it.
+   */
+  redirectTo?: string | false
+}
+
+/**
+ * A middleware that lets a request through only with a signed-in user. Without one, a browser
+ * asking for a page is redirected (302) to sign in and comes back afterwards; anything else (an
+ * API call, `fetch`, `curl`) gets 401 with a JSON body. Apply it to one route or to a router. The
+ * session is left on `res.locals.session`.
+ *
+ * @example
+ * ```ts
+ * app.get("/account", requireAuth(config), showAccount)
+ * app.use("/api", requireAuth(config, { redirectTo: false }), apiRouter)   // always 401 JSON
+ * app.use("/admin", requireAuth(config, { redirectTo: "/login" }), adminRouter)
+ * ```
+ */
+export function requireAuth(config: ServerAuthConfig, options: RequireAuthOptions = {}): Middleware {
+  return async (req, res, next) => {
+    let session: Session | null | undefined
+    try {
+      session = res.locals.session as Session | null | undefined
+      if (session === undefined) res.locals.session = session = await getSession(req, config, res)
+    } catch (error) {
+      return next(error)
+    }
+    if (session?.user) return next()
+    if (options.redirectTo !== false && wantsPage(req)) {
+      const target = options.redirectTo ?? `${configWithEnv(config).basePath!.replace(/\/+$/, "")}/signin`
+      const separator = target.includes("?") ? "&" : "?"
+      res.statusCode = 302
+      res.setHeader("location", `${target}${separator}callbackUrl=${encodeURIComponent(req.originalUrl)}`)
+      res.end()
+      return
+    }
+    sendJson(res, 401, { message: "Unauthorized" })
+  }
+}
+
+/** A browser navigating (it prefers HTML); `fetch` and `curl` send `*\/*`, which means an API call. */
+function wantsPage(req: ExpressRequest): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && req.accepts(["json", "html"]) === "html"
+}
