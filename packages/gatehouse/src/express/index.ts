@@ -19,10 +19,10 @@
  */
 import process from "node:process"
 import { Auth, AuthError, isAuthAction, setEnvDefaults, type AuthConfig, type Session } from "../index.js"
-import { mountPath, pathBelow } from "./mount-path.js"
+import { mountPath, pathAndQuery, pathBelow } from "./mount-path.js"
 import type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
 import { requestOrigin, toWebRequest } from "./web-request.js"
-import { appendSetCookies, sendJson, writeWebResponse } from "./web-response.js"
+import { cookieName, replaceSetCookies, sendJson, writeWebResponse } from "./web-response.js"
 
 export type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
 
@@ -76,14 +76,14 @@ export function ServerAuth(config: ServerAuthConfig): Middleware {
   return async (req, res, next) => {
     try {
       const basePath = mountPath(req) ?? configWithEnv(config).basePath!
-      const below = pathBelow(req.originalUrl.split("?")[0]!, basePath)
+      const below = pathBelow(pathAndQuery(req).split("?")[0]!, basePath)
       if (below === undefined || !isAuthAction(below.split("/")[0]!)) return next()
       let request: Request
       try {
         request = toWebRequest(req, requestOrigin(req, process.env))
-      } catch (error) {
-        if (!(error instanceof AuthError)) throw error
-        // A Host header that is not a host: answered as the core answers unreadable requests.
+      } catch {
+        // A Host header that is not a host, or a method no Request can carry (TRACE): answered
+        // as the core answers unreadable requests.
         return sendJson(res, 400, "Bad request.")
       }
       const response = await Auth(request, mountedAt(basePath))
@@ -132,7 +132,7 @@ export async function getSession(req: ExpressRequest, config: ServerAuthConfig, 
   const cookie = req.headers.cookie
   if (cookie) headers.set("cookie", cookie)
   const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), prepared)
-  if (res && !res.headersSent) appendSetCookies(sessionCookies(response.headers, prepared), res)
+  if (res && !res.headersSent) replaceSetCookies(sessionCookies(response.headers, prepared), res)
   const body: unknown = await response.json().catch(() => undefined)
   if (response.status !== 200) {
     const message = body && typeof body === "object" && "message" in body ? String(body.message) : `HTTP ${response.status}`
@@ -151,7 +151,7 @@ function sessionCookies(headers: Headers, config: ServerAuthConfig): string[] {
   const configured = config.cookies?.sessionToken?.name
   const isSession = (name: string) =>
     configured ? name === configured || name.startsWith(`${configured}.`) : /^(__Secure-)?authjs\.session-token(\.\d+)?$/.test(name)
-  return headers.getSetCookie().filter((cookie) => isSession(cookie.slice(0, cookie.indexOf("="))))
+  return headers.getSetCookie().filter((cookie) => isSession(cookieName(cookie)))
 }
 
 /**
@@ -190,6 +190,10 @@ export interface RequireAuthOptions {
  * asking for a page is redirected (302) to sign in and comes back afterwards; anything else (an
  * API call, `fetch`, `curl`) gets 401 with a JSON body. Apply it to one route or to a router. The
  * session is left on `res.locals.session`.
+ *
+ * The sign-in page is at the config's `basePath` (default `/auth`, or `AUTH_URL`'s path): when
+ * `ServerAuth` is mounted elsewhere (inside a router at `/api`, say), set `basePath` to match or
+ * give `redirectTo`, since this middleware cannot see where `ServerAuth` is mounted.
  *
  * @example
  * ```ts

@@ -16,12 +16,28 @@ import type { ExpressRequest } from "./node-types.js"
  * // app.use("/api/auth/*", …), GET /api/auth/signin/github → "/api/auth"
  * ```
  */
+/**
+ * The request target's path and query. Node also accepts the absolute form
+ * (`GET http://host/path`), meant for proxies; only its path and query count here, so the host
+ * in it never becomes the app's.
+ */
+export function pathAndQuery(req: ExpressRequest): string {
+  const target = req.originalUrl
+  if (target.startsWith("/")) return target
+  try {
+    const url = new URL(target)
+    return url.pathname + url.search
+  } catch {
+    return "/"
+  }
+}
+
 export function mountPath(req: ExpressRequest): string | undefined {
   const wildcard = Object.values(req.params ?? {}).find((value) => Array.isArray(value)) ?? req.params?.[0]
   if (wildcard === undefined) return req.baseUrl || undefined
   // Express decodes what it captured; count its segments instead of matching its text.
   const captured = Array.isArray(wildcard) ? wildcard.length : wildcard.split("/").length
-  const pathname = req.originalUrl.split("?")[0]!
+  const pathname = pathAndQuery(req).split("?")[0]!
   if (captured === 0) return pathname.replace(/\/+$/, "") || "/"
   return pathname.split("/").slice(0, -captured).join("/") || "/"
 }

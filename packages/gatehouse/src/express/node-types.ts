@@ -17,6 +17,8 @@ export interface ExpressRequest extends IncomingMessage {
   protocol: string
   /** Route parameters: a wildcard's capture is `0` in Express 4, a named array in Express 5. */
   params: Record<string, string | string[] | undefined>
+  /** The client's address: the socket's, or from `X-Forwarded-For` when the app trusts the proxy. */
+  ip?: string | undefined
   /** Set by a body parser that ran before the integration. */
   body?: unknown
   /** The app's settings; the integration reads `trust proxy fn`. */

@@ -5,6 +5,7 @@
  * @module
  */
 import { createActionURL, type EnvObject } from "../index.js"
+import { pathAndQuery } from "./mount-path.js"
 import type { ExpressRequest } from "./node-types.js"
 
 /**
@@ -32,13 +33,22 @@ function header(req: ExpressRequest, name: string): string {
   return (Array.isArray(value) ? value[0] : value) ?? ""
 }
 
-/** The Web `Request` for `req`, on `origin`. */
+/**
+ * The Web `Request` for `req`, on `origin`.
+ *
+ * @throws {TypeError} for a method a Web `Request` cannot carry (`TRACE`, `CONNECT`).
+ */
 export function toWebRequest(req: ExpressRequest, origin: string): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item)
     else if (value !== undefined) headers.set(name, value)
   }
+  // The client's address as Express sees it behind the proxies it trusts: a client-sent
+  // X-Real-IP or X-Forwarded-For must not pick its own per-IP rate-limit bucket.
+  const ip = req.ip ?? req.socket.remoteAddress
+  if (ip) headers.set("x-real-ip", ip)
+  else headers.delete("x-real-ip")
   const method = req.method ?? "GET"
   const init: RequestInit & { duplex?: "half" } = { method, headers }
   if (method !== "GET" && method !== "HEAD") {
@@ -52,7 +62,7 @@ export function toWebRequest(req: ExpressRequest, origin: string): Request {
       init.duplex = "half"
     }
   }
-  return new Request(new URL(req.originalUrl, origin), init)
+  return new Request(new URL(pathAndQuery(req), origin), init)
 }
 
 /** The body a parser left in `req.body`, encoded again as its content type says. */

@@ -22,8 +22,27 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
 }
 
 /** Adds `Set-Cookie` headers to `res`, keeping those already there. */
-export function appendSetCookies(cookies: string[], res: ServerResponse): void {
+function appendSetCookies(cookies: string[], res: ServerResponse): void {
   if (cookies.length > 0) res.appendHeader("set-cookie", cookies)
+}
+
+/**
+ * Adds `Set-Cookie` headers to `res`, dropping any earlier one for the same cookie name, so
+ * reading the session twice in one request still sends each cookie once.
+ */
+export function replaceSetCookies(cookies: string[], res: ServerResponse): void {
+  if (cookies.length === 0) return
+  const names = new Set(cookies.map(cookieName))
+  const existing = res.getHeader("set-cookie")
+  const kept = (Array.isArray(existing) ? existing : existing === undefined ? [] : [String(existing)]).filter(
+    (cookie) => !names.has(cookieName(cookie)),
+  )
+  res.setHeader("set-cookie", [...kept, ...cookies])
+}
+
+/** The name of the cookie a `Set-Cookie` value sets. */
+export function cookieName(setCookie: string): string {
+  return setCookie.slice(0, setCookie.indexOf("="))
 }
 
 /** A small JSON answer written directly. */
