@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+/**
+ * The `gatehouse` executable (`npx gatehouse secret`): runs {@link main} on the process's
+ * arguments, directory and streams.
+ * @module
+ */
+import process from "node:process"
+import { main } from "./main.js"
+
+try {
+  // exitCode, not exit(): output still being written to a pipe is flushed before Node exits.
+  process.exitCode = main(process.argv.slice(2), {
+    cwd: process.cwd(),
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  })
+} catch (error) {
+  // Only a bug gets here; a user still sees one line, not a stack trace.
+  process.stderr.write(`gatehouse: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exitCode = 1
+}

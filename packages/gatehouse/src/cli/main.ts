@@ -1,0 +1,136 @@
+/**
+ * The `gatehouse` command line as a function of its arguments, a working directory and two
+ * output streams, so it runs in-process in tests exactly as from a terminal. Nothing here reads
+ * stdin or prompts: it runs in CI.
+ * @module
+ */
+import { isAbsolute, relative } from "node:path"
+import { parseArguments, UsageError, type CliArguments } from "./arguments.js"
+import { DEFAULT_ENV_FILE, generateSecret, SECRET_VARIABLE, writeSecret, type SecretWriteResult } from "./secret.js"
+
+/** Where {@link main} works and writes: `process.cwd()` and the process's streams for the real CLI. */
+export interface CliIO {
+  /** The directory a relative `--file` (and the default `.env.local`) is resolved against. */
+  cwd: string
+  /** Writes text to standard output. */
+  stdout(text: string): void
+  /** Writes text to standard error. */
+  stderr(text: string): void
+}
+
+const usage = `Usage: gatehouse <command> [options]
+
+Commands:
+  secret   Generate an AUTH_SECRET and add it to ${DEFAULT_ENV_FILE}
+
+Run "gatehouse secret --help" for its options.
+`
+
+const secretUsage = `Usage: gatehouse secret [options]
+
+Generates a random AUTH_SECRET (32 bytes, base64) and adds it to ${DEFAULT_ENV_FILE}
+in the current directory, creating the file (mode 0600) when there is none.
+
+Options:
+  --file <path>  Write to this file instead of ${DEFAULT_ENV_FILE}
+  --force        Replace an existing AUTH_SECRET (signs every user out)
+  --raw          Print the secret only; write no file
+  -h, --help     Show this help
+`
+
+/**
+ * Runs `gatehouse` with `argv` (the arguments after the script) and returns the exit code:
+ * 0 on success and for help, 1 for a usage mistake, a secret that is already set (without
+ * `--force`) or a file that cannot be written. Failures are one line on stderr, never a stack.
+ *
+ * @example
+ * ```ts
+ * const code = main(["secret", "--raw"], { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) })
+ * ```
+ */
+export function main(argv: readonly string[], io: CliIO): number {
+  let args: CliArguments
+  try {
+    args = parseArguments(argv)
+  } catch (error) {
+    // The command is not known for certain when parsing failed; "secret" anywhere is a good guess.
+    if (error instanceof UsageError) return usageError(io, error.message, argv.includes("secret") ? secretUsage : usage)
+    throw error
+  }
+  if (args.command === undefined) {
+    if (args.help) return help(io, usage)
+    if (args.force || args.raw || args.file !== undefined) return usageError(io, "missing command", usage)
+    io.stderr(usage)
+    return 1
+  }
+  if (args.command !== "secret") return usageError(io, `unknown command '${args.command}'`, usage)
+  if (args.help) return help(io, secretUsage)
+  return secretCommand(args, io)
+}
+
+function secretCommand(args: CliArguments, io: CliIO): number {
+  if (args.raw && (args.force || args.file !== undefined)) {
+    return usageError(io, "--raw writes no file, so it takes neither --file nor --force", secretUsage)
+  }
+  const secret = generateSecret()
+  if (args.raw) {
+    io.stdout(`${secret}\n`)
+    return 0
+  }
+  let result: SecretWriteResult
+  try {
+    result = writeSecret({ cwd: io.cwd, file: args.file, secret, force: args.force })
+  } catch (error) {
+    io.stderr(`gatehouse: cannot write ${SECRET_VARIABLE} to ${args.file ?? DEFAULT_ENV_FILE}: ${reason(error)}\n`)
+    return 1
+  }
+  // The secret itself is never printed here: this output ends up in CI logs.
+  const file = displayPath(result.path, io.cwd)
+  switch (result.outcome) {
+    case "created":
+      io.stdout(`Created ${file} with ${SECRET_VARIABLE}.\n`)
+      return 0
+    case "appended":
+      io.stdout(`Added ${SECRET_VARIABLE} to ${file}.\n`)
+      return 0
+    case "replaced":
+      io.stdout(`Replaced ${SECRET_VARIABLE} in ${file}. Sessions signed with the old secret no longer work: every user signs in again.\n`)
+      return 0
+    case "already-set":
+      io.stderr(`${file} already sets ${SECRET_VARIABLE}; left unchanged. Pass --force to replace it (this signs every user out).\n`)
+      return 1
+  }
+}
+
+function help(io: CliIO, text: string): number {
+  io.stdout(text)
+  return 0
+}
+
+function usageError(io: CliIO, message: string, text: string): number {
+  io.stderr(`gatehouse: ${message}\n\n${text}`)
+  return 1
+}
+
+/** The path relative to the working directory when it is inside it, else absolute. */
+function displayPath(path: string, cwd: string): string {
+  const inside = relative(cwd, path)
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path
+}
+
+/** Why a file could not be written, in words; Node's own message for the codes not listed. */
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  const reasons: Record<string, string> = {
+    ENOENT: "its directory does not exist",
+    ENOTDIR: "a part of its path is not a directory",
+    EISDIR: "it is a directory",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EROFS: "read-only file system",
+    ENOSPC: "no space left on the device",
+    EEXIST: "it was created by something else meanwhile; run the command again",
+  }
+  if (code && reasons[code]) return reasons[code]
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!
+}
