@@ -1,0 +1,127 @@
+// @ts-check
+/**
+ * The demo app: Express with Gatehouse on its embedded defaults (a SQLite file, database
+ * sessions) and four ways to sign in that need nothing but this machine.
+ */
+import Database from "better-sqlite3"
+import express from "express"
+import { mkdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { join } from "node:path"
+import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+import { ServerAuth, authSession, requireAuth } from "gatehouse/express"
+import Credentials from "gatehouse/providers/credentials"
+import Nodemailer from "gatehouse/providers/nodemailer"
+import Passkey from "gatehouse/providers/passkey"
+import { startDevOidcProvider } from "./dev-oidc-provider.js"
+import { startMailCapture } from "./mail-capture.js"
+import { homePage, inboxPage, protectedPage } from "./pages.js"
+import { hashPassword, verifyPassword } from "./password.js"
+
+export const DEMO_EMAIL = "demo@example.com"
+export const DEMO_PASSWORD = "correct horse battery staple"
+
+/**
+ * @typedef {object} DemoOptions
+ * @property {number} [port] default 3000; 0 picks a free one
+ * @property {string} [dataDir] where the SQLite file lives; default `examples/express/.data`
+ * @typedef {{ url: string, close(): Promise<void>, mail: import("./mail-capture.js").MailCapture }} Demo
+ */
+
+/**
+ * Starts the demo on 127.0.0.1. The secret comes from `AUTH_SECRET` (see env-file.js).
+ * @param {DemoOptions} [options]
+ * @returns {Promise<Demo>}
+ */
+export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("../.data", import.meta.url)) } = {}) {
+  mkdirSync(dataDir, { recursive: true })
+  const db = new Database(join(dataDir, "gatehouse-demo.db"))
+  const adapter = SQLiteAdapter(db)
+  await seedDemoUser(db, adapter)
+
+  const app = express()
+  const server = await new Promise((resolve) => {
+    const listening = app.listen(port, "127.0.0.1", () => resolve(listening))
+  })
+  // Passkeys need a domain name (localhost), not an IP address, so every link says localhost.
+  const url = `http://localhost:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`
+  const mail = await startMailCapture()
+  const oidc = await startDevOidcProvider({
+    redirectUris: [url, url.replace("localhost", "127.0.0.1")].map((origin) => `${origin}/auth/callback/dev-oidc`),
+  })
+
+  /** @type {import("gatehouse/express").ServerAuthConfig} */
+  const config = {
+    adapter,
+    session: { strategy: "database" },
+    experimental: { enableWebAuthn: true },
+    pages: { verifyRequest: "/dev/inbox" },
+    providers: [
+      Credentials({
+        name: "Demo account",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        authorize: async ({ email, password }) => {
+          if (typeof email !== "string" || typeof password !== "string") return null
+          const user = await adapter.getUserByEmail(email.trim().toLowerCase())
+          const row = user && /** @type {{ hash: string } | undefined} */ (db.prepare("SELECT hash FROM demo_passwords WHERE user_id = ?").get(user.id))
+          return user && row && (await verifyPassword(password, row.hash)) ? user : null
+        },
+      }),
+      Nodemailer({ name: "Email", server: mail.url, from: "Gatehouse demo <demo@localhost>", confirmSignIn: true }),
+      {
+        id: "dev-oidc",
+        name: "Dev OpenID Provider",
+        type: "oidc",
+        issuer: oidc.issuer,
+        clientId: oidc.clientId,
+        clientSecret: oidc.clientSecret,
+        // Show the provider's login page every time, so signing out and in again picks anyone.
+        authorization: { params: { scope: "openid email profile", prompt: "login" } },
+      },
+      Passkey(),
+    ],
+  }
+
+  app.use("/auth", ServerAuth(config))
+  app.use(authSession(config))
+  app.get("/assets/gatehouse-client.js", (_req, res) => {
+    res.type("text/javascript").sendFile(fileURLToPath(import.meta.resolve("gatehouse/client")))
+  })
+  app.get("/", (_req, res) => {
+    res.send(homePage(res.locals.session, { demoEmail: DEMO_EMAIL, demoPassword: DEMO_PASSWORD }))
+  })
+  app.get("/protected", requireAuth(config), (_req, res) => {
+    res.send(protectedPage(/** @type {import("gatehouse").Session} */ (res.locals.session)))
+  })
+  app.get("/api/me", requireAuth(config, { redirectTo: false }), (_req, res) => {
+    res.json({ user: res.locals.session?.user, expires: res.locals.session?.expires })
+  })
+  app.get("/dev/inbox", (_req, res) => {
+    res.send(inboxPage(mail.messages))
+  })
+
+  return {
+    url,
+    mail,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(() => resolve(undefined)))
+      await Promise.all([mail.close(), oidc.close()])
+      db.close()
+    },
+  }
+}
+
+/**
+ * The demo account, created on first run. Its password lives in a table of the demo's own, next
+ * to Gatehouse's tables in the same file.
+ * @param {import("better-sqlite3").Database} db
+ * @param {ReturnType<typeof SQLiteAdapter>} adapter
+ */
+async function seedDemoUser(db, adapter) {
+  db.exec("CREATE TABLE IF NOT EXISTS demo_passwords (user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE, hash TEXT NOT NULL)")
+  const existing = await adapter.getUserByEmail(DEMO_EMAIL)
+  if (existing && db.prepare("SELECT 1 FROM demo_passwords WHERE user_id = ?").get(existing.id)) return
+  const user = existing ?? (await adapter.createUser({ id: crypto.randomUUID(), name: "Demo User", email: DEMO_EMAIL, emailVerified: null }))
+  db.prepare("INSERT INTO demo_passwords (user_id, hash) VALUES (?, ?)").run(user.id, await hashPassword(DEMO_PASSWORD))
+}
