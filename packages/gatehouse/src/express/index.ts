@@ -10,37 +10,22 @@
  *
  * const config = { providers: [GitHub] }
  * const app = express()
- * app.set("trust proxy", true)                       // behind a proxy: https is seen as https
+ * app.set("trust proxy", 1)                          // behind one proxy: https is seen as https
  * app.use("/auth", ServerAuth(config))               // GET /auth/signin, /auth/callback/github, …
  * app.use(authSession(config))                       // res.locals.session on every request
- * app.get("/dashboard", requireAuth(config), (req, res) => res.send(`Hi ${res.locals.session?.user?.name}`))
+ * app.get("/dashboard", requireAuth(config), (req, res) => res.json(res.locals.session?.user))
  * ```
  * @module
  */
-import process from "node:process"
-import { Auth, AuthError, isAuthAction, setEnvDefaults, type AuthConfig, type Session } from "../index.js"
+import { Auth, AuthError, isAuthAction, type Session } from "../index.js"
 import { mountPath, pathAndQuery, pathBelow } from "./mount-path.js"
 import type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
+import { prepareConfig, type ServerAuthConfig } from "./prepared-config.js"
 import { requestOrigin, toWebRequest } from "./web-request.js"
 import { cookieName, replaceSetCookies, sendJson, writeWebResponse } from "./web-response.js"
 
 export type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
-
-/** The configuration of {@link ServerAuth}: everything `Auth` takes except `raw`. */
-export type ServerAuthConfig = Omit<AuthConfig, "raw">
-
-/** The config with the environment applied, once per config object; the app's object is not touched. */
-const withEnv = new WeakMap<ServerAuthConfig, ServerAuthConfig>()
-
-function configWithEnv(config: ServerAuthConfig): ServerAuthConfig {
-  let prepared = withEnv.get(config)
-  if (!prepared) {
-    prepared = { ...config }
-    setEnvDefaults(process.env, prepared)
-    withEnv.set(config, prepared)
-  }
-  return prepared
-}
+export type { ServerAuthConfig } from "./prepared-config.js"
 
 /**
  * The auth routes (`signin`, `callback`, `session`, `signout`, …) as an Express middleware. Mount it
@@ -65,7 +50,7 @@ export function ServerAuth(config: ServerAuthConfig): Middleware {
     let mounted = byBasePath.get(basePath)
     if (!mounted) {
       if (byBasePath.size >= 100) byBasePath.delete(byBasePath.keys().next().value!)
-      const prepared = configWithEnv(config)
+      const prepared = prepareConfig(config).config
       // The same object as getSession's when mounted where the config says: resolved once, warned once.
       mounted = prepared.basePath === basePath ? prepared : { ...prepared, basePath }
       byBasePath.set(basePath, mounted)
@@ -75,12 +60,13 @@ export function ServerAuth(config: ServerAuthConfig): Middleware {
 
   return async (req, res, next) => {
     try {
-      const basePath = mountPath(req) ?? configWithEnv(config).basePath!
+      const { config: prepared, env } = prepareConfig(config)
+      const basePath = mountPath(req) ?? prepared.basePath
       const below = pathBelow(pathAndQuery(req).split("?")[0]!, basePath)
       if (below === undefined || !isAuthAction(below.split("/")[0]!)) return next()
       let request: Request
       try {
-        request = toWebRequest(req, requestOrigin(req, process.env))
+        request = toWebRequest(req, requestOrigin(req, env))
       } catch {
         // A Host header that is not a host, or a method no Request can carry (TRACE): answered
         // as the core answers unreadable requests.
@@ -108,7 +94,9 @@ export const ExpressAuth = ServerAuth
  * @param req - The Express request.
  * @param config - The same config object given to {@link ServerAuth}.
  * @param res - The response, to pass refreshed session cookies on; it must not have been sent.
- * @throws {AuthError} when the session cannot be read (a configuration error, the database down).
+ * @throws {AuthError} when the session cannot be read because of the configuration (a missing
+ *   secret, an unusable `AUTH_URL`). A database that cannot be reached reads as `null` (and is
+ *   logged), so `requireAuth` sends the user to sign in rather than failing.
  * @example
  * ```ts
  * app.get("/api/me", async (req, res) => {
@@ -119,12 +107,12 @@ export const ExpressAuth = ServerAuth
  * ```
  */
 export async function getSession(req: ExpressRequest, config: ServerAuthConfig, res?: ExpressResponse): Promise<Session | null> {
-  const prepared = configWithEnv(config)
-  const basePath = prepared.basePath!.replace(/\/+$/, "")
+  const { config: prepared, env } = prepareConfig(config)
+  const basePath = prepared.basePath.replace(/\/+$/, "")
   // The host only decides where links would point, and a session read makes none.
   let origin: string
   try {
-    origin = requestOrigin(req, process.env)
+    origin = requestOrigin(req, env)
   } catch {
     origin = `${req.protocol === "https" ? "https" : "http"}://localhost`
   }
@@ -132,7 +120,13 @@ export async function getSession(req: ExpressRequest, config: ServerAuthConfig, 
   const cookie = req.headers.cookie
   if (cookie) headers.set("cookie", cookie)
   const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), prepared)
-  if (res && !res.headersSent) replaceSetCookies(sessionCookies(response.headers, prepared), res)
+  if (res && !res.headersSent) {
+    const cookies = sessionCookies(response.headers, prepared)
+    replaceSetCookies(cookies, res)
+    // A response carrying someone's session cookie must never be served to others from a
+    // shared cache (a CDN), whatever the app later says about caching the page itself.
+    if (cookies.length > 0) keepOutOfSharedCaches(res)
+  }
   const body: unknown = await response.json().catch(() => undefined)
   if (response.status !== 200) {
     const message = body && typeof body === "object" && "message" in body ? String(body.message) : `HTTP ${response.status}`
@@ -204,24 +198,39 @@ export interface RequireAuthOptions {
  */
 export function requireAuth(config: ServerAuthConfig, options: RequireAuthOptions = {}): Middleware {
   return async (req, res, next) => {
-    let session: Session | null | undefined
     try {
-      session = res.locals.session as Session | null | undefined
+      let session = res.locals.session as Session | null | undefined
       if (session === undefined) res.locals.session = session = await getSession(req, config, res)
+      if (session?.user) return next()
+      if (res.headersSent) return next(new AuthError("requireAuth found no session, but the response had already been sent"))
+      if (options.redirectTo !== false && wantsPage(req)) {
+        const target = options.redirectTo ?? `${prepareConfig(config).config.basePath.replace(/\/+$/, "")}/signin`
+        const separator = target.includes("?") ? "&" : "?"
+        // The path alone (pathAndQuery): a login page that trusts its callbackUrl must not be
+        // handed another host.
+        res.statusCode = 302
+        res.setHeader("location", `${target}${separator}callbackUrl=${encodeURIComponent(pathAndQuery(req))}`)
+        res.end()
+        return
+      }
+      sendJson(res, 401, { message: "Unauthorized" })
     } catch (error) {
-      return next(error)
+      next(error)
     }
-    if (session?.user) return next()
-    if (options.redirectTo !== false && wantsPage(req)) {
-      const target = options.redirectTo ?? `${configWithEnv(config).basePath!.replace(/\/+$/, "")}/signin`
-      const separator = target.includes("?") ? "&" : "?"
-      res.statusCode = 302
-      res.setHeader("location", `${target}${separator}callbackUrl=${encodeURIComponent(req.originalUrl)}`)
-      res.end()
-      return
-    }
-    sendJson(res, 401, { message: "Unauthorized" })
   }
+}
+
+/**
+ * Marks the response `private` (dropping `public`) unless it already is, or is `no-store`, so only
+ * the browser keeps it. An app that sets `Cache-Control` later in the request decides for itself.
+ */
+function keepOutOfSharedCaches(res: ExpressResponse): void {
+  const directives = String(res.getHeader("cache-control") ?? "")
+    .split(",")
+    .map((directive) => directive.trim())
+    .filter((directive) => directive !== "" && directive.toLowerCase() !== "public")
+  if (!directives.some((directive) => /^(private|no-store)$/i.test(directive))) directives.unshift("private")
+  res.setHeader("cache-control", directives.join(", "))
 }
 
 /** A browser navigating (it prefers HTML); `fetch` and `curl` send `*\/*`, which means an API call. */

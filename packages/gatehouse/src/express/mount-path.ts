@@ -7,6 +7,22 @@
 import type { ExpressRequest } from "./node-types.js"
 
 /**
+ * The request target's path and query, starting with exactly one `/`. Node also accepts the
+ * absolute form (`GET http://host/path`), meant for proxies, and a target such as `//host/path`
+ * would read as a host when resolved against the origin; neither host ever becomes the app's.
+ */
+export function pathAndQuery(req: ExpressRequest): string {
+  const target = req.originalUrl
+  if (target.startsWith("/")) return target.replace(/^[/\\]+/, "/")
+  try {
+    const url = new URL(target)
+    return url.pathname + url.search
+  } catch {
+    return "/"
+  }
+}
+
+/**
  * The base path of the auth routes for this request: the path Express matched before the
  * wildcard, or before this middleware when mounted without one. `undefined` when mounted at the
  * root with no wildcard, where only the configured base path can say.
@@ -16,22 +32,6 @@ import type { ExpressRequest } from "./node-types.js"
  * // app.use("/api/auth/*", …), GET /api/auth/signin/github → "/api/auth"
  * ```
  */
-/**
- * The request target's path and query. Node also accepts the absolute form
- * (`GET http://host/path`), meant for proxies; only its path and query count here, so the host
- * in it never becomes the app's.
- */
-export function pathAndQuery(req: ExpressRequest): string {
-  const target = req.originalUrl
-  if (target.startsWith("/")) return target
-  try {
-    const url = new URL(target)
-    return url.pathname + url.search
-  } catch {
-    return "/"
-  }
-}
-
 export function mountPath(req: ExpressRequest): string | undefined {
   const wildcard = Object.values(req.params ?? {}).find((value) => Array.isArray(value)) ?? req.params?.[0]
   if (wildcard === undefined) return req.baseUrl || undefined

@@ -99,6 +99,10 @@ function bodyStream(req: ExpressRequest): ReadableStream<Uint8Array> {
       pull: (controller) =>
         new Promise<void>((resolve, reject) => {
           if (req.readableEnded) return resolve(controller.close())
+          // Gone before the first read (a slow middleware ran first): no event is coming.
+          if (req.destroyed || req.readableAborted || req.errored) {
+            return reject(new Error("The client closed the connection before sending the whole body"))
+          }
           const settle = (action: () => void) => {
             req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose)
             req.pause()

@@ -8,6 +8,7 @@ import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import type { ReadableStream as NodeReadableStream } from "node:stream/web"
 
+/** Writes `response` to `res`; resolves once the body has been sent (or rejects if it could not be). */
 export async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
   res.statusCode = response.status
   for (const [name, value] of response.headers) {

@@ -290,6 +290,13 @@ describe("the built gatehouse executable", () => {
     expect(readFileSync(builtCli, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node")
   })
 
+  it("runs by itself, as npx runs it through node_modules/.bin (executable, with its shebang)", () => {
+    const child = spawnSync(builtCli, ["secret", "--raw"], { cwd: dir, encoding: "utf8" })
+    expect(child.error).toBeUndefined()
+    expect(child.status).toBe(0)
+    expectStrongSecret(child.stdout.trimEnd())
+  })
+
   it("prints a raw secret as a child process, exit 0", () => {
     const child = spawnSync(process.execPath, [builtCli, "secret", "--raw"], { cwd: dir, encoding: "utf8" })
     expect(child.stderr).toBe("")

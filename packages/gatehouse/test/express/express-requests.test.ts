@@ -552,3 +552,23 @@ describe.each(mountCases)("an absolute-form request target, mounted with $label"
     expect(JSON.parse(answer.body)).toMatchObject({ credentials: { signinUrl: `${origin}/auth/signin/credentials` } })
   })
 })
+
+describe.each(expressVersions)("a client that leaves mid-body, through $name", (version) => {
+  it("is finished with (logged as an unreadable request) even when it left before Gatehouse first read the body", async () => {
+    const { logger, lines } = recordingLogger()
+    const app = version.express()
+    // A slow middleware first, so the client is gone before the body is first asked for.
+    app.use((_req, _res, next) => void setTimeout(next, 150))
+    app.use("/auth", ServerAuth(credentialsConfig({ logger })))
+    const { port } = await listen(app)
+    const { connect } = await import("node:net")
+    const socket = connect(port, "127.0.0.1")
+    await new Promise((resolve) => socket.once("connect", resolve))
+    socket.write("POST /auth/callback/credentials HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"csrf")
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    socket.destroy()
+    await vi.waitFor(() => expect(lines.some((line) => line.level === "error")).toBe(true), { timeout: 3000 })
+    const response = await fetch(`http://127.0.0.1:${port}/auth/csrf`)
+    expect(response.status).toBe(200)
+  })
+})

@@ -15,6 +15,7 @@ import {
   HttpClient,
   isolateAuthEnv,
   listen,
+  rawRequest,
   reportErrors,
   setCookieLine,
   type ExpressVersion,
@@ -333,6 +334,82 @@ describe.each(expressVersions)("requireAuth through $name", (version) => {
       expect(response.headers.getSetCookie().filter((line) => line.startsWith(`${SESSION}=`))).toHaveLength(1)
     } finally {
       await close()
+    }
+  })
+})
+
+describe.each(expressVersions)("what the session middlewares leave on a response, through $name", (version) => {
+  it("marks a response that carries a session cookie private, so no shared cache hands it to someone else", async () => {
+    const config = credentialsConfig()
+    const app = version.express()
+    app.use("/auth", ServerAuth(config))
+    app.use((_req, res, next) => {
+      res.setHeader("cache-control", "public, max-age=3600")
+      next()
+    })
+    app.use(authSession(config))
+    app.get("/style.css", (_req, res) => res.type("text/css").send("body{}"))
+    app.use(reportErrors)
+    const client = await serve(app)
+    const anonymous = await client.get("/style.css")
+    expect(anonymous.headers.get("cache-control")).toBe("public, max-age=3600")
+
+    await client.signIn()
+    const signedIn = await client.get("/style.css")
+    expect(setCookieLine(signedIn, SESSION)).toBeDefined()
+    expect(signedIn.headers.get("cache-control")).toBe("private, max-age=3600")
+  })
+
+  it("sends a configuration error (an unusable AUTH_URL) to the app's error handler, not a 400 to every client", async () => {
+    vi.stubEnv("AUTH_URL", "app.example.com")
+    const config = credentialsConfig()
+    const app = version.express()
+    app.use("/auth", ServerAuth(config))
+    app.get("/", authSession(config), showLocals)
+    app.use(authErrors)
+    const client = await serve(app)
+    for (const path of ["/auth/signin", "/"]) {
+      const response = await client.get(path)
+      expect(response.status, path).toBe(599)
+      expect(await response.json(), path).toMatchObject({ authError: true, name: "InvalidConfig" })
+    }
+  })
+
+  it("hands requireAuth's failure to next when the response was already sent, and the server lives on", async () => {
+    const config = credentialsConfig()
+    const app = version.express()
+    let reached: unknown
+    app.get(
+      "/streaming",
+      (_req, res, next) => {
+        res.flushHeaders()
+        next()
+      },
+      requireAuth(config),
+      (_req, res) => res.end("should not get here"),
+    )
+    app.use(((error, _req, res, _next) => {
+      reached = error
+      res.end()
+    }) as ErrorRequestHandler)
+    app.get("/alive", (_req, res) => res.send("yes"))
+    const client = await serve(app)
+    const response = await client.get("/streaming")
+    expect(response.status).toBe(200)
+    expect(await response.text()).toBe("")
+    expect(reached).toBeInstanceOf(AuthError)
+    expect(await (await client.get("/alive")).text()).toBe("yes")
+  })
+
+  it("sends a browser back to the path it asked for, never to a host a doubled slash would name", async () => {
+    const config = credentialsConfig()
+    const app = version.express()
+    app.use(requireAuth(config))
+    const { port } = await listen(app)
+    for (const path of ["//evil.example/x?y=1", "http://evil.example/evil.example/x?y=1"]) {
+      const answer = await rawRequest(port, { path, headers: { accept: "text/html" } })
+      expect(answer.status, path).toBe(302)
+      expect(answer.headers.location, path).toBe(`/auth/signin?callbackUrl=${encodeURIComponent("/evil.example/x?y=1")}`)
     }
   })
 })
