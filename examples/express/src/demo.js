@@ -6,6 +6,7 @@
 import Database from "better-sqlite3"
 import express from "express"
 import { mkdirSync } from "node:fs"
+import { createServer } from "node:http"
 import { fileURLToPath } from "node:url"
 import { join } from "node:path"
 import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
@@ -38,13 +39,20 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
   const db = new Database(join(dataDir, "gatehouse-demo.db"))
   const adapter = SQLiteAdapter(db)
   await seedDemoUser(db, adapter)
+  const standInHash = await hashPassword(crypto.randomUUID())
 
   const app = express()
-  const server = await new Promise((resolve) => {
-    const listening = app.listen(port, "127.0.0.1", () => resolve(listening))
+  const server = createServer(app)
+  await new Promise((resolve, reject) => {
+    server.once("error", reject).listen(port, "127.0.0.1", () => resolve(undefined))
   })
+  const actualPort = /** @type {import("node:net").AddressInfo} */ (server.address()).port
   // Passkeys need a domain name (localhost), not an IP address, so every link says localhost.
-  const url = `http://localhost:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`
+  const url = `http://localhost:${actualPort}`
+  // Only requests addressed to this machine: a web page that rebinds its own domain to 127.0.0.1
+  // must not get to read the inbox.
+  const hosts = new Set([`localhost:${actualPort}`, `127.0.0.1:${actualPort}`])
+  app.use((req, res, next) => (hosts.has(req.headers.host ?? "") ? next() : res.status(421).send("Misdirected request")))
   const mail = await startMailCapture()
   const oidc = await startDevOidcProvider({
     redirectUris: [url, url.replace("localhost", "127.0.0.1")].map((origin) => `${origin}/auth/callback/dev-oidc`),
@@ -64,7 +72,10 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
           if (typeof email !== "string" || typeof password !== "string") return null
           const user = await adapter.getUserByEmail(email.trim().toLowerCase())
           const row = user && /** @type {{ hash: string } | undefined} */ (db.prepare("SELECT hash FROM demo_passwords WHERE user_id = ?").get(user.id))
-          return user && row && (await verifyPassword(password, row.hash)) ? user : null
+          // Without a password on file, check against a stand-in anyway: answering sooner would
+          // tell who has an account.
+          const matches = await verifyPassword(password, row?.hash ?? standInHash)
+          return user && row && matches ? user : null
         },
       }),
       Nodemailer({ name: "Email", server: mail.url, from: "Gatehouse demo <demo@localhost>", confirmSignIn: true }),

@@ -60,6 +60,7 @@ export async function startDevOidcProvider({ redirectUris }) {
     const match = /^\/interaction\/([\w-]+)$/.exec(req.url ?? "")
     if (!match) return callback(req, res)
     interaction(req, res).catch((error) => {
+      if (res.headersSent) return res.destroy()
       res.statusCode = 400
       res.setHeader("content-type", "text/html; charset=utf-8")
       res.end(page("Sign-in expired", `<p>${escapeHtml(String(error?.message ?? error))}</p><p><a href="javascript:history.back()">Go back</a> and start again.</p>`))
