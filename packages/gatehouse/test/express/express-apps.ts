@@ -8,7 +8,13 @@ import express5, { type ErrorRequestHandler, type Express } from "express"
 import express4 from "express4"
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { afterEach, beforeEach, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import type { ServerAuthConfig } from "../../src/express/index.js"
+import { Nodemailer } from "../../src/providers/nodemailer.js"
+import { recordingLogger, secret } from "../flow/flow-helpers.js"
+import type { FlowAdapter, StoredAdapter } from "../flow/stored-adapters.js"
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js"
 
 export interface ExpressVersion {
   name: "Express 5" | "Express 4"
@@ -275,4 +281,38 @@ export function cookiesOf(answer: RawAnswer): string {
     .map((line) => line.split(";")[0]!)
     .filter((pair) => !pair.endsWith("="))
     .join("; ")
+}
+
+/** A real SMTP server for the enclosing `describe`, and email configs that send through it. */
+export function smtpForSuite(): { readonly server: TestSmtpServer; emailConfig(from?: string): ServerAuthConfig } {
+  let server: TestSmtpServer | undefined
+  beforeAll(async () => {
+    server = await startSmtpServer()
+  })
+  afterAll(() => server?.stop())
+  return {
+    get server() {
+      return server!
+    },
+    emailConfig: (from = "auth@app.test") => ({
+      secret,
+      logger: recordingLogger().logger,
+      adapter: MemoryAdapter(),
+      providers: [Nodemailer({ server: server!.smtpUrl, from })],
+    }),
+  }
+}
+
+/** `store` opened for the enclosing `describe` and closed after it. */
+export function storeForSuite(store: StoredAdapter): { readonly adapter: FlowAdapter } {
+  let opened: { adapter: FlowAdapter; close: () => Promise<void> } | undefined
+  beforeAll(async () => {
+    opened = await store.open()
+  })
+  afterAll(() => opened?.close())
+  return {
+    get adapter() {
+      return opened!.adapter
+    },
+  }
 }

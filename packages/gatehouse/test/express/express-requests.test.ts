@@ -5,14 +5,13 @@
  * requests for an auth route at all.
  */
 import type { Express, RequestHandler } from "express"
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { getSession, requireAuth, ServerAuth, type ServerAuthConfig } from "../../src/express/index.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import type { JWT } from "../../src/types.js"
 import { ada, credentialsConfig, recordingLogger, secret } from "../flow/flow-helpers.js"
-import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js"
 import {
   closeServers,
   cookiesOf,
@@ -25,6 +24,7 @@ import {
   setCookieLine,
   setCookieNames,
   type ExpressVersion,
+  smtpForSuite,
 } from "./express-apps.js"
 
 isolateAuthEnv()
@@ -115,20 +115,8 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
   })
 
   describe("with AUTH_URL set", () => {
-    let smtp: TestSmtpServer
-    beforeAll(async () => {
-      smtp = await startSmtpServer()
-    })
-    afterAll(() => smtp?.stop())
-
-    function emailConfig(): ServerAuthConfig {
-      return {
-        secret,
-        logger: recordingLogger().logger,
-        adapter: MemoryAdapter(),
-        providers: [Nodemailer({ server: smtp.smtpUrl, from: "auth@app.test" })],
-      }
-    }
+    const smtp = smtpForSuite()
+    const emailConfig = () => smtp.emailConfig()
 
     /** Requests a magic link with every header a forger controls; returns the Location and the link. */
     async function forgedLinkRequest(port: number, email: string): Promise<{ location: string | undefined; link: string; mail: string }> {
@@ -142,7 +130,7 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
         headers: { ...forged, cookie: cookiesOf(csrf), "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ csrfToken, email }).toString(),
       })
-      const message = await smtp.waitForMessage((candidate) => candidate.to.includes(email))
+      const message = await smtp.server.waitForMessage((candidate) => candidate.to.includes(email))
       const link = /<a href="([^"]+)"/.exec(message.html)![1]!.replaceAll("&amp;", "&")
       return { location: answer.headers.location, link, mail: `${message.html}\n${message.text}` }
     }
@@ -195,7 +183,7 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
     })
 
     it("counts sign-in emails per client address as Express sees it, so a forged X-Forwarded-For or X-Real-IP picks no bucket", async () => {
-      const config = { ...emailConfig(), providers: [Nodemailer({ server: smtp.smtpUrl, from: "auth@app.test", rateLimit: { perEmail: false, perIp: { max: 1, windowSeconds: 900 } } })] }
+      const config = { ...emailConfig(), providers: [Nodemailer({ server: smtp.server.smtpUrl, from: "auth@app.test", rateLimit: { perEmail: false, perIp: { max: 1, windowSeconds: 900 } } })] }
       const send = async (client: HttpClient, n: number, headers: Record<string, string>) => {
         const csrfToken = await client.csrfToken()
         const answer = await client.postForm("/auth/signin/nodemailer", { csrfToken, email: `bucket-${version.major}-${n}@example.com` }, headers)

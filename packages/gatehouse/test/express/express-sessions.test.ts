@@ -4,11 +4,11 @@
  * `requireAuth` (401 JSON for API calls, a redirect to sign in for browsers, on a route or a router).
  */
 import type { ErrorRequestHandler, Express, RequestHandler } from "express"
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest"
 import { AuthError } from "../../src/errors.js"
 import { authSession, getSession, requireAuth, ServerAuth, type ServerAuthConfig } from "../../src/express/index.js"
 import { ada, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
-import { storedAdapters, type FlowAdapter } from "../flow/stored-adapters.js"
+import { storedAdapters } from "../flow/stored-adapters.js"
 import {
   closeServers,
   expressVersions,
@@ -19,6 +19,7 @@ import {
   reportErrors,
   setCookieLine,
   type ExpressVersion,
+  storeForSuite,
 } from "./express-apps.js"
 
 isolateAuthEnv()
@@ -93,14 +94,10 @@ describe.each(expressVersions)("getSession through $name", (version: ExpressVers
   })
 
   describe.each(storedAdapters.filter((store) => store.name !== "PostgreSQL"))("database sessions on the $name adapter", (store) => {
-    let adapter: FlowAdapter
-    let close: () => Promise<void>
-    beforeAll(async () => {
-      ;({ adapter, close } = await store.open())
-    })
-    afterAll(() => close?.())
+    const opened = storeForSuite(store)
 
     it("extends the row on every read (updateAge 0) and sends the refreshed cookie back only when given res", async () => {
+      const { adapter } = opened
       const user = await adapter.createUser({ id: crypto.randomUUID(), name: "Db", email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
       const config = credentialsConfig({
         adapter,
@@ -112,6 +109,9 @@ describe.each(expressVersions)("getSession through $name", (version: ExpressVers
       const token = client.cookie(SESSION)!
       const before = (await adapter.getSessionAndUser(token))!.session.expires
 
+      // Later by a few seconds, so the extended expiry differs even where rows keep whole seconds.
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 5_000 })
+      onTestFinished(() => void vi.useRealTimers())
       const withRes = await client.get("/session-with-res")
       expect(await withRes.json()).toMatchObject({ session: { user: { email: user.email } } })
       const row = (await adapter.getSessionAndUser(token))!.session

@@ -9,14 +9,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { getSession, ServerAuth, type ServerAuthConfig } from "../../src/express/index.js"
 import { GitHub } from "../../src/providers/github.js"
-import { Nodemailer } from "../../src/providers/nodemailer.js"
 import { Passkey } from "../../src/providers/passkey.js"
 import type { OAuthConfig, ProviderEnvOptions } from "../../src/providers/types.js"
 import { ada, credentialsConfig, recordingLogger, secret } from "../flow/flow-helpers.js"
-import { storedAdapters, type FlowAdapter } from "../flow/stored-adapters.js"
+import { storedAdapters } from "../flow/stored-adapters.js"
 import { startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
-import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js"
 import { SoftwareAuthenticator, type CredentialJSON } from "../support/software-authenticator.js"
 import {
   closeServers,
@@ -28,6 +26,8 @@ import {
   setCookieLine,
   type ExpressVersion,
   type Listening,
+  smtpForSuite,
+  storeForSuite,
 } from "./express-apps.js"
 
 isolateAuthEnv()
@@ -101,14 +101,10 @@ describe.each(expressVersions)("credentials sign-in through $name", (version) =>
   })
 
   describe.each(storedAdapters.filter((store) => store.name !== "PostgreSQL"))("database sessions on the $name adapter", (store) => {
-    let adapter: FlowAdapter
-    let close: () => Promise<void>
-    beforeAll(async () => {
-      ;({ adapter, close } = await store.open())
-    })
-    afterAll(() => close?.())
+    const opened = storeForSuite(store)
 
     it("signs in into a session row whose token is the cookie; getSession reads it; sign-out deletes the row", async () => {
+      const { adapter } = opened
       const user = await adapter.createUser({ id: crypto.randomUUID(), name: "Row User", email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
       const config = credentialsConfig({
         adapter,
@@ -135,20 +131,9 @@ describe.each(expressVersions)("credentials sign-in through $name", (version) =>
 })
 
 describe("magic link by SMTP through Express", () => {
-  let smtp: TestSmtpServer
-  beforeAll(async () => {
-    smtp = await startSmtpServer()
-  })
-  afterAll(() => smtp?.stop())
+  const smtp = smtpForSuite()
+  const emailConfig = () => smtp.emailConfig("Gatehouse <auth@app.test>")
 
-  function emailConfig(): ServerAuthConfig {
-    return {
-      secret,
-      logger: recordingLogger().logger,
-      adapter: MemoryAdapter(),
-      providers: [Nodemailer({ server: smtp.smtpUrl, from: "Gatehouse <auth@app.test>" })],
-    }
-  }
 
   describe.each(expressVersions)("on $name", (version) => {
     it("mails a link on the app's origin; following it signs in and lands on the callback URL", async () => {
@@ -162,7 +147,7 @@ describe("magic link by SMTP through Express", () => {
       expect(response.status).toBe(302)
       expect(response.headers.get("location")).toBe(`${origin}/auth/verify-request?provider=nodemailer&type=email`)
 
-      const message = await smtp.waitForMessage((candidate) => candidate.to.includes(email))
+      const message = await smtp.server.waitForMessage((candidate) => candidate.to.includes(email))
       const link = /<a href="([^"]+)"/.exec(message.html)![1]!.replaceAll("&amp;", "&")
       expect(link.startsWith(`${origin}/auth/callback/nodemailer?`)).toBe(true)
       expect(message.text).toContain(link)
