@@ -17,6 +17,8 @@
  * ```
  * @module
  */
+import { isChunkName } from "../cookies/chunks.js"
+import { sessionCookieName } from "../cookies/defaults.js"
 import { Auth, AuthError, isAuthAction, type Session } from "../index.js"
 import { mountPath, pathAndQuery, pathBelow } from "./mount-path.js"
 import type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
@@ -143,9 +145,8 @@ export async function getSession(req: ExpressRequest, config: ServerAuthConfig, 
  */
 function sessionCookies(headers: Headers, config: ServerAuthConfig): string[] {
   const configured = config.cookies?.sessionToken?.name
-  const isSession = (name: string) =>
-    configured ? name === configured || name.startsWith(`${configured}.`) : /^(__Secure-)?authjs\.session-token(\.\d+)?$/.test(name)
-  return headers.getSetCookie().filter((cookie) => isSession(cookieName(cookie)))
+  const names = configured ? [configured] : [sessionCookieName(true), sessionCookieName(false)]
+  return headers.getSetCookie().filter((cookie) => names.some((name) => isChunkName(cookieName(cookie), name)))
 }
 
 /**
