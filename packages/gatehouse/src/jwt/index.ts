@@ -15,12 +15,12 @@
  * ```
  * @module
  */
-import { EncryptJWT, jwtDecrypt, type JWTDecryptGetKey } from "jose"
 import { AuthError, JWTSessionError, MissingSecret } from "../errors.js"
 import { readChunkedCookie } from "../cookies/chunks.js"
 import { sessionCookieName } from "../cookies/defaults.js"
 import { parseCookieHeader } from "../cookies/header.js"
-import { deriveKey, isSupportedEncryption } from "./keys.js"
+import { decryptCompact, encryptCompact, type KeyLookup } from "./jwe.js"
+import { contentKey } from "./keys.js"
 import { toHeaders, type HeaderSource } from "../request-headers.js"
 
 /** Claims Gatehouse itself puts in a token. */
@@ -97,6 +97,8 @@ export interface GetTokenParams<R extends boolean = false> {
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
 const ENCRYPTION = "A256CBC-HS512"
+const encoder = new TextEncoder()
+const decoder = new TextDecoder("utf-8", { fatal: true })
 /** Seconds of clock skew between the servers of one deployment that `decode` allows (Auth.js's allowance). */
 export const CLOCK_TOLERANCE = 15
 
@@ -119,16 +121,12 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
   if (token !== undefined && (token === null || typeof token !== "object" || Array.isArray(token))) {
     throw new AuthError("The JWT payload must be an object of claims")
   }
-  const { key, kid } = await deriveKey(secret, salt, ENCRYPTION)
-  // Drop stale registered claims so they are replaced, and come last as in Auth.js.
+  const key = await contentKey(secret, salt, ENCRYPTION)
+  // Stale registered claims are replaced, and come last, as in Auth.js.
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = (token ?? {}) as Record<string, unknown>
   const now = Math.floor(Date.now() / 1000)
-  return new EncryptJWT(claims)
-    .setProtectedHeader({ alg: "dir", enc: ENCRYPTION, kid })
-    .setIssuedAt(now)
-    .setExpirationTime(now + maxAge)
-    .setJti(crypto.randomUUID())
-    .encrypt(key)
+  const payload = JSON.stringify({ ...claims, iat: now, exp: now + maxAge, jti: crypto.randomUUID() })
+  return encryptCompact(encoder.encode(payload), key)
 }
 
 /**
@@ -147,29 +145,46 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const secrets = secretList(params.secret)
   assertSalt(salt)
   if (typeof token !== "string") throw new JWTSessionError("The token to decode must be a string")
-  if (!isCanonicalCompactJwe(token)) throw new JWTSessionError("The token is not a well-formed compact JWE")
 
-  const getKey: JWTDecryptGetKey = async ({ kid, enc }) => {
-    if (!isSupportedEncryption(enc)) throw new JWTSessionError(`Unsupported JWT content encryption: ${String(enc)}`)
+  const lookup: KeyLookup = async (kid, enc) => {
     for (const secret of secrets) {
-      const derived = await deriveKey(secret, salt, enc)
+      const key = await contentKey(secret, salt, enc)
       // Tokens without a `kid` predate rotation support; Auth.js tries only the first secret.
-      if (kid === undefined || derived.kid === kid) return derived.key
+      if (kid === undefined || key.kid === kid) return key
     }
     throw new JWTSessionError("No secret matches the token's key id")
   }
+  const plaintext = await decryptCompact(token, lookup)
+  return checkedClaims(plaintext) as Payload
+}
 
+/**
+ * The claims of a decrypted token, refused when they are not a JSON object, when `exp` has passed
+ * or `nbf` and `iat` are still ahead (each beyond the clock tolerance), or when one of those is not
+ * a number.
+ */
+function checkedClaims(plaintext: Uint8Array): JWT {
+  let claims: unknown
   try {
-    const { payload } = await jwtDecrypt(token, getKey, {
-      clockTolerance: CLOCK_TOLERANCE,
-      keyManagementAlgorithms: ["dir"],
-      contentEncryptionAlgorithms: ["A256CBC-HS512", "A256GCM"],
-    })
-    return payload as Payload
-  } catch (error) {
-    if (error instanceof JWTSessionError) throw error
-    throw new JWTSessionError(`The token could not be decoded: ${(error as Error).message}`, { cause: error })
+    claims = JSON.parse(decoder.decode(plaintext))
+  } catch {
+    throw new JWTSessionError("The token's payload is not JSON")
   }
+  if (claims === null || typeof claims !== "object" || Array.isArray(claims)) {
+    throw new JWTSessionError("The token's payload is not a JSON object of claims")
+  }
+  const { exp, nbf, iat } = claims as Record<string, unknown>
+  const now = Math.floor(Date.now() / 1000)
+  for (const [name, value] of [["exp", exp], ["nbf", nbf], ["iat", iat]] as const) {
+    if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value))) {
+      throw new JWTSessionError(`The token's "${name}" claim must be a number`)
+    }
+  }
+  if (typeof exp === "number" && exp <= now - CLOCK_TOLERANCE) throw new JWTSessionError('The token has expired ("exp" is past)')
+  if (typeof nbf === "number" && nbf > now + CLOCK_TOLERANCE) throw new JWTSessionError('The token is not valid yet ("nbf" is ahead)')
+  // A token from the future was made with a wrong clock or by someone holding the key at will.
+  if (typeof iat === "number" && iat > now + CLOCK_TOLERANCE) throw new JWTSessionError('The token was issued in the future ("iat" is ahead)')
+  return claims as JWT
 }
 
 /**
@@ -208,28 +223,6 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
     logger?.debug("JWT_GET_TOKEN_DECODE_FAILED", (error as Error).message)
     return null
   }
-}
-
-const BASE64URL = /^[A-Za-z0-9_-]*$/
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-
-/**
- * Five base64url segments in their one canonical spelling. Base64 decoders ignore the spare low
- * bits of a segment's last character, so without this check a token with one character changed
- * there would still decrypt: the bytes are the same, but "any changed character is rejected" is
- * the simpler promise to keep.
- */
-function isCanonicalCompactJwe(token: string): boolean {
-  const segments = token.split(".")
-  if (segments.length !== 5) return false
-  return segments.every((segment) => {
-    if (!BASE64URL.test(segment)) return false
-    const spare = segment.length % 4
-    if (spare === 0) return true
-    if (spare === 1) return false
-    const last = ALPHABET.indexOf(segment[segment.length - 1]!)
-    return last % (spare === 2 ? 16 : 4) === 0
-  })
 }
 
 function readToken(source: HeaderSource, cookieName: string): string | undefined {

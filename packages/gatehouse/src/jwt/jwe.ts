@@ -1,0 +1,130 @@
+/**
+ * Compact JWE with direct key agreement (`alg: "dir"`), as Auth.js writes and reads session
+ * tokens: A256CBC-HS512 to write, A256CBC-HS512 or A256GCM to read. Written on Web Crypto with the
+ * keys imported once (see `keys.ts`), because a general JWE library imports the key again on
+ * every call and that import is most of what a session check costs.
+ * @module
+ * @see https://www.rfc-editor.org/rfc/rfc7516 JWE
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2 AES_CBC_HMAC_SHA2
+ */
+import { JWTSessionError } from "../errors.js"
+import { decodeBase64url, encodeBase64url } from "./base64url.js"
+import { isSupportedEncryption, type ContentEncryption, type ContentKey } from "./keys.js"
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder("utf-8", { fatal: true })
+
+/** Sizes of the initialization vector and the authentication tag, in bytes. */
+const SIZES: Record<ContentEncryption, { iv: number; tag: number }> = {
+  "A256CBC-HS512": { iv: 16, tag: 32 },
+  A256GCM: { iv: 12, tag: 16 },
+}
+
+/** The header members this reader understands; any other `crit`ical or `zip` header is refused. */
+interface ProtectedHeader {
+  alg?: unknown
+  enc?: unknown
+  kid?: unknown
+  zip?: unknown
+  crit?: unknown
+}
+
+/** Finds the content key for a token's `kid` and `enc`; throws when none fits. */
+export type KeyLookup = (kid: string | undefined, enc: ContentEncryption) => Promise<ContentKey>
+
+/** Encrypts `plaintext` under `key` (A256CBC-HS512) into a compact JWE. */
+export async function encryptCompact(plaintext: Uint8Array<ArrayBuffer>, key: ContentKey): Promise<string> {
+  if (key.enc !== "A256CBC-HS512" || !key.mac) throw new JWTSessionError(`Gatehouse writes A256CBC-HS512 tokens only, not ${key.enc}`)
+  const aad = encoder.encode(key.protectedHeader)
+  const iv = crypto.getRandomValues(new Uint8Array(SIZES[key.enc].iv))
+  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key.cipher, plaintext))
+  const tag = await cbcTag(key.mac, aad, iv, ciphertext)
+  return `${key.protectedHeader}..${encodeBase64url(iv)}.${encodeBase64url(ciphertext)}.${encodeBase64url(tag)}`
+}
+
+/**
+ * The plaintext of a compact JWE made with a key `lookup` finds. Every malformed, tampered or
+ * foreign token throws {@link JWTSessionError}; which check failed is in the message, never in the
+ * time taken between a failed tag and a failed padding.
+ */
+export async function decryptCompact(token: string, lookup: KeyLookup): Promise<Uint8Array> {
+  const segments = token.split(".")
+  if (segments.length !== 5) throw malformed()
+  const [headerText, encryptedKey, ivText, ciphertextText, tagText] = segments as [string, string, string, string, string]
+  const headerBytes = decodeBase64url(headerText)
+  const iv = decodeBase64url(ivText)
+  const ciphertext = decodeBase64url(ciphertextText)
+  const tag = decodeBase64url(tagText)
+  if (!headerBytes || !iv || !ciphertext || !tag) throw malformed()
+  // With direct key agreement there is no encrypted key (RFC 7518 §4.5).
+  if (encryptedKey !== "") throw new JWTSessionError("A dir token must have an empty encrypted key")
+
+  const header = parseHeader(headerBytes)
+  if (header.alg !== "dir") throw new JWTSessionError(`Unsupported JWT key management: ${String(header.alg)}`)
+  if (!isSupportedEncryption(header.enc)) throw new JWTSessionError(`Unsupported JWT content encryption: ${String(header.enc)}`)
+  if (header.zip !== undefined) throw new JWTSessionError("Compressed JWT payloads are not supported")
+  if (header.crit !== undefined) throw new JWTSessionError("The token names critical header extensions, which are not supported")
+  if (header.kid !== undefined && typeof header.kid !== "string") throw new JWTSessionError("The token's key id must be a string")
+  const sizes = SIZES[header.enc]
+  if (iv.length !== sizes.iv || tag.length !== sizes.tag) throw new JWTSessionError("The token's IV or tag has the wrong length")
+
+  const key = await lookup(header.kid, header.enc)
+  const aad = encoder.encode(headerText)
+  if (key.enc === "A256GCM") {
+    const sealed = new Uint8Array(ciphertext.length + tag.length)
+    sealed.set(ciphertext)
+    sealed.set(tag, ciphertext.length)
+    try {
+      return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, key.cipher, sealed))
+    } catch {
+      throw failed()
+    }
+  }
+  // The tag is checked before the plaintext is used; decrypting alongside only saves a round trip
+  // to the crypto thread, and a padding failure is reported exactly like a tag failure.
+  const decrypted = crypto.subtle.decrypt({ name: "AES-CBC", iv }, key.cipher, ciphertext).then(
+    (plaintext) => new Uint8Array(plaintext),
+    () => undefined,
+  )
+  const expected = await cbcTag(key.mac!, aad, iv, ciphertext)
+  const plaintext = await decrypted
+  if (!equalBytes(expected, tag) || !plaintext) throw failed()
+  return plaintext
+}
+
+/** The A256CBC-HS512 tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AAD length in bits, halved. */
+async function cbcTag(mac: CryptoKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array> {
+  const input = new Uint8Array(aad.length + iv.length + ciphertext.length + 8)
+  input.set(aad)
+  input.set(iv, aad.length)
+  input.set(ciphertext, aad.length + iv.length)
+  new DataView(input.buffer).setBigUint64(input.length - 8, BigInt(aad.length * 8))
+  return new Uint8Array(await crypto.subtle.sign("HMAC", mac, input), 0, 32)
+}
+
+/** Compares in time that depends only on the lengths, which are public. */
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!
+  return difference === 0
+}
+
+function parseHeader(bytes: Uint8Array): ProtectedHeader {
+  let header: unknown
+  try {
+    header = JSON.parse(decoder.decode(bytes))
+  } catch {
+    throw new JWTSessionError("The token's header is not JSON")
+  }
+  if (header === null || typeof header !== "object" || Array.isArray(header)) throw new JWTSessionError("The token's header is not a JSON object")
+  return header as ProtectedHeader
+}
+
+function malformed(): JWTSessionError {
+  return new JWTSessionError("The token is not a well-formed compact JWE")
+}
+
+function failed(): JWTSessionError {
+  return new JWTSessionError("The token could not be decrypted: it was changed, or made with another key")
+}
