@@ -42,8 +42,15 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
   POST: { session: updateSession, signin: signIn, signout: signOut, callback },
 }
 
-/** Answered without the request's CSRF and callback-url cookies, as Auth.js does. */
-const WITHOUT_CONTEXT_COOKIES: ReadonlySet<AuthAction> = new Set<AuthAction>(["providers"])
+/**
+ * Routes that use neither the CSRF token nor the callback URL, so their cookies are neither read
+ * nor minted. Auth.js mints both on a session read too; that costs every session check a digest and
+ * two `Set-Cookie`s, and the client fetches `csrf` before any POST anyway.
+ */
+const STATELESS: Record<"GET" | "POST", ReadonlySet<AuthAction>> = {
+  GET: new Set<AuthAction>(["providers", "session"]),
+  POST: new Set<AuthAction>(),
+}
 
 /** The routes that render an HTML page on GET, which also show configuration errors as a page. */
 const PAGE_ACTIONS: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "signout", "error", "verify-request"])
@@ -115,14 +122,12 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
 
   const returnRedirect = internal.headers.has("X-Auth-Return-Redirect")
   try {
-    const ctx = await createRequestContext(resolved, internal)
+    const ctx = await createRequestContext(resolved, internal, !STATELESS[internal.method].has(internal.action))
     const action = routes[internal.method][internal.action]
     if (!action) throw new UnknownAction(`Cannot handle action: ${internal.method} ${internal.action}`)
     const actionResult = await action(ctx)
     // A new CSRF cookie and a changed callback URL go out first on every successful answer.
-    const result = WITHOUT_CONTEXT_COOKIES.has(internal.action)
-      ? actionResult
-      : { ...actionResult, cookies: [...ctx.cookiesToSet, ...(actionResult.cookies ?? [])] }
+    const result = ctx.cookiesToSet.length === 0 ? actionResult : { ...actionResult, cookies: [...ctx.cookiesToSet, ...(actionResult.cookies ?? [])] }
     if (resolved.raw) return result
     const response = toResponse(result)
     const location = response.headers.get("Location")

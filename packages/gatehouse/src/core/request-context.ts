@@ -34,11 +34,22 @@ export interface RequestContext {
   readonly cookiesToSet: readonly Cookie[]
 }
 
-/** The context of `request` under `config`. Runs the redirect callback, which may throw. */
-export async function createRequestContext(config: ResolvedConfig, request: InternalRequest): Promise<RequestContext> {
+/**
+ * The context of `request` under `config`. Runs the redirect callback, which may throw.
+ *
+ * @param withState - False for routes that use neither the CSRF token nor the callback URL (a
+ *   session read): their cookies are then neither checked nor minted, which would cost a digest
+ *   and a `Set-Cookie` on every session check. `csrfVerified` is then false and `callbackUrl` the
+ *   origin.
+ */
+export async function createRequestContext(config: ResolvedConfig, request: InternalRequest, withState = true): Promise<RequestContext> {
   const secure = config.useSecureCookies ?? request.url.protocol === "https:"
   const cookies = secure ? config.cookies.secure : config.cookies.insecure
   const origin = request.url.origin
+  const provider = request.providerId === undefined ? undefined : config.providers.find((p) => p.id === request.providerId)
+  if (!withState) {
+    return { config, request, logger: config.logger, origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: [] }
+  }
   const cookiesToSet: Cookie[] = []
 
   let csrfToken: string | undefined
@@ -65,7 +76,7 @@ export async function createRequestContext(config: ResolvedConfig, request: Inte
     logger: config.logger,
     origin,
     cookies,
-    provider: request.providerId === undefined ? undefined : config.providers.find((p) => p.id === request.providerId),
+    provider,
     callbackUrl,
     csrfToken,
     csrfVerified,

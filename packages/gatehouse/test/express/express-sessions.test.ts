@@ -355,6 +355,14 @@ describe.each(expressVersions)("what the session middlewares leave on a response
     expect(anonymous.headers.get("cache-control")).toBe("public, max-age=3600")
 
     await client.signIn()
+    // A fresh JWT session is not written again, so nothing marks the response.
+    const fresh = await client.get("/style.css")
+    expect(setCookieLine(fresh, SESSION)).toBeUndefined()
+    expect(fresh.headers.get("cache-control")).toBe("public, max-age=3600")
+
+    // Past updateAge the read writes the cookie again: that response must stay out of shared caches.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 24 * 60 * 60 * 1000 + 1_000 })
+    onTestFinished(() => void vi.useRealTimers())
     const signedIn = await client.get("/style.css")
     expect(setCookieLine(signedIn, SESSION)).toBeDefined()
     expect(signedIn.headers.get("cache-control")).toBe("private, max-age=3600")

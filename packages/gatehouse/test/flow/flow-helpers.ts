@@ -2,6 +2,7 @@
  * Shared by the flow tests: a configuration, a cookie jar that behaves like a browser's for one
  * origin, and request builders that go through `Auth()` only.
  */
+import { vi } from "vitest"
 import { Auth } from "../../src/core/handler.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig, LoggerInstance, User } from "../../src/types.js"
@@ -11,6 +12,19 @@ export const origin = "https://app.test"
 export const base = `${origin}/auth`
 
 export const ada: User = { id: "user-ada", name: "Ada Lovelace", email: "ada@app.test", image: "https://app.test/ada.png" }
+
+/** The default `session.updateAge`: one day, in milliseconds. */
+export const UPDATE_AGE_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Moves `Date` on by `ms` (default: past the one-day `updateAge`, so the next read writes the JWT
+ * session cookie again). Only `Date` is faked; call `vi.useRealTimers()` afterwards.
+ */
+export function moveClockOn(ms: number = UPDATE_AGE_MS + 1_000): void {
+  const now = Date.now()
+  if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ["Date"] })
+  vi.setSystemTime(now + ms)
+}
 
 /** A logger that records every line instead of printing it. */
 export function recordingLogger() {

@@ -4,9 +4,9 @@
  * not use deleted; plus the names and attributes of the cookies, with and without overrides.
  */
 import { randomBytes } from "node:crypto"
-import { describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig, Session } from "../../src/types.js"
-import { Client, ada, credentialsConfig } from "./flow-helpers.js"
+import { Client, ada, credentialsConfig, moveClockOn } from "./flow-helpers.js"
 
 const SESSION = "__Secure-authjs.session-token"
 const CHUNK_SIZE = 3936
@@ -84,6 +84,10 @@ function expectChunks(written: SetCookie[], count: number): void {
   expect(written.map((c) => c.value).join("").split(".")).toHaveLength(5)
 }
 
+afterEach(() => {
+  vi.useRealTimers()
+})
+
 describe("session cookie chunking through Auth()", () => {
   it("a ~5 KB claim splits the re-issued session cookie into .0 and .1, deleting the plain cookie", async () => {
     const { client, claim } = bigClaimClient()
@@ -139,11 +143,17 @@ describe("session cookie chunking through Auth()", () => {
     const response = await client.get("session")
     const session = (await response.json()) as BigSession
     expect(session.user).toEqual({ name: ada.name, email: ada.email, image: ada.image })
-    // Kept by the jwt callback, so read from the chunks and not generated anew.
+    // Kept by the jwt callback, so read from the chunks and not generated anew; nothing changed
+    // and the token is fresh, so nothing is written.
     expect(claim.generated).toBe(issued)
     expect(session.big).toBe(issued)
-    // Rewritten in the same number of chunks, nothing to delete.
-    const cookies = sessionCookies(response)
+    expect(sessionCookies(response)).toEqual([])
+
+    // A day on, the read writes it again, in the same number of chunks, with nothing to delete.
+    moveClockOn()
+    const rewrite = await client.get("session")
+    expect(((await rewrite.json()) as BigSession).big).toBe(issued)
+    const cookies = sessionCookies(rewrite)
     expect(cookies.filter(isDeletion)).toEqual([])
     expectChunks(cookies, count)
   })
@@ -225,6 +235,7 @@ describe("session cookie chunking through Auth()", () => {
     await client.get("session")
     const issued = claim.generated
     client.jar.cookies.set(`${SESSION}.5`, "")
+    moveClockOn()
 
     const response = await client.get("session")
     expect(((await response.json()) as BigSession).big).toBe(issued)
@@ -240,6 +251,7 @@ describe("session cookie chunking through Auth()", () => {
     const client = new Client(credentialsConfig())
     await client.signIn()
     client.jar.cookies.set(`${SESSION}.5`, "")
+    moveClockOn()
 
     const response = await client.get("session")
     expect(await response.json()).toMatchObject({ user: { email: ada.email } })
@@ -255,6 +267,7 @@ describe("session cookie chunking through Auth()", () => {
       const client = new Client(credentialsConfig())
       await client.signIn()
       client.jar.cookies.set(foreign, "garbage-that-would-break-the-token")
+      moveClockOn()
 
       const response = await client.get("session")
       expect(await response.json()).toMatchObject({ user: { name: ada.name, email: ada.email } })
@@ -276,6 +289,7 @@ describe("session cookie chunking through Auth()", () => {
     const issued = claim.generated
     client.jar.cookies.set(`${SESSION}-foo.0`, "x")
     client.jar.cookies.set(`${SESSION}.x`, "y")
+    moveClockOn()
 
     const response = await client.get("session")
     expect(((await response.json()) as BigSession).big).toBe(issued)

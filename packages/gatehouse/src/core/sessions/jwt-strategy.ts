@@ -22,10 +22,16 @@ export interface SessionRead {
 }
 
 /**
- * The session the cookie holds, after the `jwt` and `session` callbacks, with the cookie
- * re-issued for another `maxAge` (sliding expiry). An expiring access token of a provider with
- * `refreshAccessToken` is refreshed before the `jwt` callback sees the token. A cookie that does not decode, or a `jwt`
- * callback that returns `null`, ends the session: the cookie is cleared and the session is `null`.
+ * The session the cookie holds, after the `jwt` and `session` callbacks (which run on every read).
+ * An expiring access token of a provider with `refreshAccessToken` is refreshed before the `jwt`
+ * callback sees the token. A cookie that does not decode, or a `jwt` callback that returns `null`,
+ * ends the session: the cookie is cleared and the session is `null`.
+ *
+ * The cookie is written again (sliding the expiry by another `maxAge`) only when the token is
+ * older than the write interval (see {@link reissueAfterMs}), on an update, or when the `jwt`
+ * callback returned claims other than the ones decoded, so what it returns is always saved
+ * (refresh-token rotation inside the callback keeps working). Otherwise the response sets no
+ * cookie: re-encrypting on every read is most of what a session check would cost.
  *
  * @param update - Present on `POST session`: the client's data, passed with `trigger: "update"`.
  */
@@ -36,6 +42,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
   try {
     const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
     if (!payload) throw new JWTSessionError("The session token decoded to nothing")
+    // Taken before any callback can change the decoded object in place.
+    const decodedClaims = savedForm(payload)
     const token = await config.callbacks.jwt({
       token: await refreshedToken(ctx, payload),
       ...(update && { trigger: "update" as const, session: update.data }),
@@ -43,7 +51,14 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     if (token === null) return { session: null, cookies: store.clean() }
     assertToken(token)
 
-    const expires = new Date(Date.now() + config.session.maxAge * 1000)
+    const now = Date.now()
+    const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
+    const reissue =
+      update !== undefined ||
+      issuedAt === undefined ||
+      now - issuedAt >= reissueAfterMs(config.session, config.jwt) ||
+      savedForm(token) !== decodedClaims
+    const expires = new Date(reissue ? now + config.session.maxAge * 1000 : cookieExpiry(payload, issuedAt!, config.session.maxAge))
     const defaultSession: Session = {
       user: { name: token.name, email: token.email, image: token.picture },
       expires: expires.toISOString(),
@@ -57,13 +72,43 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
     }
-    const encoded = await config.jwt.encode(tokenParams(ctx, { token }))
+    const cookies = reissue ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token })), { expires }) : []
     await emitEvent(config, "session", { session: session as Session, token })
-    return { session: session as Session, cookies: store.chunk(encoded, { expires }) }
+    return { session: session as Session, cookies }
   } catch (error) {
     logError(ctx.logger, error instanceof JWTSessionError ? error : new JWTSessionError("The session could not be read", { cause: error }))
     return { session: null, cookies: store.clean() }
   }
+}
+
+/**
+ * How old a token may get before a read writes it again: `session.updateAge` (how often the
+ * session is written), but never more than half the token's or the cookie's lifetime, so that an
+ * active session cannot run out between writes. (Auth.js re-issued the cookie on every read, and
+ * a short `maxAge` with the default one-day `updateAge` must keep sliding.)
+ */
+function reissueAfterMs(session: RequestContext["config"]["session"], jwt: RequestContext["config"]["jwt"]): number {
+  return Math.min(session.updateAge, Math.min(session.maxAge, jwt.maxAge) / 2) * 1000
+}
+
+/** When the cookie holding `payload` expires: `maxAge` after it was issued, and never after the token itself. */
+function cookieExpiry(payload: JWT, issuedAt: number, maxAge: number): number {
+  const cookie = issuedAt + maxAge * 1000
+  return typeof payload.exp === "number" ? Math.min(cookie, payload.exp * 1000) : cookie
+}
+
+/**
+ * The claims as `encode` would save them (without the `iat`, `exp` and `jti` it sets), as JSON
+ * with every object's keys sorted, so that two tokens compare equal exactly when saving either
+ * stores the same claims, whatever order a callback built them in.
+ */
+function savedForm(token: JWT): string {
+  const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
+  return JSON.stringify(claims, (_key, value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  )
 }
 
 /** What a sign-in knows about the user, for the `jwt` callback. */
