@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { EncryptJWT, base64url, calculateJwkThumbprint } from "jose"
-import { hkdfSync } from "node:crypto"
+import { createCipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto"
 import { decode, encode, getToken } from "../../src/jwt/index.js"
 import { JWTSessionError, MissingSecret } from "../../src/errors.js"
 
@@ -160,6 +160,68 @@ describe("rejecting bad tokens", () => {
     const key = new Uint8Array(32)
     const token = await new EncryptJWT({}).setProtectedHeader({ alg: "dir", enc: "A128CBC-HS256" }).encrypt(key)
     await expect(decode({ token, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+  })
+})
+
+describe("rejecting well-encrypted tokens whose header or claims are wrong", () => {
+  const key = new Uint8Array(hkdfSync("sha256", secret, salt, `Auth.js Generated Encryption Key (${salt})`, 64))
+
+  /**
+   * A token sealed with the right key (RFC 7518 §5.2.2.1, by node:crypto rather than our code)
+   * under any `header`: alg dir, A256CBC-HS512 and the right kid unless overridden. The tag is
+   * valid, so a refusal can only come from what the header or claims say.
+   */
+  async function madeWith(header: Record<string, unknown>, claims: unknown = { sub: "1" }): Promise<string> {
+    const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+    const protectedHeader = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid, ...header }))
+    const iv = randomBytes(16)
+    const cipher = createCipheriv("aes-256-cbc", key.subarray(32), iv)
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(claims)), cipher.final()])
+    const aadBits = Buffer.alloc(8)
+    aadBits.writeBigUInt64BE(BigInt(protectedHeader.length * 8))
+    const tag = createHmac("sha512", key.subarray(0, 32)).update(protectedHeader).update(iv).update(ciphertext).update(aadBits).digest().subarray(0, 32)
+    return [protectedHeader, "", iv, ciphertext, tag].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".")
+  }
+
+  it("accepts the control token", async () => {
+    expect(await decode({ token: await madeWith({}), secret, salt })).toEqual({ sub: "1" })
+  })
+
+  it.each([
+    ["a kid no secret has", { kid: "unknown-kid" }],
+    ["a kid that is not a string", { kid: 7 }],
+    ["compression", { zip: "DEF" }],
+    ["critical extensions", { crit: ["x-custom"], "x-custom": 1 }],
+    ["alg none", { alg: "none" }],
+    ["alg A256KW", { alg: "A256KW" }],
+    ["another enc", { enc: "A128CBC-HS256" }],
+  ])("rejects a token with %s", async (_, header) => {
+    await expect(decode({ token: await madeWith(header), secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+  })
+
+  it.each([
+    ["a header that is not an object", (parts: string[]) => [base64url.encode("[1]"), ...parts.slice(1)]],
+    ["an encrypted key", (parts: string[]) => [parts[0], "AAAA", ...parts.slice(2)]],
+    ["a short IV", (parts: string[]) => [parts[0], "", parts[2]!.slice(0, 11), ...parts.slice(3)]],
+    ["a truncated tag", (parts: string[]) => [...parts.slice(0, 4), parts[4]!.slice(0, 22)]],
+    ["an empty ciphertext", (parts: string[]) => [...parts.slice(0, 3), "", parts[4]]],
+    ["six segments", (parts: string[]) => [...parts, ""]],
+  ])("rejects a token changed to have %s", async (_, change) => {
+    const token = change((await madeWith({})).split(".")).join(".")
+    await expect(decode({ token, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+  })
+
+  it.each([
+    ["an iat in the future", { iat: Math.floor(Date.now() / 1000) + 3600 }],
+    ["an nbf in the future", { nbf: Math.floor(Date.now() / 1000) + 3600 }],
+    ["an exp that is not a number", { exp: "never" }],
+    ["an iat that is not a number", { iat: "now" }],
+  ])("rejects claims with %s", async (_, claims) => {
+    await expect(decode({ token: await madeWith({}, claims), secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+  })
+
+  it("rejects a payload that is not a JSON object", async () => {
+    await expect(decode({ token: await madeWith({}, [1, 2]), secret, salt })).rejects.toThrow(/JSON object/)
   })
 })
 
