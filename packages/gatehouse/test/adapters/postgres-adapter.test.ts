@@ -121,6 +121,32 @@ describe("PostgresAdapter", () => {
     expect(texts[0]).toMatch(/JOIN/)
   })
 
+  test.each([
+    ["prepares its statements on a pg Client, once per connection", undefined, true],
+    ["runs plain statements with preparedStatements: false", false, false],
+  ])("%s", async (_, preparedStatements, expectPrepared) => {
+    const user = await adapter.createUser(newUser({ name: "Prepared" }))
+    const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+    const client = new pg.Client(schemaPoolConfig(schema.url, schema.name))
+    await client.connect()
+    try {
+      const options = preparedStatements === undefined ? {} : { preparedStatements }
+      const onClient = PostgresAdapter(client, options)
+      for (let i = 0; i < 3; i++) expect((await onClient.getSessionAndUser(session.sessionToken))?.user.name).toBe("Prepared")
+      // Another adapter on the same connection names the same text the same way (pg refuses one name for two texts).
+      expect((await PostgresAdapter(client, options).getSessionAndUser(session.sessionToken))?.user.name).toBe("Prepared")
+      expect((await PostgresAdapter(client, options).getUser(user.id))?.name).toBe("Prepared")
+      const { rows } = await client.query<{ name: string; statement: string }>(
+        `SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'gatehouse_%'`,
+      )
+      const join = rows.filter((row) => /JOIN users/.test(row.statement))
+      expect(join).toHaveLength(expectPrepared ? 1 : 0)
+      expect(rows.length > 0).toBe(expectPrepared)
+    } finally {
+      await client.end()
+    }
+  })
+
   test("linkAccount stores only Auth.js's columns and returns expires_at as a number", async () => {
     const user = await adapter.createUser(newUser())
     const linked = await adapter.linkAccount({
