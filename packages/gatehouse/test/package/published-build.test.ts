@@ -60,7 +60,7 @@ describe("the built package", () => {
     expect(manifest.type).toBe("module")
     expect(manifest.sideEffects).toBe(false)
     expect(manifest.files).toEqual(["dist"])
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["jose", "oauth4webapi"])
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["oauth4webapi"])
     for (const [subpath, target] of Object.entries<Record<string, string> | string>(manifest.exports)) {
       if (typeof target === "string") continue
       expect(Object.keys(target)[0], subpath).toBe("types")
