@@ -1,0 +1,14 @@
+/**
+ * Where things are. The bench is bundled into bench/.build/index.js before it runs, so
+ * `import.meta.url` below is that bundle's address, whichever source file this code came from.
+ */
+import { fileURLToPath } from "node:url"
+
+/** The workspace root (node_modules, bench/). */
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url))
+
+/** The cold-start child, built beside the bundle as its own entry point (see the root "bench" script). */
+export const coldStartChild = fileURLToPath(new URL("./scenarios/cold-start-child.js", import.meta.url))
+
+/** Committed results of a full run. */
+export const resultsDir = fileURLToPath(new URL("../results/", import.meta.url))

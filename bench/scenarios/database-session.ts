@@ -1,0 +1,106 @@
+/**
+ * Scenario 3: the database session check. Gatehouse's SQLite adapter alone (Auth.js has no
+ * SQLite adapter of its own to set beside it), then PostgreSQL: Gatehouse's adapter against
+ * @auth/pg-adapter on one throwaway cluster, one schema, one seeded session.
+ */
+import { Auth as authjsAuth } from "@auth/core"
+import authjsGitHub from "@auth/core/providers/github"
+import authjsPostgresAdapter from "@auth/pg-adapter"
+import Database from "better-sqlite3"
+import { Auth as gatehouseAuth } from "gatehouse"
+import { PostgresAdapter as gatehousePostgresAdapter, migrate } from "gatehouse/adapters/postgres"
+import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+import type { StoredAdapter } from "gatehouse/adapters"
+import gatehouseGitHub from "gatehouse/providers/github"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import pg from "pg"
+import { startPostgres } from "../../packages/gatehouse/test/support/postgres-server.js"
+import { basePath, claims, githubOptions, secret } from "../fixtures.js"
+import { compare, interleave, timingAtScale } from "../measure.js"
+import type { Scenario, ScenarioContext } from "../scenario.js"
+import { sessionCheck } from "../session-checks.js"
+
+/** Each library gets a pool of its own, of this size. */
+const POOL_SIZE = 10
+
+/** Far enough ahead that neither library finds the session due for extension, so no call writes. */
+const EXPIRES = new Date(Date.now() + 365 * 24 * 3600 * 1000)
+
+/** The database-session configuration, for either library's adapter and GitHub provider. */
+function databaseConfig<Adapter, Provider>(adapter: Adapter, GitHub: (options: typeof githubOptions) => Provider) {
+  return { secret, basePath, trustHost: true, adapter, session: { strategy: "database" as const }, providers: [GitHub({ ...githubOptions })] }
+}
+
+/**
+ * A pool whose idle connections may be cut without crashing the process. pool.end() resolves
+ * before its connections have closed, so the server's shutdown right after can still reach one,
+ * and pg reports that as an 'error' event (fatal when nobody listens). While the pool is in use,
+ * a broken connection also fails the query in flight, which stops the run anyway.
+ */
+function pool(url: string): pg.Pool {
+  const created = new pg.Pool({ connectionString: url, max: POOL_SIZE })
+  created.on("error", (error) => {
+    if (!created.ending) console.error("PostgreSQL connection lost:", error.message)
+  })
+  return created
+}
+
+/** One user with one session; returns the session token, which is the cookie's whole value. */
+async function seed(adapter: StoredAdapter): Promise<string> {
+  const user = await adapter.createUser({ name: claims.name, email: claims.email, image: claims.picture, emailVerified: null })
+  const sessionToken = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")
+  await adapter.createSession({ sessionToken, userId: user.id, expires: EXPIRES })
+  return sessionToken
+}
+
+async function postgres({ report, scale, cleanup }: ScenarioContext): Promise<void> {
+  const server = await startPostgres()
+  cleanup(() => server.destroy())
+  report.note(`PostgreSQL: throwaway cluster on 127.0.0.1:${server.port}; a pg Pool of ${POOL_SIZE} per library`)
+  const gatehousePool = pool(server.url)
+  cleanup(() => gatehousePool.end())
+  const authjsPool = pool(server.url)
+  cleanup(() => authjsPool.end())
+
+  // Gatehouse's schema is Auth.js's layout (same tables and columns) plus indexes, so both read it.
+  await migrate(gatehousePool)
+  const gatehouseAdapter = gatehousePostgresAdapter(gatehousePool)
+  const sessionToken = await seed(gatehouseAdapter)
+
+  const gatehouseConfig = databaseConfig(gatehouseAdapter, gatehouseGitHub)
+  const authjsConfig = databaseConfig(authjsPostgresAdapter(authjsPool), authjsGitHub)
+  const checks = {
+    gatehouse: sessionCheck((request) => gatehouseAuth(request, gatehouseConfig), "gatehouse", sessionToken, claims.email),
+    authjs: sessionCheck((request) => authjsAuth(request, authjsConfig), "auth.js", sessionToken, claims.email),
+  }
+  for (const concurrency of [1, 64]) {
+    const timings = await compare(checks, timingAtScale(scale, concurrency))
+    report.throughput(`PostgreSQL, ${concurrency === 1 ? "sequential" : `concurrency ${concurrency}`}`, timings, { concurrency, poolSize: POOL_SIZE })
+  }
+}
+
+async function sqlite({ report, scale, cleanup }: ScenarioContext): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "gatehouse-bench-"))
+  cleanup(() => rmSync(dir, { recursive: true, force: true }))
+  const db = new Database(join(dir, "auth.db"))
+  cleanup(() => db.close())
+  const adapter = SQLiteAdapter(db)
+  const sessionToken = await seed(adapter)
+  const config = databaseConfig(adapter, gatehouseGitHub)
+  const check = sessionCheck((request) => gatehouseAuth(request, config), "gatehouse", sessionToken, claims.email)
+  // Sequential only: better-sqlite3 is synchronous, so calls in flight would only queue.
+  const [timing] = await interleave([{ name: "gatehouse", op: check }], timingAtScale(scale, 1))
+  report.throughput("SQLite (better-sqlite3, temp file), sequential", { gatehouse: timing! }, { concurrency: 1 })
+}
+
+export const databaseSession: Scenario = {
+  name: "session-database",
+  title: "3. Database session check: GET /auth/session, session row read through the adapter",
+  // SQLite first: it has no Auth.js figure, and the scenario's last line should be a ratio.
+  async run(context) {
+    await sqlite(context)
+    await postgres(context)
+  },
+}

@@ -1,0 +1,34 @@
+/**
+ * Session checks through each library's handler: `GET /auth/session` with a valid cookie, answer
+ * checked. Scenario 1 times them and the memory scenario repeats them, on the same setup.
+ */
+import { Auth as authjsAuth } from "@auth/core"
+import { encode as authjsEncode } from "@auth/core/jwt"
+import authjsGitHub from "@auth/core/providers/github"
+import { Auth as gatehouseAuth } from "gatehouse"
+import { encode as gatehouseEncode } from "gatehouse/jwt"
+import gatehouseGitHub from "gatehouse/providers/github"
+import { expectSession } from "./expect.js"
+import { claims, jwtSessionConfig, secret, sessionCookieName, sessionRequest } from "./fixtures.js"
+
+export type SessionCheck = () => Promise<void>
+
+/**
+ * One checked session request. `handler` closes over one config object, passed on every call:
+ * whether a library caches per config object is its own business, and both get the same chance.
+ */
+export function sessionCheck(handler: (request: Request) => Promise<Response>, library: string, cookieValue: string, email: string): SessionCheck {
+  return async () => expectSession(await handler(sessionRequest(cookieValue)), library, email)
+}
+
+/** JWT-session checks for both libraries, each with a cookie its own `encode` made. */
+export async function jwtSessionChecks(): Promise<{ gatehouse: SessionCheck; authjs: SessionCheck }> {
+  const gatehouseConfig = jwtSessionConfig(gatehouseGitHub)
+  const authjsConfig = jwtSessionConfig(authjsGitHub)
+  const gatehouseCookie = await gatehouseEncode({ token: claims, secret, salt: sessionCookieName })
+  const authjsCookie = await authjsEncode({ token: claims, secret, salt: sessionCookieName })
+  return {
+    gatehouse: sessionCheck((request) => gatehouseAuth(request, gatehouseConfig), "gatehouse", gatehouseCookie, claims.email),
+    authjs: sessionCheck((request) => authjsAuth(request, authjsConfig), "auth.js", authjsCookie, claims.email),
+  }
+}
