@@ -35,7 +35,9 @@ export interface PostgresAdapterOptions {
    * then about twice as fast. Default: true when `db` is a `pg` `Pool` or `Client` (or one built
    * on them), false for anything else, whose `query` may take only text. Set false behind a
    * pooler that cannot keep prepared statements (PgBouncer in transaction mode before 1.21, or
-   * with `max_prepared_statements = 0`).
+   * with `max_prepared_statements = 0`). Should the server report a prepared statement missing,
+   * duplicated or made stale by a column type change, the adapter runs that query again as plain
+   * text and stays with plain text.
    */
   preparedStatements?: boolean
 }
@@ -140,19 +142,33 @@ function toAuthenticator(row: PostgresRow): AdapterAuthenticator {
   }
 }
 
-// Process-wide, so that every adapter on one pool gives a text the same name: pg refuses one name
-// for two texts on a connection. The texts are built from our own column lists; only the updates
-// vary with the fields given, and the limit keeps even an odd mix from growing without end.
-const statementNames = new Map<string, string>()
-const STATEMENT_NAME_LIMIT = 500
-
-/** The prepared statement name of `text` (the same for the same text, unique to it); `undefined` past the limit. */
-function statementName(text: string): string | undefined {
-  let name = statementNames.get(text)
-  if (name === undefined && statementNames.size < STATEMENT_NAME_LIMIT) {
-    statementNames.set(text, (name = `gatehouse_${statementNames.size + 1}`))
+/**
+ * The prepared statement name of `text`, a function of the text alone: pg refuses one name for two
+ * texts on a connection, and every adapter on a pool, from any copy of this module (hot reload,
+ * separate bundles, two versions), must agree. A 53-bit hash (cyrb53, two multiplicative lanes) is
+ * cheap enough for every query, and collisions among our few dozen texts are out of the question.
+ */
+function statementName(text: string): string {
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ code, 2654435761)
+    h2 = Math.imul(h2 ^ code, 1597334677)
   }
-  return name
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return `gatehouse_${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`
+}
+
+/**
+ * Errors meaning prepared statements do not work on this connection path: a pooler in
+ * transaction mode lost or duplicated one (26000, 42P05), or a column's type changed under a
+ * cached plan (0A000). The query is then run again as plain text, and so is every later one.
+ */
+function isPreparedStatementFailure(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined
+  return code === "26000" || code === "42P05" || code === "0A000"
 }
 
 /** Quotes a column name we chose ourselves (never user input). */
@@ -215,12 +231,18 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  */
 export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterOptions = {}): PostgresAdapterMethods {
   keepIdleErrorsFromCrashing(db)
-  const prepared = options.preparedStatements ?? isPgDriver(db)
+  let prepared = options.preparedStatements ?? isPgDriver(db)
   const named = db.query as unknown as NamedStatementQuery
 
   const rows = async (text: string, values: unknown[]): Promise<PostgresRow[]> => {
-    const name = prepared ? statementName(text) : undefined
-    return (await (name === undefined ? db.query(text, values) : named.call(db, { name, text, values }))).rows
+    if (!prepared) return (await db.query(text, values)).rows
+    try {
+      return (await named.call(db, { name: statementName(text), text, values })).rows
+    } catch (error) {
+      if (!isPreparedStatementFailure(error)) throw error
+      prepared = false
+      return (await db.query(text, values)).rows
+    }
   }
 
   /** Rows of a query by id, or none when the id cannot be one here. */

@@ -140,8 +140,8 @@ export async function getSession(req: ExpressRequest, config: ServerAuthConfig, 
 
 /**
  * The `Set-Cookie`s of the session cookie and its chunks: what a session read may change. The
- * CSRF and callback-url cookies the session route also sends belong to sign-in pages, not to
- * every page of the app.
+ * session route sends no others; should it ever, CSRF and callback-url cookies belong to sign-in
+ * pages, not to every page of the app.
  */
 function sessionCookies(headers: Headers, config: ServerAuthConfig): string[] {
   const configured = config.cookies?.sessionToken?.name

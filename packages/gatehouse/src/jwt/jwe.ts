@@ -60,8 +60,8 @@ export async function decryptCompact(token: string, lookup: KeyLookup): Promise<
   if (encryptedKey !== "") throw new JWTSessionError("A dir token must have an empty encrypted key")
 
   const header = parseHeader(headerBytes)
-  if (header.alg !== "dir") throw new JWTSessionError(`Unsupported JWT key management: ${String(header.alg)}`)
-  if (!isSupportedEncryption(header.enc)) throw new JWTSessionError(`Unsupported JWT content encryption: ${String(header.enc)}`)
+  if (header.alg !== "dir") throw new JWTSessionError(`Unsupported JWT key management: ${describe(header.alg)}`)
+  if (!isSupportedEncryption(header.enc)) throw new JWTSessionError(`Unsupported JWT content encryption: ${describe(header.enc)}`)
   if (header.zip !== undefined) throw new JWTSessionError("Compressed JWT payloads are not supported")
   if (header.crit !== undefined) throw new JWTSessionError("The token names critical header extensions, which are not supported")
   if (header.kid !== undefined && typeof header.kid !== "string") throw new JWTSessionError("The token's key id must be a string")
@@ -119,6 +119,11 @@ function parseHeader(bytes: Uint8Array): ProtectedHeader {
   }
   if (header === null || typeof header !== "object" || Array.isArray(header)) throw new JWTSessionError("The token's header is not a JSON object")
   return header as ProtectedHeader
+}
+
+/** A header value for a message; never calls anything on it (`{"toString": 0}` would throw). */
+function describe(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : typeof value
 }
 
 function malformed(): JWTSessionError {

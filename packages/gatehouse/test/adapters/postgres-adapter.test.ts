@@ -147,6 +147,49 @@ describe("PostgresAdapter", () => {
     }
   })
 
+  test("prepares on a pg Pool too, and two copies of the module agree on every statement's name", async () => {
+    const user = await adapter.createUser(newUser({ name: "Two Copies" }))
+    const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+    // One connection, so both copies' statements meet on it (as with hot reload or two bundles).
+    const single = schema.pool({ max: 1 })
+    try {
+      const copy = (name: string): Promise<typeof import("../../src/adapters/postgres.js")> =>
+        import(/* @vite-ignore */ `../../src/adapters/postgres.js?copy=${name}`)
+      const copyA = await copy("a")
+      const copyB = await copy("b")
+      expect(copyA.PostgresAdapter).not.toBe(copyB.PostgresAdapter)
+      const a = copyA.PostgresAdapter(single)
+      const b = copyB.PostgresAdapter(single)
+      // Different first statements in each copy: order-dependent names would collide here.
+      expect((await a.getUser(user.id))?.name).toBe("Two Copies")
+      expect((await b.getSessionAndUser(session.sessionToken))?.user.name).toBe("Two Copies")
+      expect((await b.getUser(user.id))?.name).toBe("Two Copies")
+      expect((await a.getSessionAndUser(session.sessionToken))?.user.name).toBe("Two Copies")
+      const { rows } = await single.query<{ statement: string }>(`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'gatehouse_%'`)
+      expect(rows.filter((row) => /JOIN users/.test(row.statement))).toHaveLength(1)
+    } finally {
+      await single.end()
+    }
+  })
+
+  test("falls back to plain queries when the server lost its prepared statements (a pooler in transaction mode)", async () => {
+    const user = await adapter.createUser(newUser({ name: "Lost Statements" }))
+    const client = new pg.Client(schemaPoolConfig(schema.url, schema.name))
+    await client.connect()
+    try {
+      const onClient = PostgresAdapter(client)
+      expect((await onClient.getUser(user.id))?.name).toBe("Lost Statements")
+      // What a transaction-mode pooler does: the next query lands where the statement does not exist.
+      await client.query("DEALLOCATE ALL")
+      expect((await onClient.getUser(user.id))?.name).toBe("Lost Statements")
+      expect((await onClient.getUserByEmail(user.email))?.name).toBe("Lost Statements")
+      const { rows } = await client.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'gatehouse_%'`)
+      expect(rows).toEqual([])
+    } finally {
+      await client.end()
+    }
+  })
+
   test("linkAccount stores only Auth.js's columns and returns expires_at as a number", async () => {
     const user = await adapter.createUser(newUser())
     const linked = await adapter.linkAccount({

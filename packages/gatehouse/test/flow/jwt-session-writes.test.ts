@@ -178,6 +178,55 @@ describe("a JWT session read", () => {
     expect(issuedRefreshTokens).toEqual(["refresh-2"])
   })
 
+  it("saves a token the session callback changed in place, keeping the expiry it reported", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-01T00:00:00Z") })
+    const config = credentialsConfig({
+      callbacks: {
+        session: ({ session, token }) => {
+          if (token) token.lastSeen = Date.now()
+          return session
+        },
+      },
+    })
+    const client = new Client(config)
+    await client.signIn()
+    moveClockOn(60 * 60 * 1000)
+    const response = await client.get("session")
+    expect(((await response.json()) as Session).expires).toBe("2030-01-31T00:00:00.000Z")
+    expect(sessionLine(response)).toMatch(/; Expires=Thu, 31 Jan 2030 00:00:00 GMT;/)
+    expect(await claimsIn(client)).toMatchObject({ lastSeen: Date.parse("2030-01-01T01:00:00Z") })
+  })
+
+  it("writes on every read when a custom decode gives claims JSON cannot hold, rather than failing", async () => {
+    const { client } = countingClient({
+      jwt: {
+        decode: async (params) => ({ ...(await decode(params)), big: BigInt(1) }),
+        encode: async (params) => {
+          const { big: _big, ...token } = params.token ?? {}
+          return (await import("../../src/jwt/index.js")).encode({ ...params, token })
+        },
+      },
+    })
+    await client.signIn()
+    const response = await client.get("session")
+    expect(await response.json()).toMatchObject({ user: { email: "ada@app.test" } })
+    expect(sessionLine(response)).toBeDefined()
+  })
+
+  it("reports the same expiry whether or not it writes, with a token shorter-lived than the session", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-01T00:00:00Z") })
+    const { client } = countingClient({ jwt: { maxAge: 3600 } })
+    await client.signIn()
+    moveClockOn(10 * 60 * 1000)
+    expect(((await client.session()) as Session).expires).toBe("2030-01-31T00:00:00.000Z")
+    moveClockOn(21 * 60 * 1000)
+    const written = await client.get("session")
+    expect(sessionLine(written)).toBeDefined()
+    expect(((await written.json()) as Session).expires).toBe("2030-01-31T00:31:00.000Z")
+    moveClockOn(9 * 60 * 1000)
+    expect(((await client.session()) as Session).expires).toBe("2030-01-31T00:31:00.000Z")
+  })
+
   it("always writes on an update (POST session)", async () => {
     const { client } = countingClient()
     await client.signIn()

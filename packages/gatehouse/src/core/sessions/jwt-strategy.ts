@@ -28,9 +28,9 @@ export interface SessionRead {
  * ends the session: the cookie is cleared and the session is `null`.
  *
  * The cookie is written again (sliding the expiry by another `maxAge`) only when the token is
- * older than the write interval (see {@link reissueAfterMs}), on an update, or when the `jwt`
- * callback returned claims other than the ones decoded, so what it returns is always saved
- * (refresh-token rotation inside the callback keeps working). Otherwise the response sets no
+ * older than the write interval (see {@link reissueAfterMs}), on an update, or when the `jwt` or
+ * `session` callback left claims other than the ones decoded, so what they return or change is
+ * always saved (refresh-token rotation inside the callback keeps working). Otherwise the response sets no
  * cookie: re-encrypting on every read is most of what a session check would cost.
  *
  * @param update - Present on `POST session`: the client's data, passed with `trigger: "update"`.
@@ -42,8 +42,14 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
   try {
     const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
     if (!payload) throw new JWTSessionError("The session token decoded to nothing")
-    // Taken before any callback can change the decoded object in place.
-    const decodedClaims = savedForm(payload)
+    // Taken before any callback can change the decoded object in place. A custom decode may give
+    // values JSON cannot hold (BigInt); then every read counts as a change and writes.
+    let decodedClaims: string | undefined
+    try {
+      decodedClaims = savedForm(payload)
+    } catch {
+      decodedClaims = undefined
+    }
     const token = await config.callbacks.jwt({
       token: await refreshedToken(ctx, payload),
       ...(update && { trigger: "update" as const, session: update.data }),
@@ -53,12 +59,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
 
     const now = Date.now()
     const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
-    const reissue =
-      update !== undefined ||
-      issuedAt === undefined ||
-      now - issuedAt >= reissueAfterMs(config.session, config.jwt) ||
-      savedForm(token) !== decodedClaims
-    const expires = new Date(reissue ? now + config.session.maxAge * 1000 : cookieExpiry(payload, issuedAt!, config.session.maxAge))
+    const due = update !== undefined || issuedAt === undefined || now - issuedAt >= reissueAfterMs(config.session, config.jwt)
+    const expires = new Date(due ? now + config.session.maxAge * 1000 : issuedAt! + config.session.maxAge * 1000)
     const defaultSession: Session = {
       user: { name: token.name, email: token.email, image: token.picture },
       expires: expires.toISOString(),
@@ -72,7 +74,9 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
     }
-    const cookies = reissue ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token })), { expires }) : []
+    // Compared after the session callback too, which may also change the token in place. A write
+    // that only saves changed claims keeps the expiry the client was just told.
+    const cookies = due || changedClaims(token, decodedClaims) ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token })), { expires }) : []
     await emitEvent(config, "session", { session: session as Session, token })
     return { session: session as Session, cookies }
   } catch (error) {
@@ -91,10 +95,13 @@ function reissueAfterMs(session: RequestContext["config"]["session"], jwt: Reque
   return Math.min(session.updateAge, Math.min(session.maxAge, jwt.maxAge) / 2) * 1000
 }
 
-/** When the cookie holding `payload` expires: `maxAge` after it was issued, and never after the token itself. */
-function cookieExpiry(payload: JWT, issuedAt: number, maxAge: number): number {
-  const cookie = issuedAt + maxAge * 1000
-  return typeof payload.exp === "number" ? Math.min(cookie, payload.exp * 1000) : cookie
+/** Whether saving `token` would store other claims than `decoded` (its {@link savedForm}); unknown counts as changed. */
+function changedClaims(token: JWT, decoded: string | undefined): boolean {
+  try {
+    return decoded === undefined || savedForm(token) !== decoded
+  } catch {
+    return true
+  }
 }
 
 /**
