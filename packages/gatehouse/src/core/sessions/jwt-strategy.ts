@@ -59,8 +59,13 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
 
     const now = Date.now()
     const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
-    const due = update !== undefined || issuedAt === undefined || now - issuedAt >= reissueAfterMs(config.session, config.jwt)
-    const expires = new Date(due ? now + config.session.maxAge * 1000 : issuedAt! + config.session.maxAge * 1000)
+    const due =
+      update !== undefined ||
+      issuedAt === undefined ||
+      now - issuedAt >= reissueAfterMs(config.session, config.jwt) ||
+      changedClaims(token, decodedClaims)
+    const slid = new Date(now + config.session.maxAge * 1000)
+    const expires = due ? slid : new Date(issuedAt! + config.session.maxAge * 1000)
     const defaultSession: Session = {
       user: { name: token.name, email: token.email, image: token.picture },
       expires: expires.toISOString(),
@@ -74,9 +79,10 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
     }
-    // Compared after the session callback too, which may also change the token in place. A write
-    // that only saves changed claims keeps the expiry the client was just told.
-    const cookies = due || changedClaims(token, decodedClaims) ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token })), { expires }) : []
+    // Compared again: the session callback may change the token in place too. Every write slides
+    // the cookie, so its expiry always matches the new token's `iat`; the client was told the
+    // earlier one, which errs on the safe side.
+    const cookies = due || changedClaims(token, decodedClaims) ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token })), { expires: slid }) : []
     await emitEvent(config, "session", { session: session as Session, token })
     return { session: session as Session, cookies }
   } catch (error) {
