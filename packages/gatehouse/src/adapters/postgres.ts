@@ -73,12 +73,17 @@ const RATE_LIMIT_PRUNE_AFTER_MS = 60_000
 /** The columns an account may carry besides its keys; Auth.js's adapter stores these and drops the rest. */
 const ACCOUNT_COLUMNS = ["userId", "type", "provider", "providerAccountId", ...ACCOUNT_TOKEN_FIELDS] as const
 
+/** The SQLSTATE pg puts on a server error as `code`, if `error` carries one. */
+function sqlState(error: unknown): unknown {
+  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined
+}
+
 /**
  * An id that cannot be one in this database: text that is no integer for an Auth.js SERIAL id
  * (22P02, also a malformed uuid), or an integer out of range (22003). Such an id names no row.
  */
 function isImpossibleId(error: unknown): boolean {
-  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined
+  const code = sqlState(error)
   return code === "22P02" || code === "22003"
 }
 
@@ -167,7 +172,7 @@ function statementName(text: string): string {
  * cached plan (0A000). The query is then run again as plain text, and so is every later one.
  */
 function isPreparedStatementFailure(error: unknown): boolean {
-  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined
+  const code = sqlState(error)
   return code === "26000" || code === "42P05" || code === "0A000"
 }
 

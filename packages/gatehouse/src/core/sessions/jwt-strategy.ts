@@ -42,14 +42,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
   try {
     const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
     if (!payload) throw new JWTSessionError("The session token decoded to nothing")
-    // Taken before any callback can change the decoded object in place. A custom decode may give
-    // values JSON cannot hold (BigInt); then every read counts as a change and writes.
-    let decodedClaims: string | undefined
-    try {
-      decodedClaims = savedForm(payload)
-    } catch {
-      decodedClaims = undefined
-    }
+    // Taken before any callback can change the decoded object in place.
+    const decodedClaims = savedForm(payload)
     const token = await config.callbacks.jwt({
       token: await refreshedToken(ctx, payload),
       ...(update && { trigger: "update" as const, session: update.data }),
@@ -103,25 +97,26 @@ function reissueAfterMs(session: RequestContext["config"]["session"], jwt: Reque
 
 /** Whether saving `token` would store other claims than `decoded` (its {@link savedForm}); unknown counts as changed. */
 function changedClaims(token: JWT, decoded: string | undefined): boolean {
-  try {
-    return decoded === undefined || savedForm(token) !== decoded
-  } catch {
-    return true
-  }
+  return decoded === undefined || savedForm(token) !== decoded
 }
 
 /**
  * The claims as `encode` would save them (without the `iat`, `exp` and `jti` it sets), as JSON
  * with every object's keys sorted, so that two tokens compare equal exactly when saving either
- * stores the same claims, whatever order a callback built them in.
+ * stores the same claims, whatever order a callback built them in. `undefined` when JSON cannot
+ * hold them (a custom decode's BigInt): such a token counts as changed on every read.
  */
-function savedForm(token: JWT): string {
+function savedForm(token: JWT): string | undefined {
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
-  return JSON.stringify(claims, (_key, value: unknown) =>
-    value !== null && typeof value === "object" && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : value,
-  )
+  try {
+    return JSON.stringify(claims, (_key, value: unknown) =>
+      value !== null && typeof value === "object" && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : value,
+    )
+  } catch {
+    return undefined
+  }
 }
 
 /** What a sign-in knows about the user, for the `jwt` callback. */
