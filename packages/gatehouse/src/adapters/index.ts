@@ -116,6 +116,22 @@ export interface Adapter {
   ): Awaitable<AdapterSession | null | undefined>
   /** Preferably returns the deleted row, which the `signOut` event receives. */
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  /**
+   * Gatehouse's addition: deletes every session row of the user (none for an unknown user). Needed
+   * by `signOutEverywhere` under database sessions.
+   */
+  deleteSessionsByUserId?(userId: string): Awaitable<void>
+  /**
+   * Gatehouse's addition: the user's session version, `0` for a user whose sessions were never
+   * revoked (or who is not stored at all: a credentials user of a JWT app still has a version).
+   * A JWT session remembers the version it was issued under and ends when it differs.
+   */
+  getSessionVersion?(userId: string): Awaitable<number>
+  /**
+   * Gatehouse's addition: adds one to the user's session version and returns the new one,
+   * atomically (concurrent calls each get a different number). Any string is a valid user id.
+   */
+  incrementSessionVersion?(userId: string): Awaitable<number>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /**
    * Gatehouse's addition: counts one event under `key` and returns how many the current window
@@ -160,7 +176,7 @@ export interface StoredAdapter extends Adapter {
   getUserByAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterUser | null>
   /** Changes only the fields present and not `undefined`; rejects an unknown id. */
   updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
-  /** Also removes the user's sessions, accounts and authenticators. */
+  /** Also removes the user's sessions, accounts, authenticators and session version. */
   deleteUser: (userId: string) => Promise<AdapterUser | null>
   /** Rejects a second account with the same provider and `providerAccountId`. */
   linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>
@@ -176,6 +192,9 @@ export interface StoredAdapter extends Adapter {
   getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
   deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
+  deleteSessionsByUserId: (userId: string) => Promise<void>
+  getSessionVersion: (userId: string) => Promise<number>
+  incrementSessionVersion: (userId: string) => Promise<number>
   createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
   hitRateLimit: (key: string, windowSeconds: number) => Promise<number>
   useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>

@@ -64,6 +64,7 @@ export function MemoryAdapter(): MemoryAdapter {
   const verificationTokens = new Map<string, VerificationToken>()
   const authenticators = new Map<string, AdapterAuthenticator>()
   const rateLimits = new Map<string, { count: number; resetAt: number }>()
+  const sessionVersions = new Map<string, number>()
   let rateLimitCalls = 0
 
   const requireUser = (userId: string, what: string): void => {
@@ -116,6 +117,7 @@ export function MemoryAdapter(): MemoryAdapter {
       for (const table of [sessions, accounts, authenticators]) {
         for (const [key, row] of table) if (row.userId === userId) table.delete(key)
       }
+      sessionVersions.delete(userId)
       return copy(user)
     },
 
@@ -185,6 +187,18 @@ export function MemoryAdapter(): MemoryAdapter {
       if (!session) return null
       sessions.delete(sessionToken)
       return copy(session)
+    },
+
+    deleteSessionsByUserId: async (userId) => {
+      for (const [key, row] of sessions) if (row.userId === userId) sessions.delete(key)
+    },
+
+    getSessionVersion: async (userId) => sessionVersions.get(userId) ?? 0,
+
+    incrementSessionVersion: async (userId) => {
+      const version = (sessionVersions.get(userId) ?? 0) + 1
+      sessionVersions.set(userId, version)
+      return version
     },
 
     createVerificationToken: async (verificationToken) => {

@@ -58,6 +58,8 @@ const MIGRATION_LOCK_KEY = "29099075146642277"
  * missing (judged by what exists, not by name):
  * - the `rate_limits` table (`key`, `count`, `reset_at`), Gatehouse's own, where `hitRateLimit`
  *   counts sign-in emails for every instance at once;
+ * - the `session_versions` table (`"userId"`, `version`), Gatehouse's own, which lets
+ *   `signOutEverywhere` end JWT sessions;
  * - a unique index on `sessions("sessionToken")` and on `accounts(provider, "providerAccountId")`
  *   (fails, naming the key, if an old database holds duplicates: those must be resolved by hand);
  * - an index on `users(email)` and on each `"userId"` column;
@@ -95,6 +97,14 @@ CREATE TABLE IF NOT EXISTS rate_limits (
   count INTEGER NOT NULL,
   reset_at BIGINT NOT NULL,
   PRIMARY KEY (key)
+);
+
+-- Not in Auth.js: each user's session version (signOutEverywhere for JWT sessions). No foreign
+-- key: a credentials user of a JWT app need not be stored to have one. TEXT holds any id type.
+CREATE TABLE IF NOT EXISTS session_versions (
+  "userId" TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY ("userId")
 );
 
 DO $gatehouse$
@@ -246,4 +256,31 @@ export async function migrate(db: PostgresQueryable | PostgresPool): Promise<voi
     // A connection that failed mid-migration may be broken: the pool discards it instead of reusing it.
     if (client !== db) (client as PostgresPoolClient).release(failure instanceof Error ? failure : undefined)
   }
+}
+
+/**
+ * Converts a database whose `sessions` hold raw tokens (written by Auth.js, or by Gatehouse with
+ * `session.hashTokens: false`) to hashed ones: each `"sessionToken"` becomes `sha256:` and the hex
+ * SHA-256 of the token, which is what Gatehouse looks up by default. One statement, so it is
+ * atomic; rows already hashed are left alone, so running it again is harmless and converts only
+ * rows written since. Returns how many rows it converted.
+ *
+ * Run it when the first version with hashing on starts (before it serves), and once more after
+ * the last instance still storing raw tokens has stopped: then no one is signed out by the switch.
+ *
+ * @example
+ * ```ts
+ * import { hashSessionTokens, migrate } from "gatehouse/adapters/postgres"
+ *
+ * await migrate(pool)
+ * console.log(`${await hashSessionTokens(pool)} sessions converted`)
+ * ```
+ */
+export async function hashSessionTokens(db: PostgresQueryable): Promise<number> {
+  // sha256() is in core since PostgreSQL 11; the prefix is HASHED_TOKEN_PREFIX.
+  const result = await db.query(
+    `UPDATE sessions SET "sessionToken" = 'sha256:' || encode(sha256(convert_to("sessionToken", 'UTF8')), 'hex')
+     WHERE "sessionToken" NOT LIKE 'sha256:%'`,
+  )
+  return result.rowCount ?? 0
 }

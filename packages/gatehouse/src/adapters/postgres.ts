@@ -24,7 +24,7 @@ import type {
 } from "./index.js"
 import type { PostgresQueryable, PostgresRow } from "./postgres-schema.js"
 
-export { migrate, postgresSchema } from "./postgres-schema.js"
+export { hashSessionTokens, migrate, postgresSchema } from "./postgres-schema.js"
 export type { PostgresPool, PostgresPoolClient, PostgresQueryable, PostgresQueryResult, PostgresRow } from "./postgres-schema.js"
 
 /** Options of {@link PostgresAdapter}. */
@@ -307,8 +307,13 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
       return updated
     },
 
-    // Accounts, sessions and authenticators go with the user through ON DELETE CASCADE.
-    deleteUser: async (userId) => first(await rowsById(`DELETE FROM users WHERE id = $1 RETURNING ${USER}`, [userId]), toUser),
+    // Accounts, sessions and authenticators go with the user through ON DELETE CASCADE; the
+    // session version has no foreign key (see the schema) and goes by hand.
+    deleteUser: async (userId) => {
+      const user = first(await rowsById(`DELETE FROM users WHERE id = $1 RETURNING ${USER}`, [userId]), toUser)
+      if (user) await rows(`DELETE FROM session_versions WHERE "userId" = $1`, [String(userId)])
+      return user
+    },
 
     linkAccount: async (account) => {
       const names: string[] = []
@@ -396,6 +401,26 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
 
     deleteSession: async (sessionToken) =>
       first(await rows(`DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING ${SESSION}`, [sessionToken]), toSession),
+
+    deleteSessionsByUserId: async (userId) => {
+      await rowsById(`DELETE FROM sessions WHERE "userId" = $1`, [userId])
+    },
+
+    getSessionVersion: async (userId) =>
+      Number((await rows(`SELECT version FROM session_versions WHERE "userId" = $1`, [userId]))[0]?.version ?? 0),
+
+    // One statement: concurrent calls queue on the row lock, so each gets its own number.
+    incrementSessionVersion: async (userId) =>
+      Number(
+        (
+          await rows(
+            `INSERT INTO session_versions ("userId", version) VALUES ($1, 1)
+             ON CONFLICT ("userId") DO UPDATE SET version = session_versions.version + 1
+             RETURNING version`,
+            [userId],
+          )
+        )[0]!.version,
+      ),
 
     createVerificationToken: async ({ identifier, token, expires }) => {
       const found = await rows(

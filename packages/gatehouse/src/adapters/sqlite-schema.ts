@@ -80,6 +80,14 @@ CREATE TABLE IF NOT EXISTS rate_limits (
   reset_at INTEGER NOT NULL
 );
 `,
+  // 3: Gatehouse's own: each user's session version, which lets signOutEverywhere end JWT
+  // sessions. No foreign key: a credentials user of a JWT app need not be stored to have one.
+  `
+CREATE TABLE IF NOT EXISTS session_versions (
+  "userId" TEXT PRIMARY KEY,
+  version INTEGER NOT NULL
+);
+`,
 ]
 
 /** The `PRAGMA user_version` of a fully migrated database. */

@@ -23,6 +23,7 @@ import type {
   StoredAdapter,
   VerificationToken,
 } from "./index.js"
+import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
 
 export { SQLITE_MIGRATIONS, SQLITE_SCHEMA, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
@@ -242,6 +243,41 @@ function migrate(db: SQLiteDatabase): void {
 }
 
 /**
+ * Converts a database whose `sessions` hold raw tokens (written by Gatehouse with
+ * `session.hashTokens: false`, or copied from an Auth.js database) to hashed ones: each
+ * `"sessionToken"` becomes `sha256:` and the hex SHA-256 of the token, which is what Gatehouse
+ * looks up by default. One transaction; rows already hashed are left alone, so running it again
+ * is harmless. Resolves to how many rows it converted. Run it before the app with hashing on serves.
+ *
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3"
+ * import { hashSessionTokens } from "gatehouse/adapters/sqlite"
+ *
+ * await hashSessionTokens(new Database("auth.db"))
+ * ```
+ */
+export async function hashSessionTokens(db: SQLiteDatabase): Promise<number> {
+  const raw = db.prepare(`SELECT "sessionToken" AS token FROM sessions WHERE substr("sessionToken", 1, 7) <> ?`).all(HASHED_TOKEN_PREFIX) as { token: string }[]
+  // Hashed before the transaction (Web Crypto is asynchronous); a row deleted meanwhile is simply not found.
+  const hashed = await Promise.all(raw.map(async ({ token }) => [await hashedSessionToken(token), token] as const))
+  const update = db.prepare(`UPDATE sessions SET "sessionToken" = ? WHERE "sessionToken" = ?`)
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    for (const [hash, token] of hashed) update.run(hash, token)
+    db.exec("COMMIT")
+  } catch (error) {
+    try {
+      db.exec("ROLLBACK")
+    } catch {
+      // SQLite already rolled back on its own; the first error is the one to report.
+    }
+    throw error
+  }
+  return hashed.length
+}
+
+/**
  * Creates the SQLite adapter over an open connection, turning on foreign keys (which cascade user
  * deletion) and WAL journaling, setting a 5 s busy timeout when the connection has none, and
  * creating or migrating the tables.
@@ -347,6 +383,7 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
 
     deleteUser: async (userId) => {
       const row = one(`DELETE FROM users WHERE id = ? RETURNING ${USER_COLUMNS}`, userId)
+      if (row) statement(`DELETE FROM session_versions WHERE "userId" = ?`).run(userId)
       return row ? toUser(row) : null
     },
 
@@ -448,6 +485,24 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
       const row = one(`DELETE FROM sessions WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`, sessionToken)
       return row ? toSession(row) : null
     },
+
+    deleteSessionsByUserId: async (userId) => {
+      statement(`DELETE FROM sessions WHERE "userId" = ?`).run(bind(userId, "userId"))
+    },
+
+    getSessionVersion: async (userId) =>
+      Number(one(`SELECT version FROM session_versions WHERE "userId" = ?`, bind(userId, "userId"))?.version ?? 0),
+
+    // One statement, so concurrent calls (other connections too) each get their own number.
+    incrementSessionVersion: async (userId) =>
+      Number(
+        one(
+          `INSERT INTO session_versions ("userId", version) VALUES (?, 1)
+           ON CONFLICT ("userId") DO UPDATE SET version = session_versions.version + 1
+           RETURNING version`,
+          bind(userId, "userId"),
+        )!.version,
+      ),
 
     createVerificationToken: async (verificationToken) => {
       const row = one(

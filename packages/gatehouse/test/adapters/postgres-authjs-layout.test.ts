@@ -4,7 +4,11 @@
  * migrate() Gatehouse must read those rows and pass the conformance suite on that layout.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
+import { hashSessionTokens, migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
+import { Auth } from "../../src/core/handler.js"
+import { Credentials } from "../../src/providers/credentials.js"
+import type { AuthConfig } from "../../src/types.js"
+import { secret, storedKey } from "../flow/flow-helpers.js"
 import { runAdapterConformance } from "../../src/testing/adapter.js"
 import { testSchema } from "../support/postgres.js"
 
@@ -78,7 +82,7 @@ describe("an Auth.js database with rows in it", () => {
   })
   afterAll(() => schema.drop())
 
-  test("migrate keeps the layout and adds keys, indexes and rate_limits, the foreign keys NOT VALID", async () => {
+  test("migrate keeps the layout and adds keys, indexes, rate_limits and session_versions, the foreign keys NOT VALID", async () => {
     const types = await pool.query(
       `SELECT table_name, data_type FROM information_schema.columns
        WHERE table_schema = $1 AND column_name IN ('id', 'userId') ORDER BY table_name, column_name`,
@@ -89,6 +93,8 @@ describe("an Auth.js database with rows in it", () => {
       { table_name: "accounts", data_type: "integer" },
       // Created by migrate: its userId matches users.id so the foreign key can exist.
       { table_name: "authenticators", data_type: "integer" },
+      // Gatehouse's own, without a foreign key: any user id fits.
+      { table_name: "session_versions", data_type: "text" },
       { table_name: "sessions", data_type: "integer" },
       { table_name: "sessions", data_type: "integer" },
       { table_name: "users", data_type: "integer" },
@@ -161,6 +167,23 @@ describe("an Auth.js database with rows in it", () => {
     await adapter.createSession({ sessionToken: "to-cascade", userId: user.id, expires })
     expect(await adapter.deleteUser(user.id)).toMatchObject({ id: user.id })
     expect(await pool.query(`SELECT 1 FROM sessions WHERE "sessionToken" = 'to-cascade'`)).toMatchObject({ rowCount: 0 })
+  })
+
+  test("hashSessionTokens hashes the tokens Auth.js stored, once, and the same cookies then find their sessions", async () => {
+    const config: AuthConfig = { secret, trustHost: true, adapter, providers: [Credentials({ authorize: () => null })] }
+    const sessionOf = async (token: string) =>
+      (await Auth(new Request("https://app.test/auth/session", { headers: { cookie: `__Secure-authjs.session-token=${token}` } }), config)).json()
+    // Hashing is on by default: the raw row is not a session until the database is converted.
+    expect(await sessionOf("authjs-session-token")).toBeNull()
+    const raw = await pool.query(`SELECT 1 FROM sessions WHERE "sessionToken" NOT LIKE 'sha256:%'`)
+    expect(raw.rowCount).toBeGreaterThan(0)
+    expect(await hashSessionTokens(pool)).toBe(raw.rowCount)
+    const stored = await pool.query(`SELECT "sessionToken" FROM sessions WHERE "userId" = $1`, [userId])
+    expect(stored.rows.map((row) => row.sessionToken)).toEqual([storedKey("authjs-session-token")])
+    expect(await sessionOf("authjs-session-token")).toMatchObject({ user: { email: "ada@example.com" } })
+    // Again: nothing left to convert, and a hash is never hashed twice.
+    expect(await hashSessionTokens(pool)).toBe(0)
+    expect(await sessionOf("authjs-session-token")).toMatchObject({ user: { email: "ada@example.com" } })
   })
 })
 

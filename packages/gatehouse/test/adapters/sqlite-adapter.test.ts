@@ -8,6 +8,7 @@ import { Worker } from "node:worker_threads"
 import ts from "typescript"
 import { afterAll, describe, expect, it, test } from "vitest"
 import {
+  hashSessionTokens,
   SQLITE_MIGRATIONS,
   SQLITE_SCHEMA_VERSION,
   SQLiteAdapter,
@@ -16,6 +17,7 @@ import {
 } from "../../src/adapters/sqlite.js"
 import DefaultExport from "../../src/adapters/sqlite.js"
 import { runAdapterConformance } from "../../src/testing/adapter.js"
+import { storedKey } from "../flow/flow-helpers.js"
 
 // Every database is a real file: WAL, locking and reopening only behave as in production on disk.
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-sqlite-"))
@@ -82,12 +84,26 @@ describe("SQLiteAdapter on SQLite", () => {
     }
   })
 
+  it("hashSessionTokens hashes raw session tokens once, in place, and leaves hashes alone", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    const owner = await adapter.createUser(user())
+    const expires = new Date(Date.now() + 60_000)
+    await adapter.createSession({ sessionToken: "raw-authjs-token", userId: owner.id, expires })
+    await adapter.createSession({ sessionToken: storedKey("already-hashed"), userId: owner.id, expires })
+    expect(await hashSessionTokens(db)).toBe(1)
+    expect(await adapter.getSessionAndUser("raw-authjs-token")).toBeNull()
+    expect((await adapter.getSessionAndUser(storedKey("raw-authjs-token")))?.user.id).toBe(owner.id)
+    expect((await adapter.getSessionAndUser(storedKey("already-hashed")))?.user.id).toBe(owner.id)
+    expect(await hashSessionTokens(db)).toBe(0)
+  })
+
   it("creates the schema and records its version", () => {
     const db = open(fresh())
     SQLiteAdapter(db)
     expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()
-    expect(tables).toEqual(["accounts", "authenticators", "rate_limits", "sessions", "users", "verification_token"])
+    expect(tables).toEqual(["accounts", "authenticators", "rate_limits", "session_versions", "sessions", "users", "verification_token"])
     const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all()
     expect(indexes).toEqual([
       "accounts_userId_idx",
@@ -566,7 +582,7 @@ function compiledAdapterUrl(): string {
   const out = join(dir, "compiled")
   mkdirSync(out, { recursive: true })
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }))
-  for (const name of ["sqlite", "sqlite-schema"]) {
+  for (const name of ["sqlite", "sqlite-schema", "hashed-session-token"]) {
     const source = readFileSync(fileURLToPath(new URL(`../../src/adapters/${name}.ts`, import.meta.url)), "utf8")
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },

@@ -6,6 +6,7 @@ import { accountCases } from "./accounts.js"
 import { authenticatorCases } from "./authenticators.js"
 import type { ConformanceCase } from "./case.js"
 import { rateLimitCases } from "./rate-limits.js"
+import { revocationCases } from "./revocation.js"
 import { sessionCases } from "./sessions.js"
 import { userCases } from "./users.js"
 import { verificationTokenCases } from "./verification-tokens.js"
@@ -14,6 +15,7 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...userCases,
   ...accountCases,
   ...sessionCases,
+  ...revocationCases,
   ...verificationTokenCases,
   ...rateLimitCases,
   ...authenticatorCases,

@@ -1,0 +1,20 @@
+/**
+ * How a database session's token is stored when `session.hashTokens` is on (the default):
+ * `sha256:` and the lower-case hex SHA-256 of the token's UTF-8 bytes. The prefix tells a hash from
+ * a token Auth.js stored as is, so converting a database (`hashSessionTokens` of the SQL adapters)
+ * can run again without hashing a hash. Web Crypto only, so the core can use it on any runtime.
+ * @module
+ */
+
+/** What every stored hash starts with; a raw Auth.js token (a UUID or hex) never does. */
+export const HASHED_TOKEN_PREFIX = "sha256:"
+
+const encoder = new TextEncoder()
+
+/** The stored form of a session token: `sha256:<hex>`. */
+export async function hashedSessionToken(sessionToken: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(sessionToken)))
+  let hex = ""
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0")
+  return HASHED_TOKEN_PREFIX + hex
+}
