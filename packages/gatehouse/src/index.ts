@@ -15,6 +15,7 @@
  * @module
  */
 export { Auth } from "./core/handler.js"
+export { signOutEverywhere } from "./core/sign-out-everywhere.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"
 export { isAuthAction, type AuthAction } from "./core/auth-action.js"

@@ -135,6 +135,30 @@ export interface SessionOptions {
   updateAge: number
   /** Makes the token a database session cookie holds. Default: 32 random bytes as hex. */
   generateSessionToken: () => string
+  /**
+   * Seconds from sign-in after which a session ends however active it is, on top of the idle
+   * `maxAge`. Default: none (as in Auth.js). Sessions issued before it was set, or by Auth.js,
+   * are not extended any more and end at their current expiry.
+   *
+   * @example
+   * ```ts
+   * session: { maxAge: 24 * 60 * 60, absoluteMaxAge: 14 * 24 * 60 * 60 } // idle 1 day, at most 14 days
+   * ```
+   */
+  absoluteMaxAge: number | undefined
+  /**
+   * Database sessions: store the SHA-256 of each session token instead of the token, so a leaked
+   * copy of the database holds no live sessions. Default `true`. Set `false` to read a database
+   * Auth.js wrote as is; `hashSessionTokens` (in the SQL adapters) converts one instead.
+   */
+  hashTokens: boolean
+  /**
+   * JWT sessions with an adapter that keeps session versions: how old (in seconds since the
+   * cookie was last written) a token may get before the user's session version is checked again,
+   * so `signOutEverywhere` reaches a JWT session within this time. `0` checks on every
+   * read; `false` never checks. Default 60.
+   */
+  revocationCheckAge: number | false
 }
 
 /** Levels of the logger; each is called as `(code, ...message)`. */

@@ -252,6 +252,16 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   if (typeof session.generateSessionToken !== "function") {
     return new InvalidConfig("`session.generateSessionToken` must be a function")
   }
+  if (session.absoluteMaxAge !== undefined && !(typeof session.absoluteMaxAge === "number" && session.absoluteMaxAge >= 1 && Number.isFinite(session.absoluteMaxAge))) {
+    return new InvalidConfig(`\`session.absoluteMaxAge\` must be a number of seconds of at least 1; received ${String(session.absoluteMaxAge)}`)
+  }
+  if (typeof session.hashTokens !== "boolean") {
+    return new InvalidConfig(`\`session.hashTokens\` must be true or false; received ${JSON.stringify(session.hashTokens)}`)
+  }
+  const checkAge = session.revocationCheckAge
+  if (checkAge !== false && !(typeof checkAge === "number" && checkAge >= 0 && Number.isFinite(checkAge))) {
+    return new InvalidConfig(`\`session.revocationCheckAge\` must be a number of seconds (0 or more) or false; received ${String(checkAge)}`)
+  }
   const seen = new Set<string>()
   for (const provider of providers) {
     if (!KNOWN_TYPES.has(provider.type)) {

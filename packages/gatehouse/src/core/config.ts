@@ -58,6 +58,8 @@ export interface ResolvedConfig {
 export const DEFAULT_SESSION_MAX_AGE = DEFAULT_MAX_AGE
 /** Database session write throttle: 1 day, in seconds. */
 export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
+/** How stale a JWT session's revocation check may get: one minute, in seconds. */
+export const DEFAULT_REVOCATION_CHECK_AGE = 60
 
 // Stands for "no environment given": `Auth()` sees only what an integration applied with
 // `setEnvDefaults`, so an unset `trustHost` must not be inferred as "not production, trust it".
@@ -111,6 +113,9 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     maxAge: sessionMaxAge,
     updateAge: config.session?.updateAge ?? DEFAULT_UPDATE_AGE,
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomHex(32)),
+    absoluteMaxAge: config.session?.absoluteMaxAge,
+    hashTokens: config.session?.hashTokens ?? true,
+    revocationCheckAge: config.session?.revocationCheckAge ?? DEFAULT_REVOCATION_CHECK_AGE,
   })
   const jwt: JWTOptions = Object.freeze({
     maxAge: config.jwt?.maxAge ?? sessionMaxAge,

@@ -32,6 +32,10 @@ export interface DefaultJWT extends Record<string, unknown> {
   iat?: number
   exp?: number
   jti?: string
+  /** Seconds since the epoch when the session began; kept only under `session.absoluteMaxAge`. */
+  signedInAt?: number
+  /** The user's session version when the session began; absent for 0 (see `signOutEverywhere`). */
+  sessionVersion?: number
 }
 
 /** The session token's claims; augment this interface to type your own. */

@@ -10,6 +10,7 @@ import { toInternalRequest } from "../../src/core/internal-request.js"
 import { createRequestContext } from "../../src/core/request-context.js"
 import { encode } from "../../src/jwt/index.js"
 import type { Account, AuthConfig, EventCallbacks } from "../../src/types.js"
+import { storedKey } from "../flow/flow-helpers.js"
 
 const secret = "account-linking-secret-0123456789abcdef0123"
 const SESSION_COOKIE = "__Secure-authjs.session-token"
@@ -67,7 +68,7 @@ describe("signing in through a provider account", () => {
   it("links a new account to the user signed in with a database session", async () => {
     const { adapter, events, signIn } = await setup()
     const owner = await adapter.createUser({ email: "me@example.com", emailVerified: null })
-    await adapter.createSession({ sessionToken: "live-token", userId: owner.id, expires: new Date(Date.now() + 60_000) })
+    await adapter.createSession({ sessionToken: storedKey("live-token"), userId: owner.id, expires: new Date(Date.now() + 60_000) })
     const outcome = await signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=live-token`)
     expect(outcome).toMatchObject({ user: { id: owner.id }, isNewUser: false })
     expect(await adapter.getUserByAccount(github)).toMatchObject({ id: owner.id })
@@ -82,10 +83,21 @@ describe("signing in through a provider account", () => {
     expect(outcome.user.id).toBe(owner.id)
   })
 
+  it("ignores a revoked JWT session when looking for the signed-in user, however young the token", async () => {
+    const { adapter, signIn } = await setup({ strategy: "jwt" })
+    const owner = await adapter.createUser({ email: "me@example.com", emailVerified: null })
+    const token = await encode({ token: { sub: owner.id }, secret, salt: SESSION_COOKIE })
+    await adapter.incrementSessionVersion(owner.id)
+    const outcome = await signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=${token}`)
+    expect(outcome.isNewUser).toBe(true)
+    expect(outcome.user.id).not.toBe(owner.id)
+    expect(await adapter.listAccountsByUserId(owner.id)).toEqual([])
+  })
+
   it("ignores an expired database session or an undecodable JWT when looking for the signed-in user", async () => {
     const db = await setup()
     const owner = await db.adapter.createUser({ email: "me@example.com", emailVerified: null })
-    await db.adapter.createSession({ sessionToken: "old", userId: owner.id, expires: new Date(Date.now() - 1000) })
+    await db.adapter.createSession({ sessionToken: storedKey("old"), userId: owner.id, expires: new Date(Date.now() - 1000) })
     expect((await db.signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=old`)).isNewUser).toBe(true)
 
     const jwt = await setup({ strategy: "jwt" })
@@ -106,7 +118,7 @@ describe("signing in through a provider account", () => {
     const { adapter, signIn } = await setup()
     await signIn({ user: octocat, account: github })
     const other = await adapter.createUser({ email: "other@example.com", emailVerified: null })
-    await adapter.createSession({ sessionToken: "other-token", userId: other.id, expires: new Date(Date.now() + 60_000) })
+    await adapter.createSession({ sessionToken: storedKey("other-token"), userId: other.id, expires: new Date(Date.now() + 60_000) })
     await expect(signIn({ user: octocat, account: github }, `${SESSION_COOKIE}=other-token`)).rejects.toMatchObject({
       type: "OAuthAccountNotLinked",
       message: "The account is already associated with another user",

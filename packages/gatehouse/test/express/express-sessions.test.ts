@@ -7,7 +7,7 @@ import type { ErrorRequestHandler, Express, RequestHandler } from "express"
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest"
 import { AuthError } from "../../src/errors.js"
 import { authSession, getSession, requireAuth, ServerAuth, type ServerAuthConfig } from "../../src/express/index.js"
-import { ada, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
+import { ada, credentialsConfig, recordingLogger, storedKey } from "../flow/flow-helpers.js"
 import { storedAdapters } from "../flow/stored-adapters.js"
 import {
   closeServers,
@@ -107,14 +107,14 @@ describe.each(expressVersions)("getSession through $name", (version: ExpressVers
       const client = await serve(app(config))
       await client.signIn({})
       const token = client.cookie(SESSION)!
-      const before = (await adapter.getSessionAndUser(token))!.session.expires
+      const before = (await adapter.getSessionAndUser(storedKey(token)))!.session.expires
 
       // Later by a few seconds, so the extended expiry differs even where rows keep whole seconds.
       vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 5_000 })
       onTestFinished(() => void vi.useRealTimers())
       const withRes = await client.get("/session-with-res")
       expect(await withRes.json()).toMatchObject({ session: { user: { email: user.email } } })
-      const row = (await adapter.getSessionAndUser(token))!.session
+      const row = (await adapter.getSessionAndUser(storedKey(token)))!.session
       expect(row.expires.getTime()).toBeGreaterThan(before.getTime())
       const refreshed = setCookieLine(withRes, SESSION)
       expect(refreshed, "the extended session's cookie").toBeDefined()

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Adapter, AdapterSession, AdapterUser } from "../../src/adapters/index.js"
 import type { AuthConfig, SessionCallbackParams } from "../../src/types.js"
 import { storedAdapters, type FlowAdapter, type StoredAdapter } from "./stored-adapters.js"
-import { ada, Client, credentialsConfig, recordingLogger } from "./flow-helpers.js"
+import { ada, Client, credentialsConfig, recordingLogger, storedKey } from "./flow-helpers.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 const DAY = 24 * 60 * 60 * 1000
@@ -53,7 +53,7 @@ describe.each(storedAdapters)("database sessions on the $name adapter", (store: 
     return { client, response }
   }
 
-  const rowOf = async (token: string | undefined) => (await adapter.getSessionAndUser(token!))?.session ?? null
+  const rowOf = async (token: string | undefined) => (await adapter.getSessionAndUser(storedKey(token)))?.session ?? null
 
   it("signs in with credentials into a session row whose token is the whole cookie", async () => {
     const { client, response } = await signedIn()
@@ -61,7 +61,7 @@ describe.each(storedAdapters)("database sessions on the $name adapter", (store: 
     const token = client.jar.get(SESSION_COOKIE)
     expect(token).toMatch(/^[0-9a-f]{64}$/)
     const row = await rowOf(token)
-    expect(row).toMatchObject({ sessionToken: token, userId: user.id })
+    expect(row).toMatchObject({ sessionToken: storedKey(token), userId: user.id })
     const setCookie = response.headers.getSetCookie().find((line) => line.startsWith(`${SESSION_COOKIE}=`))!
     expect(setCookie).toMatch(/HttpOnly/)
     expect(new Date(/Expires=([^;]+)/.exec(setCookie)![1]!).getTime()).toBe(Math.floor(row!.expires.getTime() / 1000) * 1000)
@@ -169,7 +169,7 @@ describe.each(storedAdapters)("database sessions on the $name adapter", (store: 
     const response = await client.get("session")
     expect(await response.json()).toBeNull()
     expect(response.headers.getSetCookie().some((line) => line.startsWith(`${SESSION_COOKIE}=;`) && /Max-Age=0/.test(line))).toBe(true)
-    expect(await adapter.getSessionAndUser(token!)).toBeNull()
+    expect(await adapter.getSessionAndUser(storedKey(token))).toBeNull()
   })
 
   it("clears a cookie whose token finds no row", async () => {
@@ -187,9 +187,9 @@ describe.each(storedAdapters)("database sessions on the $name adapter", (store: 
     const response = await client.postForm("signout", { csrfToken: await client.csrfToken() })
     expect(response.status).toBe(302)
     expect(client.jar.get(SESSION_COOKIE)).toBeUndefined()
-    expect(await adapter.getSessionAndUser(token!)).toBeNull()
+    expect(await adapter.getSessionAndUser(storedKey(token))).toBeNull()
     expect(signOuts).toHaveLength(1)
-    expect(signOuts[0]).toMatchObject({ session: { sessionToken: token, userId: user.id } })
+    expect(signOuts[0]).toMatchObject({ session: { sessionToken: storedKey(token), userId: user.id } })
     expect(await client.session()).toBeNull()
   })
 
@@ -199,7 +199,7 @@ describe.each(storedAdapters)("database sessions on the $name adapter", (store: 
     await client.signIn({ password: "correct horse" })
     const second = client.jar.get(SESSION_COOKIE)
     expect(second).not.toBe(first)
-    expect(await adapter.getSessionAndUser(first!)).toBeNull()
+    expect(await adapter.getSessionAndUser(storedKey(first))).toBeNull()
     expect(await rowOf(second)).toMatchObject({ userId: user.id })
   })
 
@@ -285,7 +285,7 @@ describe("database sessions when the adapter fails", () => {
     const token = client.jar.get(SESSION_COOKIE)
     await client.postForm("signout", { csrfToken: await client.csrfToken() })
     expect(signOuts).toEqual([{ session: undefined }])
-    expect(await memory.getSessionAndUser(token!)).toBeNull()
+    expect(await memory.getSessionAndUser(storedKey(token))).toBeNull()
   })
 
   it("keeps a row whose expiry the adapter returns in a form that is not a date, and logs why", async () => {
@@ -299,7 +299,7 @@ describe("database sessions when the adapter fails", () => {
     const response = await client.get("session")
     expect(await response.json()).toBeNull()
     expect(client.jar.get(SESSION_COOKIE)).toBe(token)
-    expect(await memory.getSessionAndUser(token)).not.toBeNull()
+    expect(await memory.getSessionAndUser(storedKey(token))).not.toBeNull()
     const logged = lines.find((line) => line.code === "SessionTokenError")!
     expect(String(((logged.message[0] as Error).cause as { err?: Error }).err?.message)).toContain("not a date")
   })
@@ -312,7 +312,7 @@ describe("database sessions when the adapter fails", () => {
     const response = await client.signIn({})
     expect(response.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
     expect(client.jar.get(SESSION_COOKIE)).toBe(token)
-    expect(await memory.getSessionAndUser(token)).not.toBeNull()
+    expect(await memory.getSessionAndUser(storedKey(token))).not.toBeNull()
     expect(await client.session()).not.toBeNull()
   })
 
@@ -320,7 +320,7 @@ describe("database sessions when the adapter fails", () => {
     const { client, memory } = await failing({ updateSession: async () => null })
     await client.signIn({})
     const token = client.jar.get(SESSION_COOKIE)!
-    await memory.updateSession({ sessionToken: token, expires: new Date(Date.now() + 1000) })
+    await memory.updateSession({ sessionToken: storedKey(token), expires: new Date(Date.now() + 1000) })
     const response = await client.get("session")
     expect(await response.json()).toBeNull()
     expect(client.jar.get(SESSION_COOKIE)).toBeUndefined()

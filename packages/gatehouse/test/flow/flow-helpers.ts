@@ -2,6 +2,7 @@
  * Shared by the flow tests: a configuration, a cookie jar that behaves like a browser's for one
  * origin, and request builders that go through `Auth()` only.
  */
+import { createHash } from "node:crypto"
 import { vi } from "vitest"
 import { Auth } from "../../src/core/handler.js"
 import { Credentials } from "../../src/providers/credentials.js"
@@ -128,4 +129,13 @@ export class Client {
   async session(): Promise<unknown> {
     return (await this.get("session")).json()
   }
+}
+
+/**
+ * The key a database session row is stored under for the session cookie's `token`: its SHA-256
+ * (`session.hashTokens`, on by default), computed here independently of the library.
+ */
+export function storedKey(token: string | undefined): string {
+  if (token === undefined) throw new Error("No session cookie to look up")
+  return `sha256:${createHash("sha256").update(token, "utf8").digest("hex")}`
 }

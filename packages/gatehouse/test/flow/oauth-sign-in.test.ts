@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { OAuthConfig } from "../../src/providers/types.js"
 import type { Account, AuthConfig } from "../../src/types.js"
-import { Client, recordingLogger, secret } from "./flow-helpers.js"
+import { Client, recordingLogger, secret, storedKey } from "./flow-helpers.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 
@@ -118,12 +118,12 @@ describe("OAuth sign-in", () => {
     await client.get("callback/hub?code=c")
     const stored = await adapter.getUserByAccount({ provider: "hub", providerAccountId: "4242" })
     expect(stored).toMatchObject({ email: "octo@example.com", name: "Octo Cat" })
-    expect((await adapter.getSessionAndUser(client.jar.get(SESSION_COOKIE)!))?.user.id).toBe(stored!.id)
+    expect((await adapter.getSessionAndUser(storedKey(client.jar.get(SESSION_COOKIE))))?.user.id).toBe(stored!.id)
 
     const again = new Client(client.config)
     await start(again)
     await again.get("callback/hub?code=c")
-    expect((await adapter.getSessionAndUser(again.jar.get(SESSION_COOKIE)!))?.user.id).toBe(stored!.id)
+    expect((await adapter.getSessionAndUser(storedKey(again.jar.get(SESSION_COOKIE))))?.user.id).toBe(stored!.id)
   })
 
   it("sends a new user to pages.newUser with the callback URL", async () => {

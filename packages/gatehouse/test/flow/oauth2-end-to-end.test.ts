@@ -14,7 +14,7 @@ import type { AuthConfig, Profile } from "../../src/types.js"
 import { Browser } from "../support/browser.js"
 import { startGitHubLikeServer, type GitHubEmail, type GitHubLikeServer, type GitHubUser, type RecordedRequest } from "../support/github-like-server.js"
 import { authApp, expectLandedOn, SESSION_COOKIE, sessionOf, signIn } from "./end-to-end-helpers.js"
-import { recordingLogger, secret } from "./flow-helpers.js"
+import { recordingLogger, secret, storedKey } from "./flow-helpers.js"
 
 const APP = "https://app.test"
 const PROXY = "https://proxy.test"
@@ -173,7 +173,7 @@ describe("OAuth 2 sign-in with explicit endpoints and a userinfo hook", () => {
     })
     expect(account!.expires_at).toBeGreaterThanOrEqual(before + 28800)
     expect(account!.expires_at).toBeLessThanOrEqual(after + 28800)
-    expect((await adapter.getSessionAndUser(browser.cookie(SESSION_COOKIE)!))?.user.id).toBe(user!.id)
+    expect((await adapter.getSessionAndUser(storedKey(browser.cookie(SESSION_COOKIE))))?.user.id).toBe(user!.id)
   })
 
   it("gives callbacks and events the whole token response, while the row keeps what account() picks", async () => {

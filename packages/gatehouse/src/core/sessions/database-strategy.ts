@@ -1,7 +1,8 @@
 /**
- * Sessions kept as adapter rows; the cookie holds only the row's random `sessionToken`.
- * Reading a session extends it by `maxAge`, written at most once per `updateAge`; signing in
- * replaces any session the browser already had; signing out deletes the row.
+ * Sessions kept as adapter rows; the cookie holds only the row's random `sessionToken`, and the row
+ * only its hash (see ./stored-token.ts). Reading a session extends it by `maxAge` (never past
+ * `absoluteMaxAge`), written at most once per `updateAge`; signing in replaces any session the
+ * browser already had; signing out deletes the row.
  * @module
  */
 import type { AdapterSession, AdapterUser } from "../../adapters/index.js"
@@ -15,6 +16,8 @@ import type { RequestContext } from "../request-context.js"
 import type { SessionRead, SignInData } from "./jwt-strategy.js"
 import { REFRESH_ERROR, refreshStoredTokens } from "./access-token-refresh.js"
 import { sessionStoreOf } from "./session-cookie.js"
+import { absoluteDeadline, startOfToken, withStart } from "./absolute-lifetime.js"
+import { storedSessionToken } from "./stored-token.js"
 
 /**
  * The session and user the cookie's token finds. An expired row is deleted and a cookie that
@@ -35,17 +38,18 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
   try {
     const found = await liveSession(ctx, sessionToken)
     if (!found) return { session: null, cookies: store.clean() }
-    const { user } = found
+    const { user, deadline } = found
     let { session } = found
 
     const now = Date.now()
     let cookies: Cookie[] = []
     const lastWritten = session.expires.getTime() - options.maxAge * 1000
-    if (lastWritten + options.updateAge * 1000 <= now) {
-      const expires = new Date(now + options.maxAge * 1000)
+    const expires = new Date(Math.min(now + options.maxAge * 1000, deadline))
+    // A session at its absolute deadline is not extended, however long since the last write.
+    if (lastWritten + options.updateAge * 1000 <= now && expires > session.expires) {
       // `null` means the row went away meanwhile (a sign-out elsewhere): the session is over.
       // Adapters may also answer nothing at all, which says nothing about the row.
-      const updated = await callAdapter(adapter, "updateSession", { sessionToken, expires })
+      const updated = await callAdapter(adapter, "updateSession", { sessionToken: found.key, expires })
       if (updated === null) return { session: null, cookies: store.clean() }
       session = { ...session, expires }
       cookies = store.chunk(sessionToken, { expires })
@@ -73,13 +77,17 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
   }
 }
 
-/** The row and user for `sessionToken`, or `null` when there is none or it has expired (then deleted). */
+/**
+ * The row and user for `sessionToken`, the key the row is stored under, and the absolute deadline;
+ * `null` when there is no row or it has expired, idle or absolutely (then it is deleted).
+ */
 async function liveSession(
   ctx: RequestContext,
   sessionToken: string,
-): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+): Promise<{ session: AdapterSession; user: AdapterUser; key: string; deadline: number } | null> {
   const { adapter } = ctx.config
-  const found = await callAdapter(adapter, "getSessionAndUser", sessionToken)
+  const key = await storedSessionToken(ctx, sessionToken)
+  const found = await callAdapter(adapter, "getSessionAndUser", key)
   if (!found) return null
   // A store that hands back strings or numbers for dates still gets its expiry compared correctly.
   const expires = new Date(found.session.expires)
@@ -87,11 +95,12 @@ async function liveSession(
     // Deleting would sign everyone out over a storage-format mismatch; say so and keep the row.
     throw new AdapterError(`getSessionAndUser returned an expires that is not a date: ${JSON.stringify(found.session.expires)}`)
   }
-  if (expires.getTime() <= Date.now()) {
-    await callAdapter(adapter, "deleteSession", sessionToken)
+  const deadline = absoluteDeadline(ctx.config.session, startOfToken(sessionToken), expires.getTime())
+  if (Math.min(expires.getTime(), deadline) <= Date.now()) {
+    await callAdapter(adapter, "deleteSession", key)
     return null
   }
-  return { session: { ...found.session, expires }, user: found.user }
+  return { session: { ...found.session, expires }, user: found.user, key, deadline }
 }
 
 /**
@@ -103,17 +112,19 @@ export async function issueDatabaseSession(ctx: RequestContext, data: SignInData
   const { adapter, session: options } = ctx.config
   const userId = data.user.id
   if (!userId) throw new AuthError("A database session needs a stored user with an id")
-  const sessionToken: unknown = await options.generateSessionToken()
-  if (typeof sessionToken !== "string" || sessionToken === "") {
+  const generated: unknown = await options.generateSessionToken()
+  if (typeof generated !== "string" || generated === "") {
     throw new AuthError("session.generateSessionToken must return a non-empty string")
   }
   const store = sessionStoreOf(ctx)
-  const expires = new Date(Date.now() + options.maxAge * 1000)
-  await callAdapter(adapter, "createSession", { sessionToken, userId, expires })
+  const now = Date.now()
+  const sessionToken = withStart(options, generated, now)
+  const expires = new Date(Math.min(now + options.maxAge * 1000, absoluteDeadline(options, Math.floor(now / 1000), now)))
+  await callAdapter(adapter, "createSession", { sessionToken: await storedSessionToken(ctx, sessionToken), userId, expires })
   // Only once the new session exists: a failed sign-in must not also end the one the user had.
   if (store.value) {
     try {
-      await callAdapter(adapter, "deleteSession", store.value)
+      await callAdapter(adapter, "deleteSession", await storedSessionToken(ctx, store.value))
     } catch (error) {
       // The new session matters more than the old row, which still expires on its own.
       logError(ctx.logger, error)
@@ -131,7 +142,7 @@ export async function endDatabaseSession(ctx: RequestContext): Promise<Cookie[]>
   const store = sessionStoreOf(ctx)
   if (!store.value) return []
   try {
-    const session = await callAdapter(ctx.config.adapter, "deleteSession", store.value)
+    const session = await callAdapter(ctx.config.adapter, "deleteSession", await storedSessionToken(ctx, store.value))
     await emitEvent(ctx.config, "signOut", { session })
   } catch (error) {
     logError(ctx.logger, new SignOutError("The database session could not be deleted at sign-out", { cause: error }))

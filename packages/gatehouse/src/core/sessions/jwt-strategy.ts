@@ -13,7 +13,9 @@ import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
 import { REFRESH_ERROR, refreshableTokenFields, refreshedToken } from "./access-token-refresh.js"
+import { absoluteDeadline } from "./absolute-lifetime.js"
 import { sessionStoreOf } from "./session-cookie.js"
+import { checksVersions, currentSessionVersion, versionOfToken } from "./session-version.js"
 
 /** What a session read produces: the body for the client, and the cookies to set. */
 export interface SessionRead {
@@ -24,14 +26,17 @@ export interface SessionRead {
 /**
  * The session the cookie holds, after the `jwt` and `session` callbacks (which run on every read).
  * An expiring access token of a provider with `refreshAccessToken` is refreshed before the `jwt`
- * callback sees the token. A cookie that does not decode, or a `jwt` callback that returns `null`,
- * ends the session: the cookie is cleared and the session is `null`.
+ * callback sees the token. A cookie that does not decode, a session past `absoluteMaxAge` or
+ * revoked (see ./session-version.ts), or a `jwt` callback that returns `null`, ends the session:
+ * the cookie is cleared and the session is `null`. When the revocation check cannot reach the
+ * adapter, there is no session for this request but the cookie stays, as under database sessions.
  *
- * The cookie is written again (sliding the expiry by another `maxAge`) only when the token is
- * older than the write interval (see {@link reissueAfterMs}), on an update, or when the `jwt` or
- * `session` callback left claims other than the ones decoded, so what they return or change is
- * always saved (refresh-token rotation inside the callback keeps working). Otherwise the response sets no
- * cookie: re-encrypting on every read is most of what a session check would cost.
+ * The cookie is written again (sliding the expiry by another `maxAge`, never past the absolute
+ * deadline) only when the token is older than the write interval (see {@link reissueAfterMs}),
+ * after a revocation check, on an update, or when the `jwt` or `session` callback left claims
+ * other than the ones decoded, so what they return or change is always saved (refresh-token
+ * rotation inside the callback keeps working). Otherwise the response sets no cookie:
+ * re-encrypting on every read is most of what a session check would cost.
  *
  * @param update - Present on `POST session`: the client's data, passed with `trigger: "update"`.
  */
@@ -44,22 +49,33 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     if (!payload) throw new JWTSessionError("The session token decoded to nothing")
     // Taken before any callback can change the decoded object in place.
     const decodedClaims = savedForm(payload)
-    const token = await config.callbacks.jwt({
+    const now = Date.now()
+    const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
+    let standing: Standing
+    try {
+      standing = await standingOf(ctx, payload, now, { force: false })
+    } catch (error) {
+      logError(ctx.logger, new JWTSessionError("The session's revocation could not be checked", { cause: error }))
+      return { session: null, cookies: [] }
+    }
+    if (!standing) return { session: null, cookies: store.clean() }
+
+    const returned = await config.callbacks.jwt({
       token: await refreshedToken(ctx, payload),
       ...(update && { trigger: "update" as const, session: update.data }),
     } as Parameters<typeof config.callbacks.jwt>[0])
-    if (token === null) return { session: null, cookies: store.clean() }
-    assertToken(token)
+    if (returned === null) return { session: null, cookies: store.clean() }
+    assertToken(returned)
+    const token = withSessionClaims(returned, payload)
 
-    const now = Date.now()
-    const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
     const due =
       update !== undefined ||
       issuedAt === undefined ||
+      standing.checked ||
       now - issuedAt >= reissueAfterMs(config.session, config.jwt) ||
       changedClaims(token, decodedClaims)
-    const slid = new Date(now + config.session.maxAge * 1000)
-    const expires = due ? slid : new Date(issuedAt! + config.session.maxAge * 1000)
+    const slid = new Date(Math.min(now + config.session.maxAge * 1000, standing.deadline))
+    const expires = due ? slid : new Date(Math.min(issuedAt! + config.session.maxAge * 1000, standing.deadline))
     const defaultSession: Session = {
       user: { name: token.name, email: token.email, image: token.picture },
       expires: expires.toISOString(),
@@ -76,13 +92,55 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     // Compared again: the session callback may change the token in place too. Every write slides
     // the cookie, so its expiry always matches the new token's `iat`; the client was told the
     // earlier one, which errs on the safe side.
-    const cookies = due || changedClaims(token, decodedClaims) ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token })), { expires: slid }) : []
+    const cookies =
+      due || changedClaims(token, decodedClaims)
+        ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, standing.deadline, now) })), { expires: slid })
+        : []
     await emitEvent(config, "session", { session: session as Session, token })
     return { session: session as Session, cookies }
   } catch (error) {
     logError(ctx.logger, error instanceof JWTSessionError ? error : new JWTSessionError("The session could not be read", { cause: error }))
     return { session: null, cookies: store.clean() }
   }
+}
+
+/** A live token's absolute deadline (ms) and whether its version was just checked; `null` when it ended. */
+type Standing = { deadline: number; checked: boolean } | null
+
+/**
+ * Whether a decoded token still stands: not past `absoluteMaxAge`, and issued under the user's
+ * current session version when that is due to be checked (or `force`d: before a sign-in links an
+ * account to the session's user). Adapter failures propagate.
+ */
+async function standingOf(ctx: RequestContext, payload: JWT, now: number, { force }: { force: boolean }): Promise<Standing> {
+  const { session, adapter } = ctx.config
+  const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
+  const expiry = typeof payload.exp === "number" ? payload.exp * 1000 : (issuedAt ?? now) + session.maxAge * 1000
+  const started = typeof payload.signedInAt === "number" ? payload.signedInAt : undefined
+  const deadline = absoluteDeadline(session, started, expiry)
+  if (deadline <= now) return null
+  const sub = payload.sub
+  const checkAgeMs = Number(session.revocationCheckAge) * 1000
+  if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false }
+  if (!force && issuedAt !== undefined && now - issuedAt < checkAgeMs) return { deadline, checked: false }
+  const version = await currentSessionVersion(adapter, sub)
+  return version === versionOfToken(payload) ? { deadline, checked: true } : null
+}
+
+/**
+ * `token` with the claims Gatehouse keeps for itself carried over from `from`, so a `jwt`
+ * callback that builds a fresh token cannot drop the session's start or version by accident.
+ */
+function withSessionClaims(token: JWT, from: JWT): JWT {
+  const kept: JWT = {}
+  if (typeof from.signedInAt === "number") kept.signedInAt = from.signedInAt
+  if (typeof from.sessionVersion === "number") kept.sessionVersion = from.sessionVersion
+  return Object.keys(kept).length === 0 ? token : { ...token, ...kept }
+}
+
+/** Seconds a token written now may live: `jwt.maxAge`, but never past the absolute deadline. */
+function lifetimeUntil(ctx: RequestContext, deadline: number, now: number): number {
+  return Math.min(ctx.config.jwt.maxAge, Math.max(1, Math.floor((deadline - now) / 1000)))
 }
 
 /**
@@ -143,7 +201,7 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
     sub: user.id?.toString(),
     ...refreshableTokenFields(ctx, account),
   }
-  const token = await config.callbacks.jwt({
+  const returned = await config.callbacks.jwt({
     token: defaultToken,
     user,
     account,
@@ -151,10 +209,21 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
     isNewUser,
     trigger: isNewUser ? "signUp" : "signIn",
   })
-  if (token === null) return store.clean()
-  assertToken(token)
-  const expires = new Date(Date.now() + config.session.maxAge * 1000)
-  return store.chunk(await config.jwt.encode(tokenParams(ctx, { token })), { expires })
+  if (returned === null) return store.clean()
+  assertToken(returned)
+  const now = Date.now()
+  const startedAt = Math.floor(now / 1000)
+  const deadline = absoluteDeadline(config.session, startedAt, now)
+  // Keyed by the final `sub`: the version must be the one a later check reads for this token.
+  const sub = returned.sub
+  const version = checksVersions(config) && typeof sub === "string" && sub !== "" ? await currentSessionVersion(config.adapter, sub) : 0
+  const token: JWT = {
+    ...returned,
+    ...(config.session.absoluteMaxAge !== undefined && { signedInAt: startedAt }),
+    ...(version !== 0 && { sessionVersion: version }),
+  }
+  const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
+  return store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, deadline, now) })), { expires })
 }
 
 /**
@@ -196,16 +265,21 @@ function assertToken(token: unknown): asserts token is JWT {
 
 /**
  * The stored user the session cookie belongs to (its `sub`), so a sign-in can link a new account
- * to them. A cookie that does not decode is no session; an adapter failure propagates.
+ * to them. A cookie that does not decode, or a session that ended (absolutely or by revocation,
+ * checked now whatever its age), is no session; an adapter failure propagates.
  */
 export async function jwtSessionUser(ctx: RequestContext): Promise<AdapterUser | null> {
   const store = sessionStoreOf(ctx)
   if (!store.value || !ctx.config.adapter) return null
-  let sub: unknown
+  let payload: JWT | null
   try {
-    sub = (await ctx.config.jwt.decode(tokenParams(ctx, { token: store.value })))?.sub
+    payload = await ctx.config.jwt.decode(tokenParams(ctx, { token: store.value }))
   } catch {
     return null
   }
-  return typeof sub === "string" && sub !== "" ? callAdapter(ctx.config.adapter, "getUser", sub) : null
+  const sub = payload?.sub
+  if (typeof sub !== "string" || sub === "") return null
+  // A revoked or worn-out session must not be able to attach a new account to its user.
+  if (!(await standingOf(ctx, payload!, Date.now(), { force: true }))) return null
+  return callAdapter(ctx.config.adapter, "getUser", sub)
 }

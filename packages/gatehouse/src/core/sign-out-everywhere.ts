@@ -1,0 +1,54 @@
+/**
+ * Ending every session of one user at once ("sign out everywhere", after a password change or a
+ * suspected theft).
+ * @module
+ */
+import { AuthError, InvalidConfig, MissingAdapterMethods } from "../errors.js"
+import type { AuthConfig } from "../types.js"
+import { callAdapter } from "./adapter-call.js"
+import { resolveConfig } from "./config.js"
+
+/**
+ * Signs `userId` out on every browser and device.
+ *
+ * - Database sessions: every session row of the user is deleted (`deleteSessionsByUserId`); the
+ *   next request from any of their browsers has no session.
+ * - JWT sessions: the user's session version goes up (`incrementSessionVersion`); each token is
+ *   checked against it once it is `session.revocationCheckAge` seconds old (default 60), so every
+ *   JWT session of the user ends within that time. Needs an adapter with session versions (all of
+ *   Gatehouse's own have them).
+ *
+ * Both happen when the adapter can do both, so switching strategies later leaves nothing behind.
+ * The user's stored data and accounts stay; a new sign-in works at once.
+ *
+ * @throws {MissingAdapter | MissingAdapterMethods} when the adapter cannot revoke sessions of
+ *   this strategy; {@link InvalidConfig} under JWT sessions with `revocationCheckAge: false`;
+ *   `AdapterError` when the store fails (then run it again: it is safe to repeat).
+ * @example
+ * ```ts
+ * import { signOutEverywhere } from "gatehouse"
+ *
+ * app.post("/account/sessions/revoke", requireAuth, async (req, res) => {
+ *   await signOutEverywhere(res.locals.session.user.id, authConfig)
+ *   res.redirect("/")
+ * })
+ * ```
+ */
+export async function signOutEverywhere(userId: string, config: AuthConfig): Promise<void> {
+  if (typeof userId !== "string" || userId === "") {
+    throw new AuthError(`signOutEverywhere needs a user id; received ${JSON.stringify(userId)}`)
+  }
+  const { adapter, session } = resolveConfig(config)
+  const jwt = session.strategy === "jwt"
+  if (jwt) {
+    if (session.revocationCheckAge === false) {
+      throw new InvalidConfig("JWT sessions are never checked for revocation with `session.revocationCheckAge: false`")
+    }
+    if (adapter && typeof adapter.getSessionVersion !== "function") {
+      throw new MissingAdapterMethods("The adapter does not implement getSessionVersion, which revoking JWT sessions needs")
+    }
+  }
+  // A throw here leaves at most some of the user's sessions ended; repeating the call finishes it.
+  if (jwt || typeof adapter?.incrementSessionVersion === "function") await callAdapter(adapter, "incrementSessionVersion", userId)
+  if (!jwt || typeof adapter?.deleteSessionsByUserId === "function") await callAdapter(adapter, "deleteSessionsByUserId", userId)
+}
