@@ -17,10 +17,9 @@ import Passkey from "gatehouse/providers/passkey"
 import { startDevOidcProvider } from "./dev-oidc-provider.js"
 import { startMailCapture } from "./mail-capture.js"
 import { homePage, inboxPage, protectedPage } from "./pages.js"
-import { hashPassword, verifyPassword } from "./password.js"
+import { DEMO_EMAIL, DEMO_PASSWORD, demoPasswordCheck, seedDemoUser } from "./demo-account.js"
 
-export const DEMO_EMAIL = "demo@example.com"
-export const DEMO_PASSWORD = "correct horse battery staple"
+export { DEMO_EMAIL, DEMO_PASSWORD }
 
 /**
  * @typedef {object} DemoOptions
@@ -39,7 +38,7 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
   const db = new Database(join(dataDir, "gatehouse-demo.db"))
   const adapter = SQLiteAdapter(db)
   await seedDemoUser(db, adapter)
-  const standInHash = await hashPassword(crypto.randomUUID())
+  const authorize = await demoPasswordCheck(db, adapter)
 
   const app = express()
   const server = createServer(app)
@@ -68,15 +67,7 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
       Credentials({
         name: "Demo account",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        authorize: async ({ email, password }) => {
-          if (typeof email !== "string" || typeof password !== "string") return null
-          const user = await adapter.getUserByEmail(email.trim().toLowerCase())
-          const row = user && /** @type {{ hash: string } | undefined} */ (db.prepare("SELECT hash FROM demo_passwords WHERE user_id = ?").get(user.id))
-          // Without a password on file, check against a stand-in anyway: answering sooner would
-          // tell who has an account.
-          const matches = await verifyPassword(password, row?.hash ?? standInHash)
-          return user && row && matches ? user : null
-        },
+        authorize,
       }),
       Nodemailer({ name: "Email", server: mail.url, from: "Gatehouse demo <demo@localhost>", confirmSignIn: true }),
       {
@@ -121,18 +112,4 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
       db.close()
     },
   }
-}
-
-/**
- * The demo account, created on first run. Its password lives in a table of the demo's own, next
- * to Gatehouse's tables in the same file.
- * @param {import("better-sqlite3").Database} db
- * @param {ReturnType<typeof SQLiteAdapter>} adapter
- */
-async function seedDemoUser(db, adapter) {
-  db.exec("CREATE TABLE IF NOT EXISTS demo_passwords (user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE, hash TEXT NOT NULL)")
-  const existing = await adapter.getUserByEmail(DEMO_EMAIL)
-  if (existing && db.prepare("SELECT 1 FROM demo_passwords WHERE user_id = ?").get(existing.id)) return
-  const user = existing ?? (await adapter.createUser({ id: crypto.randomUUID(), name: "Demo User", email: DEMO_EMAIL, emailVerified: null }))
-  db.prepare("INSERT INTO demo_passwords (user_id, hash) VALUES (?, ?)").run(user.id, await hashPassword(DEMO_PASSWORD))
 }

@@ -1,10 +1,14 @@
-/** What the demo does on first run before anything listens: the secret and the demo password. */
+/** What the demo does on first run before anything listens: the secret and the demo account. */
+import Database from "better-sqlite3"
+import { randomBytes, scryptSync } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+import { verifyPassword } from "gatehouse/password"
+import { DEMO_EMAIL, DEMO_PASSWORD, demoPasswordCheck, seedDemoUser } from "../src/demo-account.js"
 import { loadEnvFile } from "../src/env-file.js"
-import { hashPassword, verifyPassword } from "../src/password.js"
 
 const dirs: string[] = []
 function envPath(): string {
@@ -48,13 +52,88 @@ describe("the demo's .env", () => {
   })
 })
 
-describe("the demo account's password hash", () => {
-  it("is scrypt with OWASP's parameters and a random salt, and verifies only the right password", async () => {
-    const [one, two] = await Promise.all([hashPassword("correct horse"), hashPassword("correct horse")])
-    expect(one).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/)
-    expect(one).not.toBe(two)
-    expect(await verifyPassword("correct horse", one)).toBe(true)
-    expect(await verifyPassword("correct horsE", one)).toBe(false)
-    expect(await verifyPassword("correct horse", "md5$abc")).toBe(false)
+const databases: Array<{ dir: string; db: Database.Database }> = []
+afterAll(() => {
+  for (const { dir, db } of databases.splice(0)) {
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** A fresh demo database in a temporary directory, as on first run. */
+function demoDatabase(): { db: Database.Database; adapter: ReturnType<typeof SQLiteAdapter> } {
+  const dir = mkdtempSync(join(tmpdir(), "gatehouse-demo-db-"))
+  const db = new Database(join(dir, "demo.db"))
+  databases.push({ dir, db })
+  return { db, adapter: SQLiteAdapter(db) }
+}
+
+function storedHash(db: Database.Database): string | undefined {
+  return (db.prepare("SELECT hash FROM demo_passwords").get() as { hash: string } | undefined)?.hash
+}
+
+/** A scrypt hash of the demo password made by node:crypto alone, in `$scrypt$…` (PHC) or the demo's earlier layout. */
+function independentHash(layout: "phc" | "earlier", ln: number): string {
+  const salt = randomBytes(16)
+  const key = scryptSync(DEMO_PASSWORD, salt, 32, { N: 2 ** ln, r: 8, p: 1 })
+  if (layout === "earlier") return `scrypt$${2 ** ln}$8$1$${salt.toString("base64")}$${key.toString("base64")}`
+  const b64 = (bytes: Buffer) => bytes.toString("base64").replace(/=+$/, "")
+  return `$scrypt$ln=${ln},r=8,p=1$${b64(salt)}$${b64(key)}`
+}
+
+/** A demo database holding the demo user and `hash` as its password, as a previous run left it. */
+async function previousRun(hash: string) {
+  const demo = demoDatabase()
+  await seedDemoUser(demo.db, demo.adapter)
+  demo.db.prepare("UPDATE demo_passwords SET hash = ?").run(hash)
+  return demo
+}
+
+describe("the demo account", () => {
+  let seeded: ReturnType<typeof demoDatabase>
+  let authorize: Awaited<ReturnType<typeof demoPasswordCheck>>
+  beforeAll(async () => {
+    seeded = demoDatabase()
+    await seedDemoUser(seeded.db, seeded.adapter)
+    authorize = await demoPasswordCheck(seeded.db, seeded.adapter)
+  })
+
+  it("is seeded with a gatehouse/password scrypt hash of the demo password", async () => {
+    const hash = storedHash(seeded.db)!
+    expect(hash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/)
+    expect(await verifyPassword(DEMO_PASSWORD, hash)).toBe(true)
+  })
+
+  it("keeps its hash when the demo starts again", async () => {
+    const before = storedHash(seeded.db)
+    await seedDemoUser(seeded.db, seeded.adapter)
+    expect(storedHash(seeded.db)).toBe(before)
+  })
+
+  it("signs in with the demo password only, whatever case or spaces the email comes with", async () => {
+    const user = await authorize({ email: ` ${DEMO_EMAIL.toUpperCase()} `, password: DEMO_PASSWORD })
+    expect(user?.email).toBe(DEMO_EMAIL)
+    expect(await authorize({ email: DEMO_EMAIL, password: "not the password" })).toBeNull()
+    expect(await authorize({ email: "nobody@example.com", password: DEMO_PASSWORD })).toBeNull()
+    expect(await authorize({ email: DEMO_EMAIL })).toBeNull()
+  })
+
+  it("replaces a hash in the demo's earlier scrypt$N$r$p$salt$key layout, which gatehouse/password does not read", async () => {
+    const { db, adapter } = await previousRun(independentHash("earlier", 10))
+    await seedDemoUser(db, adapter)
+    const hash = storedHash(db)!
+    expect(hash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/)
+    expect(await (await demoPasswordCheck(db, adapter))({ email: DEMO_EMAIL, password: DEMO_PASSWORD })).not.toBeNull()
+  })
+
+  it("verifies a hash with weaker parameters, then replaces it with a current one", async () => {
+    const weak = independentHash("phc", 12)
+    const { db, adapter } = await previousRun(weak)
+    await seedDemoUser(db, adapter)
+    expect(storedHash(db)).toBe(weak)
+    expect(await (await demoPasswordCheck(db, adapter))({ email: DEMO_EMAIL, password: DEMO_PASSWORD })).not.toBeNull()
+    const upgraded = storedHash(db)!
+    expect(upgraded).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/)
+    expect(await verifyPassword(DEMO_PASSWORD, upgraded)).toBe(true)
   })
 })

@@ -574,6 +574,65 @@ export const MissingSecretError = MissingSecret
 /** Alias of {@link MissingSecret}, the name the interface specification uses. */
 export type MissingSecretError = MissingSecret
 
+/** Why a stored password hash string was refused (see {@link PasswordHashError}). */
+export type PasswordHashProblem =
+  /** Not a PHC string of a supported shape: wrong segments, bad base64, bad number, unknown parameter. */
+  | "malformed"
+  /** A well-formed PHC string of an algorithm `gatehouse/password` does not implement (bcrypt, argon2…), or an unknown `algorithm` option. */
+  | "unknown-algorithm"
+  /** Parameters outside the accepted bounds: too much memory or work, too short a salt or key. */
+  | "parameters-out-of-range"
+  /** A scrypt hash (or `algorithm: "scrypt"`) where only Web Crypto exists; scrypt needs Node's `node:crypto`. */
+  | "needs-node"
+
+/**
+ * A stored password hash string `gatehouse/password` will not use. It signals a data or
+ * configuration problem (a corrupted row, a hash from another tool, a hostile database write),
+ * never a wrong password, so it is thrown rather than reported as `false`. The message never
+ * holds the salt or the key.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   ok = await verifyPassword(password, row.passwordHash)
+ * } catch (error) {
+ *   if (error instanceof PasswordHashError) logger.error(error.reason, row.id)
+ * }
+ * ```
+ */
+export class PasswordHashError extends AuthError {
+  static override readonly type = "PasswordHashError"
+  readonly reason: PasswordHashProblem
+
+  constructor(reason: PasswordHashProblem, message: string) {
+    super(message)
+    this.reason = reason
+  }
+}
+
+/** Why `hashPassword` refused a password (see {@link PasswordInputError}). */
+export type PasswordInputProblem = "not-a-string" | "empty" | "too-long" | "ill-formed-unicode"
+
+/**
+ * A password `hashPassword` will not hash: not a string, empty, longer than
+ * `MAX_PASSWORD_LENGTH` once normalized, or holding a lone UTF-16 surrogate (which UTF-8 cannot
+ * carry, so two different such passwords would hash alike).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof PasswordInputError && error.reason === "too-long") showError("Use at most 1024 characters")
+ * ```
+ */
+export class PasswordInputError extends AuthError {
+  static override readonly type = "PasswordInputError"
+  readonly reason: PasswordInputProblem
+
+  constructor(reason: PasswordInputProblem, message: string) {
+    super(message)
+    this.reason = reason
+  }
+}
+
 /** Every stable `type` string an {@link AuthError} can carry. */
 export type AuthErrorType =
   | "AuthError"
@@ -614,6 +673,8 @@ export type AuthErrorType =
   | "InvalidConfig"
   | "InvalidRequest"
   | "RefreshAccessTokenError"
+  | "PasswordHashError"
+  | "PasswordInputError"
 
 /**
  * Whether an error may be named to the client (in `?error=` or a JSON body).

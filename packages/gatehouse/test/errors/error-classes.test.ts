@@ -26,7 +26,7 @@ const expectedTypes: Record<string, string> = {
   MissingWebAuthnAutocomplete: "MissingWebAuthnAutocomplete", WebAuthnVerificationError: "WebAuthnVerificationError",
   ExperimentalFeatureNotEnabled: "ExperimentalFeatureNotEnabled", InvalidConfig: "InvalidConfig", InvalidRequest: "InvalidRequest",
   RefreshAccessTokenError: "RefreshAccessTokenError", InvalidEmail: "InvalidEmail", EmailRateLimited: "EmailRateLimited",
-  MissingSecretError: "MissingSecret",
+  MissingSecretError: "MissingSecret", PasswordHashError: "PasswordHashError", PasswordInputError: "PasswordInputError",
 }
 
 describe("error classes", () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url"
 const packageDir = fileURLToPath(new URL("../..", import.meta.url))
 const dist = join(packageDir, "dist")
 // Node-only code may live only in these subpaths; everything else must run on any Web runtime.
-const nodeOnly = ["adapters/sqlite", "adapters/postgres", "express", "next", "sveltekit", "solid-start", "testing", "cli"]
+const nodeOnly = ["adapters/sqlite", "adapters/postgres", "express", "next", "sveltekit", "solid-start", "testing", "cli", "password/node"]
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
