@@ -2,6 +2,7 @@
  * Random values, digests and comparisons from Web Crypto, so the core runs on any runtime.
  * @module
  */
+import { equalBytes } from "../jwt/constant-time.js"
 
 const encoder = new TextEncoder()
 
@@ -28,9 +29,5 @@ export async function sha256Hex(value: string): Promise<string> {
  * against a secret value leaks nothing through timing. Only the length may show.
  */
 export function timingSafeEqual(a: string, b: string): boolean {
-  const left = encoder.encode(a)
-  const right = encoder.encode(b)
-  let difference = left.length ^ right.length
-  for (let i = 0; i < left.length; i++) difference |= left[i]! ^ (right[i % (right.length || 1)] ?? 0)
-  return difference === 0
+  return equalBytes(encoder.encode(a), encoder.encode(b))
 }

@@ -9,6 +9,7 @@
  */
 import { JWTSessionError } from "../errors.js"
 import { decodeBase64url, encodeBase64url } from "./base64url.js"
+import { equalBytes } from "./constant-time.js"
 import { isSupportedEncryption, type ContentEncryption, type ContentKey } from "./keys.js"
 
 const encoder = new TextEncoder()
@@ -100,14 +101,6 @@ async function cbcTag(mac: CryptoKey, aad: Uint8Array, iv: Uint8Array, ciphertex
   input.set(ciphertext, aad.length + iv.length)
   new DataView(input.buffer).setBigUint64(input.length - 8, BigInt(aad.length * 8))
   return new Uint8Array(await crypto.subtle.sign("HMAC", mac, input), 0, 32)
-}
-
-/** Compares in time that depends only on the lengths, which are public. */
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!
-  return difference === 0
 }
 
 function parseHeader(bytes: Uint8Array): ProtectedHeader {

@@ -1,0 +1,316 @@
+/**
+ * The attributes of every cookie Gatehouse sets, as a browser receives them. The cookie kinds come
+ * from src/cookies/defaults.ts: a new kind without a flow here fails the first test.
+ *
+ * On https: HttpOnly, Path=/, SameSite=Lax, Secure, no Domain, and the `__Secure-` prefix (the
+ * CSRF cookie: `__Host-`). On plain http: the same without Secure and without prefix, as Auth.js
+ * does. Lifetimes: the session cookie expires with the session, the OAuth checks and the WebAuthn
+ * challenge within 15 minutes, and the CSRF and callback-url cookies with the browser session.
+ * `useSecureCookies` and `cookies` overrides are respected, and so is an https `AUTH_URL` in front
+ * of a server that itself speaks plain http (the Express integration).
+ */
+import express from "express"
+import type { AddressInfo } from "node:net"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { defaultCookies, type CookiesOptions } from "../../src/cookies/defaults.js"
+import { ServerAuth } from "../../src/express/index.js"
+import { Credentials } from "../../src/providers/credentials.js"
+import { Passkey } from "../../src/providers/passkey.js"
+import type { OAuthConfig } from "../../src/providers/types.js"
+import type { AuthConfig } from "../../src/types.js"
+import { ada, Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+
+type Kind = keyof CookiesOptions
+
+/** Every cookie kind Gatehouse has, read from the defaults themselves. */
+const KINDS = Object.keys(defaultCookies(true)) as Kind[]
+
+/** The name of each kind without prefix: Auth.js's names, which Gatehouse keeps. */
+const BASE_NAMES: Record<Kind, string> = {
+  sessionToken: "authjs.session-token",
+  callbackUrl: "authjs.callback-url",
+  csrfToken: "authjs.csrf-token",
+  pkceCodeVerifier: "authjs.pkce.code_verifier",
+  state: "authjs.state",
+  nonce: "authjs.nonce",
+  webauthnChallenge: "authjs.challenge",
+}
+
+const SESSION_MAX_AGE = 30 * 24 * 60 * 60
+const CHECK_LIFETIME = 15 * 60
+
+/**
+ * How long each kind lives: `maxAge` is the Max-Age attribute (absent when `undefined`),
+ * `expiresIn` the seconds from now its Expires names (absent when `undefined`). The nonce has
+ * only Expires, as in Auth.js.
+ */
+const LIFETIMES: Record<Kind, { maxAge: number | undefined; expiresIn: number | undefined }> = {
+  sessionToken: { maxAge: undefined, expiresIn: SESSION_MAX_AGE },
+  callbackUrl: { maxAge: undefined, expiresIn: undefined },
+  csrfToken: { maxAge: undefined, expiresIn: undefined },
+  pkceCodeVerifier: { maxAge: CHECK_LIFETIME, expiresIn: CHECK_LIFETIME },
+  state: { maxAge: CHECK_LIFETIME, expiresIn: CHECK_LIFETIME },
+  nonce: { maxAge: undefined, expiresIn: CHECK_LIFETIME },
+  webauthnChallenge: { maxAge: CHECK_LIFETIME, expiresIn: CHECK_LIFETIME },
+}
+
+/** An OAuth provider with all three checks. Signing in only redirects to it, so nothing listens there. */
+const idp: OAuthConfig = {
+  id: "idp",
+  name: "IdP",
+  type: "oauth",
+  clientId: "cookie-client",
+  clientSecret: "cookie-client-secret",
+  checks: ["pkce", "state", "nonce"],
+  authorization: "https://idp.test/authorize",
+  token: "https://idp.test/token",
+  userinfo: "https://idp.test/userinfo",
+}
+
+/** One app that can set every cookie: credentials, an OAuth provider with every check, passkeys. */
+function appConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
+  return {
+    secret,
+    trustHost: true,
+    logger: recordingLogger().logger,
+    adapter: MemoryAdapter(),
+    session: { strategy: "jwt" },
+    experimental: { enableWebAuthn: true },
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: ({ username, password }) => (username === "ada" && password === "correct horse" ? { ...ada } : null),
+      }),
+      idp,
+      Passkey(),
+    ],
+    ...extra,
+  }
+}
+
+/** The flow that makes Gatehouse set each kind of cookie; returns every Set-Cookie line of its last step. */
+const DRIVERS: Record<Kind, (client: Client) => Promise<string[]>> = {
+  sessionToken: async (client) => (await client.signIn()).headers.getSetCookie(),
+  callbackUrl: async (client) => (await client.get(`signin?callbackUrl=${encodeURIComponent(`${client.origin}/dashboard`)}`)).headers.getSetCookie(),
+  csrfToken: async (client) => (await client.get("csrf")).headers.getSetCookie(),
+  pkceCodeVerifier: (client) => oauthSignIn(client),
+  state: (client) => oauthSignIn(client),
+  nonce: (client) => oauthSignIn(client),
+  webauthnChallenge: async (client) => (await client.get("webauthn-options/passkey")).headers.getSetCookie(),
+}
+
+async function oauthSignIn(client: Client): Promise<string[]> {
+  const response = await client.postForm("signin/idp", { csrfToken: await client.csrfToken() })
+  expect(response.headers.get("location")).toMatch(/^https:\/\/idp\.test\/authorize\?/)
+  return response.headers.getSetCookie()
+}
+
+interface SetCookie {
+  name: string
+  value: string
+  /** Attribute names lower-cased; flags map to `""`. */
+  attributes: Map<string, string>
+  line: string
+}
+
+/** A Set-Cookie line as RFC 6265 reads it (attribute names are case-insensitive). */
+function parse(line: string): SetCookie {
+  const [pair = "", ...rest] = line.split(";")
+  const eq = pair.indexOf("=")
+  const attributes = new Map<string, string>()
+  for (const attribute of rest) {
+    const i = attribute.indexOf("=")
+    const key = (i === -1 ? attribute : attribute.slice(0, i)).trim().toLowerCase()
+    attributes.set(key, i === -1 ? "" : attribute.slice(i + 1).trim())
+  }
+  return { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim(), attributes, line }
+}
+
+/** The one line setting `name` to a value (not deleting it). */
+function setting(lines: string[], name: string): SetCookie {
+  const found = lines.map(parse).filter((cookie) => cookie.name === name && cookie.value !== "" && cookie.attributes.get("max-age") !== "0")
+  expect(found, `one Set-Cookie for ${name} in:\n${lines.join("\n")}`).toHaveLength(1)
+  return found[0]!
+}
+
+/** The name a kind has: `__Host-` for the CSRF cookie and `__Secure-` for the others on secure cookies, none otherwise. */
+function expectedName(kind: Kind, secure: boolean): string {
+  if (!secure) return BASE_NAMES[kind]
+  return `${kind === "csrfToken" ? "__Host-" : "__Secure-"}${BASE_NAMES[kind]}`
+}
+
+/** Asserts the attributes every Gatehouse cookie has by default. */
+function expectDefaultAttributes(cookie: SetCookie, secure: boolean): void {
+  const where = cookie.line
+  expect(cookie.attributes.has("httponly"), `HttpOnly: ${where}`).toBe(true)
+  expect(cookie.attributes.get("path"), `Path: ${where}`).toBe("/")
+  expect(cookie.attributes.get("samesite")?.toLowerCase(), `SameSite: ${where}`).toBe("lax")
+  expect(cookie.attributes.has("secure"), `Secure: ${where}`).toBe(secure)
+  expect(cookie.attributes.has("domain"), `no Domain: ${where}`).toBe(false)
+  if (!secure) expect(cookie.name.startsWith("__"), `no prefix: ${where}`).toBe(false)
+}
+
+/** Asserts Max-Age and Expires name the kind's lifetime, for a cookie set between `before` and `after` (ms). */
+function expectLifetime(kind: Kind, cookie: SetCookie, before: number, after: number): void {
+  const { maxAge, expiresIn } = LIFETIMES[kind]
+  const where = cookie.line
+  if (maxAge === undefined) expect(cookie.attributes.has("max-age"), `no Max-Age: ${where}`).toBe(false)
+  else expect(Number(cookie.attributes.get("max-age")), `Max-Age: ${where}`).toBe(maxAge)
+  const expires = cookie.attributes.get("expires")
+  if (expiresIn === undefined) {
+    expect(expires, `no Expires (a browser-session cookie): ${where}`).toBeUndefined()
+    return
+  }
+  expect(expires, `Expires: ${where}`).toBeDefined()
+  // Expires has whole seconds: allow one either side.
+  const at = Date.parse(expires!)
+  expect(at, where).toBeGreaterThanOrEqual(before + expiresIn * 1000 - 1000)
+  expect(at, where).toBeLessThanOrEqual(after + expiresIn * 1000 + 1000)
+}
+
+async function drive(kind: Kind, client: Client): Promise<{ lines: string[]; before: number; after: number }> {
+  const before = Date.now()
+  const lines = await DRIVERS[kind](client)
+  return { lines, before, after: Date.now() }
+}
+
+describe("the cookie kinds this file covers", () => {
+  it("are exactly the kinds in src/cookies/defaults.ts", () => {
+    expect(KINDS.length).toBeGreaterThanOrEqual(7)
+    expect([...KINDS].sort()).toEqual(Object.keys(DRIVERS).sort())
+    expect([...KINDS].sort()).toEqual(Object.keys(BASE_NAMES).sort())
+    expect([...KINDS].sort()).toEqual(Object.keys(LIFETIMES).sort())
+  })
+})
+
+describe.each([
+  { scheme: "https", origin: "https://app.test", secure: true },
+  { scheme: "plain http", origin: "http://app.test", secure: false },
+])("on $scheme", ({ origin, secure }) => {
+  it.each(KINDS)(`sets the %s cookie with the ${secure ? "secure" : "plain"} defaults and a sensible lifetime`, async (kind) => {
+    const client = new Client(appConfig(), origin)
+    const { lines, before, after } = await drive(kind, client)
+    const cookie = setting(lines, expectedName(kind, secure))
+    expectDefaultAttributes(cookie, secure)
+    expectLifetime(kind, cookie, before, after)
+    if (kind === "csrfToken" && secure) {
+      // What __Host- requires: Secure, Path=/, no Domain.
+      expect(cookie.name.startsWith("__Host-")).toBe(true)
+    }
+  })
+
+  it("sets every chunk of a session too large for one cookie with the same attributes and expiry", async () => {
+    const config = appConfig({ callbacks: { jwt: ({ token }) => ({ ...token, padding: "x".repeat(6000) }) } })
+    const client = new Client(config, origin)
+    const before = Date.now()
+    const lines = (await client.signIn()).headers.getSetCookie()
+    const after = Date.now()
+    const name = expectedName("sessionToken", secure)
+    const chunks = [0, 1].map((index) => setting(lines, `${name}.${index}`))
+    for (const chunk of chunks) {
+      expectDefaultAttributes(chunk, secure)
+      expectLifetime("sessionToken", chunk, before, after)
+    }
+    expect(lines.map(parse).filter((cookie) => cookie.name === name && cookie.value !== "")).toEqual([])
+  })
+
+  it("deletes the session cookie at sign-out under the same name, Path and Secure it was set with", async () => {
+    const client = new Client(appConfig(), origin)
+    await client.signIn()
+    const name = expectedName("sessionToken", secure)
+    expect(client.jar.get(name)).toBeDefined()
+    const lines = (await client.postForm("signout", { csrfToken: await client.csrfToken() })).headers.getSetCookie()
+    const deletion = lines.map(parse).find((cookie) => cookie.name === name)
+    expect(deletion, lines.join("\n")).toBeDefined()
+    expect(deletion!.value).toBe("")
+    expect(deletion!.attributes.get("max-age")).toBe("0")
+    expect(deletion!.attributes.get("path")).toBe("/")
+    expect(deletion!.attributes.has("secure")).toBe(secure)
+    expect(deletion!.attributes.has("httponly")).toBe(true)
+  })
+})
+
+describe("overrides", () => {
+  it.each(KINDS)("useSecureCookies: true makes the %s cookie Secure and prefixed on plain http", async (kind) => {
+    const client = new Client(appConfig({ useSecureCookies: true }), "http://app.test")
+    const { lines } = await drive(kind, client)
+    expectDefaultAttributes(setting(lines, expectedName(kind, true)), true)
+  })
+
+  it.each(KINDS)("useSecureCookies: false leaves the %s cookie without Secure and prefix on https", async (kind) => {
+    const client = new Client(appConfig({ useSecureCookies: false }), "https://app.test")
+    const { lines } = await drive(kind, client)
+    expectDefaultAttributes(setting(lines, expectedName(kind, false)), false)
+  })
+
+  it.each(KINDS)("cookies.%s overrides the name and the attributes given, keeping the others", async (kind) => {
+    const name = `custom-${kind}`
+    const client = new Client(appConfig({ cookies: { [kind]: { name, options: { sameSite: "strict", domain: "app.test" } } } }), "https://app.test")
+    const { lines } = await drive(kind, client)
+    const cookie = setting(lines, name)
+    expect(cookie.attributes.get("samesite")?.toLowerCase()).toBe("strict")
+    expect(cookie.attributes.get("domain")).toBe("app.test")
+    expect(cookie.attributes.has("httponly")).toBe(true)
+    expect(cookie.attributes.has("secure")).toBe(true)
+    expect(cookie.attributes.get("path")).toBe("/")
+    // The default name is not set alongside.
+    expect(lines.map(parse).filter((line) => line.name === expectedName(kind, true))).toEqual([])
+  })
+})
+
+describe("behind an https AUTH_URL, on a server speaking plain http (Express)", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  /** Serves `ServerAuth` at /auth on 127.0.0.1; returns its origin and a way to stop it. */
+  async function serve(config: AuthConfig) {
+    const app = express()
+    app.use("/auth", ServerAuth(config as Omit<AuthConfig, "raw">))
+    const server = app.listen(0, "127.0.0.1")
+    await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject))
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    return { origin, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  }
+
+  async function csrfAndSessionCookies(origin: string) {
+    const csrf = await fetch(`${origin}/auth/csrf`)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const csrfLines = csrf.headers.getSetCookie()
+    const cookie = csrfLines.map((line) => line.split(";")[0]).join("; ")
+    const signIn = await fetch(`${origin}/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, username: "ada", password: "correct horse" }),
+    })
+    expect(signIn.status).toBe(302)
+    return [...csrfLines, ...signIn.headers.getSetCookie()]
+  }
+
+  it("sets Secure, prefixed cookies when AUTH_URL is https", async () => {
+    for (const name of ["AUTH_SECRET", "AUTH_TRUST_HOST", "AUTH_REDIRECT_PROXY_URL"]) vi.stubEnv(name, "")
+    vi.stubEnv("AUTH_URL", "https://app.test/auth")
+    const { origin, stop } = await serve(appConfig())
+    try {
+      const lines = await csrfAndSessionCookies(origin)
+      expectDefaultAttributes(setting(lines, "__Host-authjs.csrf-token"), true)
+      expectDefaultAttributes(setting(lines, "__Secure-authjs.session-token"), true)
+    } finally {
+      await stop()
+    }
+  })
+
+  it("(control) sets plain cookies without AUTH_URL on the same server", async () => {
+    for (const name of ["AUTH_URL", "AUTH_SECRET", "AUTH_TRUST_HOST", "AUTH_REDIRECT_PROXY_URL"]) vi.stubEnv(name, "")
+    const { origin, stop } = await serve(appConfig())
+    try {
+      const lines = await csrfAndSessionCookies(origin)
+      expectDefaultAttributes(setting(lines, "authjs.csrf-token"), false)
+      expectDefaultAttributes(setting(lines, "authjs.session-token"), false)
+    } finally {
+      await stop()
+    }
+  })
+})
