@@ -163,7 +163,8 @@ async function post(basePath: string, url: string, body: Record<string, string>)
     body: new URLSearchParams({ ...body, csrfToken: csrf?.csrfToken ?? "" }),
   })
   const answer = (await response.json().catch(() => null)) as { url?: string } | null
-  const target = answer?.url ?? body.callbackUrl ?? location.href
+  // Only a URL the server vouched for: the caller's redirectTo is unchecked input.
+  const target = typeof answer?.url === "string" ? answer.url : location.href
   const params = new URL(target, location.href).searchParams
   const error = response.ok ? params.get("error") : `HTTP ${response.status}`
   return { ok: error === null, url: target, error, code: params.get("code") }

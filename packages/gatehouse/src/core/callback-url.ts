@@ -25,9 +25,11 @@ export function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: str
     // A path starting with `//` turns into another host the moment anyone reuses it as a relative URL.
     if (target.origin === base.origin && !target.pathname.startsWith("//")) {
       // Keep Auth.js's spelling of the URL (so callback-url cookies it set compare equal) unless
-      // it holds characters that cannot go into a Location header as they are.
+      // it holds characters that cannot go into a Location header as they are, or a backslash:
+      // URL parsers disagree on it (`https://app.test\@evil.test` is this origin to a browser,
+      // evil.test to Python's urllib and many proxies), so only the normalized form goes out.
       const asGiven = url.startsWith("/") ? `${baseUrl}${url}` : url
-      return /^[\x21-\x7e]+$/.test(asGiven) ? asGiven : target.href
+      return /^[\x21-\x5b\x5d-\x7e]+$/.test(asGiven) ? asGiven : target.href
     }
   } catch {
     // An unparsable URL never leaves the origin.

@@ -20,7 +20,7 @@
 import { isChunkName } from "../cookies/chunks.js"
 import { sessionCookieName } from "../cookies/defaults.js"
 import { Auth, AuthError, isAuthAction, type Session } from "../index.js"
-import { mountPath, pathAndQuery, pathBelow } from "./mount-path.js"
+import { mountPath, pathAndQuery, pathBelow, returnPath } from "./mount-path.js"
 import type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
 import { prepareConfig, type ServerAuthConfig } from "./prepared-config.js"
 import { requestOrigin, toWebRequest } from "./web-request.js"
@@ -207,10 +207,10 @@ export function requireAuth(config: ServerAuthConfig, options: RequireAuthOption
       if (options.redirectTo !== false && wantsPage(req)) {
         const target = options.redirectTo ?? `${prepareConfig(config).config.basePath.replace(/\/+$/, "")}/signin`
         const separator = target.includes("?") ? "&" : "?"
-        // The path alone (pathAndQuery): a login page that trusts its callbackUrl must not be
+        // The path alone (returnPath): a login page that trusts its callbackUrl must not be
         // handed another host.
         res.statusCode = 302
-        res.setHeader("location", `${target}${separator}callbackUrl=${encodeURIComponent(pathAndQuery(req))}`)
+        res.setHeader("location", `${target}${separator}callbackUrl=${encodeURIComponent(returnPath(req))}`)
         res.end()
         return
       }

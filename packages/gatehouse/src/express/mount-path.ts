@@ -16,10 +16,19 @@ export function pathAndQuery(req: ExpressRequest): string {
   if (target.startsWith("/")) return target.replace(/^[/\\]+/, "/")
   try {
     const url = new URL(target)
-    return url.pathname + url.search
+    return (url.pathname + url.search).replace(/^[/\\]+/, "/")
   } catch {
     return "/"
   }
+}
+
+/**
+ * Where a login page may send the browser back to: the request's path (dot segments resolved, so
+ * `/..//evil.test` cannot turn into `//evil.test` later) and query, starting with exactly one `/`.
+ */
+export function returnPath(req: ExpressRequest): string {
+  const asked = new URL(pathAndQuery(req), "http://localhost")
+  return `${asked.pathname.replace(/^\/+/, "/")}${asked.search}`
 }
 
 /**
