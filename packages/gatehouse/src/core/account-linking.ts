@@ -6,7 +6,7 @@
  * @module
  */
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
-import { AccountNotLinked, AuthError, OAuthAccountNotLinked } from "../errors.js"
+import { AccountNotLinked, AdapterError, AuthError, OAuthAccountNotLinked } from "../errors.js"
 import type { Account, User } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
 import { emitEvent } from "./events.js"
@@ -112,7 +112,7 @@ async function linkedUser(
   try {
     await linkAccount(ctx, created, account, user, attach, () => emitEvent(ctx.config, "createUser", { user: created }))
   } catch (error) {
-    await forgetUser(ctx, created)
+    await forgetUser(ctx, created.id)
     throw error
   }
   return { user: created, isNewUser: true }
@@ -137,22 +137,31 @@ async function storeNewTokens(ctx: RequestContext, account: Account): Promise<vo
 }
 
 /**
- * Removes a user created moments ago whose account could not be linked. Left in place, the user
- * would own the email without the account, and every retry would end in OAuthAccountNotLinked.
+ * Removes a user this sign-in created, or may have created (a `createUser` whose answer was lost
+ * or unusable), when the sign-in cannot go on. Left in place, the user would own the email
+ * without the account, and every retry would end in OAuthAccountNotLinked.
  */
-async function forgetUser(ctx: RequestContext, user: AdapterUser): Promise<void> {
+async function forgetUser(ctx: RequestContext, userId: string): Promise<void> {
   if (typeof ctx.config.adapter?.deleteUser !== "function") return
   try {
-    await callAdapter(ctx.config.adapter, "deleteUser", user.id)
+    await callAdapter(ctx.config.adapter, "deleteUser", userId)
   } catch (error) {
-    logError(ctx.logger, error)
+    // Named, so that whoever reads the log can remove the row by hand.
+    logError(ctx.logger, new AdapterError(`User ${userId}, created for a sign-in that failed, may still be stored`, { cause: error }))
   }
 }
 
 async function createUser(ctx: RequestContext, user: User, emailVerified: Date | null): Promise<AdapterUser> {
   // A provider's own id (its account id) never becomes the user's id; the adapter may replace this one.
   const draft = { ...user, id: crypto.randomUUID(), emailVerified } as AdapterUser
-  return callAdapter(ctx.config.adapter, "createUser", draft)
+  try {
+    return await callAdapter(ctx.config.adapter, "createUser", draft)
+  } catch (error) {
+    // The insert may have committed all the same; a store that kept the id it was given can
+    // still take the row back (deleting an id nobody has is harmless).
+    if (error instanceof AdapterError) await forgetUser(ctx, draft.id)
+    throw error
+  }
 }
 
 async function linkAccount(

@@ -5,14 +5,15 @@
  * only shows a confirmation page, and its same-origin POST spends the token.
  * @module
  */
-import type { AdapterUser } from "../../adapters/index.js"
-import { InvalidProvider, MissingCSRF, Verification } from "../../errors.js"
+import type { AdapterUser, VerificationToken } from "../../adapters/index.js"
+import { AdapterError, InvalidProvider, MissingCSRF, Verification } from "../../errors.js"
 import type { EmailConfig } from "../../providers/types.js"
 import type { Account } from "../../types.js"
 import { pageContextOf } from "../actions/page-context.js"
 import { callAdapter } from "../adapter-call.js"
 import { completeSignIn } from "../complete-sign-in.js"
 import type { ResponseInternal } from "../internal-response.js"
+import { logError } from "../logger.js"
 import { renderConfirmEmailPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
 import { storedTokens } from "./verification-token.js"
@@ -22,6 +23,8 @@ import { storedTokens } from "./verification-token.js"
  * `confirmSignIn`).
  *
  * @throws {Verification} for a link that is unknown, spent, expired or for another address (403 page).
+ * @throws {AdapterError} when the store fails after the token was spent; the token is stored again
+ *   first, so the same link works once the store is back.
  */
 export async function emailCallback(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
   const { method } = ctx.request
@@ -39,12 +42,29 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     if (!ctx.csrfVerified || crossSite(ctx)) throw new MissingCSRF("The sign-in confirmation was not posted from its page")
   }
 
-  const identifier = await spendToken(ctx, provider, token, email)
+  const invite = await spendToken(ctx, provider, token, email)
+  const identifier = invite.identifier
   const { adapter } = ctx.config
-  const existing = await callAdapter(adapter, "getUserByEmail", identifier)
-  const user: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null }
-  const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id }
-  return completeSignIn(ctx, { user, account })
+  try {
+    const existing = await callAdapter(adapter, "getUserByEmail", identifier)
+    const user: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null }
+    const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id }
+    return await completeSignIn(ctx, { user, account })
+  } catch (error) {
+    // The store failed after the link was spent: nobody signed in with it, so it is given back
+    // (same hash, same expiry) and works once the store does. A refusal by the app spends it.
+    if (error instanceof AdapterError) await giveBack(ctx, invite)
+    throw error
+  }
+}
+
+/** Stores a spent token again; a failure here is logged, the original one reported. */
+async function giveBack(ctx: RequestContext, invite: VerificationToken): Promise<void> {
+  try {
+    await callAdapter(ctx.config.adapter, "createVerificationToken", invite)
+  } catch (error) {
+    logError(ctx.logger, new AdapterError("A sign-in link spent by a sign-in that failed could not be given back", { cause: error }))
+  }
 }
 
 /** Browsers say where a request came from; anything but this origin did not come from the page. */
@@ -53,15 +73,18 @@ function crossSite(ctx: RequestContext): boolean {
   return site !== null && site !== "same-origin"
 }
 
-/** Spends the link's token and returns the address it was issued for. */
-async function spendToken(ctx: RequestContext, provider: EmailConfig, token: string, email: string): Promise<string> {
+/** Spends the link's token and returns it as stored: the address it was issued for, the stored hash, its expiry. */
+async function spendToken(ctx: RequestContext, provider: EmailConfig, token: string, email: string): Promise<VerificationToken> {
   for (const stored of await storedTokens(ctx, provider, token)) {
     const invite = await callAdapter(ctx.config.adapter, "useVerificationToken", { identifier: email, token: stored })
     if (!invite) continue
     const expires = new Date(invite.expires).getTime()
+    // Not "expired": the store's answer is broken, and the user should hear that, not that they were late.
+    if (Number.isNaN(expires)) throw new AdapterError("useVerificationToken returned an expires that is not a date")
     if (!(expires > Date.now())) throw new Verification("The sign-in link has expired", { cause: { hasInvite: true, expired: true } })
     if (invite.identifier !== email) throw new Verification("The sign-in link belongs to another address", { cause: { hasInvite: true } })
-    return invite.identifier
+    // The hash this lookup found it under, whatever the adapter echoed back.
+    return { identifier: invite.identifier, token: stored, expires: new Date(expires) }
   }
   throw new Verification("The sign-in link is unknown or was used already", { cause: { hasInvite: false } })
 }

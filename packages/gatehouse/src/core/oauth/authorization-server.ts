@@ -7,11 +7,22 @@ import * as o from "oauth4webapi"
 import { AuthError } from "../../errors.js"
 import type { EndpointConfig, OAuthConfig } from "../../providers/types.js"
 
-/** The fetch every request to `provider` goes through. */
+/**
+ * How long one request to a provider may take, its answer's body included, unless the caller
+ * passes a signal of its own. Without a bound, a provider that accepts the connection and never
+ * answers holds the sign-in (or the session read refreshing a token) for as long as the runtime's
+ * fetch waits: five minutes in Node.
+ */
+const PROVIDER_REQUEST_TIMEOUT_MS = 10_000
+
+/** The fetch every request to `provider` goes through, bounded by {@link PROVIDER_REQUEST_TIMEOUT_MS}. */
 export function providerFetch(provider: OAuthConfig): typeof fetch {
   const custom = provider.fetch
-  // The global fetch throws "Illegal invocation" when called as a method of another object.
-  return custom ? (input, init) => custom(input, init) : (input, init) => fetch(input, init)
+  return (input, init) => {
+    const bounded = { ...init, signal: init?.signal ?? AbortSignal.timeout(PROVIDER_REQUEST_TIMEOUT_MS) }
+    // The global fetch throws "Illegal invocation" when called as a method of another object.
+    return custom ? custom(input, bounded) : fetch(input, bounded)
+  }
 }
 
 /** Options oauth4webapi takes for every request: the provider's fetch, and http allowed (local IdPs). */
