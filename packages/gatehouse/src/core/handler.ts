@@ -5,7 +5,7 @@
  * or internal message reaches the client.
  * @module
  */
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, UnknownAction, isClientError } from "../errors.js"
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, UnknownAction, UntrustedHost, isClientError } from "../errors.js"
 import { raw } from "../markers.js"
 import type { AuthConfig, RawMarker } from "../types.js"
 import type { AuthAction } from "./auth-action.js"
@@ -117,7 +117,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   if (configError) {
     logError(logger, configError)
     if (resolved.raw) throw configError
-    return configurationErrorResponse(resolved, internal)
+    return configurationErrorResponse(resolved, internal, configError)
   }
 
   const returnRedirect = internal.headers.has("X-Auth-Return-Redirect")
@@ -168,11 +168,15 @@ function errorResponse(config: ResolvedConfig, request: InternalRequest, error: 
  * The answer when the configuration is unusable: the error page (or `pages.error`) for GET on a
  * page route, otherwise a 500 JSON message. Neither says what is wrong; the log does.
  */
-function configurationErrorResponse(config: ResolvedConfig, request: InternalRequest): Response {
+function configurationErrorResponse(config: ResolvedConfig, request: InternalRequest, error: AuthError): Response {
   if (request.method === "GET" && PAGE_ACTIONS.has(request.action)) {
     const custom = config.pages.error
     if (custom && !(request.query.callbackUrl ?? "").startsWith(custom)) {
-      return new Response(null, { status: 302, headers: { Location: absolute(`${custom}${custom.includes("?") ? "&" : "?"}error=Configuration`, request.url.origin) } })
+      const target = `${custom}${custom.includes("?") ? "&" : "?"}error=Configuration`
+      // An untrusted host must not name the origin: the page goes out as configured (a path
+      // stays relative, and the browser resolves it against the host it really asked).
+      const location = error instanceof UntrustedHost ? target : absolute(target, request.url.origin)
+      return new Response(null, { status: 302, headers: { Location: location } })
     }
     if (custom) logError(config.logger, new ErrorPageLoop("The custom error page is itself failing; showing the built-in one"))
     const page = renderErrorPage(
