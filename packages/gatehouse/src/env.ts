@@ -120,11 +120,19 @@ export function providerWithEnv(provider: Provider, env: EnvObject): ProviderCon
 }
 
 function callFactory(factory: (options: ProviderEnvOptions) => ProviderConfig, options: ProviderEnvOptions): ProviderConfig {
+  let built: unknown
   try {
-    return factory(options)
+    built = factory(options)
   } catch (error) {
     throw new InvalidConfig("A provider factory threw while building its configuration", { cause: error })
   }
+  if (built !== null && typeof built === "object" && typeof (built as { then?: unknown }).then === "function") {
+    // Providers are built synchronously; an async factory's promise is refused, and its failure
+    // must not surface later as an unhandled rejection.
+    ;(built as PromiseLike<unknown>).then(undefined, () => {})
+    throw new InvalidConfig("A provider factory returned a promise; providers must be built synchronously")
+  }
+  return built as ProviderConfig
 }
 
 /**

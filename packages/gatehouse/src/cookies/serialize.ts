@@ -19,7 +19,9 @@ export function isCookieName(name: unknown): name is string {
  * One `Set-Cookie` header value: `value` percent-encoded, then `Max-Age`, `Domain`, `Path`,
  * `Expires`, `HttpOnly`, `Secure`, `Partitioned`, `SameSite`.
  *
- * @throws {TypeError} for a name or attribute that would corrupt the header.
+ * @throws {TypeError} for a name or attribute that would corrupt the header, or one that is not of
+ *   its type (a `Domain` that is not a string, a `SameSite` other than lax/strict/none, an invalid
+ *   `Expires` date).
  */
 export function serializeCookie(name: string, value: string, options: CookieAttributes): string {
   if (!isCookieName(name)) throw new TypeError(`Invalid cookie name ${JSON.stringify(name)}`)
@@ -30,15 +32,32 @@ export function serializeCookie(name: string, value: string, options: CookieAttr
   }
   if (options.domain) cookie += `; Domain=${attribute(options.domain, "Domain", name)}`
   if (options.path) cookie += `; Path=${attribute(options.path, "Path", name)}`
-  if (options.expires) cookie += `; Expires=${options.expires.toUTCString()}`
+  if (options.expires) cookie += `; Expires=${expiresOf(options.expires, name)}`
   if (options.httpOnly) cookie += "; HttpOnly"
   if (options.secure) cookie += "; Secure"
   if (options.partitioned) cookie += "; Partitioned"
-  if (options.sameSite) cookie += `; SameSite=${options.sameSite[0]!.toUpperCase()}${options.sameSite.slice(1)}`
+  if (options.sameSite) cookie += `; SameSite=${sameSiteOf(options.sameSite, name)}`
   return cookie
 }
 
-function attribute(value: string, attributeName: string, cookieName: string): string {
-  if (!ATTRIBUTE_VALUE.test(value)) throw new TypeError(`Invalid ${attributeName} for cookie ${cookieName}`)
+// Options come from the application's configuration, typed or not: anything but a string of
+// safe characters (a number, a function's source text) must not reach the header as text.
+function attribute(value: unknown, attributeName: string, cookieName: string): string {
+  if (typeof value !== "string" || !ATTRIBUTE_VALUE.test(value)) throw new TypeError(`Invalid ${attributeName} for cookie ${cookieName}`)
   return value
+}
+
+const SAME_SITE: Readonly<Record<string, string>> = { lax: "Lax", strict: "Strict", none: "None" }
+
+/** One of the three SameSite values, whatever its case; anything else could append attributes. */
+function sameSiteOf(value: unknown, cookieName: string): string {
+  const key = typeof value === "string" ? value.toLowerCase() : ""
+  if (!Object.hasOwn(SAME_SITE, key)) throw new TypeError(`Invalid SameSite for cookie ${cookieName}`)
+  return SAME_SITE[key]!
+}
+
+/** An HTTP date; an invalid `Date` (a lifetime past year 275760) or a non-date is refused, as jshttp/cookie does. */
+function expiresOf(value: unknown, cookieName: string): string {
+  if (!(value instanceof Date) || !Number.isFinite(value.getTime())) throw new TypeError(`Invalid Expires for cookie ${cookieName}`)
+  return value.toUTCString()
 }

@@ -46,10 +46,16 @@ export function createLogger(config: { debug?: boolean; logger?: Partial<LoggerI
   }
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function"
+}
+
 function guard(level: LoggerInstance["error"]): LoggerInstance["error"] {
   return (code, ...message) => {
     try {
-      level(code, ...message)
+      const result: unknown = level(code, ...message)
+      // An async logger whose sink is down rejects later: that must not become an unhandled rejection.
+      if (isThenable(result)) result.then(undefined, () => {})
     } catch {
       // A broken logger must not break authentication.
     }

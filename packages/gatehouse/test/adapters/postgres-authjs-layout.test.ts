@@ -170,7 +170,7 @@ describe("an Auth.js database with rows in it", () => {
   })
 
   test("hashSessionTokens hashes the tokens Auth.js stored, once, and the same cookies then find their sessions", async () => {
-    const config: AuthConfig = { secret, trustHost: true, adapter, providers: [Credentials({ authorize: () => null })] }
+    const config: AuthConfig & { raw?: undefined } = { secret, trustHost: true, adapter, providers: [Credentials({ authorize: () => null })] }
     const sessionOf = async (token: string) =>
       (await Auth(new Request("https://app.test/auth/session", { headers: { cookie: `__Secure-authjs.session-token=${token}` } }), config)).json()
     // Hashing is on by default: the raw row is not a session until the database is converted.
