@@ -2,10 +2,10 @@
  * Database sessions through `Auth()`: the cookie holds a random token, the row is the session.
  * Runs against every stored adapter (in memory, a SQLite file, a PostgreSQL server).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterSession, AdapterUser } from "../../src/adapters/index.js"
 import type { AuthConfig, SessionCallbackParams } from "../../src/types.js"
-import { storedAdapters, type FlowAdapter, type StoredAdapter } from "./stored-adapters.js"
+import { storedAdapters, withStoredUser, type FlowAdapter, type StoredAdapter } from "./stored-adapters.js"
 import { ada, Client, credentialsConfig, recordingLogger, storedKey } from "./flow-helpers.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
@@ -13,18 +13,8 @@ const DAY = 24 * 60 * 60 * 1000
 
 describe.each(storedAdapters)("database sessions on the $name adapter", (store: StoredAdapter) => {
   let adapter: FlowAdapter
-  let close: () => Promise<void>
   let user: AdapterUser
-
-  beforeAll(async () => {
-    ;({ adapter, close } = await store.open())
-  })
-  afterAll(() => close())
-
-  beforeEach(async () => {
-    // Each test signs in its own user, so tests never see each other's rows.
-    user = await adapter.createUser({ ...ada, id: crypto.randomUUID(), email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
-  })
+  withStoredUser(store, (opened) => ({ adapter, user } = opened))
   afterEach(() => {
     vi.useRealTimers()
   })

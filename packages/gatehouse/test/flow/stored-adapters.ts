@@ -6,11 +6,13 @@ import Database from "better-sqlite3"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Adapter } from "../../src/adapters/index.js"
+import { afterAll, beforeAll, beforeEach } from "vitest"
+import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
 import { SQLiteAdapter } from "../../src/adapters/sqlite.js"
 import { testSchema } from "../support/postgres.js"
+import { ada } from "./flow-helpers.js"
 
 export type FlowAdapter = Adapter & Required<Pick<Adapter, "createUser" | "getSessionAndUser" | "createSession" | "updateSession">>
 
@@ -63,3 +65,19 @@ export const storedAdapters: StoredAdapter[] = [
     },
   },
 ]
+
+/**
+ * Opens `store` for the enclosing `describe` (closed after it) and stores a fresh user before each
+ * test, so tests never see each other's rows; `use` receives both before every test.
+ */
+export function withStoredUser(store: StoredAdapter, use: (opened: { adapter: FlowAdapter; user: AdapterUser }) => void): void {
+  let opened: OpenStore
+  beforeAll(async () => {
+    opened = await store.open()
+  })
+  afterAll(() => opened.close())
+  beforeEach(async () => {
+    const user = await opened.adapter.createUser({ ...ada, id: crypto.randomUUID(), email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
+    use({ adapter: opened.adapter, user })
+  })
+}

@@ -3,12 +3,12 @@
  * of the idle `maxAge`; neither the cookie nor the row nor the token outlives it, and its start
  * cannot be moved by the browser. Database sessions run against every stored adapter.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import type { AdapterUser } from "../../src/adapters/index.js"
 import { decode, encode } from "../../src/jwt/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ada, Client, credentialsConfig, secret, storedKey } from "../flow/flow-helpers.js"
-import { storedAdapters, type FlowAdapter, type StoredAdapter } from "../flow/stored-adapters.js"
+import { storedAdapters, withStoredUser, type FlowAdapter, type StoredAdapter } from "../flow/stored-adapters.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 const HOUR = 60 * 60
@@ -97,16 +97,8 @@ describe("absoluteMaxAge under JWT sessions", () => {
 
 describe.each(storedAdapters)("absoluteMaxAge under database sessions on the $name adapter", (store: StoredAdapter) => {
   let adapter: FlowAdapter
-  let close: () => Promise<void>
   let user: AdapterUser
-
-  beforeAll(async () => {
-    ;({ adapter, close } = await store.open())
-  })
-  afterAll(() => close())
-  beforeEach(async () => {
-    user = await adapter.createUser({ ...ada, id: crypto.randomUUID(), email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
-  })
+  withStoredUser(store, (opened) => ({ adapter, user } = opened))
 
   const config = (session: Partial<AuthConfig["session"]> = lifetimes) =>
     credentialsConfig({

@@ -3,26 +3,18 @@
  * hands out no live session; `session.hashTokens: false` reads a database Auth.js wrote as is.
  * Runs against every stored adapter (in memory, a SQLite file, a PostgreSQL server).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { AdapterUser } from "../../src/adapters/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { ada, Client, credentialsConfig, storedKey } from "../flow/flow-helpers.js"
-import { storedAdapters, type FlowAdapter, type StoredAdapter } from "../flow/stored-adapters.js"
+import { Client, credentialsConfig, storedKey } from "../flow/flow-helpers.js"
+import { storedAdapters, withStoredUser, type FlowAdapter, type StoredAdapter } from "../flow/stored-adapters.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 
 describe.each(storedAdapters)("session tokens at rest on the $name adapter", (store: StoredAdapter) => {
   let adapter: FlowAdapter
-  let close: () => Promise<void>
   let user: AdapterUser
-
-  beforeAll(async () => {
-    ;({ adapter, close } = await store.open())
-  })
-  afterAll(() => close())
-  beforeEach(async () => {
-    user = await adapter.createUser({ ...ada, id: crypto.randomUUID(), email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
-  })
+  withStoredUser(store, (opened) => ({ adapter, user } = opened))
 
   function config(extra: Partial<AuthConfig> = {}) {
     return credentialsConfig({
