@@ -127,19 +127,29 @@ function versionOf(name: string): string {
   return (JSON.parse(text) as { version: string }).version
 }
 
-/** The machine and software the figures came from: without them a figure means little. */
-export function environment() {
+/** The machine a run happened on: without it a figure means little. */
+export function machine(): { cpu: string; cores: number; memoryGB: number; os: string; node: string } {
   const cpuList = cpus()
   return {
+    cpu: cpuList[0]?.model.trim() ?? "unknown",
+    cores: cpuList.length,
+    memoryGB: Number((totalmem() / 1024 ** 3).toFixed(1)),
+    os: `${type()} ${release()} ${arch()}`,
+    node: process.version,
+  }
+}
+
+/** The installed versions of `names`, from their package.json under node_modules. */
+export function versionsOf(names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, versionOf(name)]))
+}
+
+/** The machine and software the figures came from. */
+export function environment() {
+  return {
     date: new Date().toISOString(),
-    machine: {
-      cpu: cpuList[0]?.model.trim() ?? "unknown",
-      cores: cpuList.length,
-      memoryGB: Number((totalmem() / 1024 ** 3).toFixed(1)),
-      os: `${type()} ${release()} ${arch()}`,
-      node: process.version,
-    },
-    versions: Object.fromEntries(["gatehouse", "@auth/core", "@auth/pg-adapter", "next-auth", "esbuild"].map((name) => [name, versionOf(name)])),
+    machine: machine(),
+    versions: versionsOf(["gatehouse", "@auth/core", "@auth/pg-adapter", "next-auth", "esbuild"]),
   }
 }
 

@@ -3,19 +3,16 @@
  * console, in bench/results/load.md, and whole in bench/results/load.json with the machine and
  * versions the figures came from.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { arch, cpus, loadavg, release, totalmem, type } from "node:os"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { join } from "node:path"
 import type { RequestKind } from "../../packages/gatehouse/test/reliability/load-mix.js"
 import type { LoadResult } from "../../packages/gatehouse/test/reliability/load-run.js"
 import { repoRoot } from "../paths.js"
+import { machine, versionsOf } from "../report.js"
 
 const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })
 
-function versionOf(name: string): string {
-  const text = readFileSync(join(repoRoot, "node_modules", name, "package.json"), "utf8")
-  return (JSON.parse(text) as { version: string }).version
-}
 
 export interface LoadEnvironment {
   date: string
@@ -27,18 +24,11 @@ export interface LoadEnvironment {
 
 /** The machine and software of the run; `postgres` is the server's `server_version`. */
 export function loadEnvironment(postgres: string): LoadEnvironment {
-  const cpuList = cpus()
   return {
     date: new Date().toISOString(),
-    machine: {
-      cpu: cpuList[0]?.model.trim() ?? "unknown",
-      cores: cpuList.length,
-      memoryGB: Number((totalmem() / 1024 ** 3).toFixed(1)),
-      os: `${type()} ${release()} ${arch()}`,
-      node: process.version,
-    },
+    machine: machine(),
     loadAverage: Number(loadavg()[0]!.toFixed(2)),
-    versions: { ...Object.fromEntries(["gatehouse", "express", "pg", "autocannon"].map((name) => [name, versionOf(name)])), postgresql: postgres },
+    versions: { ...versionsOf(["gatehouse", "express", "pg", "autocannon"]), postgresql: postgres },
   }
 }
 
