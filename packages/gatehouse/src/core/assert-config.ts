@@ -252,6 +252,12 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   if (typeof session.generateSessionToken !== "function") {
     return new InvalidConfig("`session.generateSessionToken` must be a function")
   }
+  for (const [page, path] of Object.entries(config.pages)) {
+    // A page ends up in a Location header: only a path or URL string may go there.
+    if (path !== undefined && (typeof path !== "string" || path === "")) {
+      return new InvalidConfig(`\`pages.${page}\` must be a path or URL string; received ${typeof path}`)
+    }
+  }
   if (session.absoluteMaxAge !== undefined && !(typeof session.absoluteMaxAge === "number" && session.absoluteMaxAge >= 1 && Number.isFinite(session.absoluteMaxAge))) {
     return new InvalidConfig(`\`session.absoluteMaxAge\` must be a number of seconds of at least 1; received ${String(session.absoluteMaxAge)}`)
   }

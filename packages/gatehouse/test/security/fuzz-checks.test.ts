@@ -133,6 +133,7 @@ describe("the run settings", () => {
   })
 
   it("replay GATEHOUSE_FUZZ_SEED", () => {
+    vi.stubEnv("GATEHOUSE_FUZZ_RUNS", "")
     vi.stubEnv("GATEHOUSE_FUZZ_SEED", "1234")
     expect(fuzzParameters(10)).toMatchObject({ numRuns: 10, seed: 1234 })
     vi.stubEnv("GATEHOUSE_FUZZ_SEED", "abc")

@@ -3,12 +3,16 @@
  * runs pick.
  */
 import { describe, expect, it } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { serializeCookie } from "../../src/cookies/serialize.js"
 import { Auth } from "../../src/core/handler.js"
 import { Credentials } from "../../src/providers/credentials.js"
+import { Passkey } from "../../src/providers/passkey.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
-import { CONFIGURATION_MESSAGE, readAnswer, type Answer } from "./fuzz-checks.js"
+import { CONFIGURATION_MESSAGE, expectGenericConfigurationError, readAnswer, type Answer } from "./fuzz-checks.js"
 import { unhandledRejectionsDuring } from "./fuzz-settings.js"
+import { Client } from "../flow/flow-helpers.js"
+import { SoftwareAuthenticator, type CredentialJSON } from "../support/software-authenticator.js"
 
 const SECRET = "fuzz-regression-secret-0123456789abcdef"
 const ORIGIN = "https://app.test"
@@ -34,6 +38,22 @@ describe("an application function that returns a rejected promise where the core
     expect(value.status).toBe(500)
     expect(JSON.parse(value.body)).toEqual({ message: CONFIGURATION_MESSAGE })
     expect(unhandled).toEqual([])
+  })
+})
+
+describe("a custom page that is not a string", () => {
+  // Found by fuzz-config: `pages.error` set to a function went out as its source text in Location.
+  it("is a configuration error, never text in a Location header", async () => {
+    const config = {
+      secret: SECRET,
+      trustHost: true,
+      logger: { error: () => {} },
+      providers: [Credentials({ authorize: () => null })],
+      pages: { error: () => "/oops" },
+    } as unknown as AuthConfig & { raw?: undefined }
+    const answer = await readAnswer(await Auth(new Request(`${ORIGIN}/auth/error`), config))
+    expect(answer.location ?? "").not.toContain("=>")
+    expectGenericConfigurationError(answer)
   })
 })
 
@@ -96,5 +116,41 @@ describe("cookie attributes from the configuration that are not of their type", 
     }
     expect(() => serializeCookie("a", "b", { expires: new Date(Number.NaN) })).toThrow(TypeError)
     expect(() => serializeCookie("a", "b", { expires: "tomorrow" as unknown as Date })).toThrow(TypeError)
+  })
+})
+
+describe("a passkey signature re-wrapped in another DER envelope", () => {
+  // Found by fuzz-passkeys: @simplewebauthn/server reads the (r, s) of an ES256 signature whatever
+  // the outer SEQUENCE tag (any context-class tag) or length says, so 0x30 → 0xB0 still verifies.
+  // Not a forgery (the same signature); what matters is that it buys no second sign-in.
+  it("signs in at most once per challenge, whichever wrapping comes first", async () => {
+    const config: AuthConfig & { raw?: undefined } = {
+      secret: SECRET,
+      trustHost: true,
+      logger: { error: () => {}, warn: () => {}, debug: () => {} },
+      adapter: MemoryAdapter(),
+      experimental: { enableWebAuthn: true },
+      providers: [Passkey()],
+    }
+    const authenticator = new SoftwareAuthenticator()
+    const options = async (client: Client, query: Record<string, string> = {}) =>
+      ((await (await client.get(`webauthn-options/passkey?${new URLSearchParams(query)}`)).json()) as { options: { challenge: string } }).options
+    const post = (client: Client, credential: CredentialJSON) => client.postForm("callback/passkey", { action: "authenticate", data: JSON.stringify(credential) })
+    const signsIn = (response: Response) => response.headers.getSetCookie().some((line) => /^__Secure-authjs\.session-token=[^;]/.test(line))
+
+    const owner = new Client(config)
+    const registration = authenticator.register({ challenge: (await options(owner, { email: "owner@app.test" })).challenge, origin: ORIGIN, rpId: "app.test" })
+    expect((await owner.postForm("callback/passkey", { action: "register", data: JSON.stringify(registration) })).headers.get("location")).toBe(ORIGIN)
+
+    const attacker = new Client(config)
+    const genuine = authenticator.authenticate({ challenge: (await options(attacker)).challenge, origin: ORIGIN, rpId: "app.test" })
+    const signature = Buffer.from(String(genuine.response.signature), "base64url")
+    signature[0] = 0xb0
+    const rewrapped: CredentialJSON = { ...genuine, response: { ...genuine.response, signature: signature.toString("base64url") } }
+    const replay = new Client(config)
+    for (const [name, value] of attacker.jar.cookies) replay.jar.cookies.set(name, value)
+
+    const results = [signsIn(await post(attacker, rewrapped)), signsIn(await post(replay, genuine))]
+    expect(results.filter(Boolean).length).toBeLessThanOrEqual(1)
   })
 })
