@@ -153,9 +153,9 @@ export interface SessionOptions {
    */
   hashTokens: boolean
   /**
-   * JWT sessions with an adapter that keeps session versions: how old (in seconds since the
-   * cookie was last written) a token may get before the user's session version is checked again,
-   * so `signOutEverywhere` reaches a JWT session within this time. `0` checks on every
+   * JWT sessions with an adapter that keeps session versions: seconds between checks of a token's
+   * session version against the adapter (however often the cookie is written meanwhile), so
+   * `signOutEverywhere` reaches a JWT session within this time. `0` checks on every
    * read; `false` never checks. Default 60.
    */
   revocationCheckAge: number | false

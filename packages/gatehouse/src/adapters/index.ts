@@ -176,7 +176,10 @@ export interface StoredAdapter extends Adapter {
   getUserByAccount: (account: Pick<AdapterAccount, "provider" | "providerAccountId">) => Promise<AdapterUser | null>
   /** Changes only the fields present and not `undefined`; rejects an unknown id. */
   updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
-  /** Also removes the user's sessions, accounts, authenticators and session version. */
+  /**
+   * Also removes the user's sessions, accounts and authenticators. The session version stays: back
+   * at 0, a token revoked before would stand again.
+   */
   deleteUser: (userId: string) => Promise<AdapterUser | null>
   /** Rejects a second account with the same provider and `providerAccountId`. */
   linkAccount: (account: AdapterAccount) => Promise<AdapterAccount>

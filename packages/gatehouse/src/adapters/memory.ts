@@ -117,7 +117,6 @@ export function MemoryAdapter(): MemoryAdapter {
       for (const table of [sessions, accounts, authenticators]) {
         for (const [key, row] of table) if (row.userId === userId) table.delete(key)
       }
-      sessionVersions.delete(userId)
       return copy(user)
     },
 

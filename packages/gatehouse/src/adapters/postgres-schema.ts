@@ -265,8 +265,9 @@ export async function migrate(db: PostgresQueryable | PostgresPool): Promise<voi
  * atomic; rows already hashed are left alone, so running it again is harmless and converts only
  * rows written since. Returns how many rows it converted.
  *
- * Run it when the first version with hashing on starts (before it serves), and once more after
- * the last instance still storing raw tokens has stopped: then no one is signed out by the switch.
+ * Gatehouse also finds rows stored raw (it tries the hash, then the token), so nobody is signed out
+ * before this runs; run it once the last instance still storing raw tokens has stopped, so a
+ * leaked copy of the table no longer holds their tokens.
  *
  * @example
  * ```ts

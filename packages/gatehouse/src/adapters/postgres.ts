@@ -307,13 +307,8 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
       return updated
     },
 
-    // Accounts, sessions and authenticators go with the user through ON DELETE CASCADE; the
-    // session version has no foreign key (see the schema) and goes by hand.
-    deleteUser: async (userId) => {
-      const user = first(await rowsById(`DELETE FROM users WHERE id = $1 RETURNING ${USER}`, [userId]), toUser)
-      if (user) await rows(`DELETE FROM session_versions WHERE "userId" = $1`, [String(userId)])
-      return user
-    },
+    // Accounts, sessions and authenticators go with the user through ON DELETE CASCADE.
+    deleteUser: async (userId) => first(await rowsById(`DELETE FROM users WHERE id = $1 RETURNING ${USER}`, [userId]), toUser),
 
     linkAccount: async (account) => {
       const names: string[] = []
@@ -406,8 +401,16 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
       await rowsById(`DELETE FROM sessions WHERE "userId" = $1`, [userId])
     },
 
-    getSessionVersion: async (userId) =>
-      Number((await rows(`SELECT version FROM session_versions WHERE "userId" = $1`, [userId]))[0]?.version ?? 0),
+    getSessionVersion: async (userId) => {
+      try {
+        return Number((await rows(`SELECT version FROM session_versions WHERE "userId" = $1`, [userId]))[0]?.version ?? 0)
+      } catch (error) {
+        // A database migrated before session versions existed: no revocation can have been stored,
+        // so every version is 0 (incrementSessionVersion still fails, naming the missing table).
+        if (sqlState(error) === "42P01") return 0
+        throw error
+      }
+    },
 
     // One statement: concurrent calls queue on the row lock, so each gets its own number.
     incrementSessionVersion: async (userId) =>

@@ -383,7 +383,6 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
 
     deleteUser: async (userId) => {
       const row = one(`DELETE FROM users WHERE id = ? RETURNING ${USER_COLUMNS}`, userId)
-      if (row) statement(`DELETE FROM session_versions WHERE "userId" = ?`).run(userId)
       return row ? toUser(row) : null
     },
 

@@ -14,7 +14,7 @@ import { resolveConfig } from "./config.js"
  * - Database sessions: every session row of the user is deleted (`deleteSessionsByUserId`); the
  *   next request from any of their browsers has no session.
  * - JWT sessions: the user's session version goes up (`incrementSessionVersion`); each token is
- *   checked against it once it is `session.revocationCheckAge` seconds old (default 60), so every
+ *   checked against it `session.revocationCheckAge` seconds after its last check (default 60), so every
  *   JWT session of the user ends within that time. Needs an adapter with session versions (all of
  *   Gatehouse's own have them).
  *

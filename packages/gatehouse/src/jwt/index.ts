@@ -36,6 +36,8 @@ export interface DefaultJWT extends Record<string, unknown> {
   signedInAt?: number
   /** The user's session version when the session began; absent for 0 (see `signOutEverywhere`). */
   sessionVersion?: number
+  /** Seconds since the epoch when `sessionVersion` was last checked against the adapter. */
+  versionCheckedAt?: number
 }
 
 /** The session token's claims; augment this interface to type your own. */

@@ -371,6 +371,24 @@ describe("migrate", () => {
     }
   })
 
+  test("reads every session version as 0 on a database migrated before session versions, and says so when asked to store one", async () => {
+    const older = testSchema()
+    await older.create()
+    try {
+      const p = older.pool()
+      await migrate(p)
+      await p.query("DROP TABLE session_versions")
+      const stale = PostgresAdapter(p)
+      expect(await stale.getSessionVersion("u1")).toBe(0)
+      await expect(stale.incrementSessionVersion("u1")).rejects.toMatchObject({ code: "42P01" })
+      await migrate(p)
+      expect(await stale.incrementSessionVersion("u1")).toBe(1)
+      expect(await stale.getSessionVersion("u1")).toBe(1)
+    } finally {
+      await older.drop()
+    }
+  })
+
   test("exports its SQL, which runs by hand as well", async () => {
     expect(postgresSchema).toMatch(/CREATE TABLE IF NOT EXISTS users/)
     const byHand = testSchema()

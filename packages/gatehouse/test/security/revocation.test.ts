@@ -137,6 +137,55 @@ describe.each(storedAdapters)("signOutEverywhere on the $name adapter", (store: 
       expect(checks).toBe(2)
     })
 
+    it.each([
+      ["session updates every 45 s", { revocationCheckAge: 60 }, (client: Client, csrfToken: string) => client.postJson("session", { csrfToken, data: {} })],
+      ["reads every 45 s with updateAge 0", { revocationCheckAge: 60, updateAge: 0 }, (client: Client) => client.get("session")],
+    ] as const)("end within revocationCheckAge however often the cookie is written meanwhile (%s)", async (_name, session, touch) => {
+      vi.useFakeTimers({ toFake: ["Date"] })
+      const start = Date.now()
+      const settings = jwtConfig(session)
+      const stolen = await browser(settings)
+      const csrf = await stolen.csrfToken()
+      vi.setSystemTime(start + 10 * SECOND)
+      await signOutEverywhere(user.id, settings)
+      let lastAlive = 0
+      for (let at = 45; at <= 300; at += 45) {
+        vi.setSystemTime(start + at * SECOND)
+        const response = await touch(stolen, csrf)
+        if ((await response.json()) === null) break
+        lastAlive = at
+      }
+      expect(lastAlive).toBeLessThan(70)
+      expect(await stolen.session()).toBeNull()
+    })
+
+    it("cannot be kept alive by an update that sets the session claims, with a jwt callback that takes the client's data", async () => {
+      const settings = config({
+        session: { strategy: "jwt", revocationCheckAge: 0 },
+        callbacks: { jwt: ({ token, trigger, session }) => (trigger === "update" ? { ...token, ...(session as object) } : token) },
+      })
+      const stolen = await browser(settings)
+      const csrfToken = await stolen.csrfToken()
+      // Set before the revocation, to match the version it will bring.
+      const update = await stolen.postJson("session", { csrfToken, data: { sessionVersion: 1, versionCheckedAt: 9_999_999_999, signedInAt: 9_999_999_999 } })
+      expect(await update.json()).not.toBeNull()
+      await signOutEverywhere(user.id, settings)
+      expect(await stolen.session()).toBeNull()
+    })
+
+    it("answer to the user a jwt callback moves the session to, not to the one who signed in", async () => {
+      const settings = config({
+        session: { strategy: "jwt", revocationCheckAge: 0 },
+        callbacks: { jwt: ({ token, trigger }) => (trigger === "update" ? { ...token, sub: other.id } : token) },
+      })
+      const client = await browser(settings)
+      await client.postJson("session", { csrfToken: await client.csrfToken(), data: {} })
+      await signOutEverywhere(user.id, settings)
+      expect(await client.session()).not.toBeNull()
+      await signOutEverywhere(other.id, settings)
+      expect(await client.session()).toBeNull()
+    })
+
     it("treat a token without a session version (one Auth.js issued) as version 0, revoked like any other", async () => {
       const settings = jwtConfig({ revocationCheckAge: 0 })
       const token = await encode({ token: { sub: user.id, email: user.email }, secret, salt: SESSION_COOKIE })

@@ -73,11 +73,22 @@ describe.each(storedAdapters)("session tokens at rest on the $name adapter", (st
     expect(await migrated.session()).toMatchObject({ user: { email: user.email } })
   })
 
-  it("does not find a raw row with hashing on, so the choice is explicit", async () => {
+  it("still reads a row stored raw (Auth.js, or before hashing) with hashing on, so switching signs no one out, and signs it out", async () => {
     const authjsToken = crypto.randomUUID()
     await adapter.createSession({ sessionToken: authjsToken, userId: user.id, expires: new Date(Date.now() + 60_000) })
     const client = new Client(config())
     client.jar.cookies.set(SESSION_COOKIE, authjsToken)
-    expect(await client.session()).toBeNull()
+    expect(await client.session()).toMatchObject({ user: { email: user.email } })
+    await client.postForm("signout", { csrfToken: await client.csrfToken() })
+    expect(await adapter.getSessionAndUser(authjsToken)).toBeNull()
+  })
+
+  it("never takes a cookie holding a stored hash for the row it names, with hashing on or off", async () => {
+    const { token } = await signedIn()
+    for (const hashTokens of [true, false]) {
+      const thief = new Client(config({ session: { hashTokens } }))
+      thief.jar.cookies.set(SESSION_COOKIE, storedKey(token))
+      expect(await thief.session()).toBeNull()
+    }
   })
 })

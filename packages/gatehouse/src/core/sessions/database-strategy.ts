@@ -5,7 +5,7 @@
  * browser already had; signing out deletes the row.
  * @module
  */
-import type { AdapterSession, AdapterUser } from "../../adapters/index.js"
+import type { Adapter, AdapterSession, AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AdapterError, AuthError, SessionTokenError, SignOutError } from "../../errors.js"
 import type { Session, SessionCallbackParams, User } from "../../types.js"
@@ -17,7 +17,7 @@ import type { SessionRead, SignInData } from "./jwt-strategy.js"
 import { REFRESH_ERROR, refreshStoredTokens } from "./access-token-refresh.js"
 import { sessionStoreOf } from "./session-cookie.js"
 import { absoluteDeadline, startOfToken, withStart } from "./absolute-lifetime.js"
-import { storedSessionToken } from "./stored-token.js"
+import { sessionKeys, storedSessionToken } from "./stored-token.js"
 
 /**
  * The session and user the cookie's token finds. An expired row is deleted and a cookie that
@@ -86,8 +86,13 @@ async function liveSession(
   sessionToken: string,
 ): Promise<{ session: AdapterSession; user: AdapterUser; key: string; deadline: number } | null> {
   const { adapter } = ctx.config
-  const key = await storedSessionToken(ctx, sessionToken)
-  const found = await callAdapter(adapter, "getSessionAndUser", key)
+  let key = ""
+  let found: { session: AdapterSession; user: AdapterUser } | null = null
+  for (const candidate of await sessionKeys(ctx, sessionToken)) {
+    found = await callAdapter(adapter, "getSessionAndUser", candidate)
+    key = candidate
+    if (found) break
+  }
   if (!found) return null
   // A store that hands back strings or numbers for dates still gets its expiry compared correctly.
   const expires = new Date(found.session.expires)
@@ -124,7 +129,7 @@ export async function issueDatabaseSession(ctx: RequestContext, data: SignInData
   // Only once the new session exists: a failed sign-in must not also end the one the user had.
   if (store.value) {
     try {
-      await callAdapter(adapter, "deleteSession", await storedSessionToken(ctx, store.value))
+      await deleteRow(ctx, store.value)
     } catch (error) {
       // The new session matters more than the old row, which still expires on its own.
       logError(ctx.logger, error)
@@ -142,12 +147,23 @@ export async function endDatabaseSession(ctx: RequestContext): Promise<Cookie[]>
   const store = sessionStoreOf(ctx)
   if (!store.value) return []
   try {
-    const session = await callAdapter(ctx.config.adapter, "deleteSession", await storedSessionToken(ctx, store.value))
+    const session = await deleteRow(ctx, store.value)
     await emitEvent(ctx.config, "signOut", { session })
   } catch (error) {
     logError(ctx.logger, new SignOutError("The database session could not be deleted at sign-out", { cause: error }))
   }
   return store.clean()
+}
+
+/** Deletes the row of `sessionToken` under whichever key it is stored; what `deleteSession` returned. */
+async function deleteRow(ctx: RequestContext, sessionToken: string): Promise<Awaited<ReturnType<NonNullable<Adapter["deleteSession"]>>>> {
+  let deleted: Awaited<ReturnType<NonNullable<Adapter["deleteSession"]>>> = null
+  for (const key of await sessionKeys(ctx, sessionToken)) {
+    deleted = await callAdapter(ctx.config.adapter, "deleteSession", key)
+    // Nothing returned says nothing: the row may still be under the other key.
+    if (deleted) break
+  }
+  return deleted
 }
 
 /** The stored user the session cookie belongs to, so a sign-in can link a new account to them. */

@@ -66,7 +66,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     } as Parameters<typeof config.callbacks.jwt>[0])
     if (returned === null) return { session: null, cookies: store.clean() }
     assertToken(returned)
-    const token = withSessionClaims(returned, payload)
+    const token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
 
     const due =
       update !== undefined ||
@@ -104,13 +104,23 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
   }
 }
 
-/** A live token's absolute deadline (ms) and whether its version was just checked; `null` when it ended. */
-type Standing = { deadline: number; checked: boolean } | null
+/**
+ * A live token's absolute deadline (ms), whether its version was just checked, and the claims
+ * Gatehouse keeps for itself (see {@link SESSION_CLAIMS}) to write back; `null` when it ended.
+ */
+type Standing = { deadline: number; checked: boolean; claims: JWT } | null
+
+/**
+ * The claims that are Gatehouse's, never the application's: what a `jwt` callback (which may
+ * spread the client's update data into the token) returns for them is replaced.
+ */
+const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt"] as const
 
 /**
  * Whether a decoded token still stands: not past `absoluteMaxAge`, and issued under the user's
  * current session version when that is due to be checked (or `force`d: before a sign-in links an
- * account to the session's user). Adapter failures propagate.
+ * account to the session's user). The check is due `revocationCheckAge` after the last one
+ * (`versionCheckedAt`, else `iat`), whatever was written meanwhile. Adapter failures propagate.
  */
 async function standingOf(ctx: RequestContext, payload: JWT, now: number, { force }: { force: boolean }): Promise<Standing> {
   const { session, adapter } = ctx.config
@@ -119,23 +129,34 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   const started = typeof payload.signedInAt === "number" ? payload.signedInAt : undefined
   const deadline = absoluteDeadline(session, started, expiry)
   if (deadline <= now) return null
+  const version = versionOfToken(payload)
+  const claims: JWT = {
+    ...(started !== undefined && { signedInAt: started }),
+    ...(version !== 0 && { sessionVersion: version }),
+  }
   const sub = payload.sub
-  const checkAgeMs = Number(session.revocationCheckAge) * 1000
-  if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false }
-  if (!force && issuedAt !== undefined && now - issuedAt < checkAgeMs) return { deadline, checked: false }
-  const version = await currentSessionVersion(adapter, sub)
-  return version === versionOfToken(payload) ? { deadline, checked: true } : null
+  if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false, claims }
+  const lastChecked = typeof payload.versionCheckedAt === "number" ? payload.versionCheckedAt * 1000 : issuedAt
+  if (!force && lastChecked !== undefined && now - lastChecked < Number(session.revocationCheckAge) * 1000) {
+    return { deadline, checked: false, claims: { ...claims, versionCheckedAt: lastChecked / 1000 } }
+  }
+  if ((await currentSessionVersion(adapter, sub)) !== version) return null
+  return { deadline, checked: true, claims: { ...claims, versionCheckedAt: Math.floor(now / 1000) } }
 }
 
 /**
- * `token` with the claims Gatehouse keeps for itself carried over from `from`, so a `jwt`
- * callback that builds a fresh token cannot drop the session's start or version by accident.
+ * `token` with Gatehouse's own claims set to `claims` (whatever the `jwt` callback returned for
+ * them), and, when the callback moved the session to another user (`sub`), with that user's
+ * current version: the session must answer to the revocations of the user it now belongs to.
  */
-function withSessionClaims(token: JWT, from: JWT): JWT {
-  const kept: JWT = {}
-  if (typeof from.signedInAt === "number") kept.signedInAt = from.signedInAt
-  if (typeof from.sessionVersion === "number") kept.sessionVersion = from.sessionVersion
-  return Object.keys(kept).length === 0 ? token : { ...token, ...kept }
+async function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previousSub: unknown): Promise<JWT> {
+  const own: JWT = { ...token }
+  for (const claim of SESSION_CLAIMS) delete own[claim]
+  const sub = own.sub
+  if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { ...own, ...claims }
+  const version = await currentSessionVersion(ctx.config.adapter, sub)
+  const { sessionVersion: _previous, ...rest } = claims
+  return { ...own, ...rest, ...(version !== 0 && { sessionVersion: version }), versionCheckedAt: Math.floor(Date.now() / 1000) }
 }
 
 /** Seconds a token written now may live: `jwt.maxAge`, but never past the absolute deadline. */
@@ -214,14 +235,9 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
   const now = Date.now()
   const startedAt = Math.floor(now / 1000)
   const deadline = absoluteDeadline(config.session, startedAt, now)
-  // Keyed by the final `sub`: the version must be the one a later check reads for this token.
-  const sub = returned.sub
-  const version = checksVersions(config) && typeof sub === "string" && sub !== "" ? await currentSessionVersion(config.adapter, sub) : 0
-  const token: JWT = {
-    ...returned,
-    ...(config.session.absoluteMaxAge !== undefined && { signedInAt: startedAt }),
-    ...(version !== 0 && { sessionVersion: version }),
-  }
+  // Keyed by the final `sub` (withSessionClaims reads it): the version a later check compares.
+  const claims: JWT = config.session.absoluteMaxAge === undefined ? {} : { signedInAt: startedAt }
+  const token = await withSessionClaims(ctx, returned, claims, undefined)
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
   return store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, deadline, now) })), { expires })
 }

@@ -1,8 +1,9 @@
 /**
  * Revocation of JWT sessions. A JWT cannot be deleted, so each user has a session version in the
  * adapter; a token remembers the version it was issued under (`sessionVersion`, absent for 0) and
- * is checked against the adapter once it is `revocationCheckAge` seconds old. The check writes the
- * cookie again, and the fresh `iat` is what says when the next check is due: no clock is kept
+ * when it was last checked (`versionCheckedAt`), and is checked again `revocationCheckAge` seconds
+ * later. Not `iat`: any write (an update, a short `updateAge`, a callback changing claims) renews
+ * that, and a stolen cookie refreshed often enough would never be checked. No clock is kept
  * anywhere but in the token.
  * @module
  */
