@@ -10,7 +10,7 @@ import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import { Passkey } from "../../src/providers/passkey.js"
 import type { EmailConfig, OAuthConfig } from "../../src/providers/types.js"
-import type { GitHubLikeServer } from "../support/github-like-server.js"
+import { githubLikeProvider, type GitHubLikeServer } from "../support/github-like-server.js"
 import { SoftwareAuthenticator } from "../support/software-authenticator.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { faultyAdapter, type AdapterMethod, type FaultStore, type FaultyAdapter, type StoreKind, type StoreSnapshot } from "./faulty-adapter-support.js"
@@ -75,21 +75,13 @@ export function newWorld(kind: StoreKind, strategy: SessionStrategy, github: Git
 
 /** A GitHub-shaped provider written out by hand against the test server: explicit endpoints, no discovery. */
 function githubProvider(github: GitHubLikeServer): OAuthConfig {
-  return {
-    id: "github",
-    name: "GitHub-like",
-    type: "oauth",
-    clientId: github.clientId,
-    clientSecret: github.clientSecret,
-    authorization: { url: github.authorizeUrl, params: { scope: "read:user" } },
-    token: github.tokenUrl,
-    userinfo: github.userUrl,
+  return githubLikeProvider(github, {
     profile: (profile) => ({
       id: String(profile.id),
       name: typeof profile.name === "string" ? profile.name : null,
       email: typeof profile.email === "string" ? profile.email : null,
     }),
-  }
+  })
 }
 
 /** How a step ends when all is well, which decides how a failure is judged. */

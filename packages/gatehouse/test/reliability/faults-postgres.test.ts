@@ -10,10 +10,10 @@ import pg from "pg"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { PostgresAdapter } from "../../src/adapters/postgres.js"
 import { Credentials } from "../../src/providers/credentials.js"
-import type { EmailConfig, OAuthConfig } from "../../src/providers/types.js"
+import type { EmailConfig } from "../../src/providers/types.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
-import { startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
+import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { ownMigratedPostgres } from "../support/postgres.js"
 import { authorizeAtGitHub, DASHBOARD, ORIGIN, SESSION_COOKIE, VERIFY_REQUEST } from "./adapter-steps-support.js"
 
@@ -42,17 +42,9 @@ function app(adapter: AuthConfig["adapter"]) {
       mailbox.push({ identifier, url })
     },
   }
-  const github_: OAuthConfig = {
-    id: "github",
-    name: "GitHub-like",
-    type: "oauth",
-    clientId: github.clientId,
-    clientSecret: github.clientSecret,
-    authorization: { url: github.authorizeUrl, params: { scope: "read:user" } },
-    token: github.tokenUrl,
-    userinfo: github.userUrl,
+  const github_ = githubLikeProvider(github, {
     profile: (profile) => ({ id: String(profile.id), name: String(profile.login), email: typeof profile.email === "string" ? profile.email : null }),
-  }
+  })
   const config: AuthConfig = {
     secret,
     trustHost: true,

@@ -25,7 +25,7 @@ import { authApp, csrfToken as browserCsrfToken } from "../flow/end-to-end-helpe
 import { ada, Client, credentialsConfig, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
 import { Browser } from "../support/browser.js"
-import { startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
+import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
 import { SoftwareAuthenticator } from "../support/software-authenticator.js"
 
@@ -68,16 +68,7 @@ beforeAll(async () => {
   ])
   const adapter = store.adapter
   storedAda = await adapter.createUser({ id: "", email: ada.email!, name: ada.name!, image: null, emailVerified: null })
-  const githubProvider: OAuthConfig = {
-    id: "github",
-    name: "GitHub-like",
-    type: "oauth",
-    clientId: github.clientId,
-    clientSecret: github.clientSecret,
-    authorization: { url: github.authorizeUrl, params: { scope: "read:user" } },
-    token: github.tokenUrl,
-    userinfo: github.userUrl,
-  }
+  const githubProvider = githubLikeProvider(github)
   const oidcProvider = (id: string, params: Record<string, string> = {}): OAuthConfig => ({
     id,
     name: `IdP ${id}`,

@@ -15,6 +15,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { OAuthConfig } from "../../src/types.js"
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -282,4 +283,22 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks).toString("utf8")
+}
+
+/**
+ * An OAuth provider written out by hand against `server`: explicit endpoints (no discovery), its
+ * client credentials, `read:user`; `extra` overrides (a profile mapping, checks, another id).
+ */
+export function githubLikeProvider(server: GitHubLikeServer, extra: Partial<OAuthConfig> = {}): OAuthConfig {
+  return {
+    id: "github",
+    name: "GitHub-like",
+    type: "oauth",
+    clientId: server.clientId,
+    clientSecret: server.clientSecret,
+    authorization: { url: server.authorizeUrl, params: { scope: "read:user" } },
+    token: server.tokenUrl,
+    userinfo: server.userUrl,
+    ...extra,
+  }
 }
