@@ -5,22 +5,35 @@
  * @module
  */
 import type { Cookie, CookieOption } from "./defaults.js"
-import { CHUNK_SIZE, isChunkName } from "./chunks.js"
+import { CHUNK_SIZE, MAX_CHUNKS, isChunkName, readChunkedCookie, type ChunkedCookie } from "./chunks.js"
+import type { RequestCookies } from "./header.js"
 
 /** The session cookie of one request: what it read, and how to write or clear it. */
 export interface SessionStore {
-  /** The (reassembled) value the request carried, if any. */
+  /** The (reassembled) value the request carried, if it carried exactly one. */
   readonly value: string | undefined
   /** Cookies that store `value` with the given extra attributes, deleting unused chunks. */
   chunk(value: string, options: { expires: Date }): Cookie[]
-  /** Cookies that delete every chunk the request carried. */
+  /** Cookies that delete every chunk the request carried (sign-out, a session that ended). */
   clean(): Cookie[]
+  /**
+   * Cookies that delete what the request carried under the session's name without it reading as
+   * a session (gaps, too many chunks); none when it was ambiguous, see {@link ChunkedCookie.stray}.
+   */
+  leftovers(): Cookie[]
 }
 
-/** The session store for `cookie` given the request's cookies. */
-export function sessionStore(cookie: CookieOption, requestCookies: ReadonlyMap<string, string>, value: string | undefined): SessionStore {
-  const seen = [...requestCookies.keys()].filter((name) => isChunkName(name, cookie.name))
+/** The session store for the session cookie `cookie` given the request's cookies. */
+export function sessionStore(cookie: CookieOption, requestCookies: RequestCookies): SessionStore {
+  const { value, stray } = readChunkedCookie(requestCookies, cookie.name)
+  // Bounded: a header stuffed with chunk names must not buy a deletion line per name.
+  const seen: string[] = []
+  for (const name of requestCookies.keys()) {
+    if (seen.length === MAX_CHUNKS) break
+    if (isChunkName(name, cookie.name)) seen.push(name)
+  }
   const deletion = (name: string): Cookie => ({ name, value: "", options: { ...cookie.options, maxAge: 0 } })
+  const clean = () => seen.map(deletion)
 
   return {
     value,
@@ -39,8 +52,7 @@ export function sessionStore(cookie: CookieOption, requestCookies: ReadonlyMap<s
       }
       return [...out.values()]
     },
-    clean() {
-      return seen.map(deletion)
-    },
+    clean,
+    leftovers: () => (stray ? clean() : []),
   }
 }

@@ -4,7 +4,7 @@
  * {@link UnknownAction}, which the handler answers with 400.
  * @module
  */
-import { parseCookieHeader } from "../cookies/header.js"
+import { parseCookieHeader, type RequestCookies } from "../cookies/header.js"
 import { InvalidRequest, UnknownAction } from "../errors.js"
 import type { AuthAction } from "./auth-action.js"
 import { parseRoute } from "./router.js"
@@ -16,7 +16,7 @@ export interface InternalRequest {
   action: AuthAction
   providerId: string | undefined
   headers: Headers
-  cookies: ReadonlyMap<string, string>
+  cookies: RequestCookies
   /** Query parameters; for a repeated name the last value wins, as in Auth.js. */
   query: Readonly<Record<string, string>>
   /** The JSON or form body of a POST, if it had one of those content types. */

@@ -233,7 +233,7 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
 
 function readToken(source: HeaderSource, cookieName: string): string | undefined {
   const headers = toHeaders(source)
-  const fromCookie = readChunkedCookie(parseCookieHeader(headers.get("cookie")), cookieName)
+  const fromCookie = readChunkedCookie(parseCookieHeader(headers.get("cookie")), cookieName).value
   if (fromCookie) return fromCookie
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "")
   if (!match) return undefined

@@ -9,6 +9,11 @@ describe("parsing the Cookie header", () => {
     expect([...cookies]).toEqual([["a", "1"], ["b", "x|y"], ["c", "quoted"], ["d", "%E0%A4%A"]])
   })
 
+  it("remembers which names were repeated", () => {
+    expect([...(parseCookieHeader("a=1; b=2; a=3; a=4").repeated ?? [])]).toEqual(["a"])
+    expect(parseCookieHeader("a=1; b=2").repeated).toBeUndefined()
+  })
+
   it("answers an empty map for no header", () => {
     expect(parseCookieHeader(null).size).toBe(0)
     expect(parseCookieHeader("").size).toBe(0)
@@ -18,13 +23,13 @@ describe("parsing the Cookie header", () => {
 describe("reading a chunked session cookie", () => {
   it("joins chunks by number, beyond nine", () => {
     const cookies = new Map(Array.from({ length: 12 }, (_, i) => [`s.${i}`, String.fromCharCode(97 + i)] as const).reverse())
-    expect(readChunkedCookie(cookies, "s")).toBe("abcdefghijkl")
+    expect(readChunkedCookie(cookies, "s")).toEqual({ value: "abcdefghijkl", stray: false })
   })
 
   it("reads an unchunked cookie and ignores empty or unrelated ones", () => {
-    expect(readChunkedCookie(new Map([["s", "whole"], ["s2", "x"], ["s.", "y"]]), "s")).toBe("whole")
-    expect(readChunkedCookie(new Map([["s", ""]]), "s")).toBeUndefined()
-    expect(readChunkedCookie(new Map(), "s")).toBeUndefined()
+    expect(readChunkedCookie(new Map([["s", "whole"], ["s2", "x"], ["s.", "y"], ["s.01", "z"]]), "s").value).toBe("whole")
+    expect(readChunkedCookie(new Map([["s", ""]]), "s").value).toBeUndefined()
+    expect(readChunkedCookie(new Map(), "s").value).toBeUndefined()
   })
 })
 

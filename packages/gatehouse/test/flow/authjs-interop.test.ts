@@ -337,18 +337,29 @@ describe("cookie names and attributes match Auth.js", () => {
     expect(lines.gatehouse).toBe(`${SESSION}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`)
   })
 
-  it("a session cookie that does not decode is deleted by both, chunks included, with the same lines", async () => {
+  it("a session cookie that does not decode is deleted by both, with the same line", async () => {
     const answers = await onBoth(async (browser) => {
       browser.jar.cookies.set(SESSION, "not-a-token")
-      browser.jar.cookies.set(`${SESSION}.3`, "stale")
       const response = await browser.get("session")
       return { lines: response.headers.getSetCookie().filter((l) => l.startsWith(SESSION)), body: await response.json() }
     })
     expect(answers.gatehouse).toEqual(answers.authjs)
     expect(answers.gatehouse).toEqual({
-      lines: [`${SESSION}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`, `${SESSION}.3=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`],
+      lines: [`${SESSION}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`],
       body: null,
     })
+  })
+
+  it("a whole session cookie beside a non-empty chunk: both answer no session; Gatehouse deletes neither (a deletion reaches only the genuine host-only half)", async () => {
+    const answers = await onBoth(async (browser) => {
+      browser.jar.cookies.set(SESSION, "not-a-token")
+      browser.jar.cookies.set(`${SESSION}.3`, "planted")
+      const response = await browser.get("session")
+      return { lines: response.headers.getSetCookie().filter((l) => l.startsWith(SESSION)), body: await response.json() }
+    })
+    expect(answers.authjs.body).toBeNull()
+    expect(answers.authjs.lines).toHaveLength(2)
+    expect(answers.gatehouse).toEqual({ lines: [], body: null })
   })
 })
 

@@ -218,12 +218,13 @@ describe("hostile session cookies", () => {
     expect(await response.json()).toBeNull()
   })
 
-  it("answers null, and clears every chunk, for 100 garbage chunks", async () => {
+  it("answers null for 100 garbage chunks, and clears the first 16 (a bounded answer; the next request clears more)", async () => {
     const cookie = Array.from({ length: 100 }, (_, i) => `${SESSION_COOKIE}.${i}=${"a".repeat(3936)}`).join("; ")
     const response = await sessionWith(cookie)
     expect(await response.json()).toBeNull()
     expect(clearsSessionCookie(response, `${SESSION_COOKIE}.0`)).toBe(true)
-    expect(clearsSessionCookie(response, `${SESSION_COOKIE}.99`)).toBe(true)
+    expect(clearsSessionCookie(response, `${SESSION_COOKIE}.15`)).toBe(true)
+    expect(clearsSessionCookie(response, `${SESSION_COOKIE}.16`)).toBe(false)
   })
 
   it("answers null for a valid JWE split into chunks in the wrong order", async () => {

@@ -5,8 +5,11 @@
  */
 import { randomBytes } from "node:crypto"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { Auth } from "../../src/core/handler.js"
+import { getToken } from "../../src/jwt/index.js"
+import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig, Session } from "../../src/types.js"
-import { Client, ada, credentialsConfig, moveClockOn } from "./flow-helpers.js"
+import { Client, ada, credentialsConfig, moveClockOn, secret } from "./flow-helpers.js"
 
 const SESSION = "__Secure-authjs.session-token"
 const CHUNK_SIZE = 3936
@@ -294,6 +297,106 @@ describe("session cookie chunking through Auth()", () => {
     const response = await client.get("session")
     expect(((await response.json()) as BigSession).big).toBe(issued)
     expect(sessionCookies(response).map((c) => c.name)).toEqual([`${SESSION}.0`, `${SESSION}.1`])
+  })
+})
+
+describe("session cookies planted beside the genuine one (a sibling subdomain's Domain= cookies)", () => {
+  /** Anyone can sign in as anyone by name here: the attacker and the victim are two clients. */
+  function twoPeople() {
+    const config = credentialsConfig({
+      providers: [
+        Credentials({
+          credentials: { username: {} },
+          authorize: ({ username }) => ({ id: String(username), name: String(username), email: `${String(username)}@app.test` }),
+        }),
+      ],
+    })
+    return { config, victim: new Client(config), attacker: new Client(config) }
+  }
+
+  /** The attacker's own session token, split by hand into `.0` and `.1` as a planted pair. */
+  async function attackerChunks(attacker: Client): Promise<[string, string][]> {
+    await attacker.signIn({ username: "mallory" })
+    const token = attacker.jar.cookies.get(SESSION)!
+    const half = Math.ceil(token.length / 2)
+    return [[`${SESSION}.0`, token.slice(0, half)], [`${SESSION}.1`, token.slice(half)]]
+  }
+
+  function sessionRequest(cookieHeader: string): Request {
+    return new Request("https://app.test/auth/session", { headers: { cookie: cookieHeader } })
+  }
+
+  it("a whole cookie beside planted chunks is no session (Auth.js refuses it too), and nothing is deleted", async () => {
+    const { config, victim, attacker } = twoPeople()
+    await victim.signIn({ username: "victim" })
+    for (const [name, value] of await attackerChunks(attacker)) victim.jar.cookies.set(name, value)
+
+    const response = await Auth(sessionRequest(victim.jar.header()), config as Omit<AuthConfig, "raw">)
+    expect(await response.json()).toBeNull()
+    // Deleting can reach only the site's own host-only cookies: the genuine half.
+    expect(response.headers.getSetCookie()).toEqual([])
+  })
+
+  it("planted chunks beside a chunked session are read as nobody's, not the attacker's", async () => {
+    const { config, attacker } = twoPeople()
+    const [first, second] = await attackerChunks(attacker)
+    const header = `${SESSION}.0=${first![1]}; ${SESSION}.1=${second![1]}`
+    // Sanity: the planted pair alone reads as the attacker's session.
+    expect(await (await Auth(sessionRequest(header), config as Omit<AuthConfig, "raw">)).json()).toMatchObject({ user: { name: "mallory" } })
+    // A second `.0` (a parent-domain copy with a longer Path, sent first) makes the session ambiguous.
+    const twice = `${SESSION}.0=${first![1]}; ${SESSION}.0=genuine-first-half; ${SESSION}.1=${second![1]}`
+    const response = await Auth(sessionRequest(twice), config as Omit<AuthConfig, "raw">)
+    expect(await response.json()).toBeNull()
+    expect(response.headers.getSetCookie()).toEqual([])
+  })
+
+  it("a session cookie name sent twice is no session, whichever copy comes first", async () => {
+    const { config, victim, attacker } = twoPeople()
+    await victim.signIn({ username: "victim" })
+    await attacker.signIn({ username: "mallory" })
+    const planted = `${SESSION}=${attacker.jar.cookies.get(SESSION)!}`
+    const genuine = `${SESSION}=${victim.jar.cookies.get(SESSION)!}`
+    for (const header of [`${planted}; ${genuine}`, `${genuine}; ${planted}`]) {
+      expect(await (await Auth(sessionRequest(header), config as Omit<AuthConfig, "raw">)).json()).toBeNull()
+    }
+  })
+
+  it("getToken() applies the same rules", async () => {
+    const { victim, attacker } = twoPeople()
+    await victim.signIn({ username: "victim" })
+    const chunks = await attackerChunks(attacker)
+    const genuine = `${SESSION}=${victim.jar.cookies.get(SESSION)!}`
+    const planted = chunks.map(([name, value]) => `${name}=${value}`).join("; ")
+    const read = (cookie: string) => getToken({ req: new Request("https://app.test/", { headers: { cookie } }), secret, secureCookie: true })
+    expect(await read(genuine)).toMatchObject({ name: "victim" })
+    expect(await read(planted)).toMatchObject({ name: "mallory" })
+    expect(await read(`${genuine}; ${planted}`)).toBeNull()
+    expect(await read(`${SESSION}=${attacker.jar.cookies.get(SESSION)!}; ${genuine}`)).toBeNull()
+  })
+
+  it.each([
+    ["a gap", [0, 2]],
+    ["no chunk 0", [1, 2]],
+    ["more than 16 chunks", Array.from({ length: 17 }, (_, i) => i)],
+  ])("chunks with %s are no session, and are deleted", async (_case, indices) => {
+    const { config, attacker } = twoPeople()
+    const first = (await attackerChunks(attacker))[0]![1]
+    const header = indices.map((i) => `${SESSION}.${i}=${first}`).join("; ")
+    const response = await Auth(sessionRequest(header), config as Omit<AuthConfig, "raw">)
+    expect(await response.json()).toBeNull()
+    const deleted = response.headers.getSetCookie().map((line) => line.slice(0, line.indexOf("=")))
+    expect(deleted).toEqual(indices.slice(0, 16).map((i) => `${SESSION}.${i}`))
+  })
+
+  it("a ~14 KB header of junk chunk names costs at most 16 deletion lines", async () => {
+    const { config } = twoPeople()
+    const header = Array.from({ length: 500 }, (_, i) => `${SESSION}.${i}=x`).join("; ")
+    expect(header.length).toBeGreaterThan(14_000)
+    for (const request of [sessionRequest(header), new Request("https://app.test/auth/signout", { method: "POST", headers: { cookie: header } })]) {
+      const response = await Auth(request, config as Omit<AuthConfig, "raw">)
+      expect(response.status).toBeLessThan(500)
+      expect(response.headers.getSetCookie().filter((line) => line.startsWith(`${SESSION}.`)).length).toBeLessThanOrEqual(16)
+    }
   })
 })
 

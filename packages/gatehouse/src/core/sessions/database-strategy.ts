@@ -33,7 +33,7 @@ import { sessionKeys, storedSessionToken } from "./stored-token.js"
 export async function readDatabaseSession(ctx: RequestContext, update?: { data: unknown }): Promise<SessionRead> {
   const store = sessionStoreOf(ctx)
   const sessionToken = store.value
-  if (!sessionToken) return { session: null, cookies: [] }
+  if (!sessionToken) return { session: null, cookies: store.leftovers() }
   const { adapter, session: options, callbacks } = ctx.config
   try {
     const found = await liveSession(ctx, sessionToken)
@@ -145,7 +145,7 @@ export async function issueDatabaseSession(ctx: RequestContext, data: SignInData
  */
 export async function endDatabaseSession(ctx: RequestContext): Promise<Cookie[]> {
   const store = sessionStoreOf(ctx)
-  if (!store.value) return []
+  if (!store.value) return store.clean()
   try {
     const session = await deleteRow(ctx, store.value)
     await emitEvent(ctx.config, "signOut", { session })

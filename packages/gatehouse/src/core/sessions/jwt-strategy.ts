@@ -42,7 +42,7 @@ export interface SessionRead {
  */
 export async function readJwtSession(ctx: RequestContext, update?: { data: unknown }): Promise<SessionRead> {
   const store = sessionStoreOf(ctx)
-  if (!store.value) return { session: null, cookies: [] }
+  if (!store.value) return { session: null, cookies: store.leftovers() }
   const { config } = ctx
   try {
     const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
@@ -248,7 +248,7 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
  */
 export async function endJwtSession(ctx: RequestContext): Promise<Cookie[]> {
   const store = sessionStoreOf(ctx)
-  if (!store.value) return []
+  if (!store.value) return store.clean()
   try {
     const token = await ctx.config.jwt.decode(tokenParams(ctx, { token: store.value }))
     // Only a real session ends with an event; a garbage cookie must not fill the audit log.
