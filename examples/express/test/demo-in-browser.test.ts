@@ -145,7 +145,7 @@ describe("the demo in a browser", () => {
     const { page, context, authenticator } = await passkeyPage(browser)
     await page.goto(`${demo.url}/auth/signin?callbackUrl=%2F`)
     await page.fill("#input-email-for-passkey-provider", "hopper@example.com")
-    await Promise.all([page.waitForURL(`${demo.url}/`), page.getByRole("button", { name: "Sign in with Passkey" }).click()])
+    await Promise.all([page.waitForURL(`${demo.url}/`), page.getByRole("button", { name: "Sign up with Passkey" }).click()])
     expect(await status(page)).toContain("hopper@example.com")
     expect(await authenticator.credentials()).toHaveLength(1)
     await signOut(page)

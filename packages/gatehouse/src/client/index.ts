@@ -6,9 +6,9 @@
  * ```ts
  * import { signIn, signOut } from "gatehouse/client"
  *
- * await signIn("passkey")                                  // sign in with a saved passkey
+ * await signIn("passkey")                                  // sign in with a passkey saved on this device
  * await signIn("passkey", { action: "register" })          // signed in: add a passkey to the account
- * await signIn("passkey", { email: "ada@example.com" })    // signed out: sign in, or sign up with a new passkey
+ * await signIn("passkey", { action: "register", email })   // signed out: a new account with a new passkey
  * await signIn("github", { redirectTo: "/dashboard" })
  * await signOut()
  * ```
@@ -27,8 +27,9 @@ export interface SignInOptions {
    */
   redirect?: boolean
   /**
-   * Passkeys only: `register` creates one (for a new `email`, or on the signed-in account),
-   * `authenticate` signs in with one. Default: the server decides from `email`.
+   * Passkeys only: `register` creates one (on the signed-in account; signed out, for a new
+   * account without an email, `email` or `name` labelling the passkey), `authenticate` signs in
+   * with one. Default `authenticate`.
    */
   action?: "register" | "authenticate"
   [field: string]: unknown

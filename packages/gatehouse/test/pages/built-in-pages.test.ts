@@ -205,6 +205,9 @@ describe("the sign-in page", () => {
     )
     expect(html).toContain('<input type="hidden" name="action" value=""><input type="hidden" name="data" value="">')
     expect(html).toContain(' data-webauthn-options="https://app.test/auth/webauthn-options/passkey"')
+    // Signing in and signing up are two buttons: the server never guesses which from the address.
+    expect(html).toContain('<button type="submit" class="button">Sign in with Passkey</button><button type="submit" class="button" value="register">Sign up with Passkey</button>')
+    expect(PASSKEY_SCRIPT).toContain('event.submitter.value === "register" ? "register" : "authenticate"')
     expect(html).toContain(`<script>${PASSKEY_SCRIPT}</script></body>`)
     expect(html).not.toMatch(/<script src=/)
     expect(response.headers?.["Content-Security-Policy"]).toBe(`script-src ${SCRIPT_HASH}`)

@@ -55,7 +55,7 @@ const authenticator = new SoftwareAuthenticator()
 
 beforeAll(async () => {
   const client = new Client(config, ORIGIN)
-  const { action, options } = await ceremony(client, { email: "owner@app.test" })
+  const { action, options } = await ceremony(client, { action: "register", email: "owner@app.test" })
   expect(action).toBe("register")
   const registered = await client.postForm("callback/passkey", { action: "register", data: JSON.stringify(authenticator.register({ challenge: options.challenge, origin: ORIGIN, rpId: RP_ID })) })
   expect(registered.headers.get("location")).toBe(ORIGIN)
@@ -238,7 +238,7 @@ describe("passkey registration answers", () => {
         fc.asyncProperty(registrationChange, async (how) => {
           logged.length = 0
           const client = new Client(config, ORIGIN)
-          const { action, options } = await ceremony(client, { email: `new-${registration++}@app.test` })
+          const { action, options } = await ceremony(client, { action: "register", email: `new-${registration++}@app.test` })
           expect(action).toBe("register")
           const fresh = new SoftwareAuthenticator()
           const credential: CredentialJSON = fresh.register({ challenge: options.challenge, origin: ORIGIN, rpId: RP_ID })

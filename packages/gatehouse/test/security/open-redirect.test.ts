@@ -799,7 +799,7 @@ describe("passkey sign-ins", () => {
       origin: APP,
       run: async (value) => {
         const client = new Client(passkeyConfig)
-        const query = new URLSearchParams({ email: `passkey-${++people}@example.com`, ...(where === "options" ? { callbackUrl: value } : {}) })
+        const query = new URLSearchParams({ action: "register", email: `passkey-${++people}@example.com`, ...(where === "options" ? { callbackUrl: value } : {}) })
         const options = await observe(await client.get(`webauthn-options/passkey?${query}`), "GET webauthn-options", SECURE_CALLBACK)
         const problems = statusProblems(options, "GET webauthn-options", [200])
         if (options.status !== 200) return { handedOut: options.found, landing: undefined, problems }

@@ -9,7 +9,7 @@ import { toBase64 } from "../webauthn/credential-encoding.js"
 
 /**
  * For each form marked `data-webauthn-options`: on submit, fetch the ceremony options for the
- * form's fields, run the ceremony, and post `action` and `data` to the form's callback. The form
+ * form's fields (`action=register` from the button valued `register`, else `authenticate`), run the ceremony, and post `action` and `data` to the form's callback. The form
  * marked `data-webauthn-conditional` also offers saved passkeys through autofill as soon as the
  * page loads; a submit cancels that request first (a browser runs one ceremony at a time).
  */
@@ -70,7 +70,7 @@ export const PASSKEY_SCRIPT = `(() => {
       event.preventDefault();
       if (!supported) return show(form, "This browser cannot use passkeys.");
       if (autofill) { autofill.abort(); autofill = null; }
-      const query = new URLSearchParams();
+      const query = new URLSearchParams({ action: event.submitter && event.submitter.value === "register" ? "register" : "authenticate" });
       for (const field of form.querySelectorAll("[data-form-field]")) query.set(field.name, field.value);
       ceremony(form, query).catch((error) => {
         show(form, explain(error));

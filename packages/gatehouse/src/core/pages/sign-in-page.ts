@@ -103,6 +103,8 @@ function webAuthnForm(ctx: PageContext, provider: WebAuthnConfig): string {
     hiddenInput("data", "") +
     '<p class="error" data-webauthn-error role="alert" hidden></p>' +
     submitButton(provider) +
+    // A new passkey is always a new account (see core/webauthn/options.ts), so it is its own button.
+    `<button type="submit" class="button" value="register">Sign up with ${escapeHtml(provider.name)}</button>` +
     "</form>"
   )
 }

@@ -138,7 +138,9 @@ async function register(
     ...(transports && { transports }),
   }
   const account: Account = { providerAccountId: credentialID, provider: provider.id, type: "webauthn" }
-  const user = signedIn ?? { email: registerData.email ?? null, ...(registerData.name && { name: registerData.name }) }
+  // Signed out, nobody proved an address: the new user gets none, so no later sign-in that proves
+  // one can land in this account (the address typed only named the passkey and the user).
+  const user = signedIn ?? { email: null, ...(registerData.name && { name: registerData.name }) }
   return completeSignIn(ctx, {
     user,
     account,

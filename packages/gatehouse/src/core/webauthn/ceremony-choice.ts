@@ -1,8 +1,7 @@
 /**
- * Which ceremony a `webauthn-options` request gets: Auth.js's decision table.
+ * Which ceremony a `webauthn-options` request gets.
  * @module
  */
-import type { WebAuthnUserInfo } from "../../providers/types.js"
 
 /** A WebAuthn ceremony: creating a passkey, or signing in with one. */
 export type Ceremony = "register" | "authenticate"
@@ -10,23 +9,20 @@ export type Ceremony = "register" | "authenticate"
 /**
  * The ceremony for a request, or `undefined` when the request does not fit one.
  *
- * | `action`       | signed in | who the request names | ceremony |
- * |----------------|-----------|-----------------------|----------|
- * | `authenticate` | any       | any                   | authenticate |
- * | `register`     | yes       | the signed-in user    | register (add a passkey) |
- * | `register`     | no        | a new address         | register (new user) |
- * | `register`     | no        | a user, or nobody     | — |
- * | none           | yes       | —                     | — |
- * | none           | no        | nobody                | authenticate (any passkey) |
- * | none           | no        | a user                | authenticate (their passkeys) |
- * | none           | no        | a new address         | register |
+ * | `action`       | signed in | ceremony |
+ * |----------------|-----------|----------|
+ * | `authenticate` | any       | authenticate |
+ * | `register`     | yes       | register (add a passkey to the account) |
+ * | `register`     | no        | register (a new user without an email) |
+ * | none           | yes       | — |
+ * | none           | no        | authenticate (any passkey on the device) |
+ *
+ * Unlike Auth.js, what a signed-out request names (an email) never decides the ceremony: an
+ * answer that differed for known and unknown addresses would tell anyone who has an account.
  *
  * @param requested the `action` query parameter, already checked to be one of the two or absent.
- * @param info the signed-in user (`exists: true`) when there is one, else who `getUserInfo` found.
  */
-export function ceremonyFor(requested: Ceremony | undefined, signedIn: boolean, info: WebAuthnUserInfo | null): Ceremony | undefined {
-  if (requested === "authenticate") return "authenticate"
-  if (requested === "register") return info && info.exists === signedIn ? "register" : undefined
-  if (signedIn) return undefined
-  return info && !info.exists ? "register" : "authenticate"
+export function ceremonyFor(requested: Ceremony | undefined, signedIn: boolean): Ceremony | undefined {
+  if (requested) return requested
+  return signedIn ? undefined : "authenticate"
 }

@@ -15,7 +15,10 @@ import type { RequestContext } from "../request-context.js"
 
 const CHALLENGE_SALT = "encodedWebauthnChallenge"
 
-/** Who a registration is for: a new user's email and name, or the signed-in user's id. */
+/**
+ * Who a registration is for: the signed-in user's id, or a new user's name. `email` is read from
+ * cookies Auth.js or earlier versions made, and not used (see ./callback.ts).
+ */
 export interface RegisterData {
   id?: string
   email?: string | null

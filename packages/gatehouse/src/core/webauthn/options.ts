@@ -6,7 +6,6 @@
 import { AuthError, InvalidProvider } from "../../errors.js"
 import type { WebAuthnConfig, WebAuthnCredentialDescriptor, WebAuthnUserInfo } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
-import { withoutUndefined } from "../defined-fields.js"
 import { plainEmailAddress } from "../email/identifier.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
@@ -22,13 +21,17 @@ import { simpleWebAuthnOf } from "./simple-webauthn.js"
 const USER_HANDLE_BYTES = 32
 
 /**
- * The options of the ceremony the request calls for (see {@link ceremonyFor}). A signed-in user
- * counts as an existing user, so they can add a passkey to their account.
+ * The options of the ceremony the request calls for (see {@link ceremonyFor}).
+ *
+ * Signed out, nothing about who the request names reaches the answer: a sign-in lists no
+ * credentials (the browser offers the passkeys it holds for this site), and a registration is for
+ * a new user whatever the address, which only labels the passkey on the device. So the answer has
+ * the same shape for every address, and never carries anyone's credential ids. Signed in, the
+ * user's own passkeys are listed (to sign in with, or not to create twice on one authenticator).
  *
  * Answers 400 `{"error":"Invalid action"}` for an `action` other than `register` or
- * `authenticate`, and 400 `{"error":"Invalid request"}` when the ceremony asked for does not fit
- * (registering an address that has an account while signed out, anything without `action` while
- * signed in).
+ * `authenticate`, and 400 `{"error":"Invalid request"}` for a request without `action` while
+ * signed in, or a registration with nothing to label the passkey with.
  */
 export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInternal> {
   const provider = requireProvider(ctx)
@@ -39,13 +42,12 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
   }
 
   const signedIn = await currentUser(ctx)
-  const info: WebAuthnUserInfo | null = signedIn ? { user: signedIn, exists: true } : await userInfoOf(ctx, provider)
-  const ceremony = ceremonyFor(requested, signedIn !== null, info)
+  const ceremony = ceremonyFor(requested, signedIn !== null)
   if (ceremony === undefined) return jsonResponse({ error: "Invalid request" }, { status: 400 })
 
   const rp = relyingPartyOf(provider, ctx.request.url)
   const webauthn = simpleWebAuthnOf(provider)
-  const existing = info?.exists ? await descriptorsOf(ctx, info.user.id) : undefined
+  const existing = signedIn ? await descriptorsOf(ctx, signedIn.id) : undefined
 
   if (ceremony === "authenticate") {
     const options = await webauthn.generateAuthenticationOptions({
@@ -57,10 +59,9 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
     return jsonResponse({ action: ceremony, options }, { noCache: true, cookies: [cookie] })
   }
 
-  // `ceremonyFor` chooses registration only with someone to register.
-  const { user, exists } = info as WebAuthnUserInfo
-  const userName = user.email || user.name || (exists ? user.id : undefined)
-  if (!userName) return jsonResponse({ error: "Invalid request" }, { status: 400 })
+  const user = signedIn ?? (await newUserOf(ctx, provider))
+  const userName = user?.email || user?.name || signedIn?.id
+  if (!user || !userName) return jsonResponse({ error: "Invalid request" }, { status: 400 })
   const options = await webauthn.generateRegistrationOptions({
     ...provider.registrationOptions,
     rpName: rp.name,
@@ -70,26 +71,24 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
     userID: crypto.getRandomValues(new Uint8Array(USER_HANDLE_BYTES)),
     excludeCredentials: existing ?? [],
   })
-  const registerData: RegisterData = exists ? { id: user.id } : withoutUndefined({ email: user.email, name: user.name })
+  // A new user is created without an email (see ./callback.ts): the label becomes their name.
+  const registerData: RegisterData = signedIn ? { id: signedIn.id } : { name: user.name || userName }
   const cookie = await challengeCookie(ctx, provider, { challenge: options.challenge, registerData })
   return jsonResponse({ action: ceremony, options }, { noCache: true, cookies: [cookie] })
 }
 
-/** Who the request names: the provider's `getUserInfo`, else the user with the `email` in the query. */
-async function userInfoOf(ctx: RequestContext, provider: WebAuthnConfig): Promise<WebAuthnUserInfo | null> {
-  const { adapter } = ctx.config
+/**
+ * What labels a new user's passkey: the provider's `getUserInfo` (its `exists` is not used signed
+ * out), else the `email` (or `name`) in the query. No store is asked who has the address.
+ */
+async function newUserOf(ctx: RequestContext, provider: WebAuthnConfig): Promise<{ email?: string | null; name?: string | null } | null> {
   if (provider.getUserInfo) {
-    const info: unknown = await provider.getUserInfo(new Request(ctx.request.url, { headers: ctx.request.headers }), adapter!)
-    return checkedUserInfo(provider, info)
+    const info: unknown = await provider.getUserInfo(new Request(ctx.request.url, { headers: ctx.request.headers }), ctx.config.adapter!)
+    return checkedUserInfo(provider, info)?.user ?? null
   }
-  const email = ctx.request.query.email
-  if (!email) return null
-  const address = plainEmailAddress(email)
-  // Users stored by OAuth (or by Auth.js) keep the address as the provider spelled it.
-  const user =
-    (await callAdapter(adapter, "getUserByEmail", address)) ??
-    (email.trim() !== address ? await callAdapter(adapter, "getUserByEmail", email.trim()) : null)
-  return user ? { user, exists: true } : { user: { email: address }, exists: false }
+  const { email, name } = ctx.request.query
+  if (email) return { email: plainEmailAddress(email), ...(name && { name: name.trim().slice(0, 64) }) }
+  return name?.trim() ? { name: name.trim().slice(0, 64) } : null
 }
 
 /** `info` when it has the shape `getUserInfo` promises. @throws {AuthError} otherwise. */
