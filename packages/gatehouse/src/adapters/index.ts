@@ -134,6 +134,11 @@ export interface Adapter {
   incrementSessionVersion?(userId: string): Awaitable<number>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /**
+   * Gatehouse's addition: deletes every verification token of `identifier` and returns how many
+   * there were. Spends an address's outstanding sign-in link once too many wrong tokens were tried.
+   */
+  deleteVerificationTokens?(identifier: string): Awaitable<number>
+  /**
    * Gatehouse's addition: counts one event under `key` and returns how many the current window
    * holds, this one included. A window starts at the first event after the previous one ended
    * and lasts `windowSeconds`. Atomic: of concurrent calls, each gets a different count. Lets
@@ -151,6 +156,11 @@ export interface Adapter {
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
   /** Throws for an unknown credential. */
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+  /**
+   * Gatehouse's addition: deletes the authenticator and returns it (`null` when there was none).
+   * Removes the passkeys someone added to an account before its address was proven.
+   */
+  deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
 }
 
 /** What `createUser` of Gatehouse's own adapters takes: the `id` may be left out (a store assigns one). */
@@ -199,6 +209,7 @@ export interface StoredAdapter extends Adapter {
   getSessionVersion: (userId: string) => Promise<number>
   incrementSessionVersion: (userId: string) => Promise<number>
   createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>
+  deleteVerificationTokens: (identifier: string) => Promise<number>
   hitRateLimit: (key: string, windowSeconds: number) => Promise<number>
   useVerificationToken: (params: { identifier: string; token: string }) => Promise<VerificationToken | null>
   /** Rejects a `credentialID` already in use. */
@@ -206,4 +217,5 @@ export interface StoredAdapter extends Adapter {
   getAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
   listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
   updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
+  deleteAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
 }

@@ -234,6 +234,14 @@ export function MemoryAdapter(): MemoryAdapter {
       return copy(stored)
     },
 
+    deleteVerificationTokens: async (identifier) => {
+      let deleted = 0
+      for (const [key, token] of verificationTokens) {
+        if (token.identifier === identifier && verificationTokens.delete(key)) deleted++
+      }
+      return deleted
+    },
+
     createAuthenticator: async (authenticator) => {
       if (authenticators.has(authenticator.credentialID)) {
         throw new Error(`MemoryAdapter: credential ${authenticator.credentialID} is already registered`)
@@ -258,6 +266,13 @@ export function MemoryAdapter(): MemoryAdapter {
       const updated: AdapterAuthenticator = { ...stored, counter: newCounter }
       authenticators.set(credentialID, updated)
       return copy(updated)
+    },
+
+    deleteAuthenticator: async (credentialID) => {
+      const stored = authenticators.get(credentialID)
+      if (!stored) return null
+      authenticators.delete(credentialID)
+      return copy(stored)
     },
   }
 }

@@ -459,6 +459,9 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
     useVerificationToken: async ({ identifier, token }) =>
       first(await rows(`DELETE FROM verification_token WHERE identifier = $1 AND token = $2 RETURNING ${TOKEN}`, [identifier, token]), toToken),
 
+    deleteVerificationTokens: async (identifier) =>
+      (await rows(`DELETE FROM verification_token WHERE identifier = $1 RETURNING identifier`, [identifier])).length,
+
     createAuthenticator: async (authenticator) => {
       const found = await rows(
         `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
@@ -492,6 +495,9 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
       if (!updated) throw new Error(`updateAuthenticatorCounter: no authenticator with credentialID ${JSON.stringify(credentialID)}`)
       return updated
     },
+
+    deleteAuthenticator: async (credentialID) =>
+      first(await rows(`DELETE FROM authenticators WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR}`, [credentialID]), toAuthenticator),
   }
 }
 

@@ -549,6 +549,8 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
       return row ? toVerificationToken(row) : null
     },
 
+    deleteVerificationTokens: async (identifier) => many(`DELETE FROM verification_token WHERE identifier = ? RETURNING identifier`, identifier).length,
+
     createAuthenticator: async (authenticator) => {
       const row = one(
         `INSERT INTO authenticators (${AUTHENTICATOR_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${AUTHENTICATOR_COLUMNS}`,
@@ -580,6 +582,11 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
       )
       if (!row) throw new Error(`SQLiteAdapter.updateAuthenticatorCounter: no authenticator with id ${JSON.stringify(credentialID)}`)
       return toAuthenticator(row)
+    },
+
+    deleteAuthenticator: async (credentialID) => {
+      const row = one(`DELETE FROM authenticators WHERE "credentialID" = ? RETURNING ${AUTHENTICATOR_COLUMNS}`, credentialID)
+      return row ? toAuthenticator(row) : null
     },
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Conformance tests of the passkey methods: createAuthenticator, getAuthenticator,
- * listAuthenticatorsByUserId and updateAuthenticatorCounter.
+ * listAuthenticatorsByUserId, updateAuthenticatorCounter and deleteAuthenticator.
  * @module
  */
 import assert from "node:assert/strict"
@@ -113,6 +113,26 @@ export const authenticatorCases: readonly ConformanceCase[] = [
     uses: ["updateAuthenticatorCounter"],
     async run(adapter) {
       await assert.rejects(async () => adapter.updateAuthenticatorCounter(randomUUID(), 1))
+    },
+  },
+  {
+    name: "deleteAuthenticator: returns the authenticator and removes it, leaving the user's others",
+    uses: ["deleteAuthenticator", "createUser", "createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId"],
+    async run(adapter) {
+      const user = await storedUser(adapter)
+      const [gone, kept] = [authenticatorFixture(user.id), authenticatorFixture(user.id)]
+      for (const authenticator of [gone, kept]) await adapter.createAuthenticator(authenticator)
+      assertFields(await adapter.deleteAuthenticator(gone.credentialID), gone, "deleteAuthenticator result")
+      assert.equal(await adapter.getAuthenticator(gone.credentialID), null, "getAuthenticator after deleteAuthenticator must return null")
+      const left = await adapter.listAuthenticatorsByUserId(user.id)
+      assert.deepEqual(left.map((authenticator) => authenticator.credentialID), [kept.credentialID])
+    },
+  },
+  {
+    name: "deleteAuthenticator: returns null for an unknown credentialID",
+    uses: ["deleteAuthenticator"],
+    async run(adapter) {
+      assertNothing(await adapter.deleteAuthenticator(randomUUID()), "deleteAuthenticator result")
     },
   },
 ]

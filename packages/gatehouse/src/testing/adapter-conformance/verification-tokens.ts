@@ -1,6 +1,7 @@
 /**
- * Conformance tests of the email sign-in token methods: createVerificationToken and
- * useVerificationToken, which must hand a token out once, even to concurrent callers.
+ * Conformance tests of the email sign-in token methods: createVerificationToken,
+ * useVerificationToken, which must hand a token out once, even to concurrent callers, and
+ * deleteVerificationTokens.
  * @module
  */
 import assert from "node:assert/strict"
@@ -90,6 +91,21 @@ export const verificationTokenCases: readonly ConformanceCase[] = [
       const winners = results.filter((result) => result !== null)
       assert.equal(winners.length, 1, `${winners.length} of ${RACERS} concurrent uses got the token`)
       assertFields(winners[0], token, "the one use that got the token")
+    },
+  },
+  {
+    name: "deleteVerificationTokens: deletes every token of the identifier, and only those, returning how many",
+    uses: ["deleteVerificationTokens", "createVerificationToken", "useVerificationToken"],
+    async run(adapter) {
+      const first = verificationTokenFixture()
+      const second = verificationTokenFixture({ identifier: first.identifier })
+      const other = verificationTokenFixture()
+      for (const token of [first, second, other]) await adapter.createVerificationToken(token)
+      assert.equal(await adapter.deleteVerificationTokens(first.identifier), 2)
+      assert.equal(await adapter.useVerificationToken(first), null, "a deleted token must not be usable")
+      assert.equal(await adapter.useVerificationToken(second), null, "a deleted token must not be usable")
+      assertFields(await adapter.useVerificationToken(other), other, "another identifier's token")
+      assert.equal(await adapter.deleteVerificationTokens(first.identifier), 0)
     },
   },
 ]
