@@ -23,7 +23,8 @@ export async function seedDemoUser(db, adapter) {
   const existing = await adapter.getUserByEmail(DEMO_EMAIL)
   const stored = existing ? storedHash(db, existing.id) : undefined
   if (stored !== undefined && readable(stored)) return
-  const user = existing ?? (await adapter.createUser({ id: crypto.randomUUID(), name: "Demo User", email: DEMO_EMAIL, emailVerified: null }))
+  // The demo owns its seeded address: stored as proven, so an email sign-in to it takes nothing away.
+  const user = existing ?? (await adapter.createUser({ id: crypto.randomUUID(), name: "Demo User", email: DEMO_EMAIL, emailVerified: new Date() }))
   saveHash(db, user.id, await hashPassword(DEMO_PASSWORD))
 }
 
@@ -47,6 +48,16 @@ export async function demoPasswordCheck(db, adapter) {
     if (needsRehash(hash)) saveHash(db, user.id, await hashPassword(password))
     return user
   }
+}
+
+/**
+ * The credentials provider's `revokeCredentials`: removes the user's password; whether there was one.
+ * @param {import("better-sqlite3").Database} db
+ * @param {string} userId
+ * @returns {boolean}
+ */
+export function forgetPassword(db, userId) {
+  return db.prepare("DELETE FROM demo_passwords WHERE user_id = ?").run(userId).changes > 0
 }
 
 /**

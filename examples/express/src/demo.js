@@ -17,7 +17,7 @@ import Passkey from "gatehouse/providers/passkey"
 import { startDevOidcProvider } from "./dev-oidc-provider.js"
 import { startMailCapture } from "./mail-capture.js"
 import { homePage, inboxPage, protectedPage } from "./pages.js"
-import { DEMO_EMAIL, DEMO_PASSWORD, demoPasswordCheck, seedDemoUser } from "./demo-account.js"
+import { DEMO_EMAIL, DEMO_PASSWORD, demoPasswordCheck, forgetPassword, seedDemoUser } from "./demo-account.js"
 
 export { DEMO_EMAIL, DEMO_PASSWORD }
 
@@ -68,6 +68,8 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
         name: "Demo account",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         authorize,
+        // Someone proving the address of an account nobody proved it for gets it without this password.
+        revokeCredentials: (user) => forgetPassword(db, user.id),
       }),
       Nodemailer({ name: "Email", server: mail.url, from: "Gatehouse demo <demo@localhost>", confirmSignIn: true }),
       {

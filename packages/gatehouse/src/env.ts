@@ -8,7 +8,7 @@
  */
 import { AuthError, InvalidConfig } from "./errors.js"
 import type { AuthAction } from "./core/auth-action.js"
-import { createLogger, type WarningCode } from "./core/logger.js"
+import { createLogger, logWarning, type WarningCode } from "./core/logger.js"
 import { toHeaders } from "./request-headers.js"
 import type { AuthConfig } from "./types.js"
 import type { Provider, ProviderConfig, ProviderEnvOptions } from "./providers/types.js"
@@ -145,6 +145,9 @@ export function envDefaults(env: EnvObject, config: AuthConfig): EnvDefaults {
   const urlPath = url === undefined ? undefined : pathOf(url)
   let basePath = config.basePath
   if (basePath !== undefined && urlPath !== undefined) warnings.push("env-url-basepath-redundant")
+  // Documented host-header risk: in production the Host header then names every URL we build.
+  const trustHostFromEnv = config.trustHost === undefined && read(env, "AUTH_TRUST_HOST") !== undefined && envTrustHost(env)
+  if (trustHostFromEnv && url === undefined && read(env, "NODE_ENV") === "production") warnings.push("trust-host-without-url")
   // A root AUTH_URL names only the origin; it does not move the routes to `/`.
   basePath ??= urlPath ?? DEFAULT_BASE_PATH
 
@@ -193,7 +196,7 @@ export function setEnvDefaults(envObject: EnvObject, config: AuthConfig): void {
   if (!config || typeof config !== "object") throw new InvalidConfig("setEnvDefaults needs the config object to fill in")
   const defaults = envDefaults(envObject ?? {}, config)
   const logger = createLogger(config)
-  for (const warning of defaults.warnings) logger.warn(warning)
+  for (const warning of defaults.warnings) logWarning(logger, warning)
   config.basePath = defaults.basePath
   config.secret = defaults.secret
   config.trustHost = defaults.trustHost

@@ -2,7 +2,10 @@
  * Who a sign-in through an OAuth, OIDC, email or passkey provider signs in as: the user the
  * account already belongs to, the user who is signed in (the new account is linked to them),
  * an existing user with the same email (email sign-in, or OAuth with dangerous linking), or a
- * new user. These are Auth.js's rules, so a database it wrote keeps working the same way.
+ * new user. These are Auth.js's rules, so a database it wrote keeps working the same way, with
+ * one difference: a user whose address was never proven is joined by a sign-in that proves it
+ * only after everything else was removed from the account (see ./unproven-account.ts), and a
+ * sign-in that does not prove it does not join them at all.
  * @module
  */
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
@@ -14,6 +17,7 @@ import { logError } from "./logger.js"
 import { withoutUndefined } from "./defined-fields.js"
 import type { RequestContext } from "./request-context.js"
 import { currentUser } from "./sessions/index.js"
+import { claimUnprovenAccount, type RemovedSignInMethods } from "./unproven-account.js"
 
 /** What a provider established about the person signing in. */
 export interface SignInIdentity {
@@ -26,6 +30,11 @@ export interface SignInIdentity {
   /** Whether an OAuth account may be attached to an existing user found by email alone. */
   allowDangerousEmailAccountLinking?: boolean
   /**
+   * Whether the provider vouched that the person owns `user.email` (OIDC's `email_verified`).
+   * A new user is then stored with the address proven.
+   */
+  emailProven?: boolean
+  /**
    * Stores what belongs with a newly linked account (a passkey's authenticator), all or nothing:
    * when it fails, the account is unlinked again and a user created for it removed.
    */
@@ -36,6 +45,8 @@ export interface SignInIdentity {
 export interface SignInOutcome {
   user: User
   isNewUser: boolean
+  /** What proving the address removed from an account nobody had proven it for. */
+  removed?: RemovedSignInMethods
 }
 
 /**
@@ -55,16 +66,18 @@ export async function resolveSignInUser(ctx: RequestContext, identity: SignInIde
   return account.type === "email" ? emailUser(ctx, identity) : linkedUser(ctx, identity)
 }
 
-/** Email proves the address: an existing user is marked verified, a new one is created verified. */
+/**
+ * Email proves the address: an existing user is marked verified (claimed first when it never
+ * was), a new one is created verified.
+ */
 async function emailUser(ctx: RequestContext, { user }: SignInIdentity): Promise<SignInOutcome> {
   const { adapter } = ctx.config
   const email = user.email
   if (!email) throw new AuthError("An email sign-in needs the user's email address")
   const existing = await callAdapter(adapter, "getUserByEmail", email)
   if (existing) {
-    const updated = await callAdapter(adapter, "updateUser", { id: existing.id, emailVerified: new Date() })
-    await emitEvent(ctx.config, "updateUser", { user: updated })
-    return { user: updated, isNewUser: false }
+    const { user: updated, removed } = await markProven(ctx, existing)
+    return { user: updated, isNewUser: false, ...(removed && { removed }) }
   }
   const created = await createUser(ctx, user, new Date())
   await emitEvent(ctx.config, "createUser", { user: created })
@@ -74,7 +87,7 @@ async function emailUser(ctx: RequestContext, { user }: SignInIdentity): Promise
 /** OAuth, OIDC and passkeys: the account decides, then the signed-in user, then the email. */
 async function linkedUser(
   ctx: RequestContext,
-  { user, account: signedInWith, storedAccount, allowDangerousEmailAccountLinking, attach }: SignInIdentity,
+  { user, account: signedInWith, storedAccount, allowDangerousEmailAccountLinking, emailProven, attach }: SignInIdentity,
 ): Promise<SignInOutcome> {
   const account = storedAccount ?? signedInWith
   const { adapter } = ctx.config
@@ -90,6 +103,11 @@ async function linkedUser(
       throw new NotLinked("The account is already associated with another user")
     }
     await storeNewTokens(ctx, account)
+    // The account's own holder now shows the provider vouches for the address: it is proven.
+    // (Auth.js never stores that for OAuth users; this marks them as they come back.)
+    if (emailProven && !owner.emailVerified && owner.email && owner.email === user.email) {
+      return { user: (await markProven(ctx, owner)).user, isNewUser: false }
+    }
     return { user: owner, isNewUser: false }
   }
 
@@ -104,11 +122,19 @@ async function linkedUser(
     if (account.type === "webauthn" || !allowDangerousEmailAccountLinking) {
       throw new NotLinked("Another account already exists with the same e-mail address")
     }
-    await linkAccount(ctx, sameEmail, account, user, attach)
-    return { user: sameEmail, isNewUser: false }
+    if (sameEmail.emailVerified) {
+      await linkAccount(ctx, sameEmail, account, user, attach)
+      return { user: sameEmail, isNewUser: false }
+    }
+    // Nobody proved the address for that account: only a sign-in that proves it may have it, and
+    // then as its only owner.
+    if (!emailProven) throw new NotLinked("The account with this e-mail address never proved it, and this sign-in does not either")
+    const { user: claimed, removed } = await markProven(ctx, sameEmail)
+    await linkAccount(ctx, claimed, account, user, attach)
+    return { user: claimed, isNewUser: false, ...(removed && { removed }) }
   }
 
-  const created = await createUser(ctx, user, null)
+  const created = await createUser(ctx, user, emailProven ? new Date() : null)
   try {
     await linkAccount(ctx, created, account, user, attach, () => emitEvent(ctx.config, "createUser", { user: created }))
   } catch (error) {
@@ -116,6 +142,17 @@ async function linkedUser(
     throw error
   }
   return { user: created, isNewUser: true }
+}
+
+/**
+ * Marks `user`'s address proven by this sign-in, claiming the account first when it never was
+ * (see {@link claimUnprovenAccount}); fires `updateUser`.
+ */
+async function markProven(ctx: RequestContext, user: AdapterUser): Promise<{ user: AdapterUser; removed?: RemovedSignInMethods }> {
+  const removed = user.emailVerified ? undefined : await claimUnprovenAccount(ctx, user)
+  const updated = await callAdapter(ctx.config.adapter, "updateUser", { id: user.id, emailVerified: new Date() })
+  await emitEvent(ctx.config, "updateUser", { user: updated })
+  return { user: updated, ...(removed && { removed }) }
 }
 
 /**

@@ -27,6 +27,7 @@ import type { EmailConfig, EndpointConfig, ProviderConfig, WebAuthnConfig } from
 import { isCookieName } from "../cookies/serialize.js"
 import type { ResolvedConfig } from "./config.js"
 import type { WarningCode } from "./logger.js"
+import { claimBlocker } from "./unproven-account.js"
 import { hasSimpleWebAuthn } from "./webauthn/simple-webauthn.js"
 
 /** What a request contributes to the checks. */
@@ -130,12 +131,27 @@ function checkConfig(config: ResolvedConfig): StaticCheck {
     // Spent challenges are then remembered per process: a replay on another instance is not caught.
     if (config.adapter && typeof config.adapter.hitRateLimit !== "function") warnings.push("webauthn-challenges-in-memory")
   }
+  if (claimsAccounts(config)) {
+    if (claimBlocker(config)) warnings.push("unproven-accounts-unclaimable")
+    if (config.providers.some((provider) => provider.type === "credentials" && !provider.revokeCredentials)) warnings.push("credentials-not-revoked")
+  }
   return {
     untrustedHost: !config.trustHost,
     missingSecret: config.secret.length === 0,
     error: firstProblem(config),
     warnings: Object.freeze(warnings),
   }
+}
+
+/**
+ * Whether a sign-in here can prove the address of a stored account nobody proved it for (an email
+ * link, or OAuth linking by email), which claims the account (see ../core/unproven-account.ts).
+ */
+function claimsAccounts(config: ResolvedConfig): boolean {
+  if (!config.adapter) return false
+  return config.providers.some(
+    (provider) => provider.type === "email" || ((provider.type === "oauth" || provider.type === "oidc") && provider.allowDangerousEmailAccountLinking === true),
+  )
 }
 
 function firstProblem(config: ResolvedConfig): AuthError | undefined {

@@ -12,7 +12,9 @@ import { emitEvent } from "./events.js"
 import type { ResponseInternal } from "./internal-response.js"
 import type { RequestContext } from "./request-context.js"
 import { issueSession } from "./sessions/index.js"
+import { renderMethodsRemovedPage } from "./pages/index.js"
 import { runSignInCallback } from "./sign-in-callback.js"
+import { removedAnything, type RemovedSignInMethods } from "./unproven-account.js"
 
 /** Who signed in through which account, as the provider established it. */
 export interface ProviderSignIn {
@@ -22,6 +24,8 @@ export interface ProviderSignIn {
   storedAccount?: Account
   profile?: Profile
   allowDangerousEmailAccountLinking?: boolean
+  /** Whether the provider vouched for `user.email` (OIDC `email_verified`). */
+  emailProven?: boolean
   /** Stored with a newly linked account, all or nothing (a passkey's authenticator). */
   attach?: (owner: AdapterUser) => Promise<void>
 }
@@ -29,7 +33,8 @@ export interface ProviderSignIn {
 /**
  * Signs the person in: the `signIn` callback sees the stored user when the account is known (as in
  * Auth.js), then the user is found or created and linked, a session issued and `signIn` fired. A
- * new user goes to `pages.newUser` when there is one, everyone else to the callback URL.
+ * new user goes to `pages.newUser` when there is one, everyone else to the callback URL; someone
+ * whose proof of address removed other ways into the account first sees a page saying so.
  */
 export async function completeSignIn(ctx: RequestContext, signIn: ProviderSignIn): Promise<ResponseInternal> {
   const { account, profile } = signIn
@@ -41,14 +46,26 @@ export async function completeSignIn(ctx: RequestContext, signIn: ProviderSignIn
   const redirect = await runSignInCallback(ctx, { user: known ?? signIn.user, account, ...(profile && { profile }) })
   if (redirect) return { redirect }
 
-  const { user, isNewUser } = await resolveSignInUser(ctx, signIn)
+  const { user, isNewUser, removed } = await resolveSignInUser(ctx, signIn)
   const cookies = await issueSession(ctx, { user, account, ...(profile && { profile }), isNewUser })
   await emitEvent(ctx.config, "signIn", { user, account, ...(profile && { profile }), isNewUser })
 
   const { newUser } = ctx.config.pages
-  if (isNewUser && newUser) {
-    const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl })
-    return { redirect: `${newUser}${newUser.includes("?") ? "&" : "?"}${query}`, cookies }
+  const next = isNewUser && newUser ? `${newUser}${newUser.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: ctx.callbackUrl })}` : ctx.callbackUrl
+  if (removedAnything(removed)) {
+    const page = renderMethodsRemovedPage(ctx.config.theme, { email: user.email, removed: removedNames(ctx, removed), continueUrl: next })
+    return { ...page, cookies }
   }
-  return { redirect: ctx.callbackUrl, cookies }
+  return { redirect: next, cookies }
+}
+
+/** What was removed, as the page names it: provider names, passkeys, a password. */
+function removedNames(ctx: RequestContext, removed: RemovedSignInMethods): string[] {
+  const names = removed.accounts.map(({ provider, type }) => {
+    if (type === "webauthn") return "A passkey"
+    const name = ctx.config.providers.find((candidate) => candidate.id === provider)?.name ?? provider
+    return `Your ${name} account`
+  })
+  if (removed.credentials) names.push("A password")
+  return names
 }

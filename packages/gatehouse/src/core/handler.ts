@@ -13,7 +13,7 @@ import { assertConfig } from "./assert-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { toResponse, type ResponseInternal } from "./internal-response.js"
-import { createLogger, logError } from "./logger.js"
+import { createLogger, logError, logWarning } from "./logger.js"
 import { renderErrorPage } from "./pages/index.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { callback } from "./actions/callback.js"
@@ -113,7 +113,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   }
 
   const { error: configError, warnings } = assertConfig(resolved, { url: internal.url })
-  for (const warning of warnings) logger.warn(warning)
+  for (const warning of warnings) logWarning(logger, warning)
   if (configError) {
     logError(logger, configError)
     if (resolved.raw) throw configError

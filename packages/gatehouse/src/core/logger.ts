@@ -18,6 +18,37 @@ export type WarningCode =
   | "secret-too-short"
   /** Database sessions whose `updateAge` is not below `maxAge` are never extended. */
   | "session-never-extended"
+  /** Proving the address of an account nobody had proven it for cannot remove its other ways in here. */
+  | "unproven-accounts-unclaimable"
+  /** A credentials provider without `revokeCredentials` where accounts can be claimed. */
+  | "credentials-not-revoked"
+  /** `AUTH_TRUST_HOST` without `AUTH_URL` in production: URLs follow the request's Host header. */
+  | "trust-host-without-url"
+
+/** What each warning means and what to do about it, logged after its code. */
+export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
+  "debug-enabled": "Debug logging is on; turn it off in production (`debug: false`).",
+  "csrf-disabled": "CSRF checks are off (`skipCSRFCheck`); only a framework that checks the origin of every POST may do that.",
+  "env-url-basepath-redundant": "Both AUTH_URL's path and `basePath` are set; `basePath` wins.",
+  "env-url-basepath-mismatch": "AUTH_URL's path and `basePath` disagree; `basePath` wins.",
+  "experimental-webauthn":
+    "Passkeys (WebAuthn) are experimental: their API may change in a minor version. This is logged once per configuration; a custom `logger.warn` can filter the code.",
+  "webauthn-challenges-in-memory":
+    "The adapter has no hitRateLimit: spent passkey challenges are remembered by this process only, so another instance would accept a replayed one.",
+  "secret-too-short": "The secret is shorter than 32 characters; generate one with `npx gatehouse-auth secret`.",
+  "session-never-extended": "`session.updateAge` is not below `session.maxAge`: database sessions end maxAge after sign-in, however active the user.",
+  "unproven-accounts-unclaimable":
+    "An account whose address was never proven cannot be claimed here (the adapter cannot list and unlink accounts, or sessions cannot be revoked): a sign-in that proves such an address fails instead.",
+  "credentials-not-revoked":
+    "A credentials provider has no `revokeCredentials`: a password set on an account before its address was proven keeps working after the owner proves it by email.",
+  "trust-host-without-url":
+    "AUTH_TRUST_HOST is set without AUTH_URL: every URL Gatehouse builds (redirects, email links) follows the request's Host header. Set AUTH_URL, or make sure a proxy you control sets Host.",
+}
+
+/** Logs `code` at the warn level with what it means. */
+export function logWarning(logger: LoggerInstance, code: WarningCode): void {
+  logger.warn(code, WARNING_MESSAGES[code])
+}
 
 const builtIn: LoggerInstance = {
   error(code, ...message) {

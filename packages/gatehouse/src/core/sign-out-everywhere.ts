@@ -3,10 +3,11 @@
  * suspected theft).
  * @module
  */
-import { AuthError, InvalidConfig, MissingAdapterMethods } from "../errors.js"
+import type { Adapter } from "../adapters/index.js"
+import { AuthError, InvalidConfig, MissingAdapter, MissingAdapterMethods } from "../errors.js"
 import type { AuthConfig } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
-import { resolveConfig } from "./config.js"
+import { resolveConfig, type ResolvedConfig } from "./config.js"
 
 /**
  * Signs `userId` out on every browser and device.
@@ -38,17 +39,33 @@ export async function signOutEverywhere(userId: string, config: AuthConfig): Pro
   if (typeof userId !== "string" || userId === "") {
     throw new AuthError(`signOutEverywhere needs a user id; received ${JSON.stringify(userId)}`)
   }
-  const { adapter, session } = resolveConfig(config)
+  await sessionRevoker(resolveConfig(config))(userId)
+}
+
+/**
+ * How `config` ends every session of a user, checked before anything is done: the function to
+ * call, or an error when this configuration cannot.
+ *
+ * @throws {MissingAdapter | MissingAdapterMethods | InvalidConfig} as {@link signOutEverywhere}.
+ */
+export function sessionRevoker(config: ResolvedConfig): (userId: string) => Promise<void> {
+  const { adapter, session } = config
   const jwt = session.strategy === "jwt"
-  if (jwt) {
-    if (session.revocationCheckAge === false) {
-      throw new InvalidConfig("JWT sessions are never checked for revocation with `session.revocationCheckAge: false`")
-    }
-    if (adapter && typeof adapter.getSessionVersion !== "function") {
-      throw new MissingAdapterMethods("The adapter does not implement getSessionVersion, which revoking JWT sessions needs")
-    }
+  if (!adapter) throw new MissingAdapter("Ending every session of a user needs an adapter")
+  if (jwt && session.revocationCheckAge === false) {
+    throw new InvalidConfig("JWT sessions are never checked for revocation with `session.revocationCheckAge: false`")
   }
-  // A throw here leaves at most some of the user's sessions ended; repeating the call finishes it.
-  if (jwt || typeof adapter?.incrementSessionVersion === "function") await callAdapter(adapter, "incrementSessionVersion", userId)
-  if (!jwt || typeof adapter?.deleteSessionsByUserId === "function") await callAdapter(adapter, "deleteSessionsByUserId", userId)
+  const needed: (keyof Adapter)[] = jwt ? ["getSessionVersion", "incrementSessionVersion"] : ["deleteSessionsByUserId"]
+  const missing = needed.filter((method) => typeof adapter[method] !== "function")
+  if (missing.length > 0) {
+    throw new MissingAdapterMethods(`The adapter does not implement ${missing.join(", ")}, which ending every session of a user needs`)
+  }
+  // Both where the adapter can do both, so switching strategies later leaves nothing behind.
+  const bumpVersion = typeof adapter.incrementSessionVersion === "function"
+  const deleteRows = typeof adapter.deleteSessionsByUserId === "function"
+  return async (userId) => {
+    // A throw here leaves at most some of the user's sessions ended; repeating the call finishes it.
+    if (bumpVersion) await callAdapter(adapter, "incrementSessionVersion", userId)
+    if (deleteRows) await callAdapter(adapter, "deleteSessionsByUserId", userId)
+  }
 }

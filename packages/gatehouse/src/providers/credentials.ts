@@ -33,6 +33,18 @@ export interface CredentialsOptions {
    * field was wrong. `request` is the sign-in request, with the fields as a JSON body.
    */
   authorize: (credentials: Partial<Record<string, unknown>>, request: Request) => Awaitable<User | null>
+  /**
+   * Removes the credentials `authorize` checks for `user` (their password) and says whether there
+   * were any. Called when someone proves the address of a stored user whose address was never
+   * proven: a password whoever made the account chose must stop working then. See
+   * {@link CredentialsConfig.revokeCredentials}.
+   *
+   * @example
+   * ```ts
+   * revokeCredentials: async (user) => (await db.passwords.delete({ userId: user.id })).count > 0
+   * ```
+   */
+  revokeCredentials?: CredentialsConfig["revokeCredentials"]
 }
 
 /**

@@ -13,6 +13,8 @@ export interface GitHubProfile {
   name: string | null
   /** The public email; `null` when the user keeps it private. */
   email: string | null
+  /** Set by Gatehouse: whether `/user/emails` lists `email` as verified. */
+  email_verified?: boolean
   avatar_url: string
   html_url: string
 }
@@ -33,7 +35,8 @@ export type GitHubOptions = OAuthUserConfig<GitHubProfile> & {
 
 /**
  * A GitHub OAuth App or GitHub App. The user's email comes from `/user`, or, when they keep it
- * private, from `/user/emails` (the primary one, if verified; needs the `user:email` scope).
+ * private, from `/user/emails` (the primary one, if verified; needs the `user:email` scope). The
+ * profile's `email_verified` says whether `/user/emails` lists that address as verified.
  *
  * @example
  * ```ts
@@ -60,12 +63,13 @@ export function GitHub(options: GitHubOptions = {}): OAuthConfig {
         async request(context) {
           const userUrl = endpointUrl(context.provider.userinfo, `${apiUrl}/user`)
           const profile = (await fetchJson(context, userUrl, { headers })) as GitHubProfile
-          if (profile.email == null) {
-            // Missing scope or a GitHub hiccup leaves the user without email rather than failing sign-in.
-            const emails = await fetchJson(context, `${userUrl}/emails`, { headers }).catch(() => null)
-            const primary = Array.isArray(emails) ? (emails as GitHubEmail[]).find((e) => e.primary && e.verified) : undefined
-            profile.email = primary?.email ?? null
-          }
+          // Missing scope or a GitHub hiccup leaves the user without email (or unproven) rather than failing sign-in.
+          const listed = await fetchJson(context, `${userUrl}/emails`, { headers }).catch(() => null)
+          const emails = Array.isArray(listed) ? (listed as GitHubEmail[]) : []
+          profile.email ??= emails.find((e) => e.primary && e.verified)?.email ?? null
+          // Only the list says whether GitHub checked an address; the profile's public one may not be.
+          const address = profile.email?.toLowerCase()
+          profile.email_verified = emails.some((e) => e.verified === true && e.email.toLowerCase() === address)
           return profile
         },
       },

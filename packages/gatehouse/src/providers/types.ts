@@ -3,7 +3,7 @@
  * objects, and the core reads it without knowing which provider it is.
  * @module
  */
-import type { Adapter } from "../adapters/index.js"
+import type { Adapter, AdapterUser } from "../adapters/index.js"
 import type { Account, Awaitable, CredentialInput, Profile, TokenSet, User } from "../types.js"
 
 /** The five kinds of provider. */
@@ -150,6 +150,17 @@ export interface CredentialsConfig extends CommonProviderOptions {
   type: "credentials"
   credentials: Record<string, CredentialInput>
   authorize: (credentials: Partial<Record<string, unknown>>, request: Request) => Awaitable<User | null>
+  /**
+   * Removes the credentials (a password) this provider checks for `user`, and says whether there
+   * were any. Gatehouse calls it when someone proves the email address of a stored user whose
+   * address was never proven (by an email link, or an OAuth provider that vouches for it): the
+   * account may have been made by someone else before the owner signed up, and a password they
+   * chose must not keep working. Throwing stops that sign-in (nothing is marked proven).
+   *
+   * Without it, with an email provider and an adapter, Gatehouse warns at startup
+   * (`credentials-not-revoked`).
+   */
+  revokeCredentials?: (user: AdapterUser) => Awaitable<boolean | void>
 }
 
 /**

@@ -127,7 +127,7 @@ describe("signing in through a provider account", () => {
 
   it("refuses to attach an account to an existing user found only by email, unless dangerous linking is on", async () => {
     const { adapter, events, signIn } = await setup()
-    const existing = await adapter.createUser({ email: "octo@example.com", emailVerified: null })
+    const existing = await adapter.createUser({ email: "octo@example.com", emailVerified: new Date() })
     await expect(signIn({ user: octocat, account: github })).rejects.toMatchObject({
       type: "OAuthAccountNotLinked",
       message: "Another account already exists with the same e-mail address",
@@ -138,6 +138,75 @@ describe("signing in through a provider account", () => {
     expect(outcome).toMatchObject({ user: { id: existing.id }, isNewUser: false })
     // Auth.js also fires createUser here although no user was created; Gatehouse does not.
     expect(events.map((event) => event.name)).toEqual(["linkAccount"])
+  })
+
+  it("creates the user with the address proven when the provider vouched for it", async () => {
+    const { adapter, signIn } = await setup()
+    const { user } = await signIn({ user: octocat, account: github, emailProven: true })
+    expect((await adapter.getUser(user.id!))!.emailVerified).toBeInstanceOf(Date)
+  })
+
+  it("marks a returning user's address proven once their provider vouches for it (an Auth.js row heals)", async () => {
+    const { adapter, signIn } = await setup()
+    const { user } = await signIn({ user: octocat, account: github })
+    expect((await adapter.getUser(user.id!))!.emailVerified).toBeNull()
+    await signIn({ user: { ...octocat, email: "other@example.com" }, account: github, emailProven: true })
+    expect((await adapter.getUser(user.id!))!.emailVerified).toBeNull()
+    await signIn({ user: octocat, account: github, emailProven: true })
+    expect((await adapter.getUser(user.id!))!.emailVerified).toBeInstanceOf(Date)
+  })
+
+  describe("a user whose address was never proven (Gatehouse is stricter than Auth.js here)", () => {
+    const gitlab: Account = { provider: "gitlab", providerAccountId: "gl-7", type: "oauth" }
+
+    it("is not joined by dangerous linking when this sign-in does not prove the address either", async () => {
+      const { adapter, signIn } = await setup()
+      await signIn({ user: octocat, account: gitlab })
+      await expect(signIn({ user: octocat, account: github, allowDangerousEmailAccountLinking: true })).rejects.toMatchObject({
+        type: "OAuthAccountNotLinked",
+      })
+      expect(await adapter.getUserByAccount(github)).toBeNull()
+    })
+
+    it("is joined by dangerous linking that proves the address only after its accounts and sessions are gone", async () => {
+      const { adapter, signIn } = await setup()
+      const { user: unproven } = await signIn({ user: octocat, account: gitlab })
+      const token = "0123456789abcdef0123456789abcdef"
+      await adapter.createSession({ sessionToken: storedKey(token), userId: unproven.id!, expires: new Date(Date.now() + 60_000) })
+      const outcome = await signIn({ user: octocat, account: github, allowDangerousEmailAccountLinking: true, emailProven: true })
+      expect(outcome).toMatchObject({ user: { id: unproven.id }, isNewUser: false, removed: { accounts: [{ provider: "gitlab", type: "oauth" }], credentials: false } })
+      expect(await adapter.getUserByAccount(gitlab)).toBeNull()
+      expect(await adapter.getUserByAccount(github)).toMatchObject({ id: unproven.id })
+      expect(await adapter.getSessionAndUser(storedKey(token))).toBeNull()
+      expect((await adapter.getUser(unproven.id!))!.emailVerified).toBeInstanceOf(Date)
+    })
+
+    it("loses its other accounts and passkeys, and its sessions end, when someone proves the address by email", async () => {
+      const { adapter, signIn } = await setup({ strategy: "jwt" })
+      const { user: unproven } = await signIn({ user: octocat, account: gitlab })
+      await adapter.linkAccount({ userId: unproven.id!, provider: "passkey", providerAccountId: "cred-1", type: "webauthn" })
+      await adapter.createAuthenticator({
+        credentialID: "cred-1", providerAccountId: "cred-1", userId: unproven.id!, credentialPublicKey: "AA==", counter: 0,
+        credentialDeviceType: "singleDevice", credentialBackedUp: false,
+      })
+      const email: Account = { provider: "email", providerAccountId: "octo@example.com", type: "email" }
+      const outcome = await signIn({ user: { email: "octo@example.com" }, account: email })
+      expect(outcome.removed?.accounts.map((account) => account.provider).sort()).toEqual(["gitlab", "passkey"])
+      expect(await adapter.listAccountsByUserId(unproven.id!)).toEqual([])
+      expect(await adapter.getAuthenticator("cred-1")).toBeNull()
+      expect(await adapter.getSessionVersion(unproven.id!)).toBe(1)
+      expect((await adapter.getUser(unproven.id!))!.emailVerified).toBeInstanceOf(Date)
+    })
+
+    it("is not claimed at all (the sign-in fails, nothing changes) when the adapter cannot list its accounts", async () => {
+      const { adapter, signIn } = await setup()
+      const { user: unproven } = await signIn({ user: octocat, account: gitlab })
+      delete (adapter as Partial<typeof adapter>).listAccountsByUserId
+      const email: Account = { provider: "email", providerAccountId: "octo@example.com", type: "email" }
+      await expect(signIn({ user: { email: "octo@example.com" }, account: email })).rejects.toMatchObject({ type: "MissingAdapterMethods" })
+      expect(await adapter.getUserByAccount(gitlab)).toMatchObject({ id: unproven.id })
+      expect((await adapter.getUser(unproven.id!))!.emailVerified).toBeNull()
+    })
   })
 
   it("never links a passkey by email, with the passkey's own error", async () => {

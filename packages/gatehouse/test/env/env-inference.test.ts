@@ -169,6 +169,22 @@ describe("setEnvDefaults", () => {
   it("logs the basePath warning through the config's logger", () => {
     const warn = vi.fn()
     setEnvDefaults({ AUTH_URL: "https://app.test/api/auth" }, { providers: [], basePath: "/x", logger: { warn } })
-    expect(warn).toHaveBeenCalledWith("env-url-basepath-redundant")
+    expect(warn).toHaveBeenCalledWith("env-url-basepath-redundant", expect.stringContaining("`basePath` wins"))
+  })
+
+  it("warns once, in production only, when AUTH_TRUST_HOST is set without AUTH_URL (Host then names every URL)", () => {
+    const warnings = (env: Record<string, string>, config: Partial<AuthConfig> = {}) => {
+      const warn = vi.fn()
+      setEnvDefaults(env, { providers: [], logger: { warn }, ...config })
+      return warn.mock.calls.map(([code]) => code)
+    }
+    expect(warnings({ AUTH_TRUST_HOST: "true", NODE_ENV: "production" })).toEqual(["trust-host-without-url"])
+    expect(warnings({ AUTH_TRUST_HOST: "1", NODE_ENV: "production" })).toEqual(["trust-host-without-url"])
+    expect(warnings({ AUTH_TRUST_HOST: "true", NODE_ENV: "production", AUTH_URL: "https://app.test" })).toEqual([])
+    expect(warnings({ AUTH_TRUST_HOST: "true", NODE_ENV: "development" })).toEqual([])
+    expect(warnings({ AUTH_TRUST_HOST: "false", NODE_ENV: "production" })).toEqual([])
+    expect(warnings({ AUTH_TRUST_HOST: "true", NODE_ENV: "production" }, { trustHost: true })).toEqual([])
+    // resolveConfig(config, env) reports it the same way, logged on the configuration's first request.
+    expect(envDefaults({ AUTH_TRUST_HOST: "true", NODE_ENV: "production" }, { providers: [] }).warnings).toEqual(["trust-host-without-url"])
   })
 })

@@ -280,18 +280,18 @@ describe.each(expressVersions)("passkeys through $name", (version) => {
     const authenticator = new SoftwareAuthenticator()
     const ceremony = { origin, rpId: "127.0.0.1" }
 
-    const register = await options(client, { email })
+    const register = await options(client, { action: "register", email })
     expect(register.action).toBe("register")
     expect(register.options.rp?.id).toBe("127.0.0.1")
     const registered = await answer(client, "register", authenticator.register({ challenge: register.options.challenge, ...ceremony }))
     expect(registered.headers.get("location")).toBe(origin)
-    expect(await client.session()).toMatchObject({ user: { email } })
+    expect(await client.session()).toMatchObject({ user: { name: email, email: null } })
 
     const later = new HttpClient(origin)
     const login = await options(later, {})
     expect(login.action).toBe("authenticate")
     const signedIn = await answer(later, "authenticate", authenticator.authenticate({ challenge: login.options.challenge, ...ceremony }))
     expect(signedIn.headers.get("location")).toBe(origin)
-    expect(await (await later.get("/api/me")).json()).toMatchObject({ user: { email } })
+    expect(await (await later.get("/api/me")).json()).toMatchObject({ user: { name: email } })
   })
 })

@@ -296,11 +296,11 @@ describe("the catalogue's GitHub provider, pointed at the server as GitHub Enter
     expect(await adapter.getAccount("1001", "github")).toMatchObject({ type: "oauth", token_type: "bearer" })
   })
 
-  it("keeps a public email from /user and does not ask for /user/emails", async () => {
+  it("keeps a public email from /user, asking /user/emails only whether it is verified", async () => {
     const mark = github.requests.length
     const browser = browserFor(config([GitHub({ clientId: "gh-client", clientSecret: "gh-secret", ...enterprise() })]))
     await withPublicEmail("octo@public.example", async () => expectLandedOn(await signIn(browser, "github"), DASHBOARD))
-    expect(requestsSince(mark, "/api/v3/user/emails")).toHaveLength(0)
+    expect(requestsSince(mark, "/api/v3/user/emails")).toHaveLength(1)
     expect(await sessionOf(browser)).toMatchObject({ user: { email: "octo@public.example" } })
   })
 

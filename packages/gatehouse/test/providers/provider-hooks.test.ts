@@ -35,11 +35,16 @@ describe("GitHub userinfo.request", () => {
     expect(await mapProfile(config, profile as object)).toEqual({ id: "583231", name: "The Octocat", email: "octocat@github.com", image: user.avatar_url })
   })
 
-  it("does not call /user/emails when the email is public", async () => {
+  it("keeps a public email, proven only when /user/emails lists it as verified", async () => {
     const config = GitHub(credentials)
-    const { fetch, calls } = fakeFetch({ "https://api.github.com/user": { ...user, email: "public@example.com" } })
-    expect(await requestHook(config.userinfo)(requestContext(config, fetch))).toMatchObject({ email: "public@example.com" })
-    expect(calls).toHaveLength(1)
+    const listed = [{ email: "Public@Example.com", primary: false, verified: true, visibility: "public" }]
+    const verified = fakeFetch({ "https://api.github.com/user": { ...user, email: "public@example.com" }, "https://api.github.com/user/emails": listed })
+    expect(await requestHook(config.userinfo)(requestContext(config, verified.fetch))).toMatchObject({ email: "public@example.com", email_verified: true })
+    expect(verified.calls).toHaveLength(2)
+    const unlisted = fakeFetch({ "https://api.github.com/user": { ...user, email: "public@example.com" }, "https://api.github.com/user/emails": [{ ...listed[0], verified: false }] })
+    expect(await requestHook(config.userinfo)(requestContext(config, unlisted.fetch))).toMatchObject({ email: "public@example.com", email_verified: false })
+    const failing = fakeFetch({ "https://api.github.com/user": { ...user, email: "public@example.com" }, "https://api.github.com/user/emails": new Response("{}", { status: 403 }) })
+    expect(await requestHook(config.userinfo)(requestContext(config, failing.fetch))).toMatchObject({ email: "public@example.com", email_verified: false })
   })
 
   it("leaves the email null when no primary address is verified, or /user/emails fails", async () => {

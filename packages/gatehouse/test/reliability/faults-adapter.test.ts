@@ -64,8 +64,9 @@ const setsSession = (response: Response) =>
 const touchesSession = (response: Response) => response.headers.getSetCookie().some((line) => line.startsWith(`${SESSION_COOKIE}=`))
 
 async function signedInAs(prepared: Prepared): Promise<string | null> {
-  const session = (await prepared.client.session()) as { user?: { email?: string } } | null
-  return session?.user?.email ?? null
+  // A passkey user has no proven address: the one typed at sign-up is their name.
+  const session = (await prepared.client.session()) as { user?: { email?: string | null; name?: string | null } } | null
+  return session?.user?.email ?? session?.user?.name ?? null
 }
 
 /** What every answer must be, whatever broke: below 500, no stack, no driver message, no other origin. */

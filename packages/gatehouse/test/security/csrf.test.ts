@@ -517,7 +517,7 @@ describe("POST callback/<oidc> with response_mode=form_post (the provider posts,
 describe("POST callback/passkey (a WebAuthn answer, bound to this browser's challenge)", () => {
   /** A registration answer signed over the challenge of `client`'s own ceremony. */
   async function registrationFor(client: Client, email: string) {
-    const response = await client.get(`webauthn-options/passkey?${new URLSearchParams({ email })}`)
+    const response = await client.get(`webauthn-options/passkey?${new URLSearchParams({ action: "register", email })}`)
     const { options } = (await response.json()) as { options: { challenge: string } }
     return new SoftwareAuthenticator().register({ challenge: options.challenge, origin: APP, rpId: "app.test" })
   }
@@ -533,7 +533,7 @@ describe("POST callback/passkey (a WebAuthn answer, bound to this browser's chal
     expect(response.headers.get("location")).toBe(`${BASE}/error?error=WebAuthnVerificationError`)
     expect(log.lines.slice(before).map((line) => line.code)).toContain("WebAuthnVerificationError")
     expect(await victim.session()).toBeNull()
-    expect(await store!.adapter.getUserByEmail!(email)).toBeNull()
+    expect(await store!.adapter.getAuthenticator!(Buffer.from(credential.id, "base64url").toString("base64"))).toBeNull()
   })
 
   it("refuses an answer from a browser that has no challenge at all", async () => {
@@ -550,7 +550,8 @@ describe("POST callback/passkey (a WebAuthn answer, bound to this browser's chal
     const credential = await registrationFor(client, email)
     const response = await client.postForm("callback/passkey", { action: "register", data: JSON.stringify(credential) })
     expect(response.headers.get("location")).toBe(APP)
-    expect(await client.session()).toMatchObject({ user: { email } })
+    expect(await client.session()).toMatchObject({ user: { name: email } })
+    expect(await store!.adapter.getAuthenticator!(Buffer.from(credential.id, "base64url").toString("base64"))).not.toBeNull()
   })
 })
 

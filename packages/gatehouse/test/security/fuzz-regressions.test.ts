@@ -139,7 +139,7 @@ describe("a passkey signature re-wrapped in another DER envelope", () => {
     const signsIn = (response: Response) => response.headers.getSetCookie().some((line) => /^__Secure-authjs\.session-token=[^;]/.test(line))
 
     const owner = new Client(config)
-    const registration = authenticator.register({ challenge: (await options(owner, { email: "owner@app.test" })).challenge, origin: ORIGIN, rpId: "app.test" })
+    const registration = authenticator.register({ challenge: (await options(owner, { action: "register", email: "owner@app.test" })).challenge, origin: ORIGIN, rpId: "app.test" })
     expect((await owner.postForm("callback/passkey", { action: "register", data: JSON.stringify(registration) })).headers.get("location")).toBe(ORIGIN)
 
     const attacker = new Client(config)

@@ -140,7 +140,7 @@ describe("Auth() with forged host headers", () => {
       for (const path of ["providers", "signin", "signout", "error?error=Verification", "verify-request?provider=email&type=email"]) {
         visits.push(await browser.get(`${BASE}/${path}`))
       }
-      const options = await browser.get(`${BASE}/webauthn-options/passkey?email=passkey-${mailed.length}-${label.length}@example.com`)
+      const options = await browser.get(`${BASE}/webauthn-options/passkey?action=register&email=passkey-${mailed.length}-${label.length}@example.com`)
       visits.push(options)
       expect(options.status, options.last.body).toBe(200)
       const passkeyOptions = (options.last.json() as { options: { rp: { id: string }; challenge: string } }).options

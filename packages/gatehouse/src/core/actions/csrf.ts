@@ -4,6 +4,7 @@
  * @module
  */
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
+import { logWarning } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
 
 /**
@@ -12,7 +13,7 @@ import type { RequestContext } from "../request-context.js"
  */
 export function csrf(ctx: RequestContext): ResponseInternal<{ csrfToken: string } | undefined> {
   if (ctx.csrfToken === undefined) {
-    ctx.logger.warn("csrf-disabled")
+    logWarning(ctx.logger, "csrf-disabled")
     const { name, options } = ctx.cookies.csrfToken
     return { status: 404, cookies: [{ name, value: "", options: { ...options, maxAge: 0 } }] }
   }

@@ -126,8 +126,22 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     storedAccount: { ...accountFields(provider, tokenSet), ...keys },
     profile,
     ...(provider.allowDangerousEmailAccountLinking && { allowDangerousEmailAccountLinking: true }),
+    ...(vouchesFor(profile, user.email) && { emailProven: true }),
   })
   return { ...signedIn, cookies: [...cookies, ...(signedIn.cookies ?? [])] }
+}
+
+/**
+ * Whether the provider vouched that the person owns `email`: OIDC's `email_verified: true`, for
+ * that very address (a `profile()` mapping may pick another one).
+ */
+function vouchesFor(profile: Profile, email: unknown): boolean {
+  return (
+    profile.email_verified === true &&
+    typeof email === "string" &&
+    typeof profile.email === "string" &&
+    profile.email.toLowerCase() === email.toLowerCase()
+  )
 }
 
 /** The authorization response: the query, or the form body of a `form_post` response. */

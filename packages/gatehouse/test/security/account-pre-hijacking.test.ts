@@ -1,0 +1,232 @@
+/**
+ * Account pre-hijacking: an attacker makes an account for the victim's address before the victim
+ * ever signs up, then keeps a way in once the victim uses it. Each entry point (a passkey, an
+ * OAuth provider that did not vouch for the address, the application's own credentials sign-up)
+ * is played through `Auth()` with the real flows (real passkey signatures, a real OpenID provider,
+ * real email links), and Auth.js is shown joining the victim to the attacker's account where
+ * Gatehouse does not (see src/core/unproven-account.ts, and SECURITY.md).
+ */
+import { Auth as AuthJs } from "@auth/core"
+import type { Adapter as AuthJsAdapter } from "@auth/core/adapters"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { AdapterUser } from "../../src/adapters/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { Credentials } from "../../src/providers/credentials.js"
+import { Passkey } from "../../src/providers/passkey.js"
+import type { EmailConfig, OAuthConfig, VerificationRequestParams } from "../../src/providers/types.js"
+import type { AuthConfig } from "../../src/types.js"
+import { Browser } from "../support/browser.js"
+import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
+import { SoftwareAuthenticator } from "../support/software-authenticator.js"
+import { authApp, csrfToken, sessionOf, signIn } from "../flow/end-to-end-helpers.js"
+import { recordingLogger, secret } from "../flow/flow-helpers.js"
+
+const APP = "https://app.test"
+const DASHBOARD = `${APP}/dashboard`
+const VICTIM = "victim@example.com"
+
+type Session = { user?: { name?: string | null; email?: string | null } } | null
+
+/** An app with email links (captured), and whatever else a test adds, on the memory adapter. */
+function app(extra: Partial<AuthConfig> = {}, providers: AuthConfig["providers"] = []) {
+  const adapter = MemoryAdapter()
+  const sent: VerificationRequestParams[] = []
+  const email: EmailConfig = { id: "email", name: "Email", type: "email", sendVerificationRequest: (params) => void sent.push(params) }
+  const log = recordingLogger()
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    logger: log.logger,
+    adapter,
+    experimental: { enableWebAuthn: true },
+    // Revocation is checked on every read here, so an ended JWT session shows at once.
+    session: { strategy: "jwt", revocationCheckAge: 0 },
+    providers: [email, ...providers],
+    ...extra,
+  }
+  const browser = () => new Browser({ app: authApp(config), appOrigin: APP })
+  /** The victim asks for a link in `victim` and opens it there; returns the landing answer. */
+  async function provesAddress(victim: Browser, address = VICTIM) {
+    await victim.post(`${APP}/auth/signin/email`, { email: address, csrfToken: await csrfToken(victim), callbackUrl: DASHBOARD }, { follow: false })
+    return victim.get(sent.at(-1)!.url, { follow: false })
+  }
+  return { adapter, config, browser, provesAddress, log }
+}
+
+describe("a passkey registered for the victim's address before they sign up", () => {
+  it("leaves the attacker in an account of their own: the victim's email sign-in never joins it", async () => {
+    const { adapter, browser, provesAddress } = app({}, [Passkey()])
+    const attacker = browser()
+    const key = new SoftwareAuthenticator()
+    const options = (await attacker.get(`${APP}/auth/webauthn-options/passkey?action=register&email=${VICTIM}`)).last.json() as { options: { challenge: string } }
+    const registration = key.register({ challenge: options.options.challenge, origin: APP, rpId: "app.test" })
+    await attacker.post(`${APP}/auth/callback/passkey`, { action: "register", data: JSON.stringify(registration) })
+    expect(await adapter.getUserByEmail(VICTIM)).toBeNull()
+
+    const victim = browser()
+    const landed = await provesAddress(victim)
+    expect(landed.last.location).toBe(DASHBOARD)
+    const victimUser = await adapter.getUserByEmail(VICTIM)
+    expect(victimUser).toMatchObject({ email: VICTIM, emailVerified: expect.any(Date) })
+
+    // The attacker's passkey still signs in, to the attacker's own account, never the victim's.
+    const later = browser()
+    const again = (await later.get(`${APP}/auth/webauthn-options/passkey`)).last.json() as { options: { challenge: string } }
+    const assertion = key.authenticate({ challenge: again.options.challenge, origin: APP, rpId: "app.test" })
+    await later.post(`${APP}/auth/callback/passkey`, { action: "authenticate", data: JSON.stringify(assertion) })
+    const attackerSession = (await sessionOf(later)) as Session
+    expect(attackerSession?.user).toMatchObject({ name: VICTIM, email: null })
+    expect(await adapter.listAuthenticatorsByUserId(victimUser!.id)).toEqual([])
+  })
+})
+
+describe("an OAuth account with an address its provider did not vouch for", () => {
+  let server: OidcServer
+  beforeAll(async () => {
+    server = await startOidcServer({
+      clients: [{ client_id: "app-client", client_secret: "app-secret", redirect_uris: [`${APP}/auth/callback/idp`] }],
+      accounts: {
+        mallory: { email: VICTIM, email_verified: false, name: "Mallory" },
+        victim: { email: VICTIM, email_verified: true, name: "Victim" },
+      },
+    })
+  })
+  afterAll(() => server?.stop())
+
+  const idp = (overrides: Partial<OAuthConfig> = {}): OAuthConfig => ({
+    id: "idp",
+    name: "Acme ID",
+    type: "oidc",
+    issuer: server.issuer,
+    clientId: "app-client",
+    clientSecret: "app-secret",
+    ...overrides,
+  })
+
+  it("is removed, and its sessions end, when the victim proves the address; the victim is told", async () => {
+    const { adapter, browser, provesAddress } = app({}, [idp()])
+    const attacker = browser()
+    await signIn(attacker, "idp", { query: { login_hint: "mallory" } })
+    expect(((await sessionOf(attacker)) as Session)?.user?.email).toBe(VICTIM)
+    expect(await adapter.getUserByEmail(VICTIM)).toMatchObject({ emailVerified: null })
+
+    const victim = browser()
+    const landed = await provesAddress(victim)
+    expect(landed.last.status).toBe(200)
+    const page = landed.last.body
+    expect(page).toContain("Your address is confirmed")
+    expect(page).toContain("Your Acme ID account")
+    expect(page).toContain(`href="${DASHBOARD}"`)
+    expect(((await sessionOf(victim)) as Session)?.user?.email).toBe(VICTIM)
+
+    // The attacker's session ended, and their account no longer leads into the victim's.
+    expect(await sessionOf(attacker)).toBeNull()
+    const user = (await adapter.getUserByEmail(VICTIM))!
+    expect(await adapter.listAccountsByUserId(user.id)).toEqual([])
+    const retry = await signIn(browser(), "idp", { query: { login_hint: "mallory" } })
+    expect(retry.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
+  })
+
+  it("is not joined through dangerous linking by another sign-in that does not prove the address either", async () => {
+    const { adapter, browser } = app({}, [idp({ allowDangerousEmailAccountLinking: true })])
+    await adapter.createUser({ email: VICTIM, emailVerified: null, name: "made by someone" })
+    const visit = await signIn(browser(), "idp", { query: { login_hint: "mallory" } })
+    expect(visit.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
+  })
+
+  it("stores the address as proven when the provider vouched for it, so a later email sign-in removes nothing", async () => {
+    const { adapter, browser, provesAddress } = app({}, [idp()])
+    const victim = browser()
+    await signIn(victim, "idp", { query: { login_hint: "victim" } })
+    expect(await adapter.getUserByEmail(VICTIM)).toMatchObject({ emailVerified: expect.any(Date) })
+    const landed = await provesAddress(browser())
+    expect(landed.last.location).toBe(DASHBOARD)
+    const user = (await adapter.getUserByEmail(VICTIM))!
+    expect((await adapter.listAccountsByUserId(user.id)).map((account) => account.provider)).toEqual(["idp"])
+  })
+})
+
+describe("the application's own credentials sign-up, for an address nobody proved", () => {
+  /** An app whose sign-up stores a password beside the user, as most credentials apps do. */
+  function passwordApp(revoke: boolean) {
+    const passwords = new Map<string, string>()
+    let adapterRef: ReturnType<typeof MemoryAdapter> | undefined
+    const credentials = Credentials({
+      credentials: { email: {}, password: {} },
+      authorize: async ({ email, password }) => {
+        const user = await adapterRef!.getUserByEmail(String(email))
+        return user && passwords.get(user.id) === password ? user : null
+      },
+      ...(revoke && { revokeCredentials: (user: AdapterUser) => passwords.delete(user.id) }),
+    })
+    const built = app({}, [credentials])
+    adapterRef = built.adapter
+    return { ...built, passwords }
+  }
+
+  async function passwordSignIn(browser: Browser, password: string) {
+    return browser.post(`${APP}/auth/callback/credentials`, { email: VICTIM, password, csrfToken: await csrfToken(browser), callbackUrl: DASHBOARD }, { follow: false })
+  }
+
+  it("loses the password chosen before the address was proven (revokeCredentials), and its sessions", async () => {
+    const { adapter, browser, provesAddress, passwords } = passwordApp(true)
+    const user = await adapter.createUser({ email: VICTIM, emailVerified: null, name: "Signed up by someone" })
+    passwords.set(user.id, "attacker's password")
+    const attacker = browser()
+    expect((await passwordSignIn(attacker, "attacker's password")).last.location).toBe(DASHBOARD)
+
+    const landed = await provesAddress(browser())
+    expect(landed.last.body).toContain("A password")
+    expect(passwords.has(user.id)).toBe(false)
+    expect(await sessionOf(attacker)).toBeNull()
+    expect((await passwordSignIn(browser(), "attacker's password")).last.location).toBe(`${APP}/auth/signin?error=CredentialsSignin&code=credentials`)
+  })
+
+  it("is warned about at startup when the credentials provider cannot revoke what it checks", async () => {
+    const { browser, log } = passwordApp(false)
+    await browser().get(`${APP}/auth/providers`)
+    expect(log.lines.filter((line) => line.level === "warn").map((line) => line.code)).toContain("credentials-not-revoked")
+  })
+})
+
+describe("compared with Auth.js", () => {
+  /**
+   * The state an attacker's sign-up leaves (a user for the victim's address, never proven, with
+   * the attacker's OAuth account linked), then the victim's email sign-in, through each library.
+   */
+  async function afterVictimSignsIn(library: "gatehouse" | "authjs") {
+    const adapter = MemoryAdapter()
+    const user = await adapter.createUser({ email: VICTIM, emailVerified: null, name: "Mallory" })
+    await adapter.linkAccount({ userId: user.id, provider: "idp", providerAccountId: "mallory", type: "oidc" })
+    const sent: { url: string }[] = []
+    const email = { id: "email", name: "Email", type: "email" as const, sendVerificationRequest: (params: { url: string }) => void sent.push(params) }
+    const gatehouse: AuthConfig = { secret, trustHost: true, logger: recordingLogger().logger, adapter, session: { strategy: "jwt" }, providers: [email] }
+    const handler =
+      library === "gatehouse"
+        ? authApp(gatehouse)
+        : async (request: Request) =>
+            AuthJs(request, {
+              secret,
+              trustHost: true,
+              basePath: "/auth",
+              adapter: adapter as unknown as AuthJsAdapter,
+              session: { strategy: "jwt" },
+              providers: [{ ...email, from: "auth@app.test", maxAge: 86_400, options: {} } as never],
+              logger: { error: () => {}, warn: () => {}, debug: () => {} },
+            })
+    const victim = new Browser({ app: handler, appOrigin: APP })
+    await victim.post(`${APP}/auth/signin/email`, { email: VICTIM, csrfToken: await csrfToken(victim), callbackUrl: DASHBOARD }, { follow: false })
+    await victim.get(sent.at(-1)!.url, { follow: false })
+    return { signedIn: ((await sessionOf(victim)) as Session)?.user?.email, accounts: await adapter.listAccountsByUserId(user.id) }
+  }
+
+  it("Auth.js signs the victim into the attacker's account with the attacker's login still linked; Gatehouse removes it first", async () => {
+    const authjs = await afterVictimSignsIn("authjs")
+    expect(authjs.signedIn).toBe(VICTIM)
+    expect(authjs.accounts.map((account) => account.providerAccountId)).toEqual(["mallory"])
+
+    const gatehouse = await afterVictimSignsIn("gatehouse")
+    expect(gatehouse.signedIn).toBe(VICTIM)
+    expect(gatehouse.accounts).toEqual([])
+  })
+})
