@@ -39,6 +39,11 @@ export interface CookiesOptions {
   state: CookieOption
   nonce: CookieOption
   webauthnChallenge: CookieOption
+  /**
+   * Gatehouse's addition: ties a sign-in link to the browser that asked for it (a keyed hash of
+   * the link's token), so a link opened anywhere else asks before signing in. Lives as long as the link.
+   */
+  emailLinkBinding: CookieOption
 }
 
 /** A partial override of one cookie: a new name, new attributes, or both. */
@@ -80,6 +85,7 @@ export function defaultCookies(secure: boolean): CookiesOptions {
       name: `${prefix}authjs.challenge`,
       options: { ...base(), maxAge: CHECK_COOKIE_MAX_AGE },
     },
+    emailLinkBinding: { name: `${prefix}authjs.email-link`, options: base() },
   }
 }
 

@@ -44,6 +44,7 @@ describe("default cookies", () => {
       state: "__Secure-authjs.state",
       nonce: "__Secure-authjs.nonce",
       webauthnChallenge: "__Secure-authjs.challenge",
+      emailLinkBinding: "__Secure-authjs.email-link",
     })
     expect(secure.pkceCodeVerifier.options).toEqual({ httpOnly: true, sameSite: "lax", path: "/", secure: true, maxAge: 900 })
     expect(secure.nonce.options.maxAge).toBeUndefined()

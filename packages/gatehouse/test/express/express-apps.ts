@@ -207,6 +207,21 @@ export class HttpClient {
     return this.postForm(`${basePath}/callback/credentials`, { csrfToken, ...fields }, options.headers)
   }
 
+  /**
+   * Opens a sign-in link as a person does: where it asks first (opened in another browser than
+   * the one that asked for it), presses the page's button, posting its hidden fields.
+   */
+  async openLink(link: string): Promise<Response> {
+    const opened = await this.get(link)
+    if (opened.status !== 200) return opened
+    const page = await opened.text()
+    const action = /<form action="([^"]+)"/.exec(page)?.[1]
+    if (!action) throw new Error(`the link answered a page without a form: ${page.slice(0, 200)}`)
+    const unescape = (text: string) => text.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&")
+    const fields = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name!, unescape(value!)]))
+    return this.postForm(unescape(action), fields)
+  }
+
   async session(basePath = "/auth"): Promise<unknown> {
     return (await this.get(`${basePath}/session`)).json()
   }

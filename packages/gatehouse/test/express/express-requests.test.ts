@@ -178,7 +178,7 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
       expect(mail).not.toContain("evil")
       // And the link works.
       const client = new HttpClient(origin)
-      expect((await client.get(link)).headers.get("location")).toBe(origin)
+      expect((await client.openLink(link)).headers.get("location")).toBe(origin)
       expect(await client.session()).toMatchObject({ user: { email } })
     })
 

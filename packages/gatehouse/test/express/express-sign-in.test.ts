@@ -158,7 +158,7 @@ describe("magic link by SMTP through Express", () => {
       expect(await client.session()).toMatchObject({ user: { email } })
 
       // The link is spent.
-      const again = await new HttpClient(origin).get(link)
+      const again = await new HttpClient(origin).openLink(link)
       expect(again.headers.get("location")).toBe(`${origin}/auth/error?error=Verification`)
     })
   })

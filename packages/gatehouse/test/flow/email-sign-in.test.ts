@@ -48,6 +48,18 @@ async function requestLink(browser: Browser, email: string, headers?: Record<str
 
 const lastLink = (sent: VerificationRequestParams[]) => sent.at(-1)!.url
 
+/**
+ * Opens a sign-in link in `browser` the way a person does: where the link asks first (it was
+ * opened in another browser than the one that asked for it), they press "Sign in".
+ */
+async function openLink(browser: Browser, url: string) {
+  const opened = await browser.get(url)
+  return opened.last.status === 200 && opened.last.body.includes("<form") ? browser.submitForm(opened) : opened
+}
+
+/** The `Cookie` header of `browser` for the app, as a raw request would carry it. */
+const cookieHeader = (browser: Browser) => browser.cookies().map((c) => `${c.name}=${c.value}`).join("; ")
+
 describe.each(storedAdapters)("email sign-in ($name)", (store) => {
   let adapter: FlowAdapter
   let close: () => Promise<void>
@@ -88,16 +100,20 @@ describe.each(storedAdapters)("email sign-in ($name)", (store) => {
     const { browser, sent } = setup(adapter)
     await requestLink(browser, "twice@example.com")
     expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
-    const again = await new Browser({ app: authApp(setup(adapter).config), appOrigin: APP }).get(lastLink(sent))
+    const again = await browser.get(lastLink(sent))
     expect(again.url).toBe(`${APP}/auth/error?error=Verification`)
     expect(again.status).toBe(403)
+    // Elsewhere it asks first (see "a link opened in another browser"); confirming gets the same answer.
+    const elsewhere = await openLink(new Browser({ app: authApp(setup(adapter).config), appOrigin: APP }), lastLink(sent))
+    expect(elsewhere.url).toBe(`${APP}/auth/error?error=Verification`)
   })
 
   it("signs in exactly once when one link is clicked twenty times at once", async () => {
     const { config, browser, sent } = setup(adapter, {}, { session: { strategy: "database" } })
     await requestLink(browser, "race@example.com")
     const url = lastLink(sent)
-    const answers = await Promise.all(Array.from({ length: 20 }, () => Auth(new Request(url), config as Omit<AuthConfig, "raw">)))
+    const cookie = cookieHeader(browser)
+    const answers = await Promise.all(Array.from({ length: 20 }, () => Auth(new Request(url, { headers: { cookie } }), config as Omit<AuthConfig, "raw">)))
     const signedIn = answers.filter((answer) => answer.headers.get("location") === DASHBOARD)
     expect(signedIn).toHaveLength(1)
     expect(signedIn[0]!.headers.getSetCookie().some((line) => line.startsWith(`${SESSION_COOKIE}=`))).toBe(true)
@@ -114,7 +130,7 @@ describe("email sign-in", () => {
     vi.useFakeTimers({ toFake: ["Date"] })
     try {
       vi.setSystemTime(Date.now() + 61_000)
-      const visit = await browser.get(lastLink(sent))
+      const visit = await openLink(browser, lastLink(sent))
       expect(visit.url).toBe(`${APP}/auth/error?error=Verification`)
       expect(visit.status).toBe(403)
     } finally {
@@ -239,7 +255,8 @@ describe("email sign-in", () => {
     const before = setup(adapter)
     await requestLink(before.browser, "rotated@example.com")
     const { config } = setup(adapter, {}, { secret: ["a-brand-new-secret-of-at-least-32-characters", secret] })
-    const answer = await Auth(new Request(lastLink(before.sent)), config as Omit<AuthConfig, "raw">)
+    // The browser's binding was made under the old secret too, and still holds.
+    const answer = await Auth(new Request(lastLink(before.sent), { headers: { cookie: cookieHeader(before.browser) } }), config as Omit<AuthConfig, "raw">)
     expect(answer.headers.get("location")).toBe(DASHBOARD)
   })
 
@@ -250,9 +267,10 @@ describe("email sign-in", () => {
     const token = "f".repeat(64)
     const stored = createHash("sha256").update(`${token}${secrets.join(",")}`).digest("hex")
     await adapter.createVerificationToken({ identifier: "legacy@example.com", token: stored, expires: new Date(Date.now() + 60_000) })
-    const { config } = setup(adapter, {}, { secret: secrets })
+    const { browser } = setup(adapter, {}, { secret: secrets })
     const link = `${APP}/auth/callback/email?${new URLSearchParams({ callbackUrl: DASHBOARD, token, email: "legacy@example.com" })}`
-    expect((await Auth(new Request(link), config as Omit<AuthConfig, "raw">)).headers.get("location")).toBe(DASHBOARD)
+    // Auth.js set no binding cookie: the link asks once, then signs in.
+    expectLandedOn(await openLink(browser, link), DASHBOARD)
   })
 
   it("reports a sender that throws a value without a string form as a failed send", async () => {
@@ -393,13 +411,51 @@ describe("email sign-in", () => {
     })
   })
 
-  it("takes the link only with GET when confirmSignIn is off", async () => {
+  it("takes a POST of the link only with the confirmation page's CSRF token, also without confirmSignIn", async () => {
     const { browser, sent } = setup(MemoryAdapter())
-    await requestLink(browser, "get-only@example.com")
+    await requestLink(browser, "post@example.com")
     const link = new URL(lastLink(sent))
-    const token = await csrfToken(browser)
-    const posted = await browser.post(`${APP}/auth/callback/email`, { token: link.searchParams.get("token")!, email: "get-only@example.com", csrfToken: token }, { follow: false })
-    expect(posted.last.location).toBe(`${APP}/auth/error?error=Configuration`)
-    expectLandedOn(await browser.get(link.href), DASHBOARD)
+    const fields = { token: link.searchParams.get("token")!, email: "post@example.com", callbackUrl: DASHBOARD }
+    const bare = await browser.post(`${APP}/auth/callback/email`, fields, { follow: false })
+    expect(bare.last.location).toBe(`${APP}/auth/signin?error=MissingCSRF`)
+    const posted = await browser.post(`${APP}/auth/callback/email`, { ...fields, csrfToken: await csrfToken(browser) }, { follow: false })
+    expect(posted.last.location).toBe(DASHBOARD)
+  })
+
+  describe("a link opened in another browser than the one that asked for it (login CSRF)", () => {
+    it("names the account and signs nobody in until the person confirms; the link stays usable", async () => {
+      const adapter = MemoryAdapter()
+      const { browser: attacker, sent, config } = setup(adapter)
+      await requestLink(attacker, "attacker@example.com")
+      const link = lastLink(sent)
+
+      const victim = new Browser({ app: authApp(config), appOrigin: APP })
+      const opened = await victim.get(link)
+      expect(opened.status).toBe(200)
+      expect(opened.last.body).toContain("Sign in as attacker@example.com")
+      expect(opened.last.body).toContain("opened in a different browser")
+      expect(opened.last.headers.getSetCookie().join("\n")).not.toContain(SESSION_COOKIE)
+      expect(await sessionOf(victim)).toBeNull()
+      // The page spent nothing: the browser that asked still signs in with the link.
+      expectLandedOn(await attacker.get(link), DASHBOARD)
+    })
+
+    it("signs in someone who really switched devices once they confirm", async () => {
+      const { browser: laptop, sent, config } = setup(MemoryAdapter())
+      await requestLink(laptop, "switcher@example.com")
+      const phone = new Browser({ app: authApp(config), appOrigin: APP })
+      const opened = await phone.get(lastLink(sent))
+      expectLandedOn(await phone.submitForm(opened), DASHBOARD)
+      expect(await sessionOf(phone)).toMatchObject({ user: { email: "switcher@example.com" } })
+    })
+
+    it("asks in a browser whose binding is for another link (only the latest request's is kept)", async () => {
+      const { browser, sent } = setup(MemoryAdapter())
+      await requestLink(browser, "first@example.com")
+      const first = lastLink(sent)
+      await requestLink(browser, "second@example.com")
+      expect((await browser.get(first)).last.body).toContain("Sign in as first@example.com")
+      expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
+    })
   })
 })

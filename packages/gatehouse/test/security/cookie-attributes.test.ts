@@ -35,6 +35,8 @@ const BASE_NAMES: Record<Kind, string> = {
   state: "authjs.state",
   nonce: "authjs.nonce",
   webauthnChallenge: "authjs.challenge",
+  // Gatehouse's own: Auth.js binds no link to a browser.
+  emailLinkBinding: "authjs.email-link",
 }
 
 const SESSION_MAX_AGE = 30 * 24 * 60 * 60
@@ -53,6 +55,8 @@ const LIFETIMES: Record<Kind, { maxAge: number | undefined; expiresIn: number | 
   state: { maxAge: CHECK_LIFETIME, expiresIn: CHECK_LIFETIME },
   nonce: { maxAge: undefined, expiresIn: CHECK_LIFETIME },
   webauthnChallenge: { maxAge: CHECK_LIFETIME, expiresIn: CHECK_LIFETIME },
+  // As long as the link it binds (a day by default).
+  emailLinkBinding: { maxAge: 24 * 60 * 60, expiresIn: 24 * 60 * 60 },
 }
 
 /** An OAuth provider with all three checks. Signing in only redirects to it, so nothing listens there. */
@@ -84,6 +88,7 @@ function appConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
       }),
       idp,
       Passkey(),
+      { id: "email", name: "Email", type: "email", sendVerificationRequest: () => {} },
     ],
     ...extra,
   }
@@ -98,6 +103,7 @@ const DRIVERS: Record<Kind, (client: Client) => Promise<string[]>> = {
   state: (client) => oauthSignIn(client),
   nonce: (client) => oauthSignIn(client),
   webauthnChallenge: async (client) => (await client.get("webauthn-options/passkey")).headers.getSetCookie(),
+  emailLinkBinding: async (client) => (await client.postForm("signin/email", { email: "ada@app.test", csrfToken: await client.csrfToken() })).headers.getSetCookie(),
 }
 
 async function oauthSignIn(client: Client): Promise<string[]> {

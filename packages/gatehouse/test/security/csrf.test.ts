@@ -153,8 +153,9 @@ const POST_WITHOUT_TOKEN: Record<AuthAction, string | Partial<Record<ProviderTyp
   callback: {
     none: "InvalidProvider",
     credentials: "MissingCSRF",
-    // A sign-in link is opened with GET; only a confirmSignIn provider takes a POST (CSRF-checked, below).
-    email: "InvalidProvider",
+    // A sign-in link opened with GET signs in only in the browser that asked for it; the confirmation
+    // page's POST, for anyone else, carries the token.
+    email: "MissingCSRF",
     // A provider's form_post cannot carry our token: the state, PKCE and nonce cookies bind it instead.
     oauth: "InvalidCheck",
     oidc: "InvalidCheck",

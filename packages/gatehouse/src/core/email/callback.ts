@@ -1,12 +1,14 @@
 /**
  * `{basePath}/callback/<email provider>`: the sign-in link. Its token is spent atomically (of
  * twenty clicks on one link, one signs in), and the person signed in as the address's user,
- * created on first sign-in, marked verified either way. Under `confirmSignIn` opening the link
- * only shows a confirmation page, and its same-origin POST spends the token.
+ * created on first sign-in, marked verified either way. Opened in the browser that asked for it
+ * (see ./link-binding.ts), the link signs in at once; anywhere else, and always under
+ * `confirmSignIn`, it only shows a page naming the account, and that page's same-origin POST
+ * spends the token.
  * @module
  */
 import type { AdapterUser, VerificationToken } from "../../adapters/index.js"
-import { AdapterError, InvalidProvider, MissingCSRF, Verification } from "../../errors.js"
+import { AdapterError, MissingCSRF, Verification } from "../../errors.js"
 import type { EmailConfig } from "../../providers/types.js"
 import type { Account } from "../../types.js"
 import { pageContextOf } from "../actions/page-context.js"
@@ -16,6 +18,7 @@ import type { ResponseInternal } from "../internal-response.js"
 import { logError } from "../logger.js"
 import { renderConfirmEmailPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
+import { isLinkBoundHere } from "./link-binding.js"
 import { storedTokens } from "./verification-token.js"
 
 /**
@@ -28,18 +31,19 @@ import { storedTokens } from "./verification-token.js"
  */
 export async function emailCallback(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
   const { method } = ctx.request
-  if (method === "POST" && !provider.confirmSignIn) {
-    throw new InvalidProvider(`Email provider ${JSON.stringify(provider.id)} takes its link with GET (set confirmSignIn for a confirmation step)`)
-  }
   const source = method === "POST" ? (ctx.request.body ?? {}) : ctx.request.query
   const token = typeof source.token === "string" ? source.token : ""
   const email = typeof source.email === "string" ? source.email : ""
   if (!token || !email) throw new Verification("The sign-in link has no token or no email")
 
-  if (provider.confirmSignIn) {
-    if (method === "GET") return renderConfirmEmailPage(pageContextOf(ctx), { providerId: provider.id, email, token })
+  if (method === "GET") {
+    const bound = await isLinkBoundHere(ctx, token)
+    if (provider.confirmSignIn || !bound) {
+      return renderConfirmEmailPage(pageContextOf(ctx), { providerId: provider.id, email, token, otherBrowser: !bound })
+    }
+  } else if (!ctx.csrfVerified || crossSite(ctx)) {
     // The CSRF token proves the POST came from the confirmation page, not from a scanner or another site.
-    if (!ctx.csrfVerified || crossSite(ctx)) throw new MissingCSRF("The sign-in confirmation was not posted from its page")
+    throw new MissingCSRF("The sign-in confirmation was not posted from its page")
   }
 
   const invite = await spendToken(ctx, provider, token, email)

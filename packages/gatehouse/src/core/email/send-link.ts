@@ -1,7 +1,8 @@
 /**
  * `POST {basePath}/signin/<email provider>`: emails a one-time sign-in link. The token is stored
  * before the email goes out (a quick click must find it) and removed again when sending fails
- * (no token outlives a link nobody received).
+ * (no token outlives a link nobody received). The asking browser gets the link's binding cookie
+ * (see ./link-binding.ts).
  * @module
  */
 import type { AdapterUser } from "../../adapters/index.js"
@@ -15,6 +16,7 @@ import { logError } from "../logger.js"
 import { pageUrl, type RequestContext } from "../request-context.js"
 import { runSignInCallback } from "../sign-in-callback.js"
 import { emailIdentifier } from "./identifier.js"
+import { linkBindingCookie } from "./link-binding.js"
 import { throttleSignInEmail } from "./rate-limit.js"
 import { DEFAULT_LINK_MAX_AGE, newVerificationToken, signInLink, storedTokens } from "./verification-token.js"
 
@@ -40,7 +42,8 @@ export async function sendSignInLink(ctx: RequestContext, provider: EmailConfig)
 
   const token = await newVerificationToken(provider)
   const [stored] = await storedTokens(ctx, provider, token)
-  const expires = new Date(Date.now() + (provider.maxAge ?? DEFAULT_LINK_MAX_AGE) * 1000)
+  const maxAge = provider.maxAge ?? DEFAULT_LINK_MAX_AGE
+  const expires = new Date(Date.now() + maxAge * 1000)
   await callAdapter(adapter, "createVerificationToken", { identifier, token: stored!, expires })
   try {
     await provider.sendVerificationRequest({
@@ -57,7 +60,10 @@ export async function sendSignInLink(ctx: RequestContext, provider: EmailConfig)
     if (error instanceof AuthError && error.kind === "signIn") throw error
     throw new EmailSignInError(asError(error), { cause: { provider: provider.id } })
   }
-  return { redirect: pageUrl(ctx, "verifyRequest", "verify-request", new URLSearchParams({ provider: provider.id, type: "email" })) }
+  return {
+    redirect: pageUrl(ctx, "verifyRequest", "verify-request", new URLSearchParams({ provider: provider.id, type: "email" })),
+    cookies: [await linkBindingCookie(ctx, token, { maxAge, expires })],
+  }
 }
 
 /** Removes the token of a link that was never sent; a failure here is logged, the send error reported. */

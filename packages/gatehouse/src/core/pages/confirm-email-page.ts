@@ -1,6 +1,7 @@
 /**
- * The page a sign-in link opens under `confirmSignIn`: mail scanners open links too, so the link
- * itself spends nothing; the button, a same-origin POST, signs in.
+ * The page a sign-in link opens under `confirmSignIn`, or in a browser other than the one that
+ * asked for it: mail scanners open links too, so the link itself spends nothing, and a link
+ * someone else asked for must not sign in silently; the button, a same-origin POST, signs in.
  * @module
  */
 import type { ResponseInternal } from "../internal-response.js"
@@ -15,13 +16,19 @@ export interface EmailLinkFields {
   providerId: string
   email: string
   token: string
+  /** The link was opened in a browser other than the one that asked for it. */
+  otherBrowser?: boolean
 }
 
 /** "Sign in as <email>" (`200`): a form posting the link's token back to the callback. */
 export function renderConfirmEmailPage(ctx: PageContext, link: EmailLinkFields): ResponseInternal<string> {
   const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
+  const explanation = link.otherBrowser
+    ? "<p>This link was opened in a different browser from the one that asked for it. Continue only if you asked for " +
+      "a sign-in link to this address yourself: a link someone else sent you signs you in to their account.</p>"
+    : "<p>Press the button to finish signing in.</p>"
   const body =
-    `<h1>Sign in as ${escapeHtml(link.email)}</h1><p>Press the button to finish signing in.</p>` +
+    `<h1>Sign in as ${escapeHtml(link.email)}</h1>${explanation}` +
     `<form action="${escapeHtml(routeUrl(ctx, `callback/${encodeURIComponent(link.providerId)}`))}" method="POST">` +
     csrfInput(ctx) +
     hidden("token", link.token) +
