@@ -294,6 +294,10 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
     if (provider.type === "email") {
       const invalid = invalidRateLimit(provider)
       if (invalid) return invalid
+      const { maxAttempts } = provider
+      if (maxAttempts !== undefined && maxAttempts !== false && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) {
+        return new InvalidConfig(`\`maxAttempts\` of provider "${provider.id}" must be a whole number of at least 1, or false`)
+      }
     }
   }
   return undefined

@@ -142,6 +142,14 @@ export interface EmailConfig extends CommonProviderOptions {
   confirmSignIn?: boolean
   /** Throttling of sign-in emails; `false` turns it off. */
   rateLimit?: EmailRateLimits | false
+  /**
+   * Wrong tokens tried for one address (within a link's lifetime) before its outstanding links
+   * are spent and its owner must ask again. Default 5; `false` turns the count off. Matters most
+   * with a short `generateVerificationToken` (a 6-digit code). Needs the adapter's
+   * `deleteVerificationTokens` to spend links; without it every attempt is counted and, past the
+   * limit, all are refused until the window ends.
+   */
+  maxAttempts?: number | false
   [option: string]: unknown
 }
 

@@ -459,3 +459,76 @@ describe("email sign-in", () => {
     })
   })
 })
+
+describe("guessing a short sign-in code", () => {
+  /** A provider mailing 6-digit codes, the kind a person types in; the same browser guesses. */
+  function codeSetup(adapter: Adapter, overrides: Partial<EmailConfig> = {}) {
+    let next = 0
+    const codes = ["123456", "654321", "111111"]
+    return setup(adapter, { generateVerificationToken: () => codes[next++ % codes.length]!, ...overrides })
+  }
+
+  /** Posts `code` for `email` as the confirmation page does (the way a guesser would try codes). */
+  async function tryCode(browser: Browser, email: string, code: string) {
+    const posted = await browser.post(`${APP}/auth/callback/email`, { token: code, email, csrfToken: await csrfToken(browser), callbackUrl: DASHBOARD }, { follow: false })
+    return posted.last.location
+  }
+
+  it("spends the outstanding code after 5 wrong ones: the right one then fails, and a new one works", async () => {
+    const adapter = MemoryAdapter()
+    const { browser } = codeSetup(adapter)
+    await requestLink(browser, "coded@example.com")
+    for (const wrong of ["000001", "000002", "000003", "000004"]) {
+      expect(await tryCode(browser, "coded@example.com", wrong)).toBe(`${APP}/auth/error?error=Verification`)
+    }
+    // The fifth wrong code, from anywhere (a guesser's own browser), spends the outstanding one.
+    const guesser = new Browser({ app: authApp(codeSetup(adapter).config), appOrigin: APP })
+    expect(await tryCode(guesser, "coded@example.com", "999999")).toBe(`${APP}/auth/error?error=Verification`)
+    expect(await tryCode(browser, "coded@example.com", "123456")).toBe(`${APP}/auth/error?error=Verification`)
+
+    await requestLink(browser, "coded@example.com")
+    expect(await tryCode(browser, "coded@example.com", "654321")).toBe(DASHBOARD)
+  })
+
+  it("counts per address: wrong codes for one address leave another's alone", async () => {
+    const adapter = MemoryAdapter()
+    const { browser } = codeSetup(adapter)
+    await requestLink(browser, "kept@example.com")
+    for (let i = 0; i < 10; i++) await tryCode(browser, "other@example.com", `00000${i}`)
+    expect(await tryCode(browser, "kept@example.com", "123456")).toBe(DASHBOARD)
+  })
+
+  it("lets four wrong codes through and the right fifth sign in", async () => {
+    const { browser } = codeSetup(MemoryAdapter())
+    await requestLink(browser, "careful@example.com")
+    for (const wrong of ["000001", "000002", "000003", "000004"]) await tryCode(browser, "careful@example.com", wrong)
+    expect(await tryCode(browser, "careful@example.com", "123456")).toBe(DASHBOARD)
+  })
+
+  it("with an adapter that cannot spend links by address, refuses every attempt past the limit until the window ends", async () => {
+    const { deleteVerificationTokens: _cannot, ...adapter } = MemoryAdapter()
+    const { browser } = codeSetup(adapter, { maxAge: 600 })
+    await requestLink(browser, "fallback@example.com")
+    for (let i = 0; i < 5; i++) await tryCode(browser, "fallback@example.com", `00000${i}`)
+    expect(await tryCode(browser, "fallback@example.com", "123456")).toBe(`${APP}/auth/error?error=Verification`)
+    vi.useFakeTimers({ toFake: ["Date"] })
+    try {
+      vi.setSystemTime(Date.now() + 601_000)
+      await requestLink(browser, "fallback@example.com")
+      expect(await tryCode(browser, "fallback@example.com", "654321")).toBe(DASHBOARD)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("counts nothing with maxAttempts: false, and refuses a maxAttempts that is not a whole number", async () => {
+    const { browser } = codeSetup(MemoryAdapter(), { maxAttempts: false })
+    await requestLink(browser, "uncounted@example.com")
+    for (let i = 0; i < 8; i++) await tryCode(browser, "uncounted@example.com", `00000${i}`)
+    expect(await tryCode(browser, "uncounted@example.com", "123456")).toBe(DASHBOARD)
+
+    const { config } = codeSetup(MemoryAdapter(), { maxAttempts: 0.5 })
+    const answer = await Auth(new Request(`${APP}/auth/csrf`), config as Omit<AuthConfig, "raw">)
+    expect(answer.status).toBe(500)
+  })
+})

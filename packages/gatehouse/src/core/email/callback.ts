@@ -20,6 +20,7 @@ import { renderConfirmEmailPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
 import { isLinkBoundHere } from "./link-binding.js"
 import { storedTokens } from "./verification-token.js"
+import { admitTokenAttempt, refuseWrongToken } from "./wrong-tokens.js"
 
 /**
  * Signs in with the link's `token` and `email` (GET; or POST from the confirmation page under
@@ -77,8 +78,12 @@ function crossSite(ctx: RequestContext): boolean {
   return site !== null && site !== "same-origin"
 }
 
-/** Spends the link's token and returns it as stored: the address it was issued for, the stored hash, its expiry. */
+/**
+ * Spends the link's token and returns it as stored: the address it was issued for, the stored
+ * hash, its expiry. Wrong tokens are counted per address (see ./wrong-tokens.ts).
+ */
 async function spendToken(ctx: RequestContext, provider: EmailConfig, token: string, email: string): Promise<VerificationToken> {
+  await admitTokenAttempt(ctx, provider, email)
   for (const stored of await storedTokens(ctx, provider, token)) {
     const invite = await callAdapter(ctx.config.adapter, "useVerificationToken", { identifier: email, token: stored })
     if (!invite) continue
@@ -90,5 +95,5 @@ async function spendToken(ctx: RequestContext, provider: EmailConfig, token: str
     // The hash this lookup found it under, whatever the adapter echoed back.
     return { identifier: invite.identifier, token: stored, expires: new Date(expires) }
   }
-  throw new Verification("The sign-in link is unknown or was used already", { cause: { hasInvite: false } })
+  return refuseWrongToken(ctx, provider, email)
 }
