@@ -205,6 +205,8 @@ export class InvalidEndpoints extends AuthError {
  */
 export class InvalidCheck extends AuthError {
   static override readonly type = "InvalidCheck"
+  /** The browser's own doing (cookies lost, a stale or forged callback), not the server's: named, unlike in Auth.js. */
+  static override readonly clientSafe = true
 }
 
 /**
@@ -393,6 +395,8 @@ export class SignOutError extends AuthError {
  */
 export class UnknownAction extends AuthError {
   static override readonly type = "UnknownAction"
+  /** A request for a route or method that does not exist: named, unlike in Auth.js. */
+  static override readonly clientSafe = true
 }
 
 /**
@@ -417,6 +421,8 @@ export class UnsupportedStrategy extends AuthError {
  */
 export class InvalidProvider extends AuthError {
   static override readonly type = "InvalidProvider"
+  /** A request naming a provider that does not exist or cannot serve it: named, unlike in Auth.js. */
+  static override readonly clientSafe = true
 }
 
 /**

@@ -30,6 +30,13 @@ export interface InternalRequest {
 export const MAX_BODY_BYTES = 64 * 1024
 
 /**
+ * Deepest nesting a JSON body may have. Sign-in fields are flat and a session update's data is
+ * a few levels at most; 30,000 levels fit in 64 KB and overflow the stack of whatever serialises
+ * the body again (the credentials flow hands `authorize` a JSON request).
+ */
+export const MAX_JSON_DEPTH = 32
+
+/**
  * The internal request for `request`.
  *
  * @throws {UnknownAction} for a method other than GET and POST, or a path that names no route.
@@ -68,7 +75,21 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new InvalidRequest("The request body must be a JSON object")
   }
+  if (depthExceeds(body, MAX_JSON_DEPTH)) throw new InvalidRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`)
   return body as Record<string, unknown>
+}
+
+/** Whether `value` nests objects or arrays deeper than `limit`; walked without recursion. */
+function depthExceeds(value: object, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]]
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next
+    if (depth > limit) return true
+    for (const child of Object.values(node as object)) {
+      if (child !== null && typeof child === "object") pending.push([child, depth + 1])
+    }
+  }
+  return false
 }
 
 /** The body as text, refusing to buffer more than {@link MAX_BODY_BYTES} whatever the headers claim. */

@@ -7,7 +7,8 @@ const classes = Object.entries(errors).filter(
 )
 
 const clientSafe = ["CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
-  "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "EmailRateLimited"]
+  "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "EmailRateLimited",
+  "InvalidCheck", "UnknownAction", "InvalidProvider"]
 const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
   "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "EmailRateLimited"]
 // Every class the facts file lists, with its Auth.js type string, and Gatehouse's own additions.

@@ -147,10 +147,10 @@ describe("credentials sign-in through Auth()", () => {
     expect(await client.session()).toMatchObject({ user: { name: "Row Name", email: "row@app.test" } })
   })
 
-  it("refuses the callback by GET, and a non-object user, as Configuration", async () => {
+  it("refuses the callback by GET (InvalidProvider: the request's fault), and a non-object user (Configuration: the app's)", async () => {
     const client = new Client(credentialsConfig())
     const get = await client.get("callback/credentials")
-    expect(get.headers.get("location")).toBe(`${base}/error?error=Configuration`)
+    expect(get.headers.get("location")).toBe(`${base}/error?error=InvalidProvider`)
 
     const weird = new Client(credentialsConfig({ providers: [Credentials({ authorize: () => "ada" as never })] }))
     expect((await weird.signIn({})).headers.get("location")).toBe(`${base}/error?error=Configuration`)

@@ -13,7 +13,9 @@ const errorClasses = Object.entries(errors).filter(
 )
 const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError",
   // Gatehouse names these too: the person can act on them (Auth.js shows Configuration).
-  "EmailSignInError", "InvalidEmail", "EmailRateLimited"]
+  "EmailSignInError", "InvalidEmail", "EmailRateLimited",
+  // ...and these, which the request itself got wrong (a lost check cookie, an unknown route or provider).
+  "InvalidCheck", "UnknownAction", "InvalidProvider"]
 
 describe("errors become responses in one place", () => {
   it("covers every error class", () => {

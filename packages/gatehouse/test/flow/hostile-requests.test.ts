@@ -437,18 +437,33 @@ describe("JSON bodies that are not an object", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
-  it("deeply nested JSON is answered cleanly on every POST route", async () => {
-    const nested = `${"[".repeat(20_000)}${"]".repeat(20_000)}`
-    for (const path of ["signout", "session", "callback/credentials"]) {
-      const { client, token } = await clientWithToken()
-      const response = await client.send(
-        post(`/auth/${path}`, `{"csrfToken":"${token}","data":${nested},"username":"ada","password":"x"}`, {
-          cookie: client.jar.header(),
-          "content-type": JSON_TYPE,
-        }),
-      )
-      await expectClean(response)
+  it("deeply nested JSON (29,000 levels in 58 KB, under the size limit) is a 400 on every POST route, before any action runs", async () => {
+    const arrays = `${"[".repeat(29_000)}${"]".repeat(29_000)}`
+    const objects = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`
+    for (const nested of [arrays, objects]) {
+      for (const path of ["signin/credentials", "signout", "session", "callback/credentials"]) {
+        const { client, token } = await clientWithToken()
+        const response = await client.send(
+          post(`/auth/${path}`, `{"csrfToken":"${token}","data":${nested},"username":"ada","password":"x"}`, {
+            cookie: client.jar.header(),
+            "content-type": JSON_TYPE,
+          }),
+        )
+        await expectBadRequest(response)
+      }
     }
+  })
+
+  it("JSON nested as deep as the limit (32 levels) is still read", async () => {
+    const { client, token } = await clientWithToken()
+    const data = `${'{"a":'.repeat(31)}1${"}".repeat(31)}`
+    const response = await client.send(
+      post("/auth/callback/credentials", `{"csrfToken":"${token}","username":"ada","password":"correct horse","data":${data}}`, {
+        cookie: client.jar.header(),
+        "content-type": JSON_TYPE,
+      }),
+    )
+    expect(response.headers.get("Location")).toBe(origin)
   })
 
   it("accepts JSON with a charset and an upper-case media type", async () => {
@@ -560,29 +575,29 @@ describe("unknown actions and bad paths", () => {
     await expectBadRequest(await send(post(path, "csrfToken=x", { "content-type": FORM })))
   })
 
-  it("POST to a GET-only action is not a bad request but a Configuration error redirect", async () => {
+  it("POST to a GET-only action is an UnknownAction error redirect, never Configuration", async () => {
     for (const action of ["providers", "csrf", "error", "verify-request", "webauthn-options"]) {
       const response = await send(post(`/auth/${action}`, null))
       await expectClean(response)
       expect(response.status).toBe(302)
-      expect(response.headers.get("Location")).toBe(`${base}/error?error=Configuration`)
+      expect(response.headers.get("Location")).toBe(`${base}/error?error=UnknownAction`)
     }
   })
 
-  it("an unknown provider is a Configuration error redirect, not a throw", async () => {
+  it("an unknown provider is an InvalidProvider error redirect, not a throw or Configuration", async () => {
     const { client, token } = await clientWithToken()
     for (const path of ["signin/nope", "callback/nope", "signin/__proto__", "callback/constructor"]) {
       const response = await client.postForm(path, { csrfToken: token })
       await expectClean(response)
       expect(response.status).toBe(302)
-      expect(response.headers.get("Location")).toBe(`${base}/error?error=Configuration`)
+      expect(response.headers.get("Location")).toBe(`${base}/error?error=InvalidProvider`)
     }
   })
 
-  it("GET signin/<provider> is a Configuration error redirect", async () => {
+  it("GET signin/<provider> is the request's own error redirect, not Configuration", async () => {
     const response = await send(get("/auth/signin/credentials"))
     await expectClean(response)
-    expect(response.headers.get("Location")).toBe(`${base}/error?error=Configuration`)
+    expect(response.headers.get("Location")).toBe(`${base}/error?error=UnknownAction`)
   })
 })
 

@@ -136,14 +136,14 @@ describe("OAuth sign-in", () => {
   it("refuses a callback without the PKCE cookie, or with one made for another provider", async () => {
     const { client } = setup()
     const missing = await client.get("callback/hub?code=c")
-    expect(missing.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(missing.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
 
     const other = setup({}, { id: "other" })
     const otherClient = new Client({ ...client.config, providers: [client.config.providers[0]!, other.provider] } as AuthConfig)
     const url = new URL((await otherClient.postForm("signin/other", { csrfToken: await otherClient.csrfToken() })).headers.get("location")!)
     expect(url.searchParams.get("code_challenge")).toBeTruthy()
     const crossed = await otherClient.get("callback/hub?code=c")
-    expect(crossed.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(crossed.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
     expect(await otherClient.session()).toBeNull()
   })
 
@@ -153,7 +153,7 @@ describe("OAuth sign-in", () => {
     const state = url.searchParams.get("state")!
     expect(state.split(".")).toHaveLength(5)
     const tampered = await client.get(`callback/hub?code=c&state=${state.slice(0, -2)}xx`)
-    expect(tampered.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(tampered.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
 
     // A failed callback sets no cookies, so the real state still completes the sign-in.
     const ok = await client.get(`callback/hub?code=c&state=${encodeURIComponent(state)}`)

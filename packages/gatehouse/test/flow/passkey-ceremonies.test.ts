@@ -344,12 +344,12 @@ describe("GET webauthn-options/passkey", () => {
     })
     const credentials = await optionsFor(client(), {}, "credentials")
     expect(credentials.response.status).toBe(302)
-    expect(credentials.response.headers.get("location")).toBe(`${BASE}/error?error=Configuration`)
+    expect(credentials.response.headers.get("location")).toBe(`${BASE}/error?error=InvalidProvider`)
     expect(lastError()).toEqual({ code: "InvalidProvider", message: 'Provider "credentials" is not a WebAuthn provider' })
     expect(setCookieLine(credentials.response, CHALLENGE_COOKIE)).toBeUndefined()
 
     const missing = await optionsFor(client(), {}, "nope")
-    expect(missing.response.headers.get("location")).toBe(`${BASE}/error?error=Configuration`)
+    expect(missing.response.headers.get("location")).toBe(`${BASE}/error?error=InvalidProvider`)
     expect(lastError()?.code).toBe("InvalidProvider")
   })
 

@@ -61,20 +61,20 @@ describe("the route table", () => {
     expect(response.headers.get("location")).toBe(`/login?callbackUrl=${encodeURIComponent(`${origin}/a`)}&error=SessionRequired`)
   })
 
-  it("GET signin/<provider> is unsupported: Configuration", async () => {
+  it("GET signin/<provider> is unsupported: the request's own error, not Configuration", async () => {
     const response = await auth(new Request(`${base}/signin/credentials`))
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${base}/error?error=Configuration`)
+    expect(response.headers.get("location")).toBe(`${base}/error?error=UnknownAction`)
   })
 
-  it("POST signin without a provider goes to the sign-in page; with an unknown one it is Configuration", async () => {
+  it("POST signin without a provider goes to the sign-in page; with an unknown one it is InvalidProvider", async () => {
     const client = new Client(credentialsConfig())
     const token = await client.csrfToken()
     expect((await client.postForm("signin", { csrfToken: token })).headers.get("location")).toBe(`${base}/signin`)
-    expect((await client.postForm("signin/nope", { csrfToken: token })).headers.get("location")).toBe(`${base}/error?error=Configuration`)
+    expect((await client.postForm("signin/nope", { csrfToken: token })).headers.get("location")).toBe(`${base}/error?error=InvalidProvider`)
   })
 
-  it("GET/POST callback without a provider or with an unknown one is Configuration", async () => {
+  it("GET/POST callback without a provider or with an unknown one is InvalidProvider", async () => {
     const client = new Client(credentialsConfig())
     const token = await client.csrfToken()
     for (const response of [
@@ -82,7 +82,7 @@ describe("the route table", () => {
       await client.get("callback/nope"),
       await client.postForm("callback/nope", { csrfToken: token }),
     ]) {
-      expect(response.headers.get("location")).toBe(`${base}/error?error=Configuration`)
+      expect(response.headers.get("location")).toBe(`${base}/error?error=InvalidProvider`)
     }
   })
 
@@ -131,13 +131,13 @@ describe("the route table", () => {
 
   it("GET webauthn-options answers with a typed error until passkeys are available", async () => {
     const response = await auth(new Request(`${base}/webauthn-options/credentials`))
-    expect(response.headers.get("location")).toBe(`${base}/error?error=Configuration`)
+    expect(response.headers.get("location")).toBe(`${base}/error?error=InvalidProvider`)
   })
 
-  it.each(["providers", "csrf", "error", "verify-request", "webauthn-options/credentials"])("POST %s is Configuration", async (path) => {
+  it.each(["providers", "csrf", "error", "verify-request", "webauthn-options/credentials"])("POST %s is UnknownAction", async (path) => {
     const response = await auth(new Request(`${base}/${path}`, { method: "POST" }))
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${base}/error?error=Configuration`)
+    expect(response.headers.get("location")).toBe(`${base}/error?error=UnknownAction`)
   })
 
   it.each(["PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"])("%s is 400 \"Bad request.\"", async (method) => {

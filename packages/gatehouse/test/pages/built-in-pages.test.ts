@@ -304,6 +304,10 @@ describe("the error page", () => {
     ["Verification", 403, "Unable to sign in"],
     ["OAuthCallbackError", 200, "Error"],
     ["WebAuthnVerificationError", 200, "Error"],
+    // The request's own faults: a 400 that tells the person to start again, not a server error.
+    ["InvalidCheck", 400, "Unable to sign in"],
+    ["InvalidProvider", 400, "Unable to sign in"],
+    ["UnknownAction", 400, "Unable to sign in"],
     [undefined, 200, "Error"],
   ])("answers %s with %i and the heading %s", (error, status, heading) => {
     const response = renderErrorPage(context(), error)

@@ -501,7 +501,7 @@ describe("POST callback/<oidc> with response_mode=form_post (the provider posts,
     await victim.get(`${BASE}/signin`)
     const before = log.lines.length
     const posted = await victim.post(action, fields, { from: oidc!.issuer, follow: false })
-    expect(posted.last.location).toBe(`${BASE}/error?error=Configuration`)
+    expect(posted.last.location).toBe(`${BASE}/error?error=InvalidCheck`)
     expect(log.lines.slice(before).map((line) => line.code)).toContain("InvalidCheck")
     expect((await victim.get(`${BASE}/session`)).last.json()).toBeNull()
   })

@@ -11,8 +11,9 @@ import { siteLink } from "./site-link.js"
 
 /**
  * The error page (title "Error"): `Configuration` → 500 "Server error"; `AccessDenied` → 403 and
- * `Verification` → 403, both with a Sign in button; any other code, or none → 200 with a link to
- * the site. Unlike Auth.js, the button points at the sign-in page itself (`pages.signIn` when
+ * `Verification` → 403, both with a Sign in button; `InvalidCheck`, `InvalidProvider` and
+ * `UnknownAction` (the request's own fault) → 400 with a Sign in button; any other code, or none
+ * → 200 with a link to the site. Unlike Auth.js, the button points at the sign-in page itself (`pages.signIn` when
  * configured), not at the current URL with `/signin` appended.
  */
 export function renderErrorPage(ctx: PageContext, error: string | undefined): ResponseInternal<string> {
@@ -40,6 +41,17 @@ function errorContent(ctx: PageContext, error: string | undefined): { status: nu
         body:
           "<h1>Unable to sign in</h1><p>The sign in link is no longer valid.</p>" +
           "<p>It may have been used already or it may have expired.</p>" +
+          signInButton(ctx),
+      }
+    // What the request itself got wrong (Gatehouse's codes; Auth.js shows these as Configuration).
+    case "InvalidCheck":
+    case "InvalidProvider":
+    case "UnknownAction":
+      return {
+        status: 400,
+        body:
+          "<h1>Unable to sign in</h1><p>This sign-in request could not be completed. It may have been started in another " +
+          "browser or tab, or taken too long.</p><p>Please start again.</p>" +
           signInButton(ctx),
       }
     default:
