@@ -17,7 +17,7 @@
  * @module
  */
 import type { CredentialInput, User, Awaitable } from "../types.js"
-import type { CredentialsConfig } from "./types.js"
+import type { CredentialsConfig, CredentialsRateLimits } from "./types.js"
 
 /** Options of {@link Credentials}; only `authorize` is required. */
 export interface CredentialsOptions {
@@ -33,6 +33,12 @@ export interface CredentialsOptions {
    * field was wrong. `request` is the sign-in request, with the fields as a JSON body.
    */
   authorize: (credentials: Partial<Record<string, unknown>>, request: Request) => Awaitable<User | null>
+  /**
+   * Throttling of sign-in attempts, per identifier (default 10 per 15 minutes) and per client IP
+   * (default 100 per 15 minutes), checked before `authorize`; `false` turns it off. See
+   * {@link CredentialsRateLimits} for what is counted and why.
+   */
+  rateLimit?: CredentialsRateLimits | false
 }
 
 /**
