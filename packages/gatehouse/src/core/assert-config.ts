@@ -302,7 +302,7 @@ function invalidRateLimit(providerId: string, rateLimit: unknown, limits: readon
     if (limit === undefined || limit === false) continue
     const valid =
       typeof limit === "object" && limit !== null &&
-      Number.isInteger(limit.max) && limit.max! >= 1 &&
+      Number.isInteger(limit.max) && (limit.max ?? 0) >= 1 &&
       typeof limit.windowSeconds === "number" && Number.isFinite(limit.windowSeconds) && limit.windowSeconds > 0
     if (!valid) {
       return new InvalidConfig(
