@@ -1,0 +1,206 @@
+/**
+ * The password-guessing flood: JWT session checks (`GET /auth/session` through `Auth()`, one at a
+ * time) timed while idle, then while a fixed number of workers post wrong passwords to the
+ * credentials callback as fast as they are answered, each guess for another address from another
+ * IP (so throttling, left at its defaults, never refuses one: what is measured is the password
+ * hashing limit). The authorize function verifies against a real scrypt hash at OWASP's cost, as
+ * an application using gatehouse/password does. The flood runs once with the default hashing
+ * limit and once with the limit raised out of the way, to show what the limit buys.
+ *
+ * In one process, on loopback-free `Request` objects: no server, no network.
+ */
+import { Auth } from "../../packages/gatehouse/src/core/handler.js"
+import { encode } from "../../packages/gatehouse/src/jwt/index.js"
+import {
+  getPasswordHashingConcurrency,
+  hashPassword,
+  setPasswordHashingConcurrency,
+  verifyPassword,
+} from "../../packages/gatehouse/src/password/node.js"
+import { Credentials } from "../../packages/gatehouse/src/providers/credentials.js"
+import type { AuthConfig } from "../../packages/gatehouse/src/types.js"
+
+const ORIGIN = "https://app.test"
+const SESSION_COOKIE = "__Secure-authjs.session-token"
+const CSRF_COOKIE = "__Host-authjs.csrf-token"
+const SECRET = "password-flood-secret-0123456789abcdef0123"
+const USER = { sub: "user-ada", name: "Ada Lovelace", email: "ada@app.test" }
+
+export interface FloodOptions {
+  /** Seconds each phase measures session checks. */
+  phaseSeconds: number
+  /** Workers posting wrong passwords, each with one guess in flight. */
+  attackers: number
+  /** The hashing limit of the comparison phase: high enough that the limit does nothing. */
+  unlimited: number
+  log?: (line: string) => void
+}
+
+/** Latency figures in milliseconds. */
+export interface Latencies {
+  samples: number
+  p50: number
+  p99: number
+  max: number
+}
+
+export interface FloodPhase {
+  name: string
+  /** The password hashing limit in force; null when no flood ran. */
+  hashingConcurrency: number | null
+  sessionChecks: Latencies
+  /** Wrong-password sign-ins answered during the phase, and how long each took. */
+  guesses: { answered: number; perSecond: number; latency: Latencies | null; statuses: Record<string, number> }
+}
+
+export interface FloodResult {
+  options: Omit<FloodOptions, "log">
+  defaultConcurrency: number
+  phases: FloodPhase[]
+  /** p99 under the flood / p99 idle, with the default limit and with the limit out of the way. */
+  p99Ratio: { defaultLimit: number; unlimited: number }
+  /** Answers other than the expected ones (a session that did not read back, a guess not refused as wrong). */
+  unexpected: string[]
+}
+
+function latencies(values: number[]): Latencies {
+  const sorted = [...values].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN
+  const round = (ms: number) => Math.round(ms * 100) / 100
+  return { samples: sorted.length, p50: round(at(0.5)), p99: round(at(0.99)), max: round(sorted.at(-1) ?? Number.NaN) }
+}
+
+/** The app: JWT sessions, and a credentials provider whose authorize checks a scrypt hash. */
+async function floodApp(): Promise<{ config: AuthConfig & { raw?: undefined }; sessionCookie: string }> {
+  const stored = await hashPassword("the right password, which nobody guesses")
+  const config = {
+    secret: SECRET,
+    trustHost: true,
+    // Errors are the point here (every guess is a CredentialsSignin): not printed.
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    providers: [
+      Credentials({
+        credentials: { email: {}, password: {} },
+        // As the gatehouse/password example does: one hash checked for every address, known or not.
+        authorize: async ({ email, password }) => ((await verifyPassword(String(password), stored)) && email === USER.email ? { id: USER.sub, ...USER } : null),
+      }),
+    ],
+  } satisfies AuthConfig
+  const sessionCookie = await encode({ token: USER, secret: SECRET, salt: SESSION_COOKIE })
+  return { config, sessionCookie }
+}
+
+export async function runPasswordFlood(options: FloodOptions): Promise<FloodResult> {
+  const log = options.log ?? (() => {})
+  const { config, sessionCookie } = await floodApp()
+  const unexpected: string[] = []
+  const note = (problem: string) => {
+    if (unexpected.length < 20) unexpected.push(problem)
+  }
+
+  const sessionCheck = async (): Promise<number> => {
+    const started = performance.now()
+    const response = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `${SESSION_COOKIE}=${sessionCookie}` } }), config)
+    const body = (await response.json()) as { user?: { email?: string } } | null
+    const elapsed = performance.now() - started
+    if (response.status !== 200 || body?.user?.email !== USER.email) note(`session check answered ${response.status} ${JSON.stringify(body)}`)
+    return elapsed
+  }
+
+  /** Session checks one after another for `seconds`; their latencies. */
+  const checkFor = async (seconds: number): Promise<number[]> => {
+    const times: number[] = []
+    const end = performance.now() + seconds * 1000
+    while (performance.now() < end) times.push(await sessionCheck())
+    return times
+  }
+
+  // One CSRF pair serves every guess of every worker: the double-submit check is per browser, not per post.
+  const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+  const csrfCookie = csrf.headers.getSetCookie().find((line) => line.startsWith(`${CSRF_COOKIE}=`))!.split(";")[0]!
+  let guessNumber = 0
+  const guess = async (): Promise<{ ms: number; status: number }> => {
+    const n = guessNumber++
+    const started = performance.now()
+    const response = await Auth(
+      new Request(`${ORIGIN}/auth/callback/credentials`, {
+        method: "POST",
+        headers: {
+          cookie: csrfCookie,
+          "content-type": "application/x-www-form-urlencoded",
+          // A sprayer: another address from another IP each time, so no throttling bucket fills.
+          "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+        },
+        body: new URLSearchParams({ csrfToken, email: `victim${n}@app.test`, password: `Summer${n}!` }),
+      }),
+      config,
+    )
+    await response.arrayBuffer()
+    const ms = performance.now() - started
+    if (response.status !== 302 || !response.headers.get("location")?.includes("error=CredentialsSignin")) {
+      note(`guess answered ${response.status} ${response.headers.get("location") ?? ""}`)
+    }
+    return { ms, status: response.status }
+  }
+
+  /** Runs the flood while `measure` runs; the guesses answered meanwhile. */
+  const underFlood = async (measure: () => Promise<number[]>): Promise<{ checks: number[]; guesses: { ms: number; status: number }[]; seconds: number }> => {
+    let stop = false
+    const guesses: { ms: number; status: number }[] = []
+    const worker = async () => {
+      while (!stop) guesses.push(await guess())
+    }
+    const workers = Array.from({ length: options.attackers }, worker)
+    // Let the flood fill the queue before the first check.
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    const counted = guesses.length
+    const started = performance.now()
+    const checks = await measure()
+    const seconds = (performance.now() - started) / 1000
+    const during = guesses.slice(counted)
+    stop = true
+    await Promise.all(workers)
+    return { checks, guesses: during, seconds }
+  }
+
+  const defaultConcurrency = getPasswordHashingConcurrency()
+  log(`Warming up (hashing limit ${defaultConcurrency} by default)`)
+  // Long enough for the JIT to settle the session-check path, so idle is not measured cold.
+  await checkFor(3)
+  await Promise.all(Array.from({ length: 2 }, guess))
+  await checkFor(1)
+
+  const phases: FloodPhase[] = []
+  log(`idle: session checks for ${options.phaseSeconds} s`)
+  const idle = await checkFor(options.phaseSeconds)
+  phases.push({ name: "idle", hashingConcurrency: null, sessionChecks: latencies(idle), guesses: { answered: 0, perSecond: 0, latency: null, statuses: {} } })
+
+  for (const [name, limit] of [
+    [`flood, hashing limit ${defaultConcurrency} (default)`, undefined],
+    [`flood, hashing limit ${options.unlimited}`, options.unlimited],
+  ] as const) {
+    setPasswordHashingConcurrency(limit)
+    log(`${name}: ${options.attackers} workers guessing, session checks for ${options.phaseSeconds} s`)
+    const { checks, guesses, seconds } = await underFlood(() => checkFor(options.phaseSeconds))
+    const statuses: Record<string, number> = {}
+    for (const { status } of guesses) statuses[status] = (statuses[status] ?? 0) + 1
+    phases.push({
+      name,
+      hashingConcurrency: getPasswordHashingConcurrency(),
+      sessionChecks: latencies(checks),
+      guesses: { answered: guesses.length, perSecond: Math.round((guesses.length / seconds) * 10) / 10, latency: guesses.length ? latencies(guesses.map((g) => g.ms)) : null, statuses },
+    })
+  }
+  setPasswordHashingConcurrency()
+
+  const idleP99 = phases[0]!.sessionChecks.p99
+  const ratio = (phase: FloodPhase) => Math.round((phase.sessionChecks.p99 / idleP99) * 100) / 100
+  return {
+    options: { phaseSeconds: options.phaseSeconds, attackers: options.attackers, unlimited: options.unlimited },
+    defaultConcurrency,
+    phases,
+    p99Ratio: { defaultLimit: ratio(phases[1]!), unlimited: ratio(phases[2]!) },
+    unexpected,
+  }
+}
