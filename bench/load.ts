@@ -18,7 +18,8 @@
  *
  *   npm run load -- sessions          only the load above
  *   npm run load -- password-flood    only the flood
- *   FLOOD_SECONDS=10                  seconds per flood phase (three phases)
+ *   FLOOD_SECONDS=15                  seconds per flood phase (three phases)
+ *   FLOOD_ROUNDS=3                    rounds the idle and default-limit phases alternate in
  *   FLOOD_ATTACKERS=16                workers posting wrong passwords
  */
 import pg from "pg"
@@ -104,7 +105,8 @@ async function sessionsLoad(): Promise<void> {
 /** Session checks under a password-guessing flood; no database. */
 async function passwordFlood(): Promise<void> {
   const result = await runPasswordFlood({
-    phaseSeconds: positiveFromEnv("FLOOD_SECONDS", 10, false),
+    phaseSeconds: positiveFromEnv("FLOOD_SECONDS", 15, false),
+    rounds: positiveFromEnv("FLOOD_ROUNDS", 3, true),
     attackers: positiveFromEnv("FLOOD_ATTACKERS", 16, true),
     unlimited: 64,
     log: (line) => console.log(line),

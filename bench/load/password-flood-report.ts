@@ -60,10 +60,12 @@ export function writeFloodResults(dir: string, result: FloodResult): string[] {
       `Gatehouse ${env.versions["gatehouse"]}. Load average when it started: ${env.loadAverage}.`,
     "",
     "JWT session checks (`GET /auth/session` through `Auth()`, one at a time, every answer checked) for " +
-      `${options.phaseSeconds} s idle, then for ${options.phaseSeconds} s while ${options.attackers} workers post wrong ` +
+      `${options.phaseSeconds} s idle and ${options.phaseSeconds} s while ${options.attackers} workers post wrong ` +
       "passwords to the credentials callback, each guess for another address from another IP (throttling at its defaults " +
       "never refuses one), and `authorize` verifies a scrypt hash at OWASP's cost (N=2^17, r=8, p=1). Once with the " +
-      `default password-hashing limit, once with the limit at ${options.unlimited} (no limit in effect: libuv's pool is smaller). ` +
+      `default password-hashing limit, alternating with the idle checks in ${options.rounds} rounds so that whatever else the ` +
+      `machine ran weighs on both alike; then ${options.phaseSeconds} s with the limit at ${options.unlimited} (no limit in effect: ` +
+      "libuv's pool is smaller). " +
       "Figures, never asserts: the same machine may give other numbers on another run.",
     "",
     ...tables(result),

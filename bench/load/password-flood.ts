@@ -4,10 +4,11 @@
  * credentials callback as fast as they are answered, each guess for another address from another
  * IP (so throttling, left at its defaults, never refuses one: what is measured is the password
  * hashing limit). The authorize function verifies against a real scrypt hash at OWASP's cost, as
- * an application using gatehouse/password does. The flood runs once with the default hashing
- * limit and once with the limit raised out of the way, to show what the limit buys.
+ * an application using gatehouse/password does. The flood with the default hashing limit
+ * alternates with idle checks in rounds; then one with the limit raised out of the way shows what
+ * the limit buys.
  *
- * In one process, on loopback-free `Request` objects: no server, no network.
+ * In one process, on `Request` objects handed to `Auth()`: no server, no network.
  */
 import { Auth } from "../../packages/gatehouse/src/core/handler.js"
 import { encode } from "../../packages/gatehouse/src/jwt/index.js"
@@ -27,8 +28,10 @@ const SECRET = "password-flood-secret-0123456789abcdef0123"
 const USER = { sub: "user-ada", name: "Ada Lovelace", email: "ada@app.test" }
 
 export interface FloodOptions {
-  /** Seconds each phase measures session checks. */
+  /** Seconds each phase measures session checks, in all. */
   phaseSeconds: number
+  /** Rounds the idle and default-limit phases are cut into, alternating. */
+  rounds: number
   /** Workers posting wrong passwords, each with one guess in flight. */
   attackers: number
   /** The hashing limit of the comparison phase: high enough that the limit does nothing. */
@@ -171,33 +174,49 @@ export async function runPasswordFlood(options: FloodOptions): Promise<FloodResu
   await Promise.all(Array.from({ length: 2 }, guess))
   await checkFor(1)
 
-  const phases: FloodPhase[] = []
-  log(`idle: session checks for ${options.phaseSeconds} s`)
-  const idle = await checkFor(options.phaseSeconds)
-  phases.push({ name: "idle", hashingConcurrency: null, sessionChecks: latencies(idle), guesses: { answered: 0, perSecond: 0, latency: null, statuses: {} } })
-
-  for (const [name, limit] of [
-    [`flood, hashing limit ${defaultConcurrency} (default)`, undefined],
-    [`flood, hashing limit ${options.unlimited}`, options.unlimited],
-  ] as const) {
-    setPasswordHashingConcurrency(limit)
-    log(`${name}: ${options.attackers} workers guessing, session checks for ${options.phaseSeconds} s`)
-    const { checks, guesses, seconds } = await underFlood(() => checkFor(options.phaseSeconds))
-    const statuses: Record<string, number> = {}
-    for (const { status } of guesses) statuses[status] = (statuses[status] ?? 0) + 1
-    phases.push({
-      name,
-      hashingConcurrency: getPasswordHashingConcurrency(),
-      sessionChecks: latencies(checks),
-      guesses: { answered: guesses.length, perSecond: Math.round((guesses.length / seconds) * 10) / 10, latency: guesses.length ? latencies(guesses.map((g) => g.ms)) : null, statuses },
-    })
+  // Idle and the default-limit flood alternate, round after round, so a change in what else the
+  // machine runs meanwhile weighs on both alike; the unlimited flood (a few checks, seconds each) runs once.
+  const slice = options.phaseSeconds / options.rounds
+  const idle: number[] = []
+  const flooded = { checks: [] as number[], guesses: [] as { ms: number; status: number }[], seconds: 0 }
+  for (let round = 1; round <= options.rounds; round++) {
+    log(`round ${round}/${options.rounds}: idle for ${slice} s, then ${options.attackers} workers guessing (hashing limit ${defaultConcurrency}) for ${slice} s`)
+    idle.push(...(await checkFor(slice)))
+    const { checks, guesses, seconds } = await underFlood(() => checkFor(slice))
+    flooded.checks.push(...checks)
+    flooded.guesses.push(...guesses)
+    flooded.seconds += seconds
   }
+  setPasswordHashingConcurrency(options.unlimited)
+  log(`${options.attackers} workers guessing (hashing limit ${options.unlimited}) for ${options.phaseSeconds} s`)
+  const unlimited = await underFlood(() => checkFor(options.phaseSeconds))
   setPasswordHashingConcurrency()
+
+  const floodPhase = (name: string, hashingConcurrency: number, run: typeof flooded): FloodPhase => {
+    const statuses: Record<string, number> = {}
+    for (const { status } of run.guesses) statuses[status] = (statuses[status] ?? 0) + 1
+    return {
+      name,
+      hashingConcurrency,
+      sessionChecks: latencies(run.checks),
+      guesses: {
+        answered: run.guesses.length,
+        perSecond: Math.round((run.guesses.length / run.seconds) * 10) / 10,
+        latency: run.guesses.length ? latencies(run.guesses.map((g) => g.ms)) : null,
+        statuses,
+      },
+    }
+  }
+  const phases: FloodPhase[] = [
+    { name: "idle", hashingConcurrency: null, sessionChecks: latencies(idle), guesses: { answered: 0, perSecond: 0, latency: null, statuses: {} } },
+    floodPhase(`flood, hashing limit ${defaultConcurrency} (default)`, defaultConcurrency, flooded),
+    floodPhase(`flood, hashing limit ${options.unlimited}`, options.unlimited, unlimited),
+  ]
 
   const idleP99 = phases[0]!.sessionChecks.p99
   const ratio = (phase: FloodPhase) => Math.round((phase.sessionChecks.p99 / idleP99) * 100) / 100
   return {
-    options: { phaseSeconds: options.phaseSeconds, attackers: options.attackers, unlimited: options.unlimited },
+    options: { phaseSeconds: options.phaseSeconds, rounds: options.rounds, attackers: options.attackers, unlimited: options.unlimited },
     defaultConcurrency,
     phases,
     p99Ratio: { defaultLimit: ratio(phases[1]!), unlimited: ratio(phases[2]!) },
