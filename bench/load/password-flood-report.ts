@@ -3,7 +3,7 @@
  * password-flood.json (everything, with the machine and versions the figures came from).
  */
 import { mkdirSync, writeFileSync } from "node:fs"
-import { availableParallelism, loadavg } from "node:os"
+import { availableParallelism } from "node:os"
 import { join } from "node:path"
 import { machine, versionsOf } from "../report.js"
 import type { FloodPhase, FloodResult } from "./password-flood.js"
@@ -37,7 +37,7 @@ function tables(result: FloodResult): string[] {
 }
 
 export function printFloodSummary(result: FloodResult): void {
-  console.log(["", ...tables(result)].join("\n"))
+  console.log(["", ...tables(result), `Load average (1 min) start → end: ${result.loadAverage.start} → ${result.loadAverage.end}`].join("\n"))
   if (result.unexpected.length > 0) console.log(`Unexpected answers: ${result.unexpected.join(" | ")}`)
 }
 
@@ -48,7 +48,6 @@ export function writeFloodResults(dir: string, result: FloodResult): string[] {
     machine: machine(),
     availableParallelism: availableParallelism(),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? "4 (unset)",
-    loadAverage: Number(loadavg()[0]!.toFixed(2)),
     versions: versionsOf(["gatehouse"]),
   }
   const { options } = result
@@ -57,7 +56,8 @@ export function writeFloodResults(dir: string, result: FloodResult): string[] {
     "",
     `Produced by \`npm run load -- password-flood\` on ${env.date.slice(0, 10)}: ${env.machine.cpu}, ${env.machine.cores} cores ` +
       `(availableParallelism ${env.availableParallelism}), libuv pool ${env.uvThreadpoolSize}, Node ${env.machine.node}, ` +
-      `Gatehouse ${env.versions["gatehouse"]}. Load average when it started: ${env.loadAverage}.`,
+      `Gatehouse ${env.versions["gatehouse"]}. Load average (1 min) at the start → the end: ${result.loadAverage.start} → ` +
+      `${result.loadAverage.end}; above ${env.availableParallelism}, something else shared the CPUs and the flood figures suffer first.`,
     "",
     "JWT session checks (`GET /auth/session` through `Auth()`, one at a time, every answer checked) for " +
       `${options.phaseSeconds} s idle and ${options.phaseSeconds} s while ${options.attackers} workers post wrong ` +

@@ -10,6 +10,7 @@
  *
  * In one process, on `Request` objects handed to `Auth()`: no server, no network.
  */
+import { loadavg } from "node:os"
 import { Auth } from "../../packages/gatehouse/src/core/handler.js"
 import { encode } from "../../packages/gatehouse/src/jwt/index.js"
 import {
@@ -64,6 +65,8 @@ export interface FloodResult {
   p99Ratio: { defaultLimit: number; unlimited: number }
   /** Answers other than the expected ones (a session that did not read back, a guess not refused as wrong). */
   unexpected: string[]
+  /** The 1-minute load average at the start and the end: above the core count, something else shared the CPUs. */
+  loadAverage: { start: number; end: number }
 }
 
 function latencies(values: number[]): Latencies {
@@ -95,6 +98,7 @@ async function floodApp(): Promise<{ config: AuthConfig & { raw?: undefined }; s
 
 export async function runPasswordFlood(options: FloodOptions): Promise<FloodResult> {
   const log = options.log ?? (() => {})
+  const loadAtStart = loadAverage()
   const { config, sessionCookie } = await floodApp()
   const unexpected: string[] = []
   const note = (problem: string) => {
@@ -221,5 +225,10 @@ export async function runPasswordFlood(options: FloodOptions): Promise<FloodResu
     phases,
     p99Ratio: { defaultLimit: ratio(phases[1]!), unlimited: ratio(phases[2]!) },
     unexpected,
+    loadAverage: { start: loadAtStart, end: loadAverage() },
   }
+}
+
+function loadAverage(): number {
+  return Number(loadavg()[0]!.toFixed(2))
 }
