@@ -11,6 +11,7 @@
  * In one process, on `Request` objects handed to `Auth()`: no server, no network.
  */
 import { loadavg } from "node:os"
+import { Worker } from "node:worker_threads"
 import { Auth } from "../../packages/gatehouse/src/core/handler.js"
 import { encode } from "../../packages/gatehouse/src/jwt/index.js"
 import {
@@ -61,8 +62,11 @@ export interface FloodResult {
   options: Omit<FloodOptions, "log">
   defaultConcurrency: number
   phases: FloodPhase[]
-  /** p99 under the flood / p99 idle, with the default limit and with the limit out of the way. */
-  p99Ratio: { defaultLimit: number; unlimited: number }
+  /**
+   * p99 under the flood / p99 idle, with the default limit and with the limit out of the way; and
+   * with one thread spinning and no hashing at all: what taking one core away costs by itself.
+   */
+  p99Ratio: { defaultLimit: number; unlimited: number; busyThread: number }
   /** Answers other than the expected ones (a session that did not read back, a guess not refused as wrong). */
   unexpected: string[]
   /** The 1-minute load average at the start and the end: above the core count, something else shared the CPUs. */
@@ -182,14 +186,16 @@ export async function runPasswordFlood(options: FloodOptions): Promise<FloodResu
   // machine runs meanwhile weighs on both alike; the unlimited flood (a few checks, seconds each) runs once.
   const slice = options.phaseSeconds / options.rounds
   const idle: number[] = []
+  const busy: number[] = []
   const flooded = { checks: [] as number[], guesses: [] as { ms: number; status: number }[], seconds: 0 }
   for (let round = 1; round <= options.rounds; round++) {
-    log(`round ${round}/${options.rounds}: idle for ${slice} s, then ${options.attackers} workers guessing (hashing limit ${defaultConcurrency}) for ${slice} s`)
+    log(`round ${round}/${options.rounds}: ${slice} s each idle, guessing (hashing limit ${defaultConcurrency}), one busy thread`)
     idle.push(...(await checkFor(slice)))
     const { checks, guesses, seconds } = await underFlood(() => checkFor(slice))
     flooded.checks.push(...checks)
     flooded.guesses.push(...guesses)
     flooded.seconds += seconds
+    busy.push(...(await withBusyThread(() => checkFor(slice))))
   }
   setPasswordHashingConcurrency(options.unlimited)
   log(`${options.attackers} workers guessing (hashing limit ${options.unlimited}) for ${options.phaseSeconds} s`)
@@ -211,8 +217,10 @@ export async function runPasswordFlood(options: FloodOptions): Promise<FloodResu
       },
     }
   }
+  const noGuesses = { answered: 0, perSecond: 0, latency: null, statuses: {} }
   const phases: FloodPhase[] = [
-    { name: "idle", hashingConcurrency: null, sessionChecks: latencies(idle), guesses: { answered: 0, perSecond: 0, latency: null, statuses: {} } },
+    { name: "idle", hashingConcurrency: null, sessionChecks: latencies(idle), guesses: noGuesses },
+    { name: "control: one thread spinning, no hashing", hashingConcurrency: null, sessionChecks: latencies(busy), guesses: noGuesses },
     floodPhase(`flood, hashing limit ${defaultConcurrency} (default)`, defaultConcurrency, flooded),
     floodPhase(`flood, hashing limit ${options.unlimited}`, options.unlimited, unlimited),
   ]
@@ -223,9 +231,23 @@ export async function runPasswordFlood(options: FloodOptions): Promise<FloodResu
     options: { phaseSeconds: options.phaseSeconds, rounds: options.rounds, attackers: options.attackers, unlimited: options.unlimited },
     defaultConcurrency,
     phases,
-    p99Ratio: { defaultLimit: ratio(phases[1]!), unlimited: ratio(phases[2]!) },
+    p99Ratio: { defaultLimit: ratio(phases[2]!), unlimited: ratio(phases[3]!), busyThread: ratio(phases[1]!) },
     unexpected,
     loadAverage: { start: loadAtStart, end: loadAverage() },
+  }
+}
+
+/**
+ * Runs `measure` while a worker thread spins: a core taken away without touching libuv's pool, the
+ * control for the flood with the default limit (whose one scrypt takes a core too).
+ */
+async function withBusyThread<T>(measure: () => Promise<T>): Promise<T> {
+  const spinner = new Worker("for (;;) {}", { eval: true })
+  await new Promise((resolve) => spinner.once("online", resolve))
+  try {
+    return await measure()
+  } finally {
+    await spinner.terminate()
   }
 }
 
