@@ -63,10 +63,11 @@ export interface FloodResult {
   defaultConcurrency: number
   phases: FloodPhase[]
   /**
-   * p99 under the flood / p99 idle, with the default limit and with the limit out of the way; and
-   * with one thread spinning and no hashing at all: what taking one core away costs by itself.
+   * p99 under the flood / p99 idle, with the default limit and with the limit out of the way; with
+   * one thread spinning and no hashing (a core taken, the pool untouched); and with one scrypt
+   * verification after another and no requests (what hashing at all costs, whatever the limit).
    */
-  p99Ratio: { defaultLimit: number; unlimited: number; busyThread: number }
+  p99Ratio: { defaultLimit: number; unlimited: number; busyThread: number; hashingAlone: number }
   /** Answers other than the expected ones (a session that did not read back, a guess not refused as wrong). */
   unexpected: string[]
   /** The 1-minute load average at the start and the end: above the core count, something else shared the CPUs. */
@@ -81,7 +82,7 @@ function latencies(values: number[]): Latencies {
 }
 
 /** The app: JWT sessions, and a credentials provider whose authorize checks a scrypt hash. */
-async function floodApp(): Promise<{ config: AuthConfig & { raw?: undefined }; sessionCookie: string }> {
+async function floodApp(): Promise<{ config: AuthConfig & { raw?: undefined }; sessionCookie: string; stored: string }> {
   const stored = await hashPassword("the right password, which nobody guesses")
   const config = {
     secret: SECRET,
@@ -97,13 +98,13 @@ async function floodApp(): Promise<{ config: AuthConfig & { raw?: undefined }; s
     ],
   } satisfies AuthConfig
   const sessionCookie = await encode({ token: USER, secret: SECRET, salt: SESSION_COOKIE })
-  return { config, sessionCookie }
+  return { config, sessionCookie, stored }
 }
 
 export async function runPasswordFlood(options: FloodOptions): Promise<FloodResult> {
   const log = options.log ?? (() => {})
   const loadAtStart = loadAverage()
-  const { config, sessionCookie } = await floodApp()
+  const { config, sessionCookie, stored } = await floodApp()
   const unexpected: string[] = []
   const note = (problem: string) => {
     if (unexpected.length < 20) unexpected.push(problem)
@@ -187,15 +188,17 @@ export async function runPasswordFlood(options: FloodOptions): Promise<FloodResu
   const slice = options.phaseSeconds / options.rounds
   const idle: number[] = []
   const busy: number[] = []
+  const alone: number[] = []
   const flooded = { checks: [] as number[], guesses: [] as { ms: number; status: number }[], seconds: 0 }
   for (let round = 1; round <= options.rounds; round++) {
-    log(`round ${round}/${options.rounds}: ${slice} s each idle, guessing (hashing limit ${defaultConcurrency}), one busy thread`)
+    log(`round ${round}/${options.rounds}: ${slice} s each idle, guessing (hashing limit ${defaultConcurrency}), one busy thread, one hash at a time`)
     idle.push(...(await checkFor(slice)))
     const { checks, guesses, seconds } = await underFlood(() => checkFor(slice))
     flooded.checks.push(...checks)
     flooded.guesses.push(...guesses)
     flooded.seconds += seconds
     busy.push(...(await withBusyThread(() => checkFor(slice))))
+    alone.push(...(await withHashing(stored, () => checkFor(slice))))
   }
   setPasswordHashingConcurrency(options.unlimited)
   log(`${options.attackers} workers guessing (hashing limit ${options.unlimited}) for ${options.phaseSeconds} s`)
@@ -221,6 +224,7 @@ export async function runPasswordFlood(options: FloodOptions): Promise<FloodResu
   const phases: FloodPhase[] = [
     { name: "idle", hashingConcurrency: null, sessionChecks: latencies(idle), guesses: noGuesses },
     { name: "control: one thread spinning, no hashing", hashingConcurrency: null, sessionChecks: latencies(busy), guesses: noGuesses },
+    { name: "control: one scrypt verification after another, no requests", hashingConcurrency: 1, sessionChecks: latencies(alone), guesses: noGuesses },
     floodPhase(`flood, hashing limit ${defaultConcurrency} (default)`, defaultConcurrency, flooded),
     floodPhase(`flood, hashing limit ${options.unlimited}`, options.unlimited, unlimited),
   ]
@@ -231,7 +235,7 @@ export async function runPasswordFlood(options: FloodOptions): Promise<FloodResu
     options: { phaseSeconds: options.phaseSeconds, rounds: options.rounds, attackers: options.attackers, unlimited: options.unlimited },
     defaultConcurrency,
     phases,
-    p99Ratio: { defaultLimit: ratio(phases[2]!), unlimited: ratio(phases[3]!), busyThread: ratio(phases[1]!) },
+    p99Ratio: { defaultLimit: ratio(phases[3]!), unlimited: ratio(phases[4]!), busyThread: ratio(phases[1]!), hashingAlone: ratio(phases[2]!) },
     unexpected,
     loadAverage: { start: loadAtStart, end: loadAverage() },
   }
@@ -248,6 +252,20 @@ async function withBusyThread<T>(measure: () => Promise<T>): Promise<T> {
     return await measure()
   } finally {
     await spinner.terminate()
+  }
+}
+
+/** Runs `measure` while scrypt verifications of `stored` run one after another, outside any request. */
+async function withHashing<T>(stored: string, measure: () => Promise<T>): Promise<T> {
+  let stop = false
+  const hashing = (async () => {
+    while (!stop) await verifyPassword("a wrong password", stored)
+  })()
+  try {
+    return await measure()
+  } finally {
+    stop = true
+    await hashing
   }
 }
 
