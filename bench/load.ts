@@ -11,10 +11,22 @@
  * Writes bench/results/load.{json,md}. Exits non-zero only when something is broken (a wrong
  * answer, a socket error, a lost session, a row count that does not add up, an error logged),
  * never because of a figure.
+ *
+ * Then the password-guessing flood (load/password-flood.ts): JWT session-check latency idle and
+ * under wrong-password sign-ins, with the default password-hashing limit and with it out of the
+ * way; writes bench/results/password-flood.{json,md}.
+ *
+ *   npm run load -- sessions          only the load above
+ *   npm run load -- password-flood    only the flood
+ *   FLOOD_SECONDS=15                  seconds per flood phase (three phases)
+ *   FLOOD_ROUNDS=3                    rounds the idle and default-limit phases alternate in
+ *   FLOOD_ATTACKERS=16                workers posting wrong passwords
  */
 import pg from "pg"
 import { startPostgres, type PostgresServer } from "../packages/gatehouse/test/support/postgres-server.js"
 import { runLoad } from "../packages/gatehouse/test/reliability/load-run.js"
+import { runPasswordFlood } from "./load/password-flood.js"
+import { printFloodSummary, writeFloodResults } from "./load/password-flood-report.js"
 import { brokenChecks, loadEnvironment, printSummary, writeLoadResults } from "./load/report.js"
 import { resultsDir } from "./paths.js"
 
@@ -29,6 +41,14 @@ function positiveFromEnv(name: string, fallback: number, integer: boolean): numb
     process.exit(2)
   }
   return value
+}
+
+const SCENARIOS = ["sessions", "password-flood"] as const
+const chosen = process.argv.length > 2 ? process.argv.slice(2) : [...SCENARIOS]
+const unknown = chosen.filter((name) => !(SCENARIOS as readonly string[]).includes(name))
+if (unknown.length > 0) {
+  console.error(`Unknown scenario ${unknown.join(", ")}. Scenarios: ${SCENARIOS.join(", ")}`)
+  process.exit(2)
 }
 
 const phaseSeconds = positiveFromEnv("LOAD_DURATION", 30, false)
@@ -56,7 +76,8 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   })
 }
 
-try {
+/** The session load on PostgreSQL: the README's Reliability figures. */
+async function sessionsLoad(): Promise<void> {
   server = await startPostgres()
   const created = new pg.Pool({ connectionString: server.url, max: POOL_SIZE, connectionTimeoutMillis: 10_000 })
   // pool.end() resolves before its sockets close; the server's shutdown may then cut one.
@@ -78,6 +99,32 @@ try {
   if (broken.length > 0) {
     console.error(`\nLOAD BROKEN:\n  ${broken.join("\n  ")}`)
     process.exitCode = 1
+  }
+}
+
+/** Session checks under a password-guessing flood; no database. */
+async function passwordFlood(): Promise<void> {
+  const result = await runPasswordFlood({
+    phaseSeconds: positiveFromEnv("FLOOD_SECONDS", 15, false),
+    rounds: positiveFromEnv("FLOOD_ROUNDS", 3, true),
+    attackers: positiveFromEnv("FLOOD_ATTACKERS", 16, true),
+    unlimited: 64,
+    log: (line) => console.log(line),
+  })
+  printFloodSummary(result)
+  const files = writeFloodResults(resultsDir, result)
+  console.log(`\nWrote ${files.map((file) => `bench/results/${file.slice(resultsDir.length)}`).join(", ")}`)
+  if (result.unexpected.length > 0) {
+    console.error(`\nFLOOD BROKEN: ${result.unexpected.length} unexpected answers`)
+    process.exitCode = 1
+  }
+}
+
+try {
+  if (chosen.includes("sessions")) await sessionsLoad()
+  if (chosen.includes("password-flood")) {
+    await tearDown()
+    await passwordFlood()
   }
 } catch (error) {
   console.error("\nLOAD FAILED:", error)

@@ -359,18 +359,93 @@ export class InvalidEmail extends SignInError {
   static override readonly clientSafe: boolean = true
 }
 
+/** Options of the errors that say when to try again ({@link RateLimited}, {@link ServerBusy}). */
+export interface RetryAfterOptions extends ErrorOptions {
+  /** Seconds until trying again makes sense; rounded up to a whole second, at least 1. */
+  retryAfter?: number
+}
+
+/** `retryAfter` as whole seconds (at least 1); `fallback` when absent or not a usable number. */
+function retrySeconds(message: unknown, options: RetryAfterOptions | undefined, fallback: number): number {
+  const given = message !== null && typeof message === "object" && !(message instanceof Error) ? (message as RetryAfterOptions).retryAfter : options?.retryAfter
+  return typeof given === "number" && Number.isFinite(given) && given > 0 ? Math.ceil(given) : fallback
+}
+
 /**
- * Too many sign-in emails were asked for one address, or from one client, within the provider's
- * `rateLimit` window. Refused the same way whether or not the address belongs to a user.
+ * Base of the sign-in throttling errors ({@link EmailRateLimited}, {@link CredentialsRateLimited}):
+ * too many attempts for one address or identifier, or from one client, within a provider's
+ * `rateLimit` window. Answered with `429 Too Many Requests` and a `Retry-After` header, the same
+ * way whether or not the address or identifier belongs to a user. `retryAfter` says when the
+ * window that refused ends (the whole window when the adapter's `hitRateLimit` keeps the counts,
+ * as it does not say when a window started). Throw one yourself (from `authorize`, say) to get
+ * the same answer; without `retryAfter` it is 60 seconds.
  *
  * @example
  * ```ts
- * if (error instanceof EmailRateLimited) console.warn(error.message)
+ * import { RateLimited } from "gatehouse/errors"
+ *
+ * if (error instanceof RateLimited) response.headers.set("Retry-After", String(error.retryAfter))
  * ```
  */
-export class EmailRateLimited extends SignInError {
-  static override readonly type = "EmailRateLimited"
+export class RateLimited extends SignInError {
+  static override readonly type: AuthErrorType = "RateLimited"
   static override readonly clientSafe: boolean = true
+  /** Seconds until the window that refused ends: a whole number, at least 1. */
+  readonly retryAfter: number
+
+  constructor(message?: string | Error | RetryAfterOptions, options?: RetryAfterOptions) {
+    super(message, options)
+    this.retryAfter = retrySeconds(message, options, 60)
+  }
+}
+
+/**
+ * Too many sign-in emails were asked for one address, or from one client, within the email
+ * provider's `rateLimit` window (a {@link RateLimited}: `429` with `Retry-After`).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof EmailRateLimited) console.warn(error.message, error.retryAfter)
+ * ```
+ */
+export class EmailRateLimited extends RateLimited {
+  static override readonly type = "EmailRateLimited"
+}
+
+/**
+ * Too many credentials sign-in attempts for one identifier, or from one client, within the
+ * credentials provider's `rateLimit` window (a {@link RateLimited}: `429` with `Retry-After`).
+ * Checked before `authorize` runs, so a refused attempt costs no password hash.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof CredentialsRateLimited) console.warn(error.message, error.retryAfter)
+ * ```
+ */
+export class CredentialsRateLimited extends RateLimited {
+  static override readonly type = "CredentialsRateLimited"
+}
+
+/**
+ * The server will not start the work a sign-in needs now: too many password checks are waiting
+ * already (a `busy` {@link PasswordHashError} from `gatehouse/password` inside `authorize`).
+ * Answered with `503 Service Unavailable` and a `Retry-After` header (5 seconds unless given).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ServerBusy) console.warn("password checks queued to the limit")
+ * ```
+ */
+export class ServerBusy extends SignInError {
+  static override readonly type = "ServerBusy"
+  static override readonly clientSafe = true
+  /** Seconds to wait before trying again: a whole number, at least 1. */
+  readonly retryAfter: number
+
+  constructor(message?: string | Error | RetryAfterOptions, options?: RetryAfterOptions) {
+    super(message, options)
+    this.retryAfter = retrySeconds(message, options, 5)
+  }
 }
 
 /**
@@ -590,12 +665,19 @@ export type PasswordHashProblem =
   | "parameters-out-of-range"
   /** A scrypt hash (or `algorithm: "scrypt"`) where only Web Crypto exists; scrypt needs Node's `node:crypto`. */
   | "needs-node"
+  /**
+   * Too many hashes or verifications are waiting for the concurrency limit already
+   * (`setPasswordHashingConcurrency`); nothing was derived. A load problem: try again later.
+   */
+  | "busy"
 
 /**
  * A stored password hash string `gatehouse/password` will not use. It signals a data or
  * configuration problem (a corrupted row, a hash from another tool, a hostile database write),
  * never a wrong password, so it is thrown rather than reported as `false`. The message never
- * holds the salt or the key.
+ * holds the salt or the key. The one exception is `busy`: too many hashes were waiting for the
+ * concurrency limit, and nothing was checked; thrown from a credentials provider's `authorize`,
+ * it becomes a {@link ServerBusy} answer (`503`), not a failed sign-in.
  *
  * @example
  * ```ts
@@ -663,7 +745,10 @@ export type AuthErrorType =
   | "OAuthSignInError"
   | "EmailSignInError"
   | "InvalidEmail"
+  | "RateLimited"
   | "EmailRateLimited"
+  | "CredentialsRateLimited"
+  | "ServerBusy"
   | "SignOutError"
   | "UnknownAction"
   | "UnsupportedStrategy"

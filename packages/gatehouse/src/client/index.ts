@@ -45,16 +45,31 @@ export interface SignOutOptions {
   redirect?: boolean
 }
 
-/** How a sign-in (or sign-out) ended, when it did not navigate away. */
+/**
+ * How a sign-in (or sign-out) ended, when it did not navigate away.
+ *
+ * @example
+ * ```ts
+ * const result = await signIn("credentials", { email, password, redirect: false })
+ * if (result?.status === 429) form.showError(`Too many attempts; try again in ${result.retryAfter} s`)
+ * ```
+ */
 export interface AuthResult {
   /** Whether it succeeded. */
   ok: boolean
   /** Where it ends: the page to go to, or the error or sign-in page. */
   url: string
-  /** The error type (`CredentialsSignin`, `WebAuthnVerificationError` …), or `null`. */
+  /**
+   * The error type (`CredentialsSignin`, `CredentialsRateLimited`, `WebAuthnVerificationError` …),
+   * `HTTP <status>` for a refusal that names none, or `null`.
+   */
   error: string | null
   /** The error code a `CredentialsSignin` subclass set, or `null`. */
   code: string | null
+  /** The HTTP status of the answer: `200` for success and ordinary failures, `429` when throttled, `503` when busy. */
+  status: number
+  /** Seconds to wait before trying again (the answer's `Retry-After`), or `null`. */
+  retryAfter: number | null
 }
 
 interface ProviderEntry {
@@ -165,10 +180,20 @@ async function post(basePath: string, url: string, body: Record<string, string>)
   })
   const answer = (await response.json().catch(() => null)) as { url?: string } | null
   // Only a URL the server vouched for: the caller's redirectTo is unchecked input.
-  const target = typeof answer?.url === "string" ? answer.url : location.href
-  const params = new URL(target, location.href).searchParams
-  const error = response.ok ? params.get("error") : `HTTP ${response.status}`
-  return { ok: error === null, url: target, error, code: params.get("code") }
+  const vouched = typeof answer?.url === "string" ? answer.url : undefined
+  const target = vouched ?? location.href
+  // A refusal with a URL (429, 503) names its error there; the current page's query names nothing.
+  const params = vouched === undefined ? new URLSearchParams() : new URL(vouched, location.href).searchParams
+  const error = params.get("error") ?? (response.ok ? null : `HTTP ${response.status}`)
+  const retryAfter = Number(response.headers.get("Retry-After"))
+  return {
+    ok: error === null,
+    url: target,
+    error,
+    code: params.get("code"),
+    status: response.status,
+    retryAfter: response.headers.has("Retry-After") && Number.isFinite(retryAfter) ? retryAfter : null,
+  }
 }
 
 function navigate(result: AuthResult): undefined {

@@ -23,7 +23,7 @@ import {
   UnsupportedStrategy,
   UntrustedHost,
 } from "../errors.js"
-import type { EmailConfig, EndpointConfig, ProviderConfig, WebAuthnConfig } from "../providers/types.js"
+import type { EndpointConfig, ProviderConfig, RateLimit, WebAuthnConfig } from "../providers/types.js"
 import { isCookieName } from "../cookies/serialize.js"
 import type { ResolvedConfig } from "./config.js"
 import type { WarningCode } from "./logger.js"
@@ -292,39 +292,48 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
     if (seen.has(provider.id)) return new InvalidConfig(`Two providers share the id "${provider.id}"; ids must be unique`)
     seen.add(provider.id)
     if (provider.type === "email") {
-      const invalid = invalidRateLimit(provider)
+      const invalid = invalidRateLimit(provider.id, provider.rateLimit, ["perEmail", "perIp"], ["clientIp"])
       if (invalid) return invalid
       const { maxAttempts } = provider
       if (maxAttempts !== undefined && maxAttempts !== false && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) {
         return new InvalidConfig(`\`maxAttempts\` of provider "${provider.id}" must be a whole number of at least 1, or false`)
       }
     }
+    if (provider.type === "credentials") {
+      const invalid = invalidRateLimit(provider.id, provider.rateLimit, ["perIdentifier", "perIp"], ["identifier", "clientIp"])
+      if (invalid) return invalid
+    }
   }
   return undefined
 }
 
-/** An email provider's `rateLimit` that could not limit anything (a `max` of NaN never trips). */
-function invalidRateLimit(provider: EmailConfig): AuthError | undefined {
-  const { rateLimit } = provider
+/**
+ * A provider's `rateLimit` that could not limit anything (a `max` of NaN never trips), or whose
+ * hooks are not functions. `limits` and `hooks` name the fields of that provider type's shape.
+ */
+function invalidRateLimit(providerId: string, rateLimit: unknown, limits: readonly string[], hooks: readonly string[]): AuthError | undefined {
   if (rateLimit === undefined || rateLimit === false) return undefined
   if (typeof rateLimit !== "object" || rateLimit === null) {
-    return new InvalidConfig(`\`rateLimit\` of provider "${provider.id}" must be an object or false`)
+    return new InvalidConfig(`\`rateLimit\` of provider "${providerId}" must be an object or false`)
   }
-  for (const name of ["perEmail", "perIp"] as const) {
-    const limit = rateLimit[name]
+  const fields = rateLimit as Record<string, unknown>
+  for (const name of limits) {
+    const limit = fields[name] as Partial<RateLimit> | false | undefined | null
     if (limit === undefined || limit === false) continue
     const valid =
       typeof limit === "object" && limit !== null &&
-      Number.isInteger(limit.max) && limit.max >= 1 &&
+      Number.isInteger(limit.max) && (limit.max ?? 0) >= 1 &&
       typeof limit.windowSeconds === "number" && Number.isFinite(limit.windowSeconds) && limit.windowSeconds > 0
     if (!valid) {
       return new InvalidConfig(
-        `\`rateLimit.${name}\` of provider "${provider.id}" must be { max: a whole number of at least 1, windowSeconds: a positive number } or false`,
+        `\`rateLimit.${name}\` of provider "${providerId}" must be { max: a whole number of at least 1, windowSeconds: a positive number } or false`,
       )
     }
   }
-  if (rateLimit.clientIp !== undefined && typeof rateLimit.clientIp !== "function") {
-    return new InvalidConfig(`\`rateLimit.clientIp\` of provider "${provider.id}" must be a function`)
+  for (const name of hooks) {
+    if (fields[name] !== undefined && typeof fields[name] !== "function") {
+      return new InvalidConfig(`\`rateLimit.${name}\` of provider "${providerId}" must be a function`)
+    }
   }
   return undefined
 }

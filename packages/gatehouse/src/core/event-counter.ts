@@ -1,5 +1,5 @@
 /**
- * Counting events in fixed windows: sign-in emails per address and per IP, and spent WebAuthn
+ * Counting events in fixed windows: sign-in attempts (see `throttle.ts`) and spent WebAuthn
  * challenges. Counts go to the adapter's `hitRateLimit` when it has one (every instance then
  * shares them), else to memory kept per configuration.
  * @module
@@ -14,15 +14,31 @@ const MEMORY_LIMIT = 50_000
 /** Expired windows are swept at most this often (ms), not on every request. */
 const SWEEP_INTERVAL_MS = 60_000
 
+/** A window's count after one more event, and how long until the window ends. */
+export interface EventCount {
+  /** Events the window holds now, this one included. */
+  count: number
+  /**
+   * Seconds until the window ends, rounded up (at least 1). The adapter's `hitRateLimit` does
+   * not say when its window started, so with it this is the whole window: an upper bound.
+   */
+  resetsIn: number
+}
+
 /**
- * Counts one event under `key` and returns how many the window holds now, this one included. A
- * window starts with its first event and lasts `windowSeconds`. Atomic where the adapter's
- * `hitRateLimit` is; in memory it is per process.
+ * Counts one event under `key`. A window starts with its first event and lasts `windowSeconds`.
+ * Atomic where the adapter's `hitRateLimit` is; in memory it is per process.
  */
-export async function countEvent(ctx: RequestContext, key: string, windowSeconds: number): Promise<number> {
+export async function countEvent(ctx: RequestContext, key: string, windowSeconds: number): Promise<EventCount> {
   const { adapter } = ctx.config
-  if (typeof adapter?.hitRateLimit === "function") return callAdapter(adapter, "hitRateLimit", key, windowSeconds)
+  if (typeof adapter?.hitRateLimit === "function") {
+    return { count: await callAdapter(adapter, "hitRateLimit", key, windowSeconds), resetsIn: wholeSeconds(windowSeconds * 1000) }
+  }
   return memoryHit(ctx.config, key, windowSeconds)
+}
+
+function wholeSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000))
 }
 
 /**
@@ -40,7 +56,7 @@ interface Windows {
 
 const memory = new WeakMap<ResolvedConfig, Windows>()
 
-function memoryHit(config: ResolvedConfig, key: string, windowSeconds: number): number {
+function memoryHit(config: ResolvedConfig, key: string, windowSeconds: number): EventCount {
   let windows = memory.get(config)
   if (!windows) memory.set(config, (windows = { entries: new Map(), sweptAt: 0 }))
   const { entries } = windows
@@ -52,7 +68,7 @@ function memoryHit(config: ResolvedConfig, key: string, windowSeconds: number): 
     if (entries.size >= MEMORY_LIMIT) for (const stale of [...entries.keys()].slice(0, MEMORY_LIMIT / 10)) entries.delete(stale)
   }
   const current = entries.get(key)
-  if (current && current.resetAt > now) return ++current.count
+  if (current && current.resetAt > now) return { count: ++current.count, resetsIn: wholeSeconds(current.resetAt - now) }
   entries.set(key, { count: 1, resetAt: now + windowSeconds * 1000 })
-  return 1
+  return { count: 1, resetsIn: wholeSeconds(windowSeconds * 1000) }
 }

@@ -5,16 +5,16 @@
  * or internal message reaches the client.
  * @module
  */
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, UnknownAction, UntrustedHost, isClientError } from "../errors.js"
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, RateLimited, ServerBusy, UnknownAction, UntrustedHost, isClientError } from "../errors.js"
 import { raw } from "../markers.js"
 import type { AuthConfig, RawMarker } from "../types.js"
 import type { AuthAction } from "./auth-action.js"
 import { assertConfig } from "./assert-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
-import { toResponse, type ResponseInternal } from "./internal-response.js"
+import { NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
 import { createLogger, logError, logWarning } from "./logger.js"
-import { renderErrorPage } from "./pages/index.js"
+import { renderErrorPage, renderRetryLaterPage } from "./pages/index.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
@@ -144,7 +144,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
 /**
  * The answer to a failed action. Only client-safe error types are named (everything else is
  * `Configuration`), on the page of the error's kind; cookies computed before the failure are
- * dropped, as in Auth.js.
+ * dropped, as in Auth.js. A refusal for now (throttled, busy) is not a redirect: see {@link retryLaterResponse}.
  */
 function errorResponse(config: ResolvedConfig, request: InternalRequest, error: unknown, returnRedirect: boolean): Response | ResponseInternal {
   if (request.method === "POST" && request.action === "session") {
@@ -159,9 +159,26 @@ function errorResponse(config: ResolvedConfig, request: InternalRequest, error: 
       ? pageUrl(place, "signIn", "signin", params)
       : pageUrl(place, "error", "error", params)
   const url = absolute(page, origin)
+  if (error instanceof RateLimited || error instanceof ServerBusy) return retryLaterResponse(config, error, url, returnRedirect)
   if (config.raw) return { redirect: url }
   if (returnRedirect) return Response.json({ url })
   return new Response(null, { status: 302, headers: { Location: url } })
+}
+
+/**
+ * `429` for a throttled attempt, `503` when the server is too busy, both with `Retry-After`, so
+ * clients and proxies know to wait rather than retry at once (a redirect would hide both). A form
+ * post gets a page linking to the sign-in page (`url`, which names the error); a client asking
+ * with `X-Auth-Return-Redirect` gets `{ url }` as JSON, as for any other answer. `raw` callers get
+ * here only with `X-Auth-Return-Redirect` (otherwise the error is thrown to them).
+ */
+function retryLaterResponse(config: ResolvedConfig, error: RateLimited | ServerBusy, url: string, returnRedirect: boolean): Response | ResponseInternal {
+  const status = error instanceof RateLimited ? 429 : 503
+  const headers = { ...NO_CACHE_HEADERS, "Retry-After": String(error.retryAfter) }
+  if (config.raw) return { status, headers: { ...headers, "Content-Type": "application/json" }, body: { url } }
+  if (returnRedirect) return Response.json({ url }, { status, headers })
+  const page = renderRetryLaterPage({ theme: config.theme, status, retryAfter: error.retryAfter, signInUrl: url })
+  return toResponse({ ...page, headers: { ...page.headers, ...headers } })
 }
 
 /**

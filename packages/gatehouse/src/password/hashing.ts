@@ -1,10 +1,12 @@
 /**
  * hashPassword, verifyPassword and needsRehash over a runtime's key derivation. The two builds
  * (index.ts on Web Crypto, node.ts with scrypt) differ only in the {@link PasswordRuntime} they pass.
+ * Every derivation of either goes through the one process-wide concurrency limit.
  * @module
  */
 import { PasswordHashError, PasswordInputError } from "../errors.js"
 import { DEFAULT_PARAMETERS, isPasswordAlgorithm, isWeakerThanDefaults, KEY_BYTES, SALT_BYTES, type KdfParameters, type PasswordAlgorithm } from "./parameters.js"
+import { limited } from "./derivation-limit.js"
 import { passwordBytes, PROBLEM_MESSAGES } from "./password-input.js"
 import { formatHash, parseHash } from "./phc.js"
 
@@ -29,7 +31,7 @@ export async function hashWith(runtime: PasswordRuntime, password: unknown, opti
   const input = passwordBytes(password)
   if (!input.ok) throw new PasswordInputError(input.problem, PROBLEM_MESSAGES[input.problem])
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
-  const key = await runtime.derive(input.bytes, parameters, salt, KEY_BYTES)
+  const key = await limited(() => runtime.derive(input.bytes, parameters, salt, KEY_BYTES))
   return formatHash({ parameters, salt, key })
 }
 
@@ -39,7 +41,7 @@ export async function verifyWith(runtime: PasswordRuntime, password: unknown, ha
   // A password hashPassword would refuse was never hashed, so it matches nothing.
   const input = passwordBytes(password)
   if (!input.ok) return false
-  const key = await runtime.derive(input.bytes, stored.parameters, stored.salt, stored.key.length)
+  const key = await limited(() => runtime.derive(input.bytes, stored.parameters, stored.salt, stored.key.length))
   return runtime.equal(key, stored.key)
 }
 

@@ -5,7 +5,9 @@
  * @module
  */
 import type * as WebBuild from "./index.js"
+import { concurrency, setConcurrency, setDefaultConcurrency } from "./derivation-limit.js"
 import { hashWith, needsRehashWith, verifyWith, type PasswordHashOptions, type PasswordRuntime } from "./hashing.js"
+import { nodeDefaultConcurrency } from "./node-concurrency.js"
 import { equalKeys, scryptKey } from "./node-scrypt.js"
 import { pbkdf2Sha256 } from "./pbkdf2.js"
 import { PasswordHashError, PasswordInputError } from "../errors.js"
@@ -15,6 +17,9 @@ export { PasswordHashError, PasswordInputError, type PasswordHashProblem, type P
 export type { PasswordHashOptions } from "./hashing.js"
 export type { PasswordAlgorithm } from "./parameters.js"
 export { MAX_PASSWORD_LENGTH } from "./password-input.js"
+
+// Only this build knows libuv's pool size; it is read once, as libuv reads it once.
+setDefaultConcurrency(nodeDefaultConcurrency())
 
 const node: PasswordRuntime = {
   defaultAlgorithm: "scrypt",
@@ -38,11 +43,23 @@ export function needsRehash(hash: string, options?: PasswordHashOptions): boolea
   return needsRehashWith(node, hash, options)
 }
 
+/** See index.ts: the process-wide limit; on Node it defaults to max(1, min(threadpool − 2, cores − 1)). */
+export function setPasswordHashingConcurrency(limit?: number): void {
+  setConcurrency(limit)
+}
+
+/** See index.ts. */
+export function getPasswordHashingConcurrency(): number {
+  return concurrency()
+}
+
 // Both builds are typed by index.d.ts, so this build must offer exactly the Web build's exports.
 void ({
   hashPassword,
   verifyPassword,
   needsRehash,
+  setPasswordHashingConcurrency,
+  getPasswordHashingConcurrency,
   PasswordHashError,
   PasswordInputError,
   MAX_PASSWORD_LENGTH,

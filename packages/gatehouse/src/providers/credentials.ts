@@ -17,7 +17,7 @@
  * @module
  */
 import type { CredentialInput, User, Awaitable } from "../types.js"
-import type { CredentialsConfig } from "./types.js"
+import type { CredentialsConfig, CredentialsRateLimits } from "./types.js"
 
 /** Options of {@link Credentials}; only `authorize` is required. */
 export interface CredentialsOptions {
@@ -45,6 +45,12 @@ export interface CredentialsOptions {
    * ```
    */
   revokeCredentials?: CredentialsConfig["revokeCredentials"]
+  /**
+   * Throttling of sign-in attempts, per identifier (default 10 per 15 minutes) and per client IP
+   * (default 100 per 15 minutes), checked before `authorize`; `false` turns it off. See
+   * {@link CredentialsRateLimits} for what is counted and why.
+   */
+  rateLimit?: CredentialsRateLimits | false
 }
 
 /**

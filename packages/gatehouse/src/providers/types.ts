@@ -153,6 +153,53 @@ export interface EmailConfig extends CommonProviderOptions {
   [option: string]: unknown
 }
 
+/**
+ * Limits on credentials sign-in attempts, checked before `authorize` runs, so a refused attempt
+ * costs no password hash; it is answered `429` with `Retry-After` (`CredentialsRateLimited`).
+ * Counts live in the adapter when it has `hitRateLimit` (shared by every instance), else in this
+ * process's memory, under secret-keyed hashes (never an identifier or IP in the clear).
+ *
+ * Every attempt counts, successful ones too: whether an attempt failed is known only after
+ * `authorize` has run, and a count taken then would let a burst of concurrent guesses all pass
+ * the check before any of them failed. The answer is the same for identifiers that belong to an
+ * account and for those that do not.
+ *
+ * The defaults follow OWASP: ASVS 5.0 6.3.1 asks for controls against credential stuffing and
+ * brute force, and ASVS 4's 2.2.1 put the bar at no more than 100 failed attempts per hour on
+ * one account; 10 per 15 minutes allows at most 40. The Authentication and Credential Stuffing
+ * Prevention cheat sheets warn that an account limit lets anyone lock a user out and that one
+ * IP address may be a whole office behind NAT, so the limits are short windows, not lockouts,
+ * and the per-IP limit is ten times the per-identifier one. A per-IP limit does not stop a
+ * botnet spraying from many addresses; `gatehouse/password`'s concurrency limit keeps that from
+ * starving the rest of the server.
+ *
+ * @example
+ * ```ts
+ * Credentials({
+ *   authorize,
+ *   rateLimit: { perIdentifier: { max: 5, windowSeconds: 600 }, clientIp: (headers) => headers.get("cf-connecting-ip") },
+ * })
+ * ```
+ */
+export interface CredentialsRateLimits {
+  /** Attempts for one identifier (see `identifier`). Default 10 per 15 minutes. */
+  perIdentifier?: RateLimit | false
+  /**
+   * Attempts from one client IP, whatever the identifier. Default 100 per 15 minutes. Needs
+   * `clientIp`, or `trustHost` (then `X-Real-IP`, else the last `X-Forwarded-For` hop: the one
+   * your proxy added); without either no IP is known and only `perIdentifier` applies.
+   */
+  perIp?: RateLimit | false
+  /**
+   * Who an attempt is for, from the posted fields. Default: the posted `email`, else `username`
+   * (strings only), trimmed, NFKC-normalized and lower-cased. `undefined` or `""`: only the
+   * per-IP limit applies to that attempt. A custom result is used as it is.
+   */
+  identifier?: (credentials: Partial<Record<string, unknown>>) => string | undefined
+  /** The client's IP from the request headers, for proxies that say it elsewhere (`CF-Connecting-IP`). */
+  clientIp?: (headers: Headers) => string | null | undefined
+}
+
 /** A username/password-style provider; `authorize` returns the user or `null`. */
 export interface CredentialsConfig extends CommonProviderOptions {
   type: "credentials"
@@ -169,6 +216,8 @@ export interface CredentialsConfig extends CommonProviderOptions {
    * (`credentials-not-revoked`).
    */
   revokeCredentials?: (user: AdapterUser) => Awaitable<boolean | void>
+  /** Throttling of sign-in attempts; on by default, `false` turns it off. */
+  rateLimit?: CredentialsRateLimits | false
 }
 
 /**

@@ -7,10 +7,10 @@ const classes = Object.entries(errors).filter(
 )
 
 const clientSafe = ["CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
-  "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "EmailRateLimited",
-  "InvalidCheck", "UnknownAction", "InvalidProvider"]
+  "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "RateLimited",
+  "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "InvalidCheck", "UnknownAction", "InvalidProvider"]
 const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
-  "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "EmailRateLimited"]
+  "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy"]
 // Every class the facts file lists, with its Auth.js type string, and Gatehouse's own additions.
 const expectedTypes: Record<string, string> = {
   AuthError: "AuthError", SignInError: "AuthError", AdapterError: "AdapterError", AccessDenied: "AccessDenied",
@@ -26,7 +26,8 @@ const expectedTypes: Record<string, string> = {
   AccountNotLinked: "AccountNotLinked", DuplicateConditionalUI: "DuplicateConditionalUI",
   MissingWebAuthnAutocomplete: "MissingWebAuthnAutocomplete", WebAuthnVerificationError: "WebAuthnVerificationError",
   ExperimentalFeatureNotEnabled: "ExperimentalFeatureNotEnabled", InvalidConfig: "InvalidConfig", InvalidRequest: "InvalidRequest",
-  RefreshAccessTokenError: "RefreshAccessTokenError", InvalidEmail: "InvalidEmail", EmailRateLimited: "EmailRateLimited",
+  RefreshAccessTokenError: "RefreshAccessTokenError", InvalidEmail: "InvalidEmail", RateLimited: "RateLimited",
+  EmailRateLimited: "EmailRateLimited", CredentialsRateLimited: "CredentialsRateLimited", ServerBusy: "ServerBusy",
   MissingSecretError: "MissingSecret", PasswordHashError: "PasswordHashError", PasswordInputError: "PasswordInputError",
 }
 
@@ -76,6 +77,21 @@ describe("error classes", () => {
     expect(new InvalidLogin().type).toBe("CredentialsSignin")
   })
 
+  it.each(["RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy"] as const)(
+    "%s carries retryAfter as whole seconds, from either argument, with a default when absent or unusable",
+    (name) => {
+      const ErrorClass = errors[name]
+      const fallback = ErrorClass === errors.ServerBusy ? 5 : 60
+      expect(new ErrorClass("slow down", { retryAfter: 899.2 }).retryAfter).toBe(900)
+      expect(new ErrorClass({ retryAfter: 0.01 }).retryAfter).toBe(1)
+      expect(new ErrorClass("slow down", { retryAfter: 7, cause: { key: "k" } }).cause).toEqual({ key: "k" })
+      for (const unusable of [undefined, 0, -3, Number.NaN, Number.POSITIVE_INFINITY, "10"]) {
+        expect(new ErrorClass("slow down", { retryAfter: unusable as number }).retryAfter).toBe(fallback)
+      }
+      expect(new ErrorClass().retryAfter).toBe(fallback)
+    },
+  )
+
   it("makes MissingSecretError the same class as MissingSecret", () => {
     expect(MissingSecretError).toBe(MissingSecret)
     expect(new MissingSecretError()).toBeInstanceOf(MissingSecret)
@@ -83,10 +99,12 @@ describe("error classes", () => {
 
   it("types AuthErrorType as exactly the union of the classes' type strings (checked by npm run check)", () => {
     type Exported = typeof errors
+    // The bases that are subclassed declare their type as AuthErrorType, so they are left out here.
+    type Bases = "AuthError" | "SignInError" | "RateLimited"
     type SubclassTypes = {
-      [K in Exclude<keyof Exported, "AuthError" | "SignInError">]: Exported[K] extends { readonly type: infer T } ? T : never
-    }[Exclude<keyof Exported, "AuthError" | "SignInError">]
-    expectTypeOf<SubclassTypes | "AuthError">().toEqualTypeOf<AuthErrorType>()
+      [K in Exclude<keyof Exported, Bases>]: Exported[K] extends { readonly type: infer T } ? T : never
+    }[Exclude<keyof Exported, Bases>]
+    expectTypeOf<SubclassTypes | "AuthError" | "RateLimited">().toEqualTypeOf<AuthErrorType>()
     expectTypeOf<(typeof errors.AccessDenied)["type"]>().toEqualTypeOf<"AccessDenied">()
     expectTypeOf<AuthError["type"]>().toEqualTypeOf<AuthErrorType>()
     expect(new Set(classes.map(([, cls]) => cls.type)).size).toBe(Object.keys(expectedTypes).length - 2)

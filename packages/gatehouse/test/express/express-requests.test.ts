@@ -53,6 +53,17 @@ function standardApp(version: ExpressVersion, config: ServerAuthConfig, setup: (
   return app
 }
 
+/**
+ * A sign-in answer: its Location, or `429 <error>` for a throttled one (a page, no redirect), once
+ * its Retry-After and the error its sign-in link names are read.
+ */
+async function throttledOr(answer: Response): Promise<string> {
+  if (answer.status !== 429) return answer.headers.get("location") ?? `status ${answer.status}`
+  expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0)
+  const link = /<a class="button" href="([^"]+)">Sign in<\/a>/.exec(await answer.text())?.[1]?.replaceAll("&amp;", "&")
+  return `429 ${new URL(link ?? "").searchParams.get("error")}`
+}
+
 async function serve(app: Express): Promise<{ client: HttpClient; origin: string; port: number }> {
   const { origin, port } = await listen(app)
   return { client: new HttpClient(origin), origin, port }
@@ -187,17 +198,44 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
       const send = async (client: HttpClient, n: number, headers: Record<string, string>) => {
         const csrfToken = await client.csrfToken()
         const answer = await client.postForm("/auth/signin/nodemailer", { csrfToken, email: `bucket-${version.major}-${n}@example.com` }, headers)
-        return answer.headers.get("location") ?? ""
+        return throttledOr(answer)
       }
       const direct = await serve(standardApp(version, config))
       expect(await send(direct.client, 1, { "x-forwarded-for": "1.1.1.1" })).toContain("/auth/verify-request")
-      expect(await send(direct.client, 2, { "x-forwarded-for": "2.2.2.2", "x-real-ip": "3.3.3.3" })).toContain("error=EmailRateLimited")
+      expect(await send(direct.client, 2, { "x-forwarded-for": "2.2.2.2", "x-real-ip": "3.3.3.3" })).toBe("429 EmailRateLimited")
 
       // Behind a trusted proxy, the address it forwards is the client's.
       const proxied = await serve(standardApp(version, { ...config, adapter: MemoryAdapter() }, (app) => app.set("trust proxy", true)))
       expect(await send(proxied.client, 3, { "x-forwarded-for": "1.1.1.1" })).toContain("/auth/verify-request")
       expect(await send(proxied.client, 4, { "x-forwarded-for": "2.2.2.2" })).toContain("/auth/verify-request")
-      expect(await send(proxied.client, 5, { "x-forwarded-for": "2.2.2.2" })).toContain("error=EmailRateLimited")
+      expect(await send(proxied.client, 5, { "x-forwarded-for": "2.2.2.2" })).toBe("429 EmailRateLimited")
+    })
+
+    it("counts credentials sign-in attempts per client address as Express sees it (req.ip), so a forged X-Forwarded-For or X-Real-IP picks no bucket", async () => {
+      let authorizeCalls = 0
+      const provider = Credentials({
+        authorize: () => (authorizeCalls++, null),
+        rateLimit: { perIdentifier: false, perIp: { max: 2, windowSeconds: 900 } },
+      })
+      const config = credentialsConfig({ providers: [provider] })
+      const attempt = async (client: HttpClient, n: number, headers: Record<string, string>) => {
+        const csrfToken = await client.csrfToken()
+        return throttledOr(await client.postForm("/auth/callback/credentials", { csrfToken, username: `spray-${n}`, password: "guess" }, headers))
+      }
+      const WRONG = `/auth/signin?error=CredentialsSignin&code=credentials`
+      // No trusted proxy: every request comes from the socket's address, whatever the headers say.
+      const direct = await serve(standardApp(version, config))
+      expect(await attempt(direct.client, 1, { "x-forwarded-for": "1.1.1.1" })).toContain(WRONG)
+      expect(await attempt(direct.client, 2, { "x-forwarded-for": "2.2.2.2" })).toContain(WRONG)
+      expect(await attempt(direct.client, 3, { "x-forwarded-for": "3.3.3.3", "x-real-ip": "4.4.4.4" })).toBe("429 CredentialsRateLimited")
+      expect(authorizeCalls).toBe(2)
+
+      // Behind a trusted proxy, the address it forwards is the client's: one bucket per address.
+      const proxied = await serve(standardApp(version, credentialsConfig({ providers: [provider] }), (app) => app.set("trust proxy", true)))
+      for (const n of [4, 5]) expect(await attempt(proxied.client, n, { "x-forwarded-for": "5.5.5.5" })).toContain(WRONG)
+      expect(await attempt(proxied.client, 6, { "x-forwarded-for": "5.5.5.5", "x-real-ip": "6.6.6.6" })).toBe("429 CredentialsRateLimited")
+      expect(await attempt(proxied.client, 7, { "x-forwarded-for": "7.7.7.7" })).toContain(WRONG)
+      expect(authorizeCalls).toBe(5)
     })
 
     it("(control) without AUTH_URL, a trusted proxy's X-Forwarded-Host is where the link points", async () => {

@@ -5,6 +5,7 @@ import { Auth } from "../../src/core/handler.js"
 import type { ResponseInternal } from "../../src/core/internal-response.js"
 import { raw } from "../../src/markers.js"
 import type { AuthConfig } from "../../src/types.js"
+import { Credentials } from "../../src/providers/credentials.js"
 import { base, Client, credentialsConfig, origin, recordingLogger } from "./flow-helpers.js"
 
 const errorClasses = Object.entries(errors).filter(
@@ -13,9 +14,16 @@ const errorClasses = Object.entries(errors).filter(
 )
 const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError",
   // Gatehouse names these too: the person can act on them (Auth.js shows Configuration).
-  "EmailSignInError", "InvalidEmail", "EmailRateLimited",
+  "EmailSignInError", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy",
   // ...and these, which the request itself got wrong (a lost check cookie, an unknown route or provider).
   "InvalidCheck", "UnknownAction", "InvalidProvider"]
+/** Refusals for now: answered with their status and Retry-After, not a redirect. */
+const RETRY_LATER: Record<string, number> = { RateLimited: 429, EmailRateLimited: 429, CredentialsRateLimited: 429, ServerBusy: 503 }
+
+/** The sign-in link of a retry-later page. */
+function buttonLink(html: string): string | undefined {
+  return /<a class="button" href="([^"]+)">Sign in<\/a>/.exec(html)?.[1]?.replaceAll("&amp;", "&")
+}
 
 describe("errors become responses in one place", () => {
   it("covers every error class", () => {
@@ -28,13 +36,15 @@ describe("errors become responses in one place", () => {
       credentialsConfig({ logger, callbacks: { jwt: () => { throw new ErrorClass("internal detail: db at 10.0.0.7") } } }),
     )
     const response = await client.signIn()
-    const location = new URL(response.headers.get("location")!)
     const instance = new ErrorClass()
+    const retryStatus = RETRY_LATER[instance.type]
+    if (retryStatus !== undefined) expect(response.status).toBe(retryStatus)
+    const location = new URL(retryStatus === undefined ? response.headers.get("location")! : buttonLink(await response.clone().text())!)
     expect(location.origin).toBe(origin)
     expect(location.pathname).toBe(instance.kind === "signIn" ? "/auth/signin" : "/auth/error")
     expect(location.searchParams.get("error")).toBe(CLIENT_SAFE.includes(instance.type) ? instance.type : "Configuration")
     expect(location.searchParams.get("code")).toBe(instance instanceof CredentialsSignin ? "credentials" : null)
-    expect(response.headers.get("location")).not.toContain("10.0.0.7")
+    expect(`${response.headers.get("location")}\n${await response.text()}`).not.toContain("10.0.0.7")
     expect(response.headers.getSetCookie()).toEqual([])
     expect(lines.some((line) => line.level === "error" && line.code === instance.type)).toBe(true)
     expect(name).toBeTruthy()
@@ -79,6 +89,53 @@ describe("errors become responses in one place", () => {
       expect(text).not.toContain(secretDetail)
       expect(text).not.toMatch(/\n\s+at /)
     }
+  })
+})
+
+describe("refusals for now (throttled, busy)", () => {
+  /** A configuration whose authorize throws `error`. */
+  function refusing(error: () => Error, extra: Partial<AuthConfig> = {}) {
+    return credentialsConfig({ providers: [Credentials({ authorize: () => { throw error() } })], ...extra })
+  }
+
+  it.each([
+    ["CredentialsRateLimited", () => new errors.CredentialsRateLimited("x", { retryAfter: 42 }), 429, "42"],
+    ["RateLimited", () => new errors.RateLimited("x"), 429, "60"],
+    ["ServerBusy", () => new errors.ServerBusy("x"), 503, "5"],
+  ] as const)("answers %s from a form post with its status, Retry-After and a page linking to the sign-in page", async (type, error, status, retryAfter) => {
+    const response = await new Client(refusing(error)).signIn()
+    expect(response.status).toBe(status)
+    expect(response.headers.get("retry-after")).toBe(retryAfter)
+    expect(response.headers.get("location")).toBeNull()
+    expect(response.headers.get("content-type")).toBe("text/html")
+    expect(response.headers.get("cache-control")).toContain("no-store")
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(buttonLink(await response.text())).toBe(`${base}/signin?error=${type}`)
+  })
+
+  it("links to pages.signIn when one is configured", async () => {
+    const response = await new Client(refusing(() => new errors.CredentialsRateLimited(), { pages: { signIn: "/login?from=x" } })).signIn()
+    expect(buttonLink(await response.text())).toBe(`${origin}/login?from=x&error=CredentialsRateLimited`)
+  })
+
+  it("answers X-Auth-Return-Redirect with the status, Retry-After and { url } of the sign-in page", async () => {
+    const client = new Client(refusing(() => new errors.CredentialsRateLimited("x", { retryAfter: 7 })))
+    const json = await client.postForm("callback/credentials", { csrfToken: await client.csrfToken(), username: "ada", password: "x" }, { "X-Auth-Return-Redirect": "1" })
+    expect(json.status).toBe(429)
+    expect(json.headers.get("retry-after")).toBe("7")
+    expect(await json.json()).toEqual({ url: `${base}/signin?error=CredentialsRateLimited` })
+  })
+
+  it("throws the error to raw callers, retryAfter included, and gives the internal 429 with X-Auth-Return-Redirect", async () => {
+    const config = { ...refusing(() => new errors.CredentialsRateLimited("x", { retryAfter: 9 })), raw, skipCSRFCheck: Symbol.for("gatehouse.skip-csrf-check") } as never
+    const post = (headers: Record<string, string> = {}) =>
+      Auth(new Request(`${base}/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: "username=ada&password=x" }), config)
+    await expect(post()).rejects.toMatchObject({ type: "CredentialsRateLimited", retryAfter: 9 })
+    expect(await post({ "X-Auth-Return-Redirect": "1" })).toMatchObject({
+      status: 429,
+      headers: { "Retry-After": "9" },
+      body: { url: `${base}/signin?error=CredentialsRateLimited` },
+    })
   })
 })
 

@@ -38,7 +38,10 @@ export function recordingLogger() {
   return { logger, lines }
 }
 
-/** A credentials configuration that signs in `ada` with password `correct horse`. */
+/**
+ * A credentials configuration that signs in `ada` with password `correct horse`. Unthrottled: the
+ * tests using it sign ada in many times over; throttling is tested in credentials-throttling.test.ts.
+ */
 export function credentialsConfig(extra: Partial<AuthConfig> = {}): AuthConfig & { raw?: undefined } {
   return {
     secret,
@@ -48,6 +51,7 @@ export function credentialsConfig(extra: Partial<AuthConfig> = {}): AuthConfig &
       Credentials({
         credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
         authorize: ({ username, password }) => (username === "ada" && password === "correct horse" ? { ...ada } : null),
+        rateLimit: false,
       }),
     ],
     ...extra,

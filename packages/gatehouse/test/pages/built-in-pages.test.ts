@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import type { ProviderConfig } from "../../src/providers/types.js"
 import {
   renderErrorPage,
+  renderRetryLaterPage,
   renderSignInPage,
   renderSignOutPage,
   renderVerifyRequestPage,
@@ -249,6 +250,10 @@ describe("the sign-in page", () => {
     ["EmailSignin", "The e-mail could not be sent."],
     ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
     ["SessionRequired", "Please sign in to access this page."],
+    ["EmailRateLimited", "Too many sign-in e-mails were requested. Check your inbox, or try again in a few minutes."],
+    ["CredentialsRateLimited", "Too many sign-in attempts. Try again in a few minutes."],
+    ["RateLimited", "Too many sign-in attempts. Try again in a few minutes."],
+    ["ServerBusy", "The server is busy. Try again in a moment."],
     ["Nonsense", "Unable to sign in."],
     ["constructor", "Unable to sign in."],
   ])("explains the error %s", (error, text) => {
@@ -340,6 +345,30 @@ describe("the error page", () => {
   it("links to the site root for other errors", () => {
     const html = renderErrorPage(context(), "Whatever").body ?? ""
     expect(html).toContain('<a class="site" href="https://app.test">app.test</a>')
+  })
+})
+
+describe("the retry-later page", () => {
+  const theme = context().theme
+
+  it.each([
+    [429, 900, "Too many attempts", "There were too many sign-in attempts.", "15 minutes"],
+    [429, 1, "Too many attempts", "There were too many sign-in attempts.", "1 second"],
+    [503, 5, "Server busy", "The server is too busy to sign you in right now.", "5 seconds"],
+    [503, 121, "Server busy", "The server is too busy to sign you in right now.", "3 minutes"],
+  ] as const)("answers %i (Retry-After %i) with the heading %s and when to try again", (status, retryAfter, heading, reason, wait) => {
+    const response = renderRetryLaterPage({ theme, status, retryAfter, signInUrl: "https://app.test/auth/signin?error=CredentialsRateLimited" })
+    const html = response.body ?? ""
+    expect(response.status).toBe(status)
+    expect(title(html)).toBe(heading)
+    expect(html).toContain(`<h1>${heading}</h1><p>${reason}</p><p>Try again in ${wait}.</p>`)
+    expect(html).toContain('<a class="button" href="https://app.test/auth/signin?error=CredentialsRateLimited">Sign in</a>')
+  })
+
+  it("escapes the sign-in link it is given", () => {
+    const html = renderRetryLaterPage({ theme, status: 429, retryAfter: 60, signInUrl: '/in"><script>x()</script>?a=1&b=2' }).body ?? ""
+    expectNoInjectedScript(html)
+    expect(html).toContain('href="/in&quot;&gt;&lt;script&gt;x()&lt;/script&gt;?a=1&amp;b=2"')
   })
 })
 

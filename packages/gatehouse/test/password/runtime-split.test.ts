@@ -34,7 +34,10 @@ function importGraph(entry: string): { files: string[]; specifiers: string[] } {
 describe("gatehouse/password's builds", () => {
   it("export the same names, and the same error classes", () => {
     expect(Object.keys(nodeBuild).sort()).toEqual(Object.keys(webBuild).sort())
-    expect(Object.keys(webBuild).sort()).toEqual(["MAX_PASSWORD_LENGTH", "PasswordHashError", "PasswordInputError", "hashPassword", "needsRehash", "verifyPassword"])
+    expect(Object.keys(webBuild).sort()).toEqual([
+      "MAX_PASSWORD_LENGTH", "PasswordHashError", "PasswordInputError", "getPasswordHashingConcurrency", "hashPassword", "needsRehash",
+      "setPasswordHashingConcurrency", "verifyPassword",
+    ])
     expect(nodeBuild.PasswordHashError).toBe(webBuild.PasswordHashError)
     expect(nodeBuild.PasswordInputError).toBe(webBuild.PasswordInputError)
   })
@@ -48,10 +51,10 @@ describe("gatehouse/password's builds", () => {
 
   it("share parsing and PBKDF2 between the builds, so only the Node build reaches node:crypto", () => {
     const node = importGraph("password/node.ts")
-    const shared = ["password/phc.ts", "password/parameters.ts", "password/password-input.ts", "password/hashing.ts", "password/pbkdf2.ts"]
+    const shared = ["password/phc.ts", "password/parameters.ts", "password/password-input.ts", "password/hashing.ts", "password/pbkdf2.ts", "password/derivation-limit.ts"]
     expect(importGraph("password/index.ts").files).toEqual(expect.arrayContaining(shared))
-    expect(node.files).toEqual(expect.arrayContaining([...shared, "password/node-scrypt.ts"]))
-    expect(node.specifiers).toEqual(["node:crypto"])
+    expect(node.files).toEqual(expect.arrayContaining([...shared, "password/node-scrypt.ts", "password/node-concurrency.ts"]))
+    expect(node.specifiers).toEqual(["node:crypto", "node:os"])
   })
 
   it("are mapped in package.json: types first, then node to the scrypt build, then the Web Crypto default", () => {

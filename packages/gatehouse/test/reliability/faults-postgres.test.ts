@@ -59,6 +59,8 @@ function app(adapter: AuthConfig["adapter"]) {
           const user = typeof username === "string" ? await adapter!.getUserByEmail!(username) : null
           return user && { id: user.id, email: user.email }
         },
+        // The workers sign in again and again while the server restarts; throttling is not measured here.
+        rateLimit: false,
       }),
       email,
       github_,

@@ -87,7 +87,8 @@ beforeAll(async () => {
     session: { strategy: "jwt" },
     experimental: { enableWebAuthn: true },
     providers: [
-      Credentials({ credentials: { username: {}, password: {} }, authorize: (c) => (c.username === "ada" && c.password === "correct horse" ? { ...ada } : null) }),
+      // Unthrottled: ada signs in for every route and variant; throttling has its own tests.
+      Credentials({ credentials: { username: {}, password: {} }, authorize: (c) => (c.username === "ada" && c.password === "correct horse" ? { ...ada } : null), rateLimit: false }),
       githubProvider,
       oidcProvider("idp"),
       oidcProvider("idp-form", { response_mode: "form_post" }),
@@ -112,6 +113,7 @@ beforeAll(async () => {
       Credentials({
         credentials: { username: {}, password: {} },
         authorize: (c) => (c.username === "ada" && c.password === "correct horse" ? { ...storedAda! } : null),
+        rateLimit: false,
       }),
       { id: "email-confirm", name: "Email", type: "email", confirmSignIn: true, sendVerificationRequest: capture },
     ],

@@ -3,21 +3,24 @@
  * provider's `authorize` and signs the returned user in.
  * @module
  */
-import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF } from "../../errors.js"
+import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, PasswordHashError, RateLimited, ServerBusy } from "../../errors.js"
 import type { CredentialsConfig } from "../../providers/types.js"
 import type { Account, User } from "../../types.js"
 import { emitEvent } from "../events.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
+import { throttleCredentialsAttempt } from "../credentials/rate-limit.js"
 import { jsonRequest } from "../json-request.js"
 import { logError } from "../logger.js"
 import { issueSession, sessionUserFor } from "../sessions/index.js"
 import { runSignInCallback } from "../sign-in-callback.js"
 
 /**
- * Signs in the user `authorize` returns. `null` is a failed sign-in ({@link CredentialsSignin},
- * which carries only its `code` to the sign-in page); any other throw is the application's bug
- * ({@link CallbackRouteError}, logged in full, shown as `Configuration`).
+ * Signs in the user `authorize` returns, once the attempt has passed the provider's `rateLimit`.
+ * `null` is a failed sign-in ({@link CredentialsSignin}, which carries only its `code` to the
+ * sign-in page); a {@link RateLimited} or {@link ServerBusy} thrown by `authorize` is answered as such,
+ * a `busy` {@link PasswordHashError} as {@link ServerBusy}; any other throw is the application's
+ * bug ({@link CallbackRouteError}, logged in full, shown as `Configuration`).
  */
 export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<ResponseInternal> {
   if (ctx.request.method !== "POST") {
@@ -26,11 +29,15 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
   if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action callback")
 
   const credentials: Record<string, unknown> = { ...ctx.request.body }
+  // Before authorize: a refused attempt must cost no password hash.
+  await throttleCredentialsAttempt(ctx, provider, credentials)
   let authorized: unknown
   try {
     authorized = await provider.authorize(credentials, jsonRequest(ctx, credentials))
   } catch (error) {
-    if (error instanceof CredentialsSignin) throw error
+    if (error instanceof CredentialsSignin || error instanceof RateLimited || error instanceof ServerBusy) throw error
+    // gatehouse/password refused to queue another hash: the server is busy, the password unknown.
+    if (error instanceof PasswordHashError && error.reason === "busy") throw new ServerBusy("Too many password checks waiting", { cause: { provider: provider.id, err: error } })
     throw new CallbackRouteError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
   }
   if (!authorized) throw new CredentialsSignin("The authorize function returned no user")

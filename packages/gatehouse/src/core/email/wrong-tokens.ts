@@ -32,7 +32,7 @@ function guardOf(ctx: RequestContext, provider: EmailConfig, identifier: string)
   return {
     max,
     spends: typeof ctx.config.adapter?.deleteVerificationTokens === "function",
-    count: async () => countEvent(ctx, `${provider.id}:wrong-token:${await secretKeyed(ctx, identifier)}`, window),
+    count: async () => (await countEvent(ctx, `${provider.id}:wrong-token:${await secretKeyed(ctx, identifier)}`, window)).count,
   }
 }
 

@@ -17,6 +17,9 @@ const texts: ReadonlyMap<string, string> = new Map([
   ["EmailSignInError", "The e-mail could not be sent."],
   ["InvalidEmail", "That is not an e-mail address we can send a sign-in link to."],
   ["EmailRateLimited", "Too many sign-in e-mails were requested. Check your inbox, or try again in a few minutes."],
+  ["CredentialsRateLimited", "Too many sign-in attempts. Try again in a few minutes."],
+  ["RateLimited", "Too many sign-in attempts. Try again in a few minutes."],
+  ["ServerBusy", "The server is busy. Try again in a moment."],
   ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
   ["SessionRequired", "Please sign in to access this page."],
 ])

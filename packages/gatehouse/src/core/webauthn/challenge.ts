@@ -69,6 +69,6 @@ export async function spendChallenge(ctx: RequestContext, challenge: string): Pr
   // Remembered for as long as any cookie holding it can still decode: its whole life, plus the
   // clock tolerance `decode` allows, counted from now (the latest it can have been issued).
   const window = CHECK_COOKIE_MAX_AGE + DECODE_CLOCK_TOLERANCE
-  const uses = await countEvent(ctx, `webauthn-challenge:${await secretKeyed(ctx, challenge)}`, window)
-  if (uses !== 1) throw new WebAuthnVerificationError("This challenge was already used")
+  const { count } = await countEvent(ctx, `webauthn-challenge:${await secretKeyed(ctx, challenge)}`, window)
+  if (count !== 1) throw new WebAuthnVerificationError("This challenge was already used")
 }
