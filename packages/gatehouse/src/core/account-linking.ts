@@ -103,10 +103,14 @@ async function linkedUser(
       throw new NotLinked("The account is already associated with another user")
     }
     await storeNewTokens(ctx, account)
-    // The account's own holder now shows the provider vouches for the address: it is proven.
-    // (Auth.js never stores that for OAuth users; this marks them as they come back.)
+    // The holder of an account linked to this user now shows its provider vouches for the user's
+    // address: they own it, and anything else on the account was added by someone signed in as
+    // it, so nothing is claimed. (Auth.js stores null for every OAuth user; they become proven
+    // as they come back.)
     if (emailProven && !owner.emailVerified && owner.email && owner.email === user.email) {
-      return { user: (await markProven(ctx, owner)).user, isNewUser: false }
+      const updated = await callAdapter(adapter, "updateUser", { id: owner.id, emailVerified: new Date() })
+      await emitEvent(ctx.config, "updateUser", { user: updated })
+      return { user: updated, isNewUser: false }
     }
     return { user: owner, isNewUser: false }
   }
@@ -149,10 +153,14 @@ async function linkedUser(
  * (see {@link claimUnprovenAccount}); fires `updateUser`.
  */
 async function markProven(ctx: RequestContext, user: AdapterUser): Promise<{ user: AdapterUser; removed?: RemovedSignInMethods }> {
-  const removed = user.emailVerified ? undefined : await claimUnprovenAccount(ctx, user)
-  const updated = await callAdapter(ctx.config.adapter, "updateUser", { id: user.id, emailVerified: new Date() })
-  await emitEvent(ctx.config, "updateUser", { user: updated })
-  return { user: updated, ...(removed && { removed }) }
+  if (user.emailVerified) {
+    const updated = await callAdapter(ctx.config.adapter, "updateUser", { id: user.id, emailVerified: new Date() })
+    await emitEvent(ctx.config, "updateUser", { user: updated })
+    return { user: updated }
+  }
+  const { user: claimed, removed } = await claimUnprovenAccount(ctx, user)
+  await emitEvent(ctx.config, "updateUser", { user: claimed })
+  return { user: claimed, removed }
 }
 
 /**

@@ -49,19 +49,22 @@ export function claimBlocker(config: ResolvedConfig): Error | undefined {
 
 /**
  * Makes `user`, whose address was never proven, the sole property of whoever just proved it:
- * ends every session, unlinks every account but email, deletes the passkeys, and asks each
- * credentials provider to revoke its credentials. The caller then marks the address proven.
- * Safe to repeat: a claim that failed half-way is finished by the next sign-in.
+ * ends every session, unlinks every account but email, deletes the passkeys, asks each
+ * credentials provider to revoke its credentials, marks the address proven, and ends every
+ * session once more. Returns the user as stored now. Safe to repeat: a claim that failed
+ * half-way (the address still unproven) is finished by the next sign-in.
  *
  * @throws {MissingAdapterMethods | InvalidConfig} when the configuration cannot remove them all
  *   (see {@link claimBlocker}); nothing has been changed then.
  */
-export async function claimUnprovenAccount(ctx: RequestContext, user: AdapterUser): Promise<RemovedSignInMethods> {
+export async function claimUnprovenAccount(ctx: RequestContext, user: AdapterUser): Promise<{ user: AdapterUser; removed: RemovedSignInMethods }> {
   const blocker = claimBlocker(ctx.config)
   if (blocker) throw blocker
   const { adapter } = ctx.config
-  // Sessions first: whoever holds one must be out before anything else changes.
-  await sessionRevoker(ctx.config)(user.id)
+  const endSessions = sessionRevoker(ctx.config)
+  // Ended first, so nobody uses a session while the rest goes, and again last (below), for a
+  // sign-in through a method not yet removed that lands while this runs.
+  await endSessions(user.id)
 
   const accounts: RemovedSignInMethods["accounts"] = []
   for (const account of await callAdapter(adapter, "listAccountsByUserId", user.id)) {
@@ -81,9 +84,11 @@ export async function claimUnprovenAccount(ctx: RequestContext, user: AdapterUse
     if (provider.type !== "credentials" || !provider.revokeCredentials) continue
     if (await provider.revokeCredentials(user)) credentials = true
   }
+  const proven = await callAdapter(adapter, "updateUser", { id: user.id, emailVerified: new Date() })
+  await endSessions(user.id)
   ctx.logger.warn(
     "unproven-account-claimed",
     `User ${user.id} proved their address; removed ${accounts.length} linked account(s)${credentials ? " and credentials" : ""} and ended every session`,
   )
-  return { accounts, credentials }
+  return { user: proven, removed: { accounts, credentials } }
 }

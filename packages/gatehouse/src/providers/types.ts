@@ -143,11 +143,13 @@ export interface EmailConfig extends CommonProviderOptions {
   /** Throttling of sign-in emails; `false` turns it off. */
   rateLimit?: EmailRateLimits | false
   /**
-   * Wrong tokens tried for one address (within a link's lifetime) before its outstanding links
-   * are spent and its owner must ask again. Default 5; `false` turns the count off. Matters most
-   * with a short `generateVerificationToken` (a 6-digit code). Needs the adapter's
-   * `deleteVerificationTokens` to spend links; without it every attempt is counted and, past the
-   * limit, all are refused until the window ends.
+   * Wrong tokens tried for one address (within a link's lifetime) after which its outstanding
+   * links are spent and its owner must ask again; lookups are also limited to this many per
+   * minute, so parallel guesses get no more. Default 5 when `generateVerificationToken` is set (a
+   * short code can be guessed), off otherwise (the default 256-bit tokens cannot be, and a limit
+   * would let anyone spend a stranger's links); `false` turns it off. Spending needs the adapter's
+   * `deleteVerificationTokens`; without it every attempt is counted, and past the limit all are
+   * refused until the window ends.
    */
   maxAttempts?: number | false
   [option: string]: unknown
@@ -191,9 +193,10 @@ export interface CredentialsRateLimits {
    */
   perIp?: RateLimit | false
   /**
-   * Who an attempt is for, from the posted fields. Default: the posted `email`, else `username`
-   * (strings only), trimmed, NFKC-normalized and lower-cased. `undefined` or `""`: only the
-   * per-IP limit applies to that attempt. A custom result is used as it is.
+   * Who an attempt is for, from the posted fields. Default: the posted `email` and `username`,
+   * each counted (read as `String()` reads them, trimmed, NFKC-normalized and lower-cased), so
+   * junk in one cannot dodge the count of the other. `undefined` or `""`: only the per-IP limit
+   * applies to that attempt. A custom result is used as it is.
    */
   identifier?: (credentials: Partial<Record<string, unknown>>) => string | undefined
   /** The client's IP from the request headers, for proxies that say it elsewhere (`CF-Connecting-IP`). */
@@ -373,7 +376,10 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * provider at most; a form field needs `webauthn` in its `autocomplete`). Default `true`.
    */
   enableConditionalUI?: boolean
-  /** The fields of the sign-in page's form; their values are sent to `getUserInfo`. Default: `email`. */
+  /**
+   * The fields of the sign-in page's passkey form, sent to `webauthn-options`: a new passkey is
+   * labelled with `email` (or `name`, `username`). Default: `email`.
+   */
   formFields?: Record<string, CredentialInput & { required?: boolean; autocomplete?: string }>
   /**
    * Accepted for Auth.js configurations and checked as it checks it, but unused: the sign-in
@@ -385,9 +391,10 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   verifyRegistrationOptions?: WebAuthnVerifyRegistrationOptions
   verifyAuthenticationOptions?: WebAuthnVerifyAuthenticationOptions
   /**
-   * Who the request is about, from its `email` query parameter by default: an existing user
-   * (`exists: true`), a new one (`exists: false`), or `null` (then only a passkey sign-in is
-   * offered). Must not write anything.
+   * Accepted for Auth.js configurations, but never called: Auth.js asks it who has the address a
+   * signed-out request names and answers accordingly, which tells anyone who has an account.
+   * Gatehouse's answer never depends on that (a signed-out registration is always a new user,
+   * labelled with the form's `email`, `name` or `username`).
    */
   getUserInfo?: (request: Request, adapter: Adapter) => Awaitable<WebAuthnUserInfo | null>
   /** The ceremony functions; the provider factories take them from `@simplewebauthn/server`. */

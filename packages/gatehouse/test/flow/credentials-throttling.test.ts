@@ -78,6 +78,21 @@ describe("credentials sign-in throttling", () => {
       expect(calls).toHaveLength(10)
     })
 
+    it("counts username and email both, so junk in one does not dodge the count of the other", async () => {
+      const { config, calls } = counted()
+      for (let i = 0; i < 30; i++) await attempt(config, { username: "ada", email: `junk${i}@x.test`, password: `guess ${i}` })
+      expect(calls.filter((fields) => fields.username === "ada")).toHaveLength(10)
+    })
+
+    it("counts a JSON array identifier as the string authorize would read", async () => {
+      const { config, calls } = counted()
+      for (let i = 0; i < 15; i++) {
+        const client = new Client(config)
+        await client.postJson("callback/credentials", { csrfToken: await client.csrfToken(), email: [ada.email], password: `guess ${i}` })
+      }
+      expect(calls).toHaveLength(10)
+    })
+
     it("answers identifiers with and without an account alike, attempt by attempt and byte for byte", async () => {
       vi.useFakeTimers({ toFake: ["Date"] })
       const { config } = counted({ perIdentifier: { max: 3, windowSeconds: 600 } })

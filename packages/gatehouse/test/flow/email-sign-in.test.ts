@@ -509,8 +509,44 @@ describe("guessing a short sign-in code", () => {
     expect(await tryCode(guesser, "coded@example.com", "999999")).toBe(`${APP}/auth/error?error=Verification`)
     expect(await tryCode(browser, "coded@example.com", "123456")).toBe(`${APP}/auth/error?error=Verification`)
 
-    await requestLink(browser, "coded@example.com")
-    expect(await tryCode(browser, "coded@example.com", "654321")).toBe(DASHBOARD)
+    // A minute later (lookups are limited per minute too), the owner's next code works.
+    vi.useFakeTimers({ toFake: ["Date"] })
+    try {
+      vi.setSystemTime(Date.now() + 61_000)
+      await requestLink(browser, "coded@example.com")
+      expect(await tryCode(browser, "coded@example.com", "654321")).toBe(DASHBOARD)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("gives a burst of parallel guesses no more lookups than the limit: the right code among 300 signs nobody in", async () => {
+    const adapter = MemoryAdapter()
+    const { config, browser } = codeSetup(adapter)
+    await requestLink(browser, "burst@example.com")
+    const csrf = await csrfToken(browser)
+    const cookie = browser.cookies().map((c) => `${c.name}=${c.value}`).join("; ")
+    const guess = (code: string) =>
+      Auth(
+        new Request(`${APP}/auth/callback/email`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ token: code, email: "burst@example.com", csrfToken: csrf, callbackUrl: DASHBOARD }),
+        }),
+        config as Omit<AuthConfig, "raw">,
+      )
+    const codes = Array.from({ length: 299 }, (_, i) => String(200_000 + i))
+    const answers = await Promise.all([...codes, "123456"].map(guess))
+    expect(answers.filter((answer) => answer.headers.get("location") === DASHBOARD)).toEqual([])
+  })
+
+  it("counts nothing with the default 256-bit tokens: wrong tokens for an address cannot spend its owner's link", async () => {
+    const { browser, sent } = setup(MemoryAdapter())
+    const wrong = () => tryCode(browser, "owner@example.com", "f".repeat(64))
+    for (let i = 0; i < 5; i++) expect(await wrong()).toBe(`${APP}/auth/error?error=Verification`)
+    await requestLink(browser, "owner@example.com")
+    expect(await wrong()).toBe(`${APP}/auth/error?error=Verification`)
+    expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
   })
 
   it("counts per address: wrong codes for one address leave another's alone", async () => {

@@ -353,35 +353,32 @@ describe("GET webauthn-options/passkey", () => {
     expect(lastError()?.code).toBe("InvalidProvider")
   })
 
-  it("asks the provider's getUserInfo what labels a new passkey, with the request", async () => {
+  it("never asks getUserInfo (Auth.js's lookup of who has an address): a stored name would tell who has an account", async () => {
     const adapter = MemoryAdapter()
-    const seen: string[] = []
+    await adapter.createUser({ email: "alice@example.com", emailVerified: new Date(), name: "Alice Secretname" })
+    const asked: string[] = []
     const stub = stubWebAuthn()
     const provider = Passkey({
       simpleWebAuthn: stub.server,
-      getUserInfo: (request) => {
-        const handle = new URL(request.url).searchParams.get("handle")
-        seen.push(handle ?? "")
-        return handle ? { user: { email: `${handle}@corp.example`, name: handle }, exists: false } : null
+      getUserInfo: async (request) => {
+        asked.push(request.url)
+        const user = await adapter.getUserByEmail(new URL(request.url).searchParams.get("email") ?? "")
+        return user ? { user, exists: true } : null
       },
     })
     const { client } = setup({ adapter, providers: [provider] })
-    const { body } = await optionsFor(client(), { action: "register", handle: "grace" })
-    expect(seen).toEqual(["grace"])
-    expect(body?.action).toBe("register")
-    expect(body!.options).toMatchObject({ user: { name: "grace@corp.example", displayName: "grace" } })
-    // A sign-in names nobody: getUserInfo is not asked.
-    expect((await optionsFor(client(), { handle: "grace" })).body?.action).toBe("authenticate")
-    expect(seen).toEqual(["grace"])
+    const { body } = await optionsFor(client(), { action: "register", email: "alice@example.com" })
+    expect(JSON.stringify(body)).not.toContain("Secretname")
+    expect(body!.options).toMatchObject({ user: { name: "alice@example.com", displayName: "alice@example.com" } })
+    expect(asked).toEqual([])
   })
 
-  it("refuses a getUserInfo answer of the wrong shape as a configuration error", async () => {
-    const stub = stubWebAuthn()
-    const provider = Passkey({ simpleWebAuthn: stub.server, getUserInfo: () => ({ user: { email: "x@example.com" }, exists: true }) as never })
-    const { client, lastError } = setup({ providers: [provider] })
-    const { response } = await optionsFor(client(), { action: "register" })
-    expect(response.headers.get("location")).toBe(`${BASE}/error?error=Configuration`)
-    expect(lastError()?.message).toMatch(/getUserInfo of provider "passkey" must return/)
+  it("labels a new passkey with the form's name or username when there is no email, invisible characters dropped", async () => {
+    const { client } = setup()
+    const { body } = await optionsFor(client(), { action: "register", username: "grace\u200b " })
+    expect(body!.options).toMatchObject({ user: { name: "grace", displayName: "grace" } })
+    const { response } = await optionsFor(client(), { action: "register", username: "\u200b" })
+    expect(response.status).toBe(400)
   })
 
   describe("signed in", () => {

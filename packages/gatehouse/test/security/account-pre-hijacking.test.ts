@@ -182,6 +182,39 @@ describe("the application's own credentials sign-up, for an address nobody prove
     expect((await passwordSignIn(browser(), "attacker's password")).last.location).toBe(`${APP}/auth/signin?error=CredentialsSignin&code=credentials`)
   })
 
+  it("leaves no session to a sign-in that lands while the claim runs (sessions end again at its end)", async () => {
+    const passwords = new Map<string, string>()
+    let adapterRef: ReturnType<typeof MemoryAdapter> | undefined
+    let release: () => void = () => {}
+    const paused = new Promise<void>((resolve) => (release = resolve))
+    let reached: () => void = () => {}
+    const revoking = new Promise<void>((resolve) => (reached = resolve))
+    const credentials = Credentials({
+      credentials: { email: {}, password: {} },
+      authorize: async ({ email, password }) => {
+        const user = await adapterRef!.getUserByEmail(String(email))
+        return user && passwords.get(user.id) === password ? user : null
+      },
+      revokeCredentials: async (user: AdapterUser) => {
+        reached()
+        await paused
+        return passwords.delete(user.id)
+      },
+    })
+    const built = app({}, [credentials])
+    adapterRef = built.adapter
+    const user = await built.adapter.createUser({ email: VICTIM, emailVerified: null, name: "Signed up by someone" })
+    passwords.set(user.id, "attacker's password")
+
+    const claiming = built.provesAddress(built.browser())
+    await revoking
+    const attacker = built.browser()
+    expect((await passwordSignIn(attacker, "attacker's password")).last.location).toBe(DASHBOARD)
+    release()
+    await claiming
+    expect(await sessionOf(attacker)).toBeNull()
+  })
+
   it("is warned about at startup when the credentials provider cannot revoke what it checks", async () => {
     const { browser, log } = passwordApp(false)
     await browser().get(`${APP}/auth/providers`)

@@ -31,10 +31,6 @@ type SignInStart = Promise<ResponseInternal> | ResponseInternal
 /** Providers whose form posts straight to their callback go back to the (built-in) sign-in page, as in Auth.js. */
 const toSignInPage = (ctx: RequestContext): SignInStart => ({ redirect: routeUrl(ctx, "signin") })
 
-const notAvailable = (_ctx: RequestContext, provider: ProviderConfig): SignInStart => {
-  throw new InvalidProvider(`Sign-in with ${provider.type} providers is not available in this build (${JSON.stringify(provider.id)})`)
-}
-
 /** How each kind of provider starts a sign-in. */
 const start: ProviderHandlers<RequestContext, SignInStart> = {
   credentials: toSignInPage,

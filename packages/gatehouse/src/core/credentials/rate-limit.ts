@@ -33,37 +33,42 @@ export async function throttleCredentialsAttempt(ctx: RequestContext, provider: 
     })
   }
   const perIdentifier = limitOf(rateLimit?.perIdentifier, DEFAULT_PER_IDENTIFIER)
-  const identifier = perIdentifier && identifierOf(credentials, rateLimit?.identifier)
-  if (perIdentifier && identifier) {
-    buckets.push({
-      scope: `${provider.id}:identifier`,
-      value: identifier,
-      limit: perIdentifier,
-      refuse: (retryAfter) =>
-        new CredentialsRateLimited(`More than ${perIdentifier.max} sign-in attempts for one identifier in ${perIdentifier.windowSeconds} s`, { retryAfter }),
-    })
+  if (perIdentifier) {
+    for (const identifier of identifiersOf(credentials, rateLimit?.identifier)) {
+      buckets.push({
+        scope: `${provider.id}:identifier`,
+        value: identifier,
+        limit: perIdentifier,
+        refuse: (retryAfter) =>
+          new CredentialsRateLimited(`More than ${perIdentifier.max} sign-in attempts for one identifier in ${perIdentifier.windowSeconds} s`, { retryAfter }),
+      })
+    }
   }
   await throttle(ctx, buckets)
 }
 
 /**
- * Who the attempt is for: the provider's `identifier`, else the posted `email` or `username`.
- * Normalized so that `Ada@Example.com `, `ada@example.com` and its full-width spelling share one
- * count; a custom identifier is the application's own and used as it is.
+ * Who the attempt is for: the provider's `identifier`, else both the posted `email` and
+ * `username` (each counted: an `authorize` reading one must not be guessed at through junk in
+ * the other). Values are read as `String()` would read them, since `authorize` may (a JSON array
+ * `["ada@app.test"]` is `ada@app.test`), then normalized so that `Ada@Example.com `,
+ * `ada@example.com` and its full-width spelling share one count. A custom identifier is the
+ * application's own and used as it is.
  */
-function identifierOf(
+function identifiersOf(
   credentials: Record<string, unknown>,
   custom: ((credentials: Partial<Record<string, unknown>>) => string | undefined) | undefined,
-): string | undefined {
+): string[] {
   if (custom) {
     const chosen: unknown = custom(credentials)
-    return typeof chosen === "string" && chosen !== "" ? chosen : undefined
+    return typeof chosen === "string" && chosen !== "" ? [chosen] : []
   }
+  const found = new Set<string>()
   for (const field of ["email", "username"]) {
     const value = credentials[field]
-    if (typeof value !== "string") continue
-    const normalized = value.normalize("NFKC").trim().toLowerCase()
-    if (normalized !== "") return normalized
+    if (value === undefined || value === null) continue
+    const normalized = String(value).normalize("NFKC").trim().toLowerCase()
+    if (normalized !== "") found.add(normalized)
   }
-  return undefined
+  return [...found]
 }

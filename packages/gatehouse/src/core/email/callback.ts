@@ -80,7 +80,7 @@ function crossSite(ctx: RequestContext): boolean {
 
 /**
  * Spends the link's token and returns it as stored: the address it was issued for, the stored
- * hash, its expiry. Wrong tokens are counted per address (see ./wrong-tokens.ts).
+ * hash, its expiry. Attempts and wrong tokens are counted per address (see ./wrong-tokens.ts).
  */
 async function spendToken(ctx: RequestContext, provider: EmailConfig, token: string, email: string): Promise<VerificationToken> {
   await admitTokenAttempt(ctx, provider, email)

@@ -58,7 +58,11 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
       // The provider said no (the user cancelled, the app is not allowed): a sign-in page matter.
       throw new OAuthCallbackError("OAuth Provider returned an error", { cause: { provider: provider.id, error: error.error } })
     }
-    throw new InvalidCheck(`The authorization response failed validation: ${(error as Error).message}`, { cause: loggableError(error) })
+    const message = `The authorization response failed validation: ${(error as Error).message}`
+    // A wrong or missing `iss` is the provider's answer not matching its configuration (or a
+    // mix-up), not a browser that lost its cookies: that stays a server-side error.
+    if (/"iss"/.test((error as Error).message)) throw new CallbackRouteError(message, { cause: { provider: provider.id } })
+    throw new InvalidCheck(message, { cause: loggableError(error) })
   }
 
   let codeVerifier: string | typeof o.nopkce = o.nopkce

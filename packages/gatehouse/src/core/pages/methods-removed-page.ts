@@ -14,7 +14,7 @@ import { renderPage } from "./layout.js"
 export interface MethodsRemovedNotice {
   /** The address just proven, when there is one. */
   email: string | null | undefined
-  /** Display names of what was removed, e.g. `GitHub`, `a passkey`, `a password`. */
+  /** What was removed, as list items: `Your GitHub account`, `A passkey`, `A password`. */
   removed: readonly string[]
   /** Where "Continue" goes: the callback URL, already validated. */
   continueUrl: string

@@ -3,8 +3,8 @@
  * passkey ceremony, `{ action, options }`, with the challenge kept in a cookie.
  * @module
  */
-import { AuthError, InvalidProvider } from "../../errors.js"
-import type { WebAuthnConfig, WebAuthnCredentialDescriptor, WebAuthnUserInfo } from "../../providers/types.js"
+import { InvalidProvider } from "../../errors.js"
+import type { WebAuthnCredentialDescriptor } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
 import { plainEmailAddress } from "../email/identifier.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
@@ -59,7 +59,7 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
     return jsonResponse({ action: ceremony, options }, { noCache: true, cookies: [cookie] })
   }
 
-  const user = signedIn ?? (await newUserOf(ctx, provider))
+  const user = signedIn ?? newUserOf(ctx)
   const userName = user?.email || user?.name || signedIn?.id
   if (!user || !userName) return jsonResponse({ error: "Invalid request" }, { status: 400 })
   const options = await webauthn.generateRegistrationOptions({
@@ -78,29 +78,15 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
 }
 
 /**
- * What labels a new user's passkey: the provider's `getUserInfo` (its `exists` is not used signed
- * out), else the `email` (or `name`) in the query. No store is asked who has the address.
+ * What labels a new user's passkey: the `email` the form sent, else its `name` or `username`.
+ * Nothing is looked up, not even through the provider's `getUserInfo` (which Auth.js asks who has
+ * the address): a stored name coming back would tell anyone who has an account.
  */
-async function newUserOf(ctx: RequestContext, provider: WebAuthnConfig): Promise<{ email?: string | null; name?: string | null } | null> {
-  if (provider.getUserInfo) {
-    const info: unknown = await provider.getUserInfo(new Request(ctx.request.url, { headers: ctx.request.headers }), ctx.config.adapter!)
-    return checkedUserInfo(provider, info)?.user ?? null
-  }
-  const { email, name } = ctx.request.query
-  if (email) return { email: plainEmailAddress(email), ...(name && { name: name.trim().slice(0, 64) }) }
-  return name?.trim() ? { name: name.trim().slice(0, 64) } : null
-}
-
-/** `info` when it has the shape `getUserInfo` promises. @throws {AuthError} otherwise. */
-function checkedUserInfo(provider: WebAuthnConfig, info: unknown): WebAuthnUserInfo | null {
-  if (info === null || info === undefined) return null
-  const { user, exists } = info as { user?: { id?: unknown }; exists?: unknown }
-  const valid =
-    typeof user === "object" && user !== null && (exists === false || (exists === true && typeof user.id === "string" && user.id !== ""))
-  if (!valid) {
-    throw new AuthError(`getUserInfo of provider ${JSON.stringify(provider.id)} must return null or { user, exists } (an existing user with its id)`)
-  }
-  return info as WebAuthnUserInfo
+function newUserOf(ctx: RequestContext): { email?: string; name?: string } | null {
+  const { email, name, username } = ctx.request.query
+  const label = (name ?? username)?.replace(/[\p{Cc}\p{Cf}]/gu, "").trim().slice(0, 64)
+  if (email) return { email: plainEmailAddress(email), ...(label && { name: label }) }
+  return label ? { name: label } : null
 }
 
 /** The user's passkeys, as options list them (to sign in with one, or not to create a second on one authenticator). */
