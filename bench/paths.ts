@@ -2,6 +2,7 @@
  * Where things are. The bench is bundled into bench/.build/index.js before it runs, so
  * `import.meta.url` below is that bundle's address, whichever source file this code came from.
  */
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 /** The workspace root (node_modules, bench/). */
@@ -12,3 +13,6 @@ export const coldStartChild = fileURLToPath(new URL("./scenarios/cold-start-chil
 
 /** Committed results of a full run. */
 export const resultsDir = fileURLToPath(new URL("../results/", import.meta.url))
+
+/** Where packages installed for the benchmarks alone live (next-auth, which brings Next): bench/package.json. */
+export const benchModules = join(repoRoot, "bench", "node_modules")

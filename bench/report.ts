@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { cpus, arch, release, totalmem, type } from "node:os"
 import { join } from "node:path"
 import type { Timing } from "./measure.js"
-import { repoRoot } from "./paths.js"
+import { benchModules, repoRoot } from "./paths.js"
 
 export type Better = "higher" | "lower"
 
@@ -123,8 +123,14 @@ export class Report {
 }
 
 function versionOf(name: string): string {
-  const text = readFileSync(join(repoRoot, "node_modules", name, "package.json"), "utf8")
-  return (JSON.parse(text) as { version: string }).version
+  for (const modules of [join(repoRoot, "node_modules"), benchModules]) {
+    try {
+      return (JSON.parse(readFileSync(join(modules, name, "package.json"), "utf8")) as { version: string }).version
+    } catch {
+      // Not installed there: try the next place.
+    }
+  }
+  return "not installed"
 }
 
 /** The machine a run happened on: without it a figure means little. */
@@ -149,7 +155,7 @@ export function environment() {
   return {
     date: new Date().toISOString(),
     machine: machine(),
-    versions: versionsOf(["gatehouse", "@auth/core", "@auth/pg-adapter", "next-auth", "esbuild"]),
+    versions: versionsOf(["gatehouse-auth", "@auth/core", "@auth/pg-adapter", "next-auth", "esbuild"]),
   }
 }
 

@@ -5,9 +5,9 @@
 import { Auth as authjsAuth } from "@auth/core"
 import { encode as authjsEncode } from "@auth/core/jwt"
 import authjsGitHub from "@auth/core/providers/github"
-import { Auth as gatehouseAuth } from "gatehouse"
-import { encode as gatehouseEncode } from "gatehouse/jwt"
-import gatehouseGitHub from "gatehouse/providers/github"
+import { Auth as gatehouseAuth } from "gatehouse-auth"
+import { encode as gatehouseEncode } from "gatehouse-auth/jwt"
+import gatehouseGitHub from "gatehouse-auth/providers/github"
 import { expectSession } from "./expect.js"
 import { claims, jwtSessionConfig, secret, sessionCookieName, sessionRequest } from "./fixtures.js"
 

@@ -50,7 +50,7 @@ export function writeFloodResults(dir: string, result: FloodResult): string[] {
     machine: machine(),
     availableParallelism: availableParallelism(),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? "4 (unset)",
-    versions: versionsOf(["gatehouse"]),
+    versions: versionsOf(["gatehouse-auth"]),
   }
   const { options } = result
   const md = [

@@ -4,7 +4,7 @@
  * credentials callback as fast as they are answered, each guess for another address from another
  * IP (so throttling, left at its defaults, never refuses one: what is measured is the password
  * hashing limit). The authorize function verifies against a real scrypt hash at OWASP's cost, as
- * an application using gatehouse/password does. The flood with the default hashing limit
+ * an application using gatehouse-auth/password does. The flood with the default hashing limit
  * alternates with idle checks in rounds; then one with the limit raised out of the way shows what
  * the limit buys.
  *
@@ -92,7 +92,7 @@ async function floodApp(): Promise<{ config: AuthConfig & { raw?: undefined }; s
     providers: [
       Credentials({
         credentials: { email: {}, password: {} },
-        // As the gatehouse/password example does: one hash checked for every address, known or not.
+        // As the gatehouse-auth/password example does: one hash checked for every address, known or not.
         authorize: async ({ email, password }) => ((await verifyPassword(String(password), stored)) && email === USER.email ? { id: USER.sub, ...USER } : null),
       }),
     ],

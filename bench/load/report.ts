@@ -28,7 +28,7 @@ export function loadEnvironment(postgres: string): LoadEnvironment {
     date: new Date().toISOString(),
     machine: machine(),
     loadAverage: Number(loadavg()[0]!.toFixed(2)),
-    versions: { ...versionsOf(["gatehouse", "express", "pg", "autocannon"]), postgresql: postgres },
+    versions: { ...versionsOf(["gatehouse-auth", "express", "pg", "autocannon"]), postgresql: postgres },
   }
 }
 

@@ -15,7 +15,7 @@ const scriptMs = performance.now()
 
 async function handlerFor(library: string | undefined): Promise<(request: Request) => Promise<Response>> {
   if (library === "gatehouse") {
-    const [{ Auth }, { default: GitHub }] = await Promise.all([import("gatehouse"), import("gatehouse/providers/github")])
+    const [{ Auth }, { default: GitHub }] = await Promise.all([import("gatehouse-auth"), import("gatehouse-auth/providers/github")])
     const config = jwtSessionConfig(GitHub)
     return (request) => Auth(request, config)
   }

@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { encode as authjsEncode } from "@auth/core/jwt"
-import { encode as gatehouseEncode } from "gatehouse/jwt"
+import { encode as gatehouseEncode } from "gatehouse-auth/jwt"
 import { claims, secret, sessionCookieName } from "../fixtures.js"
 import { quantile } from "../measure.js"
 import { coldStartChild } from "../paths.js"

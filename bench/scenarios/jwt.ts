@@ -1,6 +1,6 @@
 /** Scenario 2: the session token alone, without the handler: getToken, decode, encode. */
 import * as authjs from "@auth/core/jwt"
-import * as gatehouse from "gatehouse/jwt"
+import * as gatehouse from "gatehouse-auth/jwt"
 import { claims, origin, secret, sessionCookieName as salt } from "../fixtures.js"
 import { compare, timingAtScale } from "../measure.js"
 import type { Scenario } from "../scenario.js"
@@ -28,7 +28,7 @@ async function operations(lib: JwtModule, library: string) {
 
 export const jwt: Scenario = {
   name: "jwt",
-  title: "2. Session token alone: getToken, decode, encode (gatehouse/jwt vs @auth/core/jwt)",
+  title: "2. Session token alone: getToken, decode, encode (gatehouse-auth/jwt vs @auth/core/jwt)",
   async run({ report, scale }) {
     const ours = await operations(gatehouse, "gatehouse")
     const theirs = await operations(authjs, "auth.js")

@@ -5,8 +5,8 @@
  */
 import { Auth as authjsAuth } from "@auth/core"
 import authjsCredentials from "@auth/core/providers/credentials"
-import { Auth as gatehouseAuth } from "gatehouse"
-import gatehouseCredentials from "gatehouse/providers/credentials"
+import { Auth as gatehouseAuth } from "gatehouse-auth"
+import gatehouseCredentials from "gatehouse-auth/providers/credentials"
 import { expectSignIn } from "../expect.js"
 import { basePath, claims, origin, secret, sessionCookieName } from "../fixtures.js"
 import { compare, timingAtScale } from "../measure.js"

@@ -9,7 +9,7 @@
  */
 import { build } from "esbuild"
 import { gzipSync } from "node:zlib"
-import { repoRoot } from "../paths.js"
+import { benchModules, repoRoot } from "../paths.js"
 import type { Scenario } from "../scenario.js"
 
 interface Case {
@@ -23,19 +23,19 @@ interface Case {
 const cases: Case[] = [
   {
     label: "(a) Auth + GitHub provider: gatehouse vs @auth/core",
-    gatehouse: `export { Auth } from "gatehouse"; export { default as GitHub } from "gatehouse/providers/github"`,
+    gatehouse: `export { Auth } from "gatehouse-auth"; export { default as GitHub } from "gatehouse-auth/providers/github"`,
     authjs: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"`,
   },
   {
-    label: "(b) getToken only: gatehouse/jwt vs @auth/core/jwt",
-    gatehouse: `export { getToken } from "gatehouse/jwt"`,
+    label: "(b) getToken only: gatehouse-auth/jwt vs @auth/core/jwt",
+    gatehouse: `export { getToken } from "gatehouse-auth/jwt"`,
     authjs: `export { getToken } from "@auth/core/jwt"`,
   },
   {
     // Everything each exports: next-auth/react also has the React pieces (SessionProvider,
-    // useSession), which gatehouse/client does not offer; react itself is in neither.
-    label: "(c) browser client, all exports: gatehouse/client vs next-auth/react (react external)",
-    gatehouse: `export * from "gatehouse/client"`,
+    // useSession), which gatehouse-auth/client does not offer; react itself is in neither.
+    label: "(c) browser client, all exports: gatehouse-auth/client vs next-auth/react (react external)",
+    gatehouse: `export * from "gatehouse-auth/client"`,
     authjs: `export * from "next-auth/react"`,
     external: ["react", "react/*", "react-dom", "react-dom/*"],
   },
@@ -44,6 +44,8 @@ const cases: Case[] = [
 async function bundleSize(entry: string, external: string[] = []): Promise<{ minified: number; gzip: number }> {
   const result = await build({
     stdin: { contents: entry, resolveDir: repoRoot, loader: "js" },
+    // next-auth (and the Next it brings) is installed for the benchmarks alone, under bench/.
+    nodePaths: [benchModules],
     bundle: true,
     minify: true,
     format: "esm",

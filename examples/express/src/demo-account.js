@@ -1,18 +1,18 @@
 // @ts-check
 /**
- * The demo account: a seeded user whose password hash (from `gatehouse/password`) lives in a
+ * The demo account: a seeded user whose password hash (from `gatehouse-auth/password`) lives in a
  * table of the demo's own, next to Gatehouse's tables in the same SQLite file, and the
  * credentials check that signs it in.
  */
-import { hashPassword, needsRehash, PasswordHashError, verifyPassword } from "gatehouse/password"
+import { hashPassword, needsRehash, PasswordHashError, verifyPassword } from "gatehouse-auth/password"
 
 export const DEMO_EMAIL = "demo@example.com"
 export const DEMO_PASSWORD = "correct horse battery staple"
 
-/** @typedef {import("gatehouse/adapters/sqlite").SQLiteAdapterMethods} Adapter */
+/** @typedef {import("gatehouse-auth/adapters/sqlite").SQLiteAdapterMethods} Adapter */
 
 /**
- * Creates the demo user and its password hash on first run. A stored hash `gatehouse/password`
+ * Creates the demo user and its password hash on first run. A stored hash `gatehouse-auth/password`
  * cannot read (earlier versions of the demo wrote `scrypt$N$r$p$salt$key`) is replaced: the demo
  * knows its own password, which a real app would not.
  * @param {import("better-sqlite3").Database} db
@@ -33,7 +33,7 @@ export async function seedDemoUser(db, adapter) {
  * A hash made with weaker parameters than today's is replaced once the password is known.
  * @param {import("better-sqlite3").Database} db
  * @param {Adapter} adapter
- * @returns {Promise<(credentials: Partial<Record<string, unknown>>) => Promise<import("gatehouse").User | null>>}
+ * @returns {Promise<(credentials: Partial<Record<string, unknown>>) => Promise<import("gatehouse-auth").User | null>>}
  */
 export async function demoPasswordCheck(db, adapter) {
   // Without a password on file, check against a stand-in anyway: answering sooner would tell

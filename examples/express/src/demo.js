@@ -9,11 +9,11 @@ import { mkdirSync } from "node:fs"
 import { createServer } from "node:http"
 import { fileURLToPath } from "node:url"
 import { join } from "node:path"
-import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
-import { ServerAuth, authSession, requireAuth } from "gatehouse/express"
-import Credentials from "gatehouse/providers/credentials"
-import Nodemailer from "gatehouse/providers/nodemailer"
-import Passkey from "gatehouse/providers/passkey"
+import { SQLiteAdapter } from "gatehouse-auth/adapters/sqlite"
+import { ServerAuth, authSession, requireAuth } from "gatehouse-auth/express"
+import Credentials from "gatehouse-auth/providers/credentials"
+import Nodemailer from "gatehouse-auth/providers/nodemailer"
+import Passkey from "gatehouse-auth/providers/passkey"
 import { startDevOidcProvider } from "./dev-oidc-provider.js"
 import { startMailCapture } from "./mail-capture.js"
 import { homePage, inboxPage, protectedPage } from "./pages.js"
@@ -57,7 +57,7 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
     redirectUris: [url, url.replace("localhost", "127.0.0.1")].map((origin) => `${origin}/auth/callback/dev-oidc`),
   })
 
-  /** @type {import("gatehouse/express").ServerAuthConfig} */
+  /** @type {import("gatehouse-auth/express").ServerAuthConfig} */
   const config = {
     adapter,
     session: { strategy: "database" },
@@ -89,13 +89,13 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
   app.use("/auth", ServerAuth(config))
   app.use(authSession(config))
   app.get("/assets/gatehouse-client.js", (_req, res) => {
-    res.type("text/javascript").sendFile(fileURLToPath(import.meta.resolve("gatehouse/client")))
+    res.type("text/javascript").sendFile(fileURLToPath(import.meta.resolve("gatehouse-auth/client")))
   })
   app.get("/", (_req, res) => {
     res.send(homePage(res.locals.session, { demoEmail: DEMO_EMAIL, demoPassword: DEMO_PASSWORD }))
   })
   app.get("/protected", requireAuth(config), (_req, res) => {
-    res.send(protectedPage(/** @type {import("gatehouse").Session} */ (res.locals.session)))
+    res.send(protectedPage(/** @type {import("gatehouse-auth").Session} */ (res.locals.session)))
   })
   app.get("/api/me", requireAuth(config, { redirectTo: false }), (_req, res) => {
     res.json({ user: res.locals.session?.user, expires: res.locals.session?.expires })

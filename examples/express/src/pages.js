@@ -34,7 +34,7 @@ ${body}
 </body></html>`
 }
 
-/** @typedef {import("gatehouse").Session} Session */
+/** @typedef {import("gatehouse-auth").Session} Session */
 
 /**
  * @param {Session | null | undefined} session

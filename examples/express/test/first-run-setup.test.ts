@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
-import { verifyPassword } from "gatehouse/password"
+import { SQLiteAdapter } from "gatehouse-auth/adapters/sqlite"
+import { verifyPassword } from "gatehouse-auth/password"
 import { DEMO_EMAIL, DEMO_PASSWORD, demoPasswordCheck, seedDemoUser } from "../src/demo-account.js"
 import { loadEnvFile } from "../src/env-file.js"
 
@@ -98,7 +98,7 @@ describe("the demo account", () => {
     authorize = await demoPasswordCheck(seeded.db, seeded.adapter)
   })
 
-  it("is seeded with a gatehouse/password scrypt hash of the demo password", async () => {
+  it("is seeded with a gatehouse-auth/password scrypt hash of the demo password", async () => {
     const hash = storedHash(seeded.db)!
     expect(hash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/)
     expect(await verifyPassword(DEMO_PASSWORD, hash)).toBe(true)
@@ -118,7 +118,7 @@ describe("the demo account", () => {
     expect(await authorize({ email: DEMO_EMAIL })).toBeNull()
   })
 
-  it("replaces a hash in the demo's earlier scrypt$N$r$p$salt$key layout, which gatehouse/password does not read", async () => {
+  it("replaces a hash in the demo's earlier scrypt$N$r$p$salt$key layout, which gatehouse-auth/password does not read", async () => {
     const { db, adapter } = await previousRun(independentHash("earlier", 10))
     await seedDemoUser(db, adapter)
     const hash = storedHash(db)!

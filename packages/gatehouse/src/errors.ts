@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { CredentialsSignin } from "gatehouse/errors"
+ * import { CredentialsSignin } from "gatehouse-auth/errors"
  *
  * class InvalidLogin extends CredentialsSignin {
  *   code = "invalid_login"
@@ -28,7 +28,7 @@ export type ErrorCause = Record<string, unknown> & { err?: Error }
  * @param errorOptions - `ErrorOptions`; its `cause` becomes {@link AuthError.cause}.
  * @example
  * ```ts
- * import { AuthError } from "gatehouse/errors"
+ * import { AuthError } from "gatehouse-auth/errors"
  *
  * try {
  *   await signIn("github")
@@ -382,7 +382,7 @@ function retrySeconds(message: unknown, options: RetryAfterOptions | undefined, 
  *
  * @example
  * ```ts
- * import { RateLimited } from "gatehouse/errors"
+ * import { RateLimited } from "gatehouse-auth/errors"
  *
  * if (error instanceof RateLimited) response.headers.set("Retry-After", String(error.retryAfter))
  * ```
@@ -428,7 +428,7 @@ export class CredentialsRateLimited extends RateLimited {
 
 /**
  * The server will not start the work a sign-in needs now: too many password checks are waiting
- * already (a `busy` {@link PasswordHashError} from `gatehouse/password` inside `authorize`).
+ * already (a `busy` {@link PasswordHashError} from `gatehouse-auth/password` inside `authorize`).
  * Answered with `503 Service Unavailable` and a `Retry-After` header (5 seconds unless given).
  *
  * @example
@@ -659,7 +659,7 @@ export type MissingSecretError = MissingSecret
 export type PasswordHashProblem =
   /** Not a PHC string of a supported shape: wrong segments, bad base64, bad number, unknown parameter. */
   | "malformed"
-  /** A well-formed PHC string of an algorithm `gatehouse/password` does not implement (bcrypt, argon2…), or an unknown `algorithm` option. */
+  /** A well-formed PHC string of an algorithm `gatehouse-auth/password` does not implement (bcrypt, argon2…), or an unknown `algorithm` option. */
   | "unknown-algorithm"
   /** Parameters outside the accepted bounds: too much memory or work, too short a salt or key. */
   | "parameters-out-of-range"
@@ -672,7 +672,7 @@ export type PasswordHashProblem =
   | "busy"
 
 /**
- * A stored password hash string `gatehouse/password` will not use. It signals a data or
+ * A stored password hash string `gatehouse-auth/password` will not use. It signals a data or
  * configuration problem (a corrupted row, a hash from another tool, a hostile database write),
  * never a wrong password, so it is thrown rather than reported as `false`. The message never
  * holds the salt or the key. The one exception is `busy`: too many hashes were waiting for the

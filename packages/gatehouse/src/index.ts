@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { Auth, createActionURL, setEnvDefaults } from "gatehouse"
+ * import { Auth, createActionURL, setEnvDefaults } from "gatehouse-auth"
  *
  * const config = { providers: [] }
  * // `env` is your runtime's environment object (Node's, a Worker's bindings, …)

@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { Auth, raw, skipCSRFCheck } from "gatehouse"
+ * import { Auth, raw, skipCSRFCheck } from "gatehouse-auth"
  *
  * const result = await Auth(request, { ...config, raw, skipCSRFCheck })
  * ```

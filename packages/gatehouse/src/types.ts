@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import type { AuthConfig, Session } from "gatehouse/types"
+ * import type { AuthConfig, Session } from "gatehouse-auth/types"
  *
  * const config: AuthConfig = { providers: [], secret: env.AUTH_SECRET }
  * ```
@@ -241,7 +241,7 @@ export interface EventCallbacks {
   session: (message: { session: Session; token: JWT } | { session: Session }) => Awaitable<void>
 }
 
-/** The marker types for framework authors; see `raw` and `skipCSRFCheck` in `gatehouse`. */
+/** The marker types for framework authors; see `raw` and `skipCSRFCheck` in `gatehouse-auth`. */
 export type RawMarker = typeof import("./markers.js").raw
 export type SkipCSRFCheckMarker = typeof import("./markers.js").skipCSRFCheck
 

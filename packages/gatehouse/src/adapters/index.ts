@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import type { Adapter } from "gatehouse/adapters"
+ * import type { Adapter } from "gatehouse-auth/adapters"
  *
  * const adapter: Adapter = {
  *   async getUser(id) {

@@ -7,8 +7,8 @@
  *
  * @example
  * ```ts
- * import { Auth } from "gatehouse"
- * import { MemoryAdapter } from "gatehouse/adapters/memory"
+ * import { Auth } from "gatehouse-auth"
+ * import { MemoryAdapter } from "gatehouse-auth/adapters/memory"
  *
  * const adapter = MemoryAdapter()
  * const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null })
@@ -43,7 +43,7 @@ export type MemoryAdapter = StoredAdapter
  *
  * @example
  * ```ts
- * import { MemoryAdapter } from "gatehouse/adapters/memory"
+ * import { MemoryAdapter } from "gatehouse-auth/adapters/memory"
  *
  * // Spread it and override what a test needs to observe or break.
  * const memory = MemoryAdapter()

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema of `gatehouse/adapters/postgres` and {@link migrate}, which applies it.
+ * The PostgreSQL schema of `gatehouse-auth/adapters/postgres` and {@link migrate}, which applies it.
  *
  * Table and column names are those of Auth.js's `@auth/pg-adapter`, so a database made for
  * Auth.js (SERIAL integer ids) keeps working; the script only adds what that schema lacks.
@@ -8,7 +8,7 @@
  * @example
  * ```ts
  * import { Pool } from "pg"
- * import { migrate } from "gatehouse/adapters/postgres"
+ * import { migrate } from "gatehouse-auth/adapters/postgres"
  *
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
  * await migrate(pool) // at deploy or startup: idempotent, and instances take turns
@@ -235,7 +235,7 @@ function isPool(db: PostgresQueryable | PostgresPool): db is PostgresPool {
  * @example
  * ```ts
  * import { Pool } from "pg"
- * import { migrate } from "gatehouse/adapters/postgres"
+ * import { migrate } from "gatehouse-auth/adapters/postgres"
  *
  * await migrate(new Pool({ connectionString: process.env.DATABASE_URL }))
  * ```
@@ -271,7 +271,7 @@ export async function migrate(db: PostgresQueryable | PostgresPool): Promise<voi
  *
  * @example
  * ```ts
- * import { hashSessionTokens, migrate } from "gatehouse/adapters/postgres"
+ * import { hashSessionTokens, migrate } from "gatehouse-auth/adapters/postgres"
  *
  * await migrate(pool)
  * console.log(`${await hashSessionTokens(pool)} sessions converted`)

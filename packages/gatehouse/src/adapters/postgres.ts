@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { Pool } from "pg"
- * import { PostgresAdapter, migrate } from "gatehouse/adapters/postgres"
+ * import { PostgresAdapter, migrate } from "gatehouse-auth/adapters/postgres"
  *
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 5000 })
  * await migrate(pool)
@@ -227,7 +227,7 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  * @example
  * ```ts
  * import { Pool } from "pg"
- * import { PostgresAdapter, migrate } from "gatehouse/adapters/postgres"
+ * import { PostgresAdapter, migrate } from "gatehouse-auth/adapters/postgres"
  *
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 5000 })
  * await migrate(pool)

@@ -1,5 +1,5 @@
 /**
- * The SQLite schema of `gatehouse/adapters/sqlite` and its migrations.
+ * The SQLite schema of `gatehouse-auth/adapters/sqlite` and its migrations.
  *
  * Table and column names are those of Auth.js's PostgreSQL adapter, which the PostgreSQL adapter
  * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`) is Gatehouse's own. Dates are stored as integer milliseconds since the

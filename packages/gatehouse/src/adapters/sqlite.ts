@@ -1,5 +1,5 @@
 /**
- * `gatehouse/adapters/sqlite`: the embedded default adapter, storing users, accounts, sessions,
+ * `gatehouse-auth/adapters/sqlite`: the embedded default adapter, storing users, accounts, sessions,
  * verification tokens, authenticators and rate-limit counts in one SQLite file.
  *
  * Works with `better-sqlite3` and with Node's built-in `node:sqlite` (`DatabaseSync`); it imports
@@ -8,7 +8,7 @@
  * @example
  * ```ts
  * import Database from "better-sqlite3"
- * import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+ * import { SQLiteAdapter } from "gatehouse-auth/adapters/sqlite"
  *
  * const config = { adapter: SQLiteAdapter(new Database("auth.db")), providers: [] }
  * ```
@@ -252,7 +252,7 @@ function migrate(db: SQLiteDatabase): void {
  * @example
  * ```ts
  * import Database from "better-sqlite3"
- * import { hashSessionTokens } from "gatehouse/adapters/sqlite"
+ * import { hashSessionTokens } from "gatehouse-auth/adapters/sqlite"
  *
  * await hashSessionTokens(new Database("auth.db"))
  * ```
@@ -291,8 +291,8 @@ export async function hashSessionTokens(db: SQLiteDatabase): Promise<number> {
  * @example
  * ```ts
  * import Database from "better-sqlite3"
- * import { Auth } from "gatehouse"
- * import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+ * import { Auth } from "gatehouse-auth"
+ * import { SQLiteAdapter } from "gatehouse-auth/adapters/sqlite"
  *
  * const db = new Database("auth.db")
  * const config = { adapter: SQLiteAdapter(db), session: { strategy: "database" as const }, providers: [] }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `gatehouse` executable (`npx gatehouse secret`): runs {@link main} on the process's
+ * The `gatehouse` executable (`npx gatehouse-auth secret`): runs {@link main} on the process's
  * arguments, directory and streams.
  * @module
  */

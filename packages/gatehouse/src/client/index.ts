@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { signIn, signOut } from "gatehouse/client"
+ * import { signIn, signOut } from "gatehouse-auth/client"
  *
  * await signIn("passkey")                                  // sign in with a passkey saved on this device
  * await signIn("passkey", { action: "register" })          // signed in: add a passkey to the account

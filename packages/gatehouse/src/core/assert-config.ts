@@ -100,7 +100,7 @@ export function assertConfig(config: ResolvedConfig, request?: AssertedRequest):
   if (check.missingSecret) {
     return result(
       new MissingSecret(
-        "Please define a `secret`: set AUTH_SECRET to a random string of at least 32 characters (e.g. `openssl rand -base64 33`)",
+        "Please define a `secret`: set AUTH_SECRET to a random string of at least 32 characters; `npx gatehouse-auth secret` writes one to .env.local",
       ),
     )
   }
@@ -174,7 +174,7 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
     } else if (provider.type === "webauthn") {
       if (!hasSimpleWebAuthn(provider)) {
         return new InvalidConfig(
-          `WebAuthn provider "${provider.id}" has no simpleWebAuthn functions; create it with gatehouse/providers/passkey or gatehouse/providers/webauthn`,
+          `WebAuthn provider "${provider.id}" has no simpleWebAuthn functions; create it with gatehouse-auth/providers/passkey or gatehouse-auth/providers/webauthn`,
         )
       }
       const badOrigin = originsOf(provider).find((origin) => !isHttpOrigin(origin))

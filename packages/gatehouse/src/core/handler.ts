@@ -69,8 +69,8 @@ const CONFIGURATION_MESSAGE = "There was a problem with the server configuration
  *
  * @example
  * ```ts
- * import { Auth } from "gatehouse"
- * import Credentials from "gatehouse/providers/credentials"
+ * import { Auth } from "gatehouse-auth"
+ * import Credentials from "gatehouse-auth/providers/credentials"
  *
  * const config = { providers: [Credentials({ authorize })], secret: env.AUTH_SECRET, trustHost: true }
  * export default { fetch: (request: Request) => Auth(request, config) }

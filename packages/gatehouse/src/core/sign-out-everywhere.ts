@@ -27,7 +27,7 @@ import { resolveConfig, type ResolvedConfig } from "./config.js"
  *   `AdapterError` when the store fails (then run it again: it is safe to repeat).
  * @example
  * ```ts
- * import { signOutEverywhere } from "gatehouse"
+ * import { signOutEverywhere } from "gatehouse-auth"
  *
  * app.post("/account/sessions/revoke", requireAuth, async (req, res) => {
  *   await signOutEverywhere(res.locals.session.user.id, authConfig)

@@ -5,8 +5,8 @@
  * @example
  * ```ts
  * import express from "express"
- * import { ServerAuth, authSession, requireAuth } from "gatehouse/express"
- * import GitHub from "gatehouse/providers/github"
+ * import { ServerAuth, authSession, requireAuth } from "gatehouse-auth/express"
+ * import GitHub from "gatehouse-auth/providers/github"
  *
  * const config = { providers: [GitHub] }
  * const app = express()

@@ -1,6 +1,6 @@
 /**
  * The parts of Express's request and response the integration uses, as structural types, so
- * `gatehouse/express` needs neither `express` nor `@types/express` to compile and works with
+ * `gatehouse-auth/express` needs neither `express` nor `@types/express` to compile and works with
  * Express 4 and 5 alike.
  * @module
  */

@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { encode, decode, getToken } from "gatehouse/jwt"
+ * import { encode, decode, getToken } from "gatehouse-auth/jwt"
  *
  * const token = await encode({ token: { sub: "42" }, secret, salt: "authjs.session-token" })
  * const claims = await decode({ token, secret, salt: "authjs.session-token" })

@@ -33,7 +33,7 @@
  *
  * @example
  * ```ts
- * import { hashPassword, verifyPassword, needsRehash } from "gatehouse/password"
+ * import { hashPassword, verifyPassword, needsRehash } from "gatehouse-auth/password"
  *
  * const hash = await hashPassword("correct horse battery staple") // store this
  * if (await verifyPassword(input, hash) && needsRehash(hash)) await save(await hashPassword(input))
@@ -74,7 +74,7 @@ const webCrypto: PasswordRuntime = {
  *   `busy` when 1,000 hashes wait for the concurrency limit already.
  * @example
  * ```ts
- * import { hashPassword } from "gatehouse/password"
+ * import { hashPassword } from "gatehouse-auth/password"
  *
  * const hash = await hashPassword(form.get("password"))
  * await db.query("UPDATE users SET password_hash = $1 WHERE id = $2", [hash, userId])
@@ -98,8 +98,8 @@ export function hashPassword(password: string, options?: PasswordHashOptions): P
  *   inside a credentials provider's `authorize`, let it propagate and the sign-in answers `503`).
  * @example
  * ```ts
- * import Credentials from "gatehouse/providers/credentials"
- * import { verifyPassword } from "gatehouse/password"
+ * import Credentials from "gatehouse-auth/providers/credentials"
+ * import { verifyPassword } from "gatehouse-auth/password"
  *
  * Credentials({
  *   authorize: async ({ email, password }) => {
@@ -127,7 +127,7 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
  * @throws {@link PasswordHashError} for a string {@link verifyPassword} would refuse too.
  * @example
  * ```ts
- * import { hashPassword, needsRehash, verifyPassword } from "gatehouse/password"
+ * import { hashPassword, needsRehash, verifyPassword } from "gatehouse-auth/password"
  *
  * if (await verifyPassword(password, user.passwordHash)) {
  *   if (needsRehash(user.passwordHash)) await updateHash(user.id, await hashPassword(password))
@@ -158,10 +158,10 @@ export function needsRehash(hash: string, options?: PasswordHashOptions): boolea
  * (Cloudflare Workers) a limit changes only their order.
  *
  * @param limit - A whole number of at least 1; leave it out to go back to the default.
- * @throws `InvalidConfig` (from `gatehouse/errors`) for anything else; the limit in force is kept.
+ * @throws `InvalidConfig` (from `gatehouse-auth/errors`) for anything else; the limit in force is kept.
  * @example
  * ```ts
- * import { setPasswordHashingConcurrency } from "gatehouse/password"
+ * import { setPasswordHashingConcurrency } from "gatehouse-auth/password"
  *
  * // A 16-core server started with UV_THREADPOOL_SIZE=16, that signs many people in at once:
  * setPasswordHashingConcurrency(12)
@@ -177,7 +177,7 @@ export function setPasswordHashingConcurrency(limit?: number): void {
  *
  * @example
  * ```ts
- * import { getPasswordHashingConcurrency } from "gatehouse/password"
+ * import { getPasswordHashingConcurrency } from "gatehouse-auth/password"
  *
  * console.info(`password hashing: ${getPasswordHashingConcurrency()} at a time`)
  * ```

@@ -1,5 +1,5 @@
 /**
- * The Node build of `gatehouse/password` (package.json's `node` condition): new hashes are scrypt,
+ * The Node build of `gatehouse-auth/password` (package.json's `node` condition): new hashes are scrypt,
  * derived by `node:crypto`; PBKDF2 hashes still verify (through Web Crypto, as in the Web build).
  * The published types and documentation are index.ts's, so this file keeps exactly its API.
  * @module

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import Credentials from "gatehouse/providers/credentials"
+ * import Credentials from "gatehouse-auth/providers/credentials"
  *
  * const provider = Credentials({
  *   credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },

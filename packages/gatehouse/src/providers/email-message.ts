@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * import { emailMessage } from "gatehouse/providers/email-message"
+ * import { emailMessage } from "gatehouse-auth/providers/email-message"
  *
  * const { subject, text, html } = emailMessage({ url, host: new URL(url).host, theme })
  * ```

@@ -1,11 +1,11 @@
 /**
  * Sign-in links by email over SMTP: the {@link Nodemailer} provider under Auth.js's older name,
  * with id `email` and name `Email`. Kept for configurations moving from Auth.js; new ones can use
- * `gatehouse/providers/nodemailer`. Node only, and needs the `nodemailer` package.
+ * `gatehouse-auth/providers/nodemailer`. Node only, and needs the `nodemailer` package.
  *
  * @example
  * ```ts
- * import Email from "gatehouse/providers/email"
+ * import Email from "gatehouse-auth/providers/email"
  *
  * const provider = Email({ server: env.EMAIL_SERVER, from: "Acme <auth@acme.test>" })
  * ```
@@ -21,7 +21,7 @@ export type EmailOptions = NodemailerOptions
  * The Nodemailer provider with id `email` and name `Email` (Auth.js's deprecated alias). Its
  * variables are `AUTH_EMAIL_*` and its routes `/signin/email`, `/callback/email`.
  *
- * @deprecated Use `Nodemailer` from `gatehouse/providers/nodemailer`; this alias stays for Auth.js compatibility.
+ * @deprecated Use `Nodemailer` from `gatehouse-auth/providers/nodemailer`; this alias stays for Auth.js compatibility.
  * @param options - `server` (required), `from`, and any email provider option.
  * @example
  * ```ts

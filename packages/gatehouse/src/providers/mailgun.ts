@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import Mailgun from "gatehouse/providers/mailgun"
+ * import Mailgun from "gatehouse-auth/providers/mailgun"
  *
  * const provider = Mailgun({ from: "auth@mg.acme.test", region: "eu" }) // API key from AUTH_MAILGUN_KEY
  * ```

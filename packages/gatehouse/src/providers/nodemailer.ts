@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import Nodemailer from "gatehouse/providers/nodemailer"
+ * import Nodemailer from "gatehouse-auth/providers/nodemailer"
  *
  * const provider = Nodemailer({ server: env.EMAIL_SERVER, from: "Acme <auth@acme.test>" })
  * ```

@@ -4,12 +4,12 @@
  *
  * Needs `experimental: { enableWebAuthn: true }`, an adapter with the authenticator methods, and
  * the optional peer `@simplewebauthn/server`. In the browser, the built-in sign-in page works as
- * is; in your own pages use `signIn("passkey")` from `gatehouse/client`.
+ * is; in your own pages use `signIn("passkey")` from `gatehouse-auth/client`.
  *
  * @example
  * ```ts
- * import Passkey from "gatehouse/providers/passkey"
- * import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+ * import Passkey from "gatehouse-auth/providers/passkey"
+ * import { SQLiteAdapter } from "gatehouse-auth/adapters/sqlite"
  *
  * const config = { providers: [Passkey()], adapter: SQLiteAdapter("app.db"), experimental: { enableWebAuthn: true } }
  * ```

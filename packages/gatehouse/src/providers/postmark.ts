@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import Postmark from "gatehouse/providers/postmark"
+ * import Postmark from "gatehouse-auth/providers/postmark"
  *
  * const provider = Postmark({ from: "auth@acme.test" }) // server token from AUTH_POSTMARK_KEY
  * ```

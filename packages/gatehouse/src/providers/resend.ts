@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import Resend from "gatehouse/providers/resend"
+ * import Resend from "gatehouse-auth/providers/resend"
  *
  * const provider = Resend({ from: "Acme <auth@acme.test>" }) // API key from AUTH_RESEND_KEY
  * ```

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import SendGrid from "gatehouse/providers/sendgrid"
+ * import SendGrid from "gatehouse-auth/providers/sendgrid"
  *
  * const provider = SendGrid({ from: "auth@acme.test" }) // API key from AUTH_SENDGRID_KEY
  * ```

@@ -172,7 +172,7 @@ export interface EmailConfig extends CommonProviderOptions {
  * Prevention cheat sheets warn that an account limit lets anyone lock a user out and that one
  * IP address may be a whole office behind NAT, so the limits are short windows, not lockouts,
  * and the per-IP limit is ten times the per-identifier one. A per-IP limit does not stop a
- * botnet spraying from many addresses; `gatehouse/password`'s concurrency limit keeps that from
+ * botnet spraying from many addresses; `gatehouse-auth/password`'s concurrency limit keeps that from
  * starving the rest of the server.
  *
  * @example

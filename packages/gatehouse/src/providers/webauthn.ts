@@ -1,13 +1,13 @@
 /**
  * Sign-in with WebAuthn credentials (security keys, platform authenticators), experimental. For
- * passkeys (user verification, discoverable credentials) use `gatehouse/providers/passkey`.
+ * passkeys (user verification, discoverable credentials) use `gatehouse-auth/providers/passkey`.
  *
  * Needs `experimental: { enableWebAuthn: true }`, an adapter with the authenticator methods, and
  * the optional peer `@simplewebauthn/server`.
  *
  * @example
  * ```ts
- * import WebAuthn from "gatehouse/providers/webauthn"
+ * import WebAuthn from "gatehouse-auth/providers/webauthn"
  *
  * const config = { providers: [WebAuthn()], adapter, experimental: { enableWebAuthn: true } }
  * ```

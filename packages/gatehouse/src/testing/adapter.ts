@@ -12,7 +12,7 @@
  * @example vitest
  * ```ts
  * import { test } from "vitest"
- * import { runAdapterConformance } from "gatehouse/testing/adapter"
+ * import { runAdapterConformance } from "gatehouse-auth/testing/adapter"
  * import { MyAdapter } from "../src/index.js"
  *
  * runAdapterConformance({ adapter: MyAdapter(db), test })
@@ -21,7 +21,7 @@
  * @example node:test, for an adapter without passkey support
  * ```ts
  * import { test } from "node:test"
- * import { runAdapterConformance } from "gatehouse/testing/adapter"
+ * import { runAdapterConformance } from "gatehouse-auth/testing/adapter"
  *
  * runAdapterConformance({
  *   adapter: MyAdapter(db),
@@ -58,8 +58,8 @@ export interface AdapterConformanceOptions {
  * @example
  * ```ts
  * import { test } from "vitest"
- * import { MemoryAdapter } from "gatehouse/adapters/memory"
- * import { runAdapterConformance } from "gatehouse/testing/adapter"
+ * import { MemoryAdapter } from "gatehouse-auth/adapters/memory"
+ * import { runAdapterConformance } from "gatehouse-auth/testing/adapter"
  *
  * runAdapterConformance({ adapter: MemoryAdapter(), test })
  * ```

@@ -2,7 +2,7 @@
  * Throttling of credentials sign-in through `Auth()`: per identifier and per client IP, checked
  * before `authorize` (a refused attempt costs no password hash), answered 429 with Retry-After
  * as a page or as JSON, the same for identifiers with and without an account, counted in the
- * adapter's `hitRateLimit` when it has one, and surfaced by gatehouse/client as an error.
+ * adapter's `hitRateLimit` when it has one, and surfaced by gatehouse-auth/client as an error.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
@@ -241,7 +241,7 @@ describe("credentials sign-in throttling", () => {
     }
   })
 
-  describe("gatehouse/client", () => {
+  describe("gatehouse-auth/client", () => {
     const PAGE = `${origin}/account`
     let jar = new CookieJar()
     let navigations: string[] = []

@@ -103,7 +103,7 @@ async function signOutOnPage(page: Page, origin: string): Promise<void> {
   await landOn(page, `${origin}/signed-out`, () => page.click("button"))
 }
 
-/** Calls `signIn` of `gatehouse/client` on the client page without waiting for it (it navigates). */
+/** Calls `signIn` of `gatehouse-auth/client` on the client page without waiting for it (it navigates). */
 async function clientSignIn(page: Page, origin: string, options: Record<string, unknown>): Promise<void> {
   await page.goto(`${origin}/client`)
   await page.waitForFunction(() => document.title === "Client ready")
@@ -210,7 +210,7 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
     expect(after!.counter).toBeGreaterThan(before!.counter)
   })
 
-  it("signs in with signIn('passkey') from gatehouse/client", async () => {
+  it("signs in with signIn('passkey') from gatehouse-auth/client", async () => {
     await signOutOnPage(page, app.origin)
     await clientSignIn(page, app.origin, { redirectTo: "/" })
     expect((await sessionOf(page))?.user?.name).toBe(email)

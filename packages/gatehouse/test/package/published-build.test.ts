@@ -32,10 +32,10 @@ describe("the built package", () => {
     expect(offenders.map((file) => relative(dist, file))).toEqual([])
   })
 
-  it("signs in through Auth and gatehouse/providers/credentials in a plain Node ESM script", () => {
+  it("signs in through Auth and gatehouse-auth/providers/credentials in a plain Node ESM script", () => {
     const script = `
-      import { Auth } from "gatehouse"
-      import Credentials from "gatehouse/providers/credentials"
+      import { Auth } from "gatehouse-auth"
+      import Credentials from "gatehouse-auth/providers/credentials"
       const config = { secret: "s".repeat(40), trustHost: true, providers: [Credentials({ authorize: () => ({ id: "1" }) })] }
       const response = await Auth(new Request("https://app.test/auth/providers"), config)
       console.log(Object.keys(await response.json()).join())
@@ -44,9 +44,9 @@ describe("the built package", () => {
     expect(out.trim()).toBe("credentials")
   })
 
-  it("imports encode, decode and getToken from gatehouse/jwt in a plain Node ESM script", () => {
+  it("imports encode, decode and getToken from gatehouse-auth/jwt in a plain Node ESM script", () => {
     const script = `
-      import { encode, decode, getToken } from "gatehouse/jwt"
+      import { encode, decode, getToken } from "gatehouse-auth/jwt"
       const token = await encode({ token: { sub: "esm" }, secret: "plain-node-script-secret-0123456789abcdef", salt: "s" })
       const claims = await decode({ token, secret: "plain-node-script-secret-0123456789abcdef", salt: "s" })
       console.log(typeof getToken, claims.sub)

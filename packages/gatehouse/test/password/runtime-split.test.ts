@@ -1,5 +1,5 @@
 /**
- * The two builds behind `gatehouse/password`: package.json's `node` condition picks the scrypt
+ * The two builds behind `gatehouse-auth/password`: package.json's `node` condition picks the scrypt
  * build, every other runtime the Web Crypto one, and the latter must load where `node:` does not.
  */
 import { readFileSync } from "node:fs"
@@ -31,7 +31,7 @@ function importGraph(entry: string): { files: string[]; specifiers: string[] } {
   return { files: [...files].map((file) => relative(src, file)).sort(), specifiers: [...specifiers].sort() }
 }
 
-describe("gatehouse/password's builds", () => {
+describe("gatehouse-auth/password's builds", () => {
   it("export the same names, and the same error classes", () => {
     expect(Object.keys(nodeBuild).sort()).toEqual(Object.keys(webBuild).sort())
     expect(Object.keys(webBuild).sort()).toEqual([

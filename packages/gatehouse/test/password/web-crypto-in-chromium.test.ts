@@ -23,7 +23,7 @@ beforeAll(async () => {
   const bundle = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "iife", globalName: "gatehousePassword", write: false, logLevel: "silent" })
   const script = bundle.outputFiles[0]!.text
   server = await serveWeb(
-    () => new Response(`<!doctype html><title>gatehouse/password</title><script>${script}</script>`, { headers: { "content-type": "text/html" } }),
+    () => new Response(`<!doctype html><title>gatehouse-auth/password</title><script>${script}</script>`, { headers: { "content-type": "text/html" } }),
   )
   browser = await launchChromium()
   page = await browser.newPage()

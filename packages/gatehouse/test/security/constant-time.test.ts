@@ -3,7 +3,7 @@
  * places, all through one primitive (`equalBytes` in src/jwt/constant-time.ts): the JWE tag of
  * every session, check and challenge cookie; the CSRF cookie's hash and token (through
  * `timingSafeEqual`, which encodes strings and calls it); and a password's derived key in
- * `gatehouse/password`'s Web build (its Node build uses node:crypto's `timingSafeEqual`; both are
+ * `gatehouse-auth/password`'s Web build (its Node build uses node:crypto's `timingSafeEqual`; both are
  * tested in test/password/). Everything else secret is compared by someone else, never with `===`
  * by us:
  * - email verification tokens are hashed with the secret and looked up by the adapter;

@@ -983,10 +983,10 @@ describe("the Express integration", () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-// gatehouse/client: signIn / signOut with `redirectTo`, in a page whose fetch reaches Auth()
+// gatehouse-auth/client: signIn / signOut with `redirectTo`, in a page whose fetch reaches Auth()
 // ---------------------------------------------------------------------------------------------
 
-describe("gatehouse/client signIn and signOut with redirectTo", () => {
+describe("gatehouse-auth/client signIn and signOut with redirectTo", () => {
   const PAGE = `${APP}/account`
   const clientConfig = credentialsConfig()
   let jar = new CookieJar()

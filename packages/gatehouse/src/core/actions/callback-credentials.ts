@@ -36,7 +36,7 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
     authorized = await provider.authorize(credentials, jsonRequest(ctx, credentials))
   } catch (error) {
     if (error instanceof CredentialsSignin || error instanceof RateLimited || error instanceof ServerBusy) throw error
-    // gatehouse/password refused to queue another hash: the server is busy, the password unknown.
+    // gatehouse-auth/password refused to queue another hash: the server is busy, the password unknown.
     if (error instanceof PasswordHashError && error.reason === "busy") throw new ServerBusy("Too many password checks waiting", { cause: { provider: provider.id, err: error } })
     throw new CallbackRouteError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
   }

@@ -25,7 +25,7 @@ export function hasSimpleWebAuthn(provider: WebAuthnConfig): boolean {
 export function simpleWebAuthnOf(provider: WebAuthnConfig): SimpleWebAuthnServer {
   if (!hasSimpleWebAuthn(provider)) {
     throw new InvalidConfig(
-      `WebAuthn provider ${JSON.stringify(provider.id)} has no simpleWebAuthn functions; create it with gatehouse/providers/passkey or gatehouse/providers/webauthn`,
+      `WebAuthn provider ${JSON.stringify(provider.id)} has no simpleWebAuthn functions; create it with gatehouse-auth/providers/passkey or gatehouse-auth/providers/webauthn`,
     )
   }
   return provider.simpleWebAuthn as SimpleWebAuthnServer
