@@ -50,6 +50,8 @@ describe("config assertions", () => {
   it("requires a secret, with advice on making one", () => {
     expect(errorOf({ trustHost: true })?.type).toBe("MissingSecret")
     expect(errorOf({ trustHost: true })?.message).toMatch(/AUTH_SECRET/)
+    // The project's own command, not a tool the reader may not have.
+    expect(errorOf({ trustHost: true })?.message).toContain("npx gatehouse-auth secret")
   })
 
   it("reports MissingSecretError in production when neither the config nor AUTH_SECRET has a secret", () => {
