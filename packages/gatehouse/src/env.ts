@@ -138,8 +138,11 @@ function callFactory(factory: (options: ProviderEnvOptions) => ProviderConfig, o
 /**
  * The values the environment contributes to `config`, computed without touching `config`.
  * Explicit options always win.
+ *
+ * @param defaultBasePath - The base path when neither `config.basePath` nor `AUTH_URL`'s path
+ *   gives one: `/auth`, or the framework's own (`/api/auth` for Next.js).
  */
-export function envDefaults(env: EnvObject, config: AuthConfig): EnvDefaults {
+export function envDefaults(env: EnvObject, config: AuthConfig, defaultBasePath: string = DEFAULT_BASE_PATH): EnvDefaults {
   const warnings: WarningCode[] = []
   const url = envUrl(env)
   const urlPath = url === undefined ? undefined : pathOf(url)
@@ -149,7 +152,7 @@ export function envDefaults(env: EnvObject, config: AuthConfig): EnvDefaults {
   const trustHostFromEnv = config.trustHost === undefined && read(env, "AUTH_TRUST_HOST") !== undefined && envTrustHost(env)
   if (trustHostFromEnv && url === undefined && read(env, "NODE_ENV") === "production") warnings.push("trust-host-without-url")
   // A root AUTH_URL names only the origin; it does not move the routes to `/`.
-  basePath ??= urlPath ?? DEFAULT_BASE_PATH
+  basePath ??= urlPath ?? defaultBasePath
 
   // `[env.NEW, env.OLD]` with one of them unset leaves a gap; skip it.
   // Non-string entries pass through here and are reported by assertConfig as InvalidConfig.

@@ -17,14 +17,13 @@
  * ```
  * @module
  */
-import { isChunkName } from "../cookies/chunks.js"
-import { sessionCookieName } from "../cookies/defaults.js"
-import { Auth, AuthError, isAuthAction, type Session } from "../index.js"
-import { mountPath, pathAndQuery, pathBelow, returnPath } from "./mount-path.js"
+import { getSession as sessionOf, isAuthRoute } from "../framework/index.js"
+import { Auth, AuthError, type Session } from "../index.js"
+import { mountPath, pathAndQuery, returnPath } from "./mount-path.js"
 import type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
 import { prepareConfig, type ServerAuthConfig } from "./prepared-config.js"
 import { requestOrigin, toWebRequest } from "./web-request.js"
-import { cookieName, replaceSetCookies, sendJson, writeWebResponse } from "./web-response.js"
+import { replaceSetCookies, sendJson, writeWebResponse } from "./web-response.js"
 
 export type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
 export type { ServerAuthConfig } from "./prepared-config.js"
@@ -62,13 +61,12 @@ export function ServerAuth(config: ServerAuthConfig): Middleware {
 
   return async (req, res, next) => {
     try {
-      const { config: prepared, env } = prepareConfig(config)
+      const { config: prepared, origin } = prepareConfig(config)
       const basePath = mountPath(req) ?? prepared.basePath
-      const below = pathBelow(pathAndQuery(req).split("?")[0]!, basePath)
-      if (below === undefined || !isAuthAction(below.split("/")[0]!)) return next()
+      if (!isAuthRoute(pathAndQuery(req), basePath)) return next()
       let request: Request
       try {
-        request = toWebRequest(req, requestOrigin(req, env))
+        request = toWebRequest(req, requestOrigin(req, origin))
       } catch {
         // A Host header that is not a host, or a method no Request can carry (TRACE): answered
         // as the core answers unreadable requests.
@@ -109,44 +107,30 @@ export const ExpressAuth = ServerAuth
  * ```
  */
 export async function getSession(req: ExpressRequest, config: ServerAuthConfig, res?: ExpressResponse): Promise<Session | null> {
-  const { config: prepared, env } = prepareConfig(config)
-  const basePath = prepared.basePath.replace(/\/+$/, "")
+  const { config: prepared, origin: configured } = prepareConfig(config)
   // The host only decides where links would point, and a session read makes none.
   let origin: string
   try {
-    origin = requestOrigin(req, env)
+    origin = requestOrigin(req, configured)
   } catch {
     origin = `${req.protocol === "https" ? "https" : "http"}://localhost`
   }
   const headers = new Headers()
   const cookie = req.headers.cookie
   if (cookie) headers.set("cookie", cookie)
-  const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), prepared)
-  if (res && !res.headersSent) {
-    const cookies = sessionCookies(response.headers, prepared)
-    replaceSetCookies(cookies, res)
+  let read: Awaited<ReturnType<typeof sessionOf>>
+  try {
+    read = await sessionOf({ url: `${origin}${pathAndQuery(req)}`, headers }, prepared)
+  } catch (error) {
+    throw new AuthError(`Cannot read the session: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  }
+  if (res && !res.headersSent && read.setCookies.length > 0) {
+    replaceSetCookies(read.setCookies, res)
     // A response carrying someone's session cookie must never be served to others from a
     // shared cache (a CDN), whatever the app later says about caching the page itself.
-    if (cookies.length > 0) keepOutOfSharedCaches(res)
+    keepOutOfSharedCaches(res)
   }
-  const body: unknown = await response.json().catch(() => undefined)
-  if (response.status !== 200) {
-    const message = body && typeof body === "object" && "message" in body ? String(body.message) : `HTTP ${response.status}`
-    throw new AuthError(`Cannot read the session: ${message}`)
-  }
-  if (!body || typeof body !== "object" || Object.keys(body).length === 0) return null
-  return body as Session
-}
-
-/**
- * The `Set-Cookie`s of the session cookie and its chunks: what a session read may change. The
- * session route sends no others; should it ever, CSRF and callback-url cookies belong to sign-in
- * pages, not to every page of the app.
- */
-function sessionCookies(headers: Headers, config: ServerAuthConfig): string[] {
-  const configured = config.cookies?.sessionToken?.name
-  const names = configured ? [configured] : [sessionCookieName(true), sessionCookieName(false)]
-  return headers.getSetCookie().filter((cookie) => names.some((name) => isChunkName(cookieName(cookie), name)))
+  return read.session
 }
 
 /**

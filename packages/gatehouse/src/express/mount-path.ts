@@ -50,10 +50,3 @@ export function mountPath(req: ExpressRequest): string | undefined {
   if (captured === 0) return pathname.replace(/\/+$/, "") || "/"
   return pathname.split("/").slice(0, -captured).join("/") || "/"
 }
-
-/** The path below `basePath`, or `undefined` when `pathname` is not below it. */
-export function pathBelow(pathname: string, basePath: string): string | undefined {
-  const base = basePath.replace(/\/+$/, "")
-  if (pathname === base) return ""
-  return pathname.startsWith(`${base}/`) ? pathname.slice(base.length + 1) : undefined
-}

@@ -1,42 +1,25 @@
 /**
- * The app's config with the environment applied: once per config object, to a copy, from one
- * snapshot of `process.env`, so every request (and every `getSession`) sees the same values.
+ * The app's config prepared by the kernel, from one snapshot of `process.env` taken the first
+ * time the config object is used, so every request (and every `getSession`) sees the same values.
  * @module
  */
 import process from "node:process"
-import { createActionURL, setEnvDefaults, type AuthConfig, type EnvObject } from "../index.js"
-import { InvalidConfig } from "../errors.js"
+import { prepareConfig as prepare, type PreparedConfig } from "../framework/index.js"
+import type { AuthConfig } from "../index.js"
 
 /** The configuration of `ServerAuth`: everything `Auth` takes except `raw`. */
 export type ServerAuthConfig = Omit<AuthConfig, "raw">
 
-/** A config ready for `Auth`, and the environment it was prepared with. */
-export interface PreparedConfig {
-  config: ServerAuthConfig & { basePath: string }
-  env: EnvObject
-}
-
-const prepared = new WeakMap<ServerAuthConfig, PreparedConfig>()
+const snapshots = new WeakMap<ServerAuthConfig, Readonly<Record<string, string | undefined>>>()
 
 /**
- * `config` with the environment's defaults filled in.
+ * `config` with the environment applied (see the kernel's `prepareConfig`), under `/auth` unless
+ * the config or `AUTH_URL` says otherwise.
  *
- * @throws {InvalidConfig} when `AUTH_URL` is set but unusable: a configuration error for the
- *   app's error handler, not a bad request from each client.
+ * @throws {InvalidConfig} when `AUTH_URL` is set but unusable.
  */
-export function prepareConfig(config: ServerAuthConfig): PreparedConfig {
-  let ready = prepared.get(config)
-  if (!ready) {
-    const env: EnvObject = Object.freeze({ ...process.env })
-    try {
-      createActionURL("session", "http", new Headers({ host: "localhost" }), env)
-    } catch (error) {
-      throw new InvalidConfig("AUTH_URL is set but is not a usable http(s) URL", { cause: error })
-    }
-    const copy = { ...config }
-    setEnvDefaults(env, copy)
-    ready = { config: copy as PreparedConfig["config"], env }
-    prepared.set(config, ready)
-  }
-  return ready
+export function prepareConfig(config: ServerAuthConfig): PreparedConfig<ServerAuthConfig> {
+  let env = snapshots.get(config)
+  if (!env) snapshots.set(config, (env = Object.freeze({ ...process.env })))
+  return prepare(config, env)
 }

@@ -4,7 +4,7 @@
  * parser that ran first left it.
  * @module
  */
-import { createActionURL, type EnvObject } from "../index.js"
+import { createActionURL } from "../index.js"
 import { pathAndQuery } from "./mount-path.js"
 import type { ExpressRequest } from "./node-types.js"
 
@@ -12,10 +12,12 @@ import type { ExpressRequest } from "./node-types.js"
  * The origin the app answers on: `AUTH_URL`'s when set (so a forged Host header cannot change a
  * link), otherwise the request's protocol and host as Express sees them behind its trusted proxies.
  *
- * @throws {AuthError} when the host is not a host, or `AUTH_URL` is not a usable URL.
+ * @param configured - `AUTH_URL`'s origin, read once when the config was prepared.
+ * @throws {AuthError} when the host is not a host.
  */
-export function requestOrigin(req: ExpressRequest, env: EnvObject): string {
-  return createActionURL("session", req.protocol, new Headers({ host: hostOf(req) }), env).origin
+export function requestOrigin(req: ExpressRequest, configured: string | undefined): string {
+  // An empty environment: the Host is checked and read, AUTH_URL was already.
+  return configured ?? createActionURL("session", req.protocol, new Headers({ host: hostOf(req) }), {}).origin
 }
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * The session a request's cookies carry, read in-process: what `GET {basePath}/session` answers,
+ * without building a request to that route, a `Response`, or JSON. For integrations, which need
+ * the session of any page request (`auth()`, `locals.auth()`, `getSession`).
+ * @module
+ */
+import type { Cookie } from "../cookies/defaults.js"
+import { parseCookieHeader } from "../cookies/header.js"
+import type { AuthConfig, Session } from "../types.js"
+import { assertConfig } from "./assert-config.js"
+import { resolveConfig } from "./config.js"
+import type { InternalRequest } from "./internal-request.js"
+import { logError, logWarning } from "./logger.js"
+import { createRequestContext } from "./request-context.js"
+import { readSession } from "./sessions/index.js"
+
+/** A request as far as reading its session goes: where it was sent (for the origin) and its headers. */
+export interface SessionRequest {
+  readonly url: string | URL
+  readonly headers: Headers
+}
+
+/**
+ * The session `request` carries under `config`, and the cookies the read changes (a session slid
+ * or extended, a stale or unreadable one cleared): what the session route would answer, with
+ * the same callbacks and events.
+ *
+ * @throws {AuthError} when the configuration cannot serve requests (a missing secret, an untrusted
+ *   host, a configuration error), and whatever a `session` or `jwt` callback throws. A store that
+ *   cannot be reached reads as no session (logged), as on the session route.
+ */
+export async function readRequestSession(request: SessionRequest, config: AuthConfig): Promise<{ session: Session | null; cookies: Cookie[] }> {
+  const resolved = resolveConfig(config)
+  const url = new URL(request.url)
+  const { error, warnings } = assertConfig(resolved, { url })
+  for (const warning of warnings) logWarning(resolved.logger, warning)
+  if (error) {
+    logError(resolved.logger, error)
+    throw error
+  }
+  const internal: InternalRequest = {
+    url,
+    method: "GET",
+    action: "session",
+    providerId: undefined,
+    headers: request.headers,
+    cookies: parseCookieHeader(request.headers.get("cookie")),
+    query: {},
+    body: undefined,
+  }
+  const ctx = await createRequestContext(resolved, internal, false)
+  try {
+    return await readSession(ctx)
+  } catch (failure) {
+    logError(resolved.logger, failure)
+    throw failure
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The integration kernel: what every framework integration of Gatehouse is built from (Express,
+ * Next.js, SvelteKit and SolidStart are thin layers over it), public so an app on another
+ * framework (Hono, Fastify, Remix) can write its own in an afternoon.
+ *
+ * - {@link prepareConfig}: the environment applied once, to a copy; the framework's base path.
+ * - {@link getSession}: the session of any request, in-process, and the cookies to send back.
+ * - {@link runServerAction}: sign-in, sign-out and session updates as server-side calls.
+ * - {@link setCookieHeaders}: cookies as `Set-Cookie` values for the framework's response.
+ * - {@link isAuthRoute}: whether a request is for the auth routes (then hand it to `Auth`).
+ *
+ * @example A Hono app
+ * ```ts
+ * import { Hono } from "hono"
+ * import { Auth } from "gatehouse-auth"
+ * import { getSession, isAuthRoute, prepareConfig } from "gatehouse-auth/framework"
+ *
+ * const { config: ready } = prepareConfig(config, process.env)
+ * const app = new Hono()
+ * app.use(async (c, next) => {
+ *   if (isAuthRoute(c.req.url, ready.basePath)) return Auth(c.req.raw, ready)
+ *   const { session, setCookies } = await getSession(c.req.raw, ready)
+ *   c.set("session", session)
+ *   await next()
+ *   for (const line of setCookies) c.res.headers.append("set-cookie", line)
+ * })
+ * ```
+ * @module
+ */
+export { prepareConfig, type PrepareConfigOptions, type PreparedConfig } from "./prepare-config.js"
+export { getSession, setCookieHeaders, type SessionRequest, type SessionResult } from "./session.js"
+export { runServerAction, type ServerActionInput, type ServerActionResult } from "./server-action.js"
+export { isAuthRoute } from "./routes.js"
+export type { Cookie } from "../cookies/defaults.js"
