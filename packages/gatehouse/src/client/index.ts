@@ -72,7 +72,8 @@ export interface AuthResult {
   retryAfter: number | null
 }
 
-interface ProviderEntry {
+/** A provider as the providers route lists it. */
+export interface ProviderEntry {
   id: string
   type: string
 }
@@ -139,8 +140,61 @@ export async function signOut(options: SignOutOptions = {}): Promise<AuthResult 
  * ```
  */
 export async function getSession(options: { basePath?: string } = {}): Promise<Record<string, unknown> | null> {
-  const session = await getJson(`${options.basePath ?? "/auth"}/session`)
-  return session && typeof session === "object" && Object.keys(session).length > 0 ? (session as Record<string, unknown>) : null
+  return sessionOf(await getJson(`${options.basePath ?? "/auth"}/session`))
+}
+
+/**
+ * Sends `data` to the session route as an update (the `jwt` and `session` callbacks get it with
+ * `trigger: "update"`; validate it there) and returns the new session, or `null` when signed out.
+ *
+ * @example
+ * ```ts
+ * const session = await updateSession({ name: "Ada" })
+ * ```
+ */
+export async function updateSession(data?: unknown, options: { basePath?: string } = {}): Promise<Record<string, unknown> | null> {
+  const basePath = options.basePath ?? "/auth"
+  const csrf = (await getJson(`${basePath}/csrf`)) as { csrfToken?: string } | null
+  const response = await fetch(`${basePath}/session`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ csrfToken: csrf?.csrfToken ?? "", data }),
+  })
+  return response.ok ? sessionOf(await response.json().catch(() => null)) : null
+}
+
+/**
+ * The CSRF token to post with a sign-in or sign-out form of your own (`csrfToken` field); it also
+ * sets the CSRF cookie it is checked against.
+ *
+ * @example
+ * ```ts
+ * form.elements.csrfToken.value = await getCsrfToken()
+ * ```
+ */
+export async function getCsrfToken(options: { basePath?: string } = {}): Promise<string | undefined> {
+  const answer = (await getJson(`${options.basePath ?? "/auth"}/csrf`)) as { csrfToken?: unknown } | null
+  return typeof answer?.csrfToken === "string" ? answer.csrfToken : undefined
+}
+
+/**
+ * The configured providers by id (`id`, `name`, `type`, `signinUrl`, `callbackUrl`), or `null`
+ * when the routes cannot be reached.
+ *
+ * @example
+ * ```ts
+ * const providers = await getProviders()
+ * for (const { id, name } of Object.values(providers ?? {})) renderButton(id, name)
+ * ```
+ */
+export async function getProviders(options: { basePath?: string } = {}): Promise<Record<string, ProviderEntry & { name: string }> | null> {
+  return (await getJson(`${options.basePath ?? "/auth"}/providers`)) as Record<string, ProviderEntry & { name: string }> | null
+}
+
+/** A session answer, or `null` for an empty one. */
+function sessionOf(value: unknown): Record<string, unknown> | null {
+  return value && typeof value === "object" && Object.keys(value).length > 0 ? (value as Record<string, unknown>) : null
 }
 
 /** Runs the passkey ceremony the server chooses; returns the fields the callback takes. */

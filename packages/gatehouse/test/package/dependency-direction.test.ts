@@ -56,6 +56,12 @@ describe("dependency direction", () => {
     expect(bad).toEqual([])
   })
 
+  it("lets the React bindings import only the browser client (and React)", () => {
+    const fromReact = edges.filter((e) => e.from.startsWith("react/"))
+    expect(fromReact.length).toBeGreaterThan(0)
+    expect(fromReact.filter((e) => e.to !== "client/index.ts" && !e.to.startsWith("react/"))).toEqual([])
+  })
+
   it("keeps the browser client free of any import, so it bundles to itself alone", () => {
     const client = sources(join(src, "client"))
     expect(client.length).toBeGreaterThan(0)

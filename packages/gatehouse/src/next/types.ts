@@ -1,0 +1,103 @@
+/**
+ * The types of `gatehouse-auth/next`: structural, so they hold for Next 15 and 16 without this
+ * package depending on `next`.
+ * @module
+ */
+import type { AuthConfig, Awaitable, Session } from "../index.js"
+
+/** A Next.js request (`NextRequest`): a Web `Request` with the parsed `nextUrl`. */
+export type NextRequestLike = Request & { readonly nextUrl: URL }
+
+/** A request as the callback given to `auth(callback)` receives it: with the session on `auth`. */
+export type NextAuthRequest = NextRequestLike & { auth: Session | null }
+
+/** The Pages Router's request (`NextApiRequest`, `IncomingMessage`): its headers are what is read. */
+export interface PagesRequest {
+  headers: Record<string, string | string[] | undefined>
+}
+
+/** The Pages Router's response (`NextApiResponse`, `ServerResponse`): refreshed cookies are added to it. */
+export interface PagesResponse {
+  getHeader(name: string): number | string | string[] | undefined
+  setHeader(name: string, value: number | string | readonly string[]): unknown
+  readonly headersSent?: boolean
+}
+
+/** `getServerSideProps`'s context, or anything else carrying `req` and `res`. */
+export interface PagesContext {
+  req: PagesRequest
+  res: PagesResponse
+}
+
+/** Parameters of the `authorized` callback. */
+export interface AuthorizedParams {
+  /** The session of the request, or `null` when signed out. */
+  auth: Session | null
+  request: NextRequestLike
+}
+
+/**
+ * The configuration of {@link NextAuth}: `AuthConfig` (without `raw`) plus the `authorized`
+ * callback, which decides in `proxy.ts` (or `middleware.ts`) whether a request may go on.
+ */
+export interface NextAuthConfig extends Omit<AuthConfig, "raw" | "callbacks"> {
+  callbacks?: AuthConfig["callbacks"] & {
+    /**
+     * Runs in the proxy for every request it matches (never for the auth routes or the sign-in
+     * page): `true` or nothing lets it through, `false` redirects to the sign-in page with
+     * `callbackUrl`, a `Response` is sent as it is. A throw, or any failure reading the session,
+     * fails closed: the request does not go through.
+     */
+    authorized?: (params: AuthorizedParams) => Awaitable<boolean | Response | undefined | void>
+  }
+}
+
+/** A lazy configuration: called per request (with `undefined` where there is none, as in a server component). */
+export type NextAuthConfigFunction = (request: NextRequestLike | undefined) => Awaitable<NextAuthConfig>
+
+/** The universal `auth`. */
+export interface AuthFunction {
+  /** The session, in server components, route handlers and server actions (one read per request). */
+  (): Promise<Session | null>
+  /** As the proxy (`export { auth as proxy }`) or middleware: runs `authorized` and passes refreshed cookies on. */
+  (request: NextRequestLike, event?: unknown): Promise<Response>
+  /** Wraps a route handler or proxy: `request.auth` is the session. */
+  <Context>(handler: (request: NextAuthRequest, context: Context) => Awaitable<Response | void | undefined>): (request: NextRequestLike, context: Context) => Promise<Response>
+  /** `getServerSideProps` (`auth(context)`): refreshed cookies are set on `context.res`. */
+  (context: PagesContext): Promise<Session | null>
+  /** Pages Router API routes (`auth(req, res)`): refreshed cookies are set on `res`. */
+  (request: PagesRequest, response: PagesResponse): Promise<Session | null>
+}
+
+/** Options of the server-side `signIn`: `redirect` (default `true`), `redirectTo`, and fields posted with it. */
+export type SignInOptions = FormData | ({ redirect?: boolean; redirectTo?: string } & Record<string, unknown>)
+
+/** OAuth authorization parameters, in any shape `URLSearchParams` takes. */
+export type AuthorizationParams = string | Record<string, string> | URLSearchParams | [string, string][]
+
+/** Options of the server-side `signOut`. */
+export interface SignOutOptions {
+  /** Whether to redirect once signed out (default `true`); `false` returns the URL instead. */
+  redirect?: boolean
+  /** Where to go; default the current page (`Referer`). */
+  redirectTo?: string
+}
+
+/** What {@link NextAuth} returns. */
+export interface NextAuthResult {
+  /** The auth routes' handlers: `export const { GET, POST } = handlers` in `app/api/auth/[...nextauth]/route.ts`. */
+  handlers: { GET: (request: Request) => Promise<Response>; POST: (request: Request) => Promise<Response> }
+  auth: AuthFunction
+  /**
+   * Signs in from a server action. Without `provider` (or with an unknown one) it goes to the
+   * sign-in page. With `redirect` (the default) it redirects and never returns: call it outside
+   * `try`, or rethrow with `unstable_rethrow`. With `redirect: false` it returns the URL.
+   * @throws {CredentialsSignin} when a credentials sign-in is refused (with its `code`).
+   * @throws {AuthError} for any other failure.
+   */
+  signIn: (provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams) => Promise<string>
+  /** Signs out from a server action; like `signIn`, redirects unless `redirect: false`. */
+  signOut: (options?: SignOutOptions) => Promise<string>
+  /** Runs the `update` trigger with `data` and returns the new session (server actions, route handlers). */
+  unstable_update: (data: Partial<Session> | { user: Partial<NonNullable<Session["user"]>> }) => Promise<Session | null>
+}

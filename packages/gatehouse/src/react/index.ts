@@ -1,0 +1,193 @@
+"use client"
+/**
+ * Gatehouse for React in the browser: `SessionProvider`, `useSession`, and the browser client's
+ * functions, defaulting to the provider's base path (`/api/auth`, next-auth's). Mark of
+ * `"use client"`, so a Next.js layout can render the provider.
+ *
+ * @example
+ * ```tsx
+ * // app/layout.tsx (a server component): the first render needs no fetch
+ * const session = await auth()
+ * return <SessionProvider session={session}>{children}</SessionProvider>
+ *
+ * // a client component
+ * const { data, status, update } = useSession()
+ * ```
+ * @module
+ */
+import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react"
+import * as client from "../client/index.js"
+import type { AuthResult, SignInOptions, SignOutOptions } from "../client/index.js"
+
+/** A session as the session route sends it; augment `gatehouse-auth/types`' `Session` for your fields. */
+export type SessionData = Awaited<ReturnType<typeof client.getSession>>
+
+/** What {@link useSession} returns. */
+export type SessionContextValue =
+  | { data: SessionData; status: "authenticated" | "unauthenticated"; update: (data?: unknown) => Promise<SessionData> }
+  | { data: null; status: "loading"; update: (data?: unknown) => Promise<SessionData> }
+
+/** Props of {@link SessionProvider}. */
+export interface SessionProviderProps {
+  children?: ReactNode
+  /** The session the server already read (`await auth()`): rendered at once, no fetch on mount. */
+  session?: SessionData
+  /** Where the auth routes are mounted. Default `/api/auth`. */
+  basePath?: string
+  /** Seconds between refetches while the page is open; `0` (default) never polls. */
+  refetchInterval?: number
+  /** Refetch when the tab becomes visible again. Default `true`. */
+  refetchOnWindowFocus?: boolean
+  /** Also poll while the browser says it is offline. Default `false`. */
+  refetchWhenOffline?: boolean
+}
+
+/**
+ * Fewest milliseconds between two fetches of the session that nothing asked for explicitly
+ * (focus, polling, another tab): a burst of focus events costs one request (next-auth #6630 saw
+ * session polling make 80% of a site's traffic).
+ */
+const FLOOR_MS = 5_000
+const CHANNEL = "gatehouse-auth.session"
+
+let currentBasePath = "/api/auth"
+const Session = createContext<SessionContextValue | undefined>(undefined)
+
+/**
+ * Keeps the session for the components below it: fetched once (or given by the server),
+ * refetched on focus, on `refetchInterval`, and when another tab signs in, out or updates.
+ */
+export function SessionProvider(props: SessionProviderProps): ReactNode {
+  const { children, basePath = "/api/auth", refetchInterval = 0, refetchOnWindowFocus = true, refetchWhenOffline = false } = props
+  currentBasePath = basePath
+  const given = props.session !== undefined
+  const [data, setData] = useState<SessionData>(props.session ?? null)
+  const [loading, setLoading] = useState(!given)
+  const lastFetch = useRef(given ? Date.now() : 0)
+  const inFlight = useRef<Promise<SessionData> | undefined>(undefined)
+
+  const refetch = useCallback(
+    (force: boolean): Promise<SessionData> => {
+      if (inFlight.current) return inFlight.current
+      if (!force && Date.now() - lastFetch.current < FLOOR_MS) return Promise.resolve(null)
+      lastFetch.current = Date.now()
+      const pending = client
+        .getSession({ basePath })
+        .then((session) => (setData(session), session))
+        .finally(() => {
+          inFlight.current = undefined
+          setLoading(false)
+        })
+      inFlight.current = pending
+      return pending
+    },
+    [basePath],
+  )
+
+  useEffect(() => {
+    if (!given) void refetch(true)
+  }, [given, refetch])
+
+  useEffect(() => {
+    const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(CHANNEL) : undefined
+    const fromOtherTab = () => void refetch(true)
+    channel?.addEventListener("message", fromOtherTab)
+    const onVisible = () => {
+      if (refetchOnWindowFocus && document.visibilityState === "visible") void refetch(false)
+    }
+    document.addEventListener("visibilitychange", onVisible)
+    const timer =
+      refetchInterval > 0
+        ? setInterval(() => {
+            if (refetchWhenOffline || navigator.onLine !== false) void refetch(false)
+          }, refetchInterval * 1000)
+        : undefined
+    return () => {
+      channel?.removeEventListener("message", fromOtherTab)
+      channel?.close()
+      document.removeEventListener("visibilitychange", onVisible)
+      if (timer !== undefined) clearInterval(timer)
+    }
+  }, [refetch, refetchInterval, refetchOnWindowFocus, refetchWhenOffline])
+
+  const update = useCallback(
+    async (payload?: unknown): Promise<SessionData> => {
+      const session = payload === undefined ? await refetch(true) : await client.updateSession(payload, { basePath })
+      if (payload !== undefined) setData(session)
+      announce()
+      return session
+    },
+    [basePath, refetch],
+  )
+
+  const value = useMemo<SessionContextValue>(
+    () => (loading ? { data: null, status: "loading", update } : { data, status: data ? "authenticated" : "unauthenticated", update }),
+    [data, loading, update],
+  )
+  return createElement(Session.Provider, { value }, children)
+}
+
+/** Options of {@link useSession}. */
+export interface UseSessionOptions {
+  /** The page needs a session: signed out, `onUnauthenticated` runs (default: go to sign in). */
+  required?: boolean
+  onUnauthenticated?: () => void
+}
+
+/**
+ * The session of the surrounding {@link SessionProvider}: `{ data, status, update }`. `update()`
+ * refetches; `update(data)` sends `data` through the `update` trigger and returns the new session.
+ *
+ * @example
+ * ```tsx
+ * const { data: session, status, update } = useSession({ required: true })
+ * if (status === "loading") return <p>…</p>
+ * return <button onClick={() => update({ name: "Ada" })}>{session?.user?.name}</button>
+ * ```
+ */
+export function useSession(options: UseSessionOptions = {}): SessionContextValue {
+  const value = useContext(Session)
+  if (!value) throw new Error("useSession must be used inside <SessionProvider>")
+  const { required, onUnauthenticated } = options
+  const signedOut = value.status === "unauthenticated"
+  useEffect(() => {
+    if (!required || !signedOut) return
+    if (onUnauthenticated) onUnauthenticated()
+    else location.assign(`${currentBasePath}/signin?${new URLSearchParams({ callbackUrl: location.href })}`)
+  }, [required, signedOut, onUnauthenticated])
+  return required && signedOut ? { data: null, status: "loading", update: value.update } : value
+}
+
+/** Tells the other tabs the session changed, so they refetch. */
+function announce(): void {
+  if (typeof BroadcastChannel !== "function") return
+  const channel = new BroadcastChannel(CHANNEL)
+  channel.postMessage({ at: Date.now() })
+  channel.close()
+}
+
+const withBasePath = <Options extends { basePath?: string }>(options: Options | undefined): Options =>
+  ({ basePath: currentBasePath, ...options }) as Options
+
+/** `gatehouse-auth/client`'s `signIn`, at the provider's base path; other tabs are told. */
+export async function signIn(provider: string, options?: SignInOptions): Promise<AuthResult | undefined> {
+  const result = await client.signIn(provider, withBasePath(options))
+  announce()
+  return result
+}
+
+/** `gatehouse-auth/client`'s `signOut`, at the provider's base path; other tabs are told. */
+export async function signOut(options?: SignOutOptions): Promise<AuthResult | undefined> {
+  const result = await client.signOut(withBasePath(options))
+  announce()
+  return result
+}
+
+/** `gatehouse-auth/client`'s `getSession`, at the provider's base path. */
+export const getSession = (options?: { basePath?: string }): Promise<SessionData> => client.getSession(withBasePath(options))
+/** `gatehouse-auth/client`'s `getCsrfToken`, at the provider's base path. */
+export const getCsrfToken = (options?: { basePath?: string }): Promise<string | undefined> => client.getCsrfToken(withBasePath(options))
+/** `gatehouse-auth/client`'s `getProviders`, at the provider's base path. */
+export const getProviders = (options?: { basePath?: string }): ReturnType<typeof client.getProviders> => client.getProviders(withBasePath(options))
+
+export type { AuthResult, SignInOptions, SignOutOptions } from "../client/index.js"
