@@ -18,8 +18,11 @@
  * ```
  * @module
  */
+import { cache } from "react"
 import { headers } from "next/headers.js"
-import { redirect as nextRedirect } from "next/navigation.js"
+// Without ".js": Next resolves the bare specifier to the server build of next/navigation (the file
+// next/navigation.js is the client one, which a route handler cannot load).
+import { redirect as nextRedirect } from "next/navigation"
 import { getSession, prepareConfig, providerType, runServerAction, type PreparedConfig } from "../framework/index.js"
 import { Auth, type Session } from "../index.js"
 import { writeCookies } from "./next-cookies.js"
@@ -82,13 +85,8 @@ export function NextAuth(config: NextAuthConfig | NextAuthConfigFunction): NextA
       return null
     }
   }
-  // One read per request in a server render, however many components call auth(): React's
-  // `cache`, loaded on first use, so the proxy (which never calls auth() bare) never loads React.
-  let cachedRead: (() => Promise<Session | null>) | undefined
-  const serverSession = async (): Promise<Session | null> => {
-    cachedRead ??= (await import("react")).cache(readServerSession)
-    return cachedRead()
-  }
+  // One read per request in a server render, however many components call auth().
+  const serverSession = cache(readServerSession)
 
   const auth = ((...args: unknown[]) => {
     const [first, second] = args

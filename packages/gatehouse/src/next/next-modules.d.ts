@@ -19,6 +19,6 @@ declare module "next/server.js" {
   }
 }
 
-declare module "next/navigation.js" {
+declare module "next/navigation" {
   export function redirect(url: string): never
 }

@@ -18,9 +18,10 @@
 import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react"
 import * as client from "../client/index.js"
 import type { AuthResult, SignInOptions, SignOutOptions } from "../client/index.js"
+import type { Session } from "../types.js"
 
-/** A session as the session route sends it; augment `gatehouse-auth/types`' `Session` for your fields. */
-export type SessionData = Awaited<ReturnType<typeof client.getSession>>
+/** A session as the session route sends it, or `null`; augment `gatehouse-auth/types`' `Session` for your fields. */
+export type SessionData = Session | null
 
 /** What {@link useSession} returns. */
 export type SessionContextValue =
@@ -73,7 +74,7 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
       lastFetch.current = Date.now()
       const pending = client
         .getSession({ basePath })
-        .then((session) => (setData(session), session))
+        .then((session) => (setData(session as SessionData), session as SessionData))
         .finally(() => {
           inFlight.current = undefined
           setLoading(false)
@@ -112,7 +113,7 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
 
   const update = useCallback(
     async (payload?: unknown): Promise<SessionData> => {
-      const session = payload === undefined ? await refetch(true) : await client.updateSession(payload, { basePath })
+      const session = payload === undefined ? await refetch(true) : ((await client.updateSession(payload, { basePath })) as SessionData)
       if (payload !== undefined) setData(session)
       announce()
       return session
@@ -184,7 +185,7 @@ export async function signOut(options?: SignOutOptions): Promise<AuthResult | un
 }
 
 /** `gatehouse-auth/client`'s `getSession`, at the provider's base path. */
-export const getSession = (options?: { basePath?: string }): Promise<SessionData> => client.getSession(withBasePath(options))
+export const getSession = async (options?: { basePath?: string }): Promise<SessionData> => (await client.getSession(withBasePath(options))) as SessionData
 /** `gatehouse-auth/client`'s `getCsrfToken`, at the provider's base path. */
 export const getCsrfToken = (options?: { basePath?: string }): Promise<string | undefined> => client.getCsrfToken(withBasePath(options))
 /** `gatehouse-auth/client`'s `getProviders`, at the provider's base path. */

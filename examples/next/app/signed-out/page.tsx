@@ -1,0 +1,3 @@
+export default function SignedOut() {
+  return <p id="signed-out">Signed out.</p>
+}

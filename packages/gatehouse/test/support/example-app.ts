@@ -1,0 +1,139 @@
+/**
+ * Real example apps (examples/next, …) built and started as their users would: their own
+ * node_modules (npm install from their lockfile, outside the workspace), the packed
+ * gatehouse-auth installed into them, the framework's production build, and the production
+ * server started with `node` on a free port of localhost. A build is kept between test runs and
+ * redone only when the packed package, the app's sources or its lockfile changed.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { createHash } from "node:crypto"
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { join, relative } from "node:path"
+import { packedPackage } from "./packed-package.js"
+
+/** How an app is built. */
+export interface ExampleApp {
+  /** The app's directory. */
+  dir: string
+  /** The build command, run with `node` from the app's directory (e.g. `node_modules/next/dist/bin/next build`). */
+  build: string[]
+  /** Directories and files, relative to `dir`, that the build reads (hashed to know when to rebuild). */
+  sources: string[]
+  /** A file, relative to `dir`, that a finished build leaves (`.next/BUILD_ID`). */
+  built: string
+}
+
+/** A started app. */
+export interface RunningApp {
+  url: string
+  port: number
+  /** Everything the server printed, for failure messages. */
+  output(): string
+  stop(): Promise<void>
+}
+
+const quiet = { stdio: "pipe" as const, encoding: "utf8" as const }
+
+/** Installs the app's dependencies and the packed package, and builds it unless the last build is current. */
+export function buildExampleApp(app: ExampleApp): void {
+  const tarball = packedPackage()
+  if (!existsSync(join(app.dir, "node_modules", ".package-lock.json")) || stale(app, "install", [join(app.dir, "package.json")])) {
+    // --no-save: the lockfile is read, never rewritten (this registry serves only this platform's optional binaries).
+    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"], { ...quiet, cwd: app.dir })
+    stamp(app, "install", [join(app.dir, "package.json")])
+  }
+  const tarballHash = hashOf([tarball])
+  const installed = join(app.dir, "node_modules", ".gatehouse-auth-tarball")
+  if (!existsSync(installed) || readFileSync(installed, "utf8") !== tarballHash) {
+    // --no-save: the app's lockfile stays as committed; the package comes from this build.
+    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], { ...quiet, cwd: app.dir })
+    writeFileSync(installed, tarballHash)
+  }
+  const inputs = [tarball, ...app.sources.map((source) => join(app.dir, source))]
+  if (existsSync(join(app.dir, app.built)) && !stale(app, "build", inputs)) return
+  execFileSync(process.execPath, app.build, { ...quiet, cwd: app.dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } })
+  stamp(app, "build", inputs)
+}
+
+/** What {@link startExampleApp} starts. */
+export interface StartOptions {
+  /** The command's arguments after `node`, given the port (e.g. `next start -p <port>`). */
+  command: (port: number) => string[]
+  env: Record<string, string>
+  /** A path that answers once the server is up. Default `/`. */
+  readyPath?: string
+  /** The port to listen on, when the caller needed it earlier (to register a callback URL). Default: a free one. */
+  port?: number
+}
+
+/** Starts the app's production server with `env` and `PORT`, and waits until `readyPath` answers. */
+export async function startExampleApp(app: ExampleApp, options: StartOptions): Promise<RunningApp> {
+  const { command, env, readyPath = "/" } = options
+  const port = options.port ?? (await freePort())
+  const url = `http://localhost:${port}`
+  let output = ""
+  const child: ChildProcess = spawn(process.execPath, command(port), {
+    cwd: app.dir,
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  child.stdout?.on("data", (chunk) => (output += chunk))
+  child.stderr?.on("data", (chunk) => (output += chunk))
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve()
+      child.once("exit", () => resolve())
+      child.kill()
+    })
+  for (let tries = 0; tries < 300; tries++) {
+    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}) before answering:\n${output}`)
+    const answer = await fetch(`${url}${readyPath}`, { redirect: "manual" }).catch(() => undefined)
+    if (answer) return { url, port, output: () => output, stop }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  await stop()
+  throw new Error(`the app did not answer on ${url} within 30 s:\n${output}`)
+}
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+    server.on("error", reject)
+  })
+}
+
+function stampFile(app: ExampleApp, kind: string): string {
+  return join(app.dir, "node_modules", `.gatehouse-${kind}-stamp`)
+}
+
+function stale(app: ExampleApp, kind: string, inputs: string[]): boolean {
+  const file = stampFile(app, kind)
+  return !existsSync(file) || readFileSync(file, "utf8") !== hashOf(inputs)
+}
+
+function stamp(app: ExampleApp, kind: string, inputs: string[]): void {
+  writeFileSync(stampFile(app, kind), hashOf(inputs))
+}
+
+/** A hash of the files under `paths` (names and contents), skipping build output and dependencies. */
+function hashOf(paths: string[]): string {
+  const hash = createHash("sha256")
+  const visit = (path: string, root: string) => {
+    if (!existsSync(path)) return
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) {
+        if (name === "node_modules" || name === ".next" || name === "build" || name === ".output" || name.endsWith(".db")) continue
+        visit(join(path, name), root)
+      }
+      return
+    }
+    hash.update(relative(root, path)).update("\0").update(readFileSync(path)).update("\0")
+  }
+  for (const path of paths) visit(path, path)
+  return hash.digest("hex")
+}
