@@ -12,7 +12,7 @@
  *   code = "invalid_login"
  * }
  * ```
- * @module
+ * @module gatehouse-auth/errors
  */
 
 /** Which built-in page an error sends the user to: the sign-in page or the error page. */

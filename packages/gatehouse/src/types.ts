@@ -8,7 +8,7 @@
  *
  * const config: AuthConfig = { providers: [], secret: env.AUTH_SECRET }
  * ```
- * @module
+ * @module gatehouse-auth/types
  */
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"

@@ -13,7 +13,7 @@
  *   },
  * }
  * ```
- * @module
+ * @module gatehouse-auth/adapters
  */
 import type { Account, Awaitable, User } from "../types.js"
 

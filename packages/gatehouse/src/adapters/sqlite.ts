@@ -12,7 +12,7 @@
  *
  * const config = { adapter: SQLiteAdapter(new Database("auth.db")), providers: [] }
  * ```
- * @module
+ * @module gatehouse-auth/adapters/sqlite
  */
 import type {
   AdapterAccount,

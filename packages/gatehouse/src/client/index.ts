@@ -12,7 +12,7 @@
  * await signIn("github", { redirectTo: "/dashboard" })
  * await signOut()
  * ```
- * @module
+ * @module gatehouse-auth/client
  */
 
 /** Options of {@link signIn}. Other fields are posted with the sign-in (`email`, credentials fields). */

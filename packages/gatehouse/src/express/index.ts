@@ -15,7 +15,7 @@
  * app.use(authSession(config))                       // res.locals.session on every request
  * app.get("/dashboard", requireAuth(config), (req, res) => res.json(res.locals.session?.user))
  * ```
- * @module
+ * @module gatehouse-auth/express
  */
 import { isChunkName } from "../cookies/chunks.js"
 import { sessionCookieName } from "../cookies/defaults.js"

@@ -13,7 +13,7 @@
  * const claims = await decode({ token, secret, salt: "authjs.session-token" })
  * const fromRequest = await getToken({ req: request, secret })
  * ```
- * @module
+ * @module gatehouse-auth/jwt
  */
 import { AuthError, JWTSessionError, MissingSecret } from "../errors.js"
 import { readChunkedCookie } from "../cookies/chunks.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Apple.
- * @module
+ * @module gatehouse-auth/providers/apple
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with an Atlassian account (Jira, Confluence), OAuth 2.0 (3LO).
- * @module
+ * @module gatehouse-auth/providers/atlassian
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Auth0.
- * @module
+ * @module gatehouse-auth/providers/auth0
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with authentik.
- * @module
+ * @module gatehouse-auth/providers/authentik
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Bitbucket Cloud.
- * @module
+ * @module gatehouse-auth/providers/bitbucket
  */
 import type { OAuthConfig } from "./types.js"
 import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

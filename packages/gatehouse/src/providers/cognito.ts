@@ -1,6 +1,6 @@
 /**
  * Sign-in with Amazon Cognito user pools.
- * @module
+ * @module gatehouse-auth/providers/cognito
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

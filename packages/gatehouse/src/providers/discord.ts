@@ -1,6 +1,6 @@
 /**
  * Sign-in with Discord.
- * @module
+ * @module gatehouse-auth/providers/discord
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Dropbox.
- * @module
+ * @module gatehouse-auth/providers/dropbox
  */
 import type { OAuthConfig } from "./types.js"
 import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -12,7 +12,7 @@
  *
  * const { subject, text, html } = emailMessage({ url, host: new URL(url).host, theme })
  * ```
- * @module
+ * @module gatehouse-auth/providers/email-message
  */
 import { InvalidConfig } from "../errors.js"
 import type { Awaitable, Theme } from "../types.js"

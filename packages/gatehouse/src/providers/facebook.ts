@@ -1,6 +1,6 @@
 /**
  * Sign-in with Facebook.
- * @module
+ * @module gatehouse-auth/providers/facebook
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

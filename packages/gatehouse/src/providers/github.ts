@@ -1,6 +1,6 @@
 /**
  * Sign-in with GitHub (github.com or GitHub Enterprise Server).
- * @module
+ * @module gatehouse-auth/providers/github
  */
 import type { OAuthConfig } from "./types.js"
 import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

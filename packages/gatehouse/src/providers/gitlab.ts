@@ -1,6 +1,6 @@
 /**
  * Sign-in with GitLab (gitlab.com or a self-managed instance).
- * @module
+ * @module gatehouse-auth/providers/gitlab
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Google.
- * @module
+ * @module gatehouse-auth/providers/google
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

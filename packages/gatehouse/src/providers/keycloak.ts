@@ -1,6 +1,6 @@
 /**
  * Sign-in with Keycloak.
- * @module
+ * @module gatehouse-auth/providers/keycloak
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with LinkedIn ("Sign In with LinkedIn using OpenID Connect").
- * @module
+ * @module gatehouse-auth/providers/linkedin
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

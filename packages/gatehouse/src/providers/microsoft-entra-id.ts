@@ -1,6 +1,6 @@
 /**
  * Sign-in with Microsoft Entra ID (formerly Azure AD), work, school and personal accounts.
- * @module
+ * @module gatehouse-auth/providers/microsoft-entra-id
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -9,7 +9,7 @@
  *
  * const provider = Nodemailer({ server: env.EMAIL_SERVER, from: "Acme <auth@acme.test>" })
  * ```
- * @module
+ * @module gatehouse-auth/providers/nodemailer
  */
 import { InvalidConfig } from "../errors.js"
 import { emailProvider, verificationEmail, type EmailProviderOptions } from "./email-message.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Notion (a public integration).
- * @module
+ * @module gatehouse-auth/providers/notion
  */
 import type { OAuthConfig } from "./types.js"
 import { conformJson, endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

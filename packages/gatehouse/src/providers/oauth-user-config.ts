@@ -1,7 +1,7 @@
 /**
  * What the OAuth and OpenID Connect provider factories share: the type of the options they
  * accept, and the one place where a factory's defaults and the user's options are merged.
- * @module
+ * @module gatehouse-auth/providers/oauth-user-config
  */
 import type { Awaitable, TokenSet, User } from "../types.js"
 import type { EndpointConfig, EndpointRequestContext, OAuthConfig } from "./types.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Okta.
- * @module
+ * @module gatehouse-auth/providers/okta
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Reddit.
- * @module
+ * @module gatehouse-auth/providers/reddit
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Slack ("Sign in with Slack", OpenID Connect).
- * @module
+ * @module gatehouse-auth/providers/slack
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Spotify.
- * @module
+ * @module gatehouse-auth/providers/spotify
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Strava.
- * @module
+ * @module gatehouse-auth/providers/strava
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Twitch (OpenID Connect).
- * @module
+ * @module gatehouse-auth/providers/twitch
  */
 import type { OAuthConfig } from "./types.js"
 import { conformJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Twitter (X), OAuth 2.
- * @module
+ * @module gatehouse-auth/providers/twitter
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with ZITADEL.
- * @module
+ * @module gatehouse-auth/providers/zitadel
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"

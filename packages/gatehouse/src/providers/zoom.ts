@@ -1,6 +1,6 @@
 /**
  * Sign-in with Zoom.
- * @module
+ * @module gatehouse-auth/providers/zoom
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
