@@ -14,6 +14,7 @@ export interface MicrosoftEntraIDProfile {
   oid?: string
   /** The tenant the user signed in from. */
   tid?: string
+  /** The display name; the user's `name`. */
   name?: string
   /** Only when the `email` optional claim is configured, or for some personal accounts. */
   email?: string

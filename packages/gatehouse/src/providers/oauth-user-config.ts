@@ -23,7 +23,9 @@ import type { EndpointConfig, EndpointRequestContext, OAuthConfig } from "./type
  * ```
  */
 export type OAuthUserConfig<P> = Partial<Omit<OAuthConfig, "profile" | "profileFromCallback">> & {
+  /** Maps the provider's profile to the user, in place of the factory's mapping. */
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  /** Adds to the profile what the authorization response carries besides the code (see {@link OAuthConfig.profileFromCallback}). */
   profileFromCallback?: (profile: P, params: URLSearchParams) => Awaitable<P>
 }
 

@@ -14,6 +14,7 @@ export interface RedditProfile {
   name: string
   /** HTML-escaped: query strings come with `&amp;`. */
   icon_img?: string
+  /** The user's Snoovatar image URL, if they made one. */
   snoovatar_img?: string
 }
 

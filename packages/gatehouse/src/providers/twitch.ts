@@ -10,9 +10,13 @@ export interface TwitchProfile {
   [claim: string]: unknown
   /** The Twitch user id. */
   sub: string
+  /** The display name; the user's `name`. */
   preferred_username: string
+  /** The email address (this provider asks for it through the `claims` parameter). */
   email?: string
+  /** Whether Twitch verified the address. */
   email_verified?: boolean
+  /** The profile image's URL; the user's `image`. */
   picture?: string
 }
 
