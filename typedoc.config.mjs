@@ -1,5 +1,5 @@
-// TypeDoc configuration for `npm run docs` (HTML into docs/api/) and `npm run docs:check` (no
-// output; every warning is an error). A JavaScript file rather than typedoc.json so that the entry
+// TypeDoc configuration for `npm run docs` (HTML into docs/api/) and `npm run docs:check` (the same
+// run with every warning an error). A JavaScript file rather than typedoc.json so that the entry
 // points come from the package's `exports` map: a new subpath, or a new provider behind the
 // `./providers/*` pattern, is documented (and checked) without anyone remembering to list it.
 import { readdirSync, readFileSync } from "node:fs"
