@@ -12,14 +12,17 @@
  *   code = "invalid_login"
  * }
  * ```
- * @module
+ * @module gatehouse-auth/errors
  */
 
 /** Which built-in page an error sends the user to: the sign-in page or the error page. */
 export type ErrorKind = "signIn" | "error"
 
 /** Upstream detail attached to an error; `err` holds the original exception, if any. */
-export type ErrorCause = Record<string, unknown> & { err?: Error }
+export type ErrorCause = Record<string, unknown> & {
+  /** The exception this error wraps. */
+  err?: Error
+}
 
 /**
  * Base class of every Gatehouse error.
@@ -45,9 +48,13 @@ export class AuthError extends Error {
   /** Whether the `type` may be shown to the client as is. */
   static readonly clientSafe: boolean = false
 
+  /** Upstream detail: `err` is the wrapped exception, if any. Logged; never sent to the client. */
   declare cause?: ErrorCause
+  /** The class's stable `type` (as {@link AuthError.type}); also the error's `name`. */
   readonly type: AuthErrorType
+  /** The class's {@link ErrorKind}: the page this error leads to. */
   readonly kind: ErrorKind
+  /** The class's `clientSafe`: whether `type` may reach a URL or a response body. */
   readonly clientSafe: boolean
 
   constructor(message?: string | Error | ErrorOptions, errorOptions?: ErrorOptions) {
@@ -690,6 +697,7 @@ export type PasswordHashProblem =
  */
 export class PasswordHashError extends AuthError {
   static override readonly type = "PasswordHashError"
+  /** What is wrong with the stored string, or `busy`. */
   readonly reason: PasswordHashProblem
 
   constructor(reason: PasswordHashProblem, message: string) {
@@ -713,6 +721,7 @@ export type PasswordInputProblem = "not-a-string" | "empty" | "too-long" | "ill-
  */
 export class PasswordInputError extends AuthError {
   static override readonly type = "PasswordInputError"
+  /** What is wrong with the password. */
   readonly reason: PasswordInputProblem
 
   constructor(reason: PasswordInputProblem, message: string) {

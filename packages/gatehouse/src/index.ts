@@ -12,7 +12,7 @@
  * const sessionUrl = createActionURL("session", "https", request.headers, env, config.basePath)
  * const response = await Auth(request, config)
  * ```
- * @module
+ * @module gatehouse-auth
  */
 export { Auth } from "./core/handler.js"
 export { signOutEverywhere } from "./core/sign-out-everywhere.js"

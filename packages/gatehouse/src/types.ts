@@ -8,7 +8,7 @@
  *
  * const config: AuthConfig = { providers: [], secret: env.AUTH_SECRET }
  * ```
- * @module
+ * @module gatehouse-auth/types
  */
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
@@ -25,14 +25,19 @@ export type Awaitable<T> = T | PromiseLike<T>
 
 /** A signed-in user, as the session and callbacks see it. */
 export interface User {
+  /** The user's id: the adapter's user id, or `sub` of a JWT session. */
   id?: string
+  /** A display name. */
   name?: string | null
+  /** The email address; the key that email sign-in and account linking go by. */
   email?: string | null
+  /** The URL of a picture of the user. */
   image?: string | null
 }
 
 /** The session returned by the session route; extend it through the `session` callback. */
 export interface DefaultSession {
+  /** The signed-in user: `name`, `email` and `image` unless the `session` callback adds more. */
   user?: User
   /** ISO date string of the session's expiry. */
   expires: string
@@ -49,40 +54,73 @@ export interface Session extends DefaultSession {}
 /** The identity an OAuth or OIDC provider returns. Every field is optional. */
 export interface Profile {
   [claim: string]: unknown
+  /** The user's id at an OAuth 2 provider without OIDC's `sub`; the default mapping's fallback. */
   id?: string | null
+  /** OIDC subject: the user's stable id at the provider. The default mapping makes it the account's `providerAccountId`. */
   sub?: string | null
+  /** Full name; the default mapping's name, before `nickname` and `preferred_username`. */
   name?: string | null
+  /** Given (first) name. */
   given_name?: string | null
+  /** Family (last) name. */
   family_name?: string | null
+  /** Middle name. */
   middle_name?: string | null
+  /** Casual name. */
   nickname?: string | null
+  /** The name the user goes by at the provider (a login or handle). */
   preferred_username?: string | null
+  /** URL of the user's profile page. */
   profile?: string | null
+  /** URL of the user's picture; the default mapping uses it as `image` when it is a string. */
   picture?: unknown
+  /** URL of the user's web page. */
   website?: string | null
+  /** The user's email address. */
   email?: string | null
+  /**
+   * Whether the provider checked that the user owns `email`. Only `true`, for that very address,
+   * counts as proof that the user owns it when accounts are joined by address.
+   */
   email_verified?: boolean | null
+  /** Gender, as the provider states it. */
   gender?: string | null
+  /** Birthday, `YYYY-MM-DD` (or `YYYY`, `0000-MM-DD`) in OIDC. */
   birthdate?: string | null
+  /** Time zone, an IANA name such as `Europe/Paris`. */
   zoneinfo?: string | null
+  /** Locale, a BCP 47 tag such as `en-US`. */
   locale?: string | null
+  /** Phone number. */
   phone_number?: string | null
+  /** When the profile last changed (OIDC: seconds since the epoch). */
   updated_at?: Date | string | number | null
+  /** Postal address (OIDC's address claim). */
   address?: {
+    /** Country name. */
     country?: string | null
+    /** The full address, ready to display. */
     formatted?: string | null
+    /** City or locality. */
     locality?: string | null
+    /** Postal code. */
     postal_code?: string | null
+    /** State, province or region. */
     region?: string | null
+    /** Street address. */
     street_address?: string | null
   } | null
 }
 
 /** Token response fields an OAuth provider may return; all read-only to the application. */
 export interface TokenSet {
+  /** The access token for the provider's APIs. */
   readonly access_token?: string
+  /** The token that gets a new access token (see `refreshAccessToken`). */
   readonly refresh_token?: string
+  /** The OIDC ID token (a JWT). */
   readonly id_token?: string
+  /** The scopes granted, space-separated. */
   readonly scope?: string
   /** Seconds until the access token expires. */
   readonly expires_in?: number
@@ -98,17 +136,25 @@ export type AccountType = "oidc" | "oauth" | "email" | "webauthn"
 
 /** How a user signed in: the provider, the id there, and the provider's token response. */
 export interface Account extends TokenSet {
+  /** The provider's id (`github`, `credentials`, …). */
   provider: string
+  /** The user's id at the provider (for OAuth, the profile's id; for email, the address). */
   providerAccountId: string
+  /** The provider's type; `credentials` accounts are never stored. */
   type: AccountType | "credentials"
+  /** The id of the user the account belongs to, once stored. */
   userId?: string
 }
 
 /** Paths of custom pages that replace the built-in ones. */
 export interface PagesOptions {
+  /** Replaces `GET signin`, which then redirects there with `callbackUrl` (and `error`); sign-in errors land there too. */
   signIn: string
+  /** Replaces `GET signout`, which then redirects there; your page posts to `signout` itself. */
   signOut: string
+  /** Replaces `GET error`, which then redirects there with `?error=<type>`. */
   error: string
+  /** Replaces the "check your email" page (`GET verify-request`), its query carried over. */
   verifyRequest: string
   /** Where a newly created user lands after the first sign-in. */
   newUser: string
@@ -116,9 +162,13 @@ export interface PagesOptions {
 
 /** Styles the built-in pages. */
 export interface Theme {
+  /** `auto` (the default) follows the browser's preference. */
   colorScheme?: "auto" | "dark" | "light"
+  /** URL of a logo shown above the form: an `http(s)` URL or a same-origin path; others are ignored. */
   logo?: string
+  /** The accent and button colour: hex, a colour keyword, or `rgb()`/`rgba()`; others are ignored. */
   brandColor?: string
+  /** The colour of button labels, in the same forms as `brandColor`. */
   buttonText?: string
 }
 
@@ -163,27 +213,41 @@ export interface SessionOptions {
 
 /** Levels of the logger; each is called as `(code, ...message)`. */
 export interface LoggerInstance {
+  /** Failures: an error's `type` as the code, the error itself in `message`. */
   error(code: string, ...message: unknown[]): void
+  /** Configuration warnings: a warning code and its sentence. */
   warn(code: string, ...message: unknown[]): void
+  /** Details for debugging; the built-in logger prints them only with `debug: true`. */
   debug(code: string, ...message: unknown[]): void
 }
 
 /** What a credentials provider's form fields look like. */
 export interface CredentialInput {
+  /** The field's label on the built-in sign-in page. */
   label?: string
+  /** The `<input>` type: `text`, `email`, `password`, … */
   type?: string
+  /** A pre-filled value. */
   value?: string
+  /** The input's placeholder text. */
   placeholder?: string
   [attribute: string]: unknown
 }
 
 /** Parameters of the `signIn` callback. */
 export interface SignInCallbackParams {
+  /** Who is signing in: the stored user, or the user about to be created. */
   user: User | AdapterUser
+  /** The account signed in with; `null` when there is none. */
   account: Account | null
+  /** The provider's profile (OAuth and OIDC only). */
   profile?: Profile
   /** `verificationRequest: true` on the first call of the email flow, absent when a link is clicked. */
-  email?: { verificationRequest?: boolean }
+  email?: {
+    /** `true` when the link is about to be sent, not yet followed. */
+    verificationRequest?: boolean
+  }
+  /** What the credentials form posted (credentials providers only). */
   credentials?: Record<string, unknown>
 }
 
@@ -192,10 +256,15 @@ export interface SignInCallbackParams {
  * (`trigger` `signIn` or `signUp`); on a session check only `token` (and, on update, `session`).
  */
 export interface JWTCallbackParams {
+  /** The token so far: the default claims at sign-in, the decoded token afterwards. */
   token: JWT
+  /** At sign-in: the user. */
   user?: User | AdapterUser
+  /** At sign-in: the account, with the provider's token response. */
   account?: Account | null
+  /** At sign-in with OAuth or OIDC: the provider's profile. */
   profile?: Profile
+  /** `signIn`, `signUp` (a new user's first sign-in), or `update` (the client asked); absent on a plain read. */
   trigger?: "signIn" | "signUp" | "update"
   /** @deprecated Use `trigger === "signUp"`. */
   isNewUser?: boolean
@@ -205,17 +274,35 @@ export interface JWTCallbackParams {
 
 /** Parameters of the `session` callback; `token` under `jwt`, `user` under `database`. */
 export type SessionCallbackParams =
-  | { session: Session; token: JWT; user?: undefined; newSession?: unknown; trigger?: "update" }
+  | {
+      /** The default session: the token's `name`, `email` and `picture` as `user`, and `expires`. */
+      session: Session
+      /** The decoded token, after the `jwt` callback. */
+      token: JWT
+      /** Absent under `jwt`. */
+      user?: undefined
+      /** On `update`: the data the client sent; validate it before use. */
+      newSession?: unknown
+      /** `update` when the client asked for one. */
+      trigger?: "update"
+    }
   | {
       /**
        * The row without its `sessionToken` (which never leaves the HttpOnly cookie), and its user.
        * As in Auth.js the type lets it be returned as the `Session`; at run time `expires` is a
        * `Date` (serialized as an ISO string in the response).
        */
-      session: Session & Omit<AdapterSession, "sessionToken"> & { user: AdapterUser }
+      session: Session & Omit<AdapterSession, "sessionToken"> & {
+        /** The session's user, from the adapter. */
+        user: AdapterUser
+      }
+      /** The session's user, from the adapter. */
       user: AdapterUser
+      /** Absent under `database`. */
       token?: undefined
+      /** On `update`: the data the client sent; validate it before use. */
       newSession?: unknown
+      /** `update` when the client asked for one. */
       trigger?: "update"
     }
 
@@ -233,16 +320,23 @@ export interface CallbacksOptions {
 
 /** Audit notifications; they return nothing and cannot change a response. */
 export interface EventCallbacks {
+  /** After a successful sign-in, with the user and account (and the profile, for OAuth). */
   signIn: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
+  /** After a sign-out: the deleted session row under `database`, the token under `jwt`. */
   signOut: (message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }) => Awaitable<void>
+  /** After the adapter created a user. */
   createUser: (message: { user: User }) => Awaitable<void>
+  /** After a user changed: their address proven, or their account claimed. */
   updateUser: (message: { user: User }) => Awaitable<void>
+  /** After an account was linked to a user. */
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
+  /** After every session read, with what the session route answers. */
   session: (message: { session: Session; token: JWT } | { session: Session }) => Awaitable<void>
 }
 
 /** The marker types for framework authors; see `raw` and `skipCSRFCheck` in `gatehouse-auth`. */
 export type RawMarker = typeof import("./markers.js").raw
+/** The type of the `skipCSRFCheck` marker; see `skipCSRFCheck` in `gatehouse-auth`. */
 export type SkipCSRFCheckMarker = typeof import("./markers.js").skipCSRFCheck
 
 /**
@@ -258,27 +352,47 @@ export type SkipCSRFCheckMarker = typeof import("./markers.js").skipCSRFCheck
  * ```
  */
 export interface AuthConfig {
+  /** The ways to sign in, in the order the sign-in page lists them. */
   providers: Provider[]
+  /** The database; needed for email links, passkeys and database sessions (with one, `database` is the default strategy). */
   adapter?: Adapter
   /** Where the auth routes are mounted. Default `/auth`. */
   basePath?: string
   /** One secret, or several with the newest first (it encrypts; any of them decrypts). */
   secret?: string | string[]
+  /** Session strategy, lifetimes and revocation; see {@link SessionOptions}. */
   session?: Partial<SessionOptions>
+  /** The session token's lifetime and its encode/decode functions; see {@link JWTOptions}. */
   jwt?: Partial<JWTOptions>
+  /** Hooks that steer sign-in, redirects, the token and the session; see {@link CallbacksOptions}. */
   callbacks?: Partial<CallbacksOptions>
+  /** Notifications after things happened; see {@link EventCallbacks}. */
   events?: Partial<EventCallbacks>
   /** Per-cookie overrides of names and options; unspecified options keep their defaults. */
   cookies?: Partial<Record<keyof CookiesOptions, CookieOverride>>
+  /** Your own pages in place of the built-in ones; see {@link PagesOptions}. */
   pages?: Partial<PagesOptions>
+  /** Turns on the built-in logger's debug output (and a warning that it is on). Default `false`. */
   debug?: boolean
+  /** Replaces any of the logger's levels; the others stay the built-in ones (console; `debug` only with `debug: true`). */
   logger?: Partial<LoggerInstance>
+  /** The look of the built-in pages. */
   theme?: Theme
   /** Must be true: the Host header decides URLs. Inferred from the environment when unset. */
   trustHost?: boolean
+  /** `__Secure-`/`__Host-` cookie names and the `Secure` attribute. Default: on exactly for https requests. */
   useSecureCookies?: boolean
+  /**
+   * The auth URL of one deployment (ending in the base path) whose callback URL is registered at
+   * the providers; OAuth callbacks go through it and are forwarded to the deployment that started
+   * the sign-in (preview deployments). Default: `AUTH_REDIRECT_PROXY_URL`.
+   */
   redirectProxyUrl?: string
-  experimental?: { enableWebAuthn?: boolean }
+  /** Features whose API may still change. */
+  experimental?: {
+    /** Allows the `passkey` and `webauthn` providers. */
+    enableWebAuthn?: boolean
+  }
   /** For framework authors: return the internal response instead of a `Response`. */
   raw?: RawMarker
   /** For framework authors that protect forms themselves: skip the CSRF check. */

@@ -13,15 +13,20 @@
  *   },
  * }
  * ```
- * @module
+ * @module gatehouse-auth/adapters
  */
 import type { Account, Awaitable, User } from "../types.js"
 
 /** A user as stored: `id`, `email` and `emailVerified` are always present. */
 export interface AdapterUser extends User {
+  /** The user's id in the store. */
   id: string
+  /** The user's email address. */
   email: string
-  /** `null` until the user first signs in by email; then the date of that sign-in. */
+  /**
+   * `null` until the user's address is proven (by an email link, or a provider that vouches for
+   * it); then when it last was.
+   */
   emailVerified: Date | null
 }
 
@@ -31,14 +36,19 @@ export interface AdapterUser extends User {
  * `session_state`) and may drop others, as Auth.js's SQL adapters do.
  */
 export interface AdapterAccount extends Account {
+  /** The id of the user the account belongs to. */
   userId: string
+  /** Never `credentials`: credentials sign-ins store no account. */
   type: Exclude<Account["type"], "credentials">
 }
 
 /** A database session row; the cookie holds only `sessionToken`. */
 export interface AdapterSession {
+  /** The row's key: the cookie's token, or its `sha256:` hash under `session.hashTokens` (the default). */
   sessionToken: string
+  /** The id of the session's user. */
   userId: string
+  /** When the session ends unless extended. */
   expires: Date
 }
 
@@ -48,6 +58,7 @@ export interface VerificationToken {
   identifier: string
   /** SHA-256 of the raw token and the secret, as lower-case hex. */
   token: string
+  /** When the link stops working. */
   expires: Date
 }
 
@@ -57,12 +68,17 @@ export interface AdapterAuthenticator {
   credentialID: string
   /** Base64 public key. */
   credentialPublicKey: string
+  /** The signature counter last seen. */
   counter: number
+  /** `singleDevice` or `multiDevice` (a synced passkey). */
   credentialDeviceType: string
+  /** Whether the credential is backed up (synced). */
   credentialBackedUp: boolean
   /** Comma-joined transports, e.g. `usb,nfc`. */
   transports?: string | null
+  /** The `providerAccountId` of the passkey's account (the credential id). */
   providerAccountId: string
+  /** The id of the passkey's user. */
   userId: string
 }
 
@@ -73,8 +89,11 @@ export interface Adapter {
    * its own, and returns the user with the id it kept.
    */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  /** The user with this id, or `null`. */
   getUser?(id: string): Awaitable<AdapterUser | null>
+  /** The user with this email address, or `null`. */
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  /** The user owning the account with this `provider` and `providerAccountId`, or `null`. */
   getUserByAccount?(
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Awaitable<AdapterUser | null>
@@ -85,6 +104,7 @@ export interface Adapter {
    * back a user it created moments before, when linking their first account failed.
    */
   deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  /** Stores an account for `account.userId`. */
   linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
   /** Gatehouse calls it only to take back an account it linked moments before, when storing a passkey with it failed. */
   unlinkAccount?(
@@ -105,12 +125,19 @@ export interface Adapter {
   updateAccount?(
     account: Partial<AdapterAccount> & Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Awaitable<AdapterAccount | null>
+  /** Stores a new database session row. */
   createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
   /**
    * The session and its user, in one query where the store can join. May return an expired row
    * (the core deletes it); `expires` must come back as a `Date`.
    */
-  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  getSessionAndUser?(sessionToken: string): Awaitable<{
+    /** The session row. */
+    session: AdapterSession
+    /** Its user. */
+    user: AdapterUser
+  } | null>
+  /** Changes the row's fields present (Gatehouse: `expires`), and returns it; `null` when there is none. */
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
   ): Awaitable<AdapterSession | null | undefined>
@@ -132,6 +159,7 @@ export interface Adapter {
    * atomically (concurrent calls each get a different number). Any string is a valid user id.
    */
   incrementSessionVersion?(userId: string): Awaitable<number>
+  /** Stores a sign-in link's (hashed) token. */
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /**
    * Gatehouse's addition: deletes every verification token of `identifier` and returns how many
@@ -150,7 +178,9 @@ export interface Adapter {
    * may get it (SQL: `DELETE … RETURNING`). An expired token is still returned; the core checks.
    */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /** Stores a new passkey. */
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  /** The passkey with this credential id, or `null`. */
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   /** `[]` for an unknown user; in no particular order. */
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
@@ -164,7 +194,10 @@ export interface Adapter {
 }
 
 /** What `createUser` of Gatehouse's own adapters takes: the `id` may be left out (a store assigns one). */
-export type NewAdapterUser = Omit<AdapterUser, "id"> & { id?: string }
+export type NewAdapterUser = Omit<AdapterUser, "id"> & {
+  /** The id to keep; without one the store assigns it. */
+  id?: string
+}
 
 /**
  * What Gatehouse's own adapters (memory, SQLite, PostgreSQL) return: every method present,
@@ -202,7 +235,13 @@ export interface StoredAdapter extends Adapter {
   ) => Promise<AdapterAccount | null>
   /** Rejects a `sessionToken` already in use. */
   createSession: (session: { sessionToken: string; userId: string; expires: Date }) => Promise<AdapterSession>
-  getSessionAndUser: (sessionToken: string) => Promise<{ session: AdapterSession; user: AdapterUser } | null>
+  /** The session row and its user, or `null`; an expired row too. */
+  getSessionAndUser: (sessionToken: string) => Promise<{
+    /** The session row. */
+    session: AdapterSession
+    /** Its user. */
+    user: AdapterUser
+  } | null>
   updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
   deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
   deleteSessionsByUserId: (userId: string) => Promise<void>

@@ -14,7 +14,7 @@
  * const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null })
  * const response = await Auth(request, { adapter, providers, secret })
  * ```
- * @module
+ * @module gatehouse-auth/adapters/memory
  */
 import type {
   AdapterAccount,

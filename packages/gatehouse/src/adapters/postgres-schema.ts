@@ -21,7 +21,9 @@ export type PostgresRow = Record<string, unknown>
 
 /** What a query resolves to; `pg`'s `QueryResult` fits. */
 export interface PostgresQueryResult {
+  /** The rows returned. */
   rows: PostgresRow[]
+  /** Rows affected (or returned); `null` for commands that report none. */
   rowCount: number | null
 }
 
@@ -30,16 +32,19 @@ export interface PostgresQueryResult {
  * `PoolClient`, or a driver with the same API (for example `@neondatabase/serverless`).
  */
 export interface PostgresQueryable {
+  /** Runs `text` with `$1`, `$2`, … bound to `values`. */
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>
 }
 
 /** A checked-out connection of a {@link PostgresPool}. */
 export interface PostgresPoolClient extends PostgresQueryable {
+  /** Returns the connection to the pool; with an error (or `true`), the pool discards it. */
   release(error?: Error | boolean): void
 }
 
 /** A connection pool: queries go to any connection, `connect()` checks one out. */
 export interface PostgresPool extends PostgresQueryable {
+  /** Checks out one connection, for statements that must share it (a transaction). */
   connect(): Promise<PostgresPoolClient>
 }
 

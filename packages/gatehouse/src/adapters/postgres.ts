@@ -12,7 +12,7 @@
  * await migrate(pool)
  * export const config = { adapter: PostgresAdapter(pool), providers: [] }
  * ```
- * @module
+ * @module gatehouse-auth/adapters/postgres
  */
 import type {
   AdapterAccount,

@@ -12,7 +12,7 @@
  *
  * const config = { adapter: SQLiteAdapter(new Database("auth.db")), providers: [] }
  * ```
- * @module
+ * @module gatehouse-auth/adapters/sqlite
  */
 import type {
   AdapterAccount,
@@ -38,14 +38,19 @@ export type SQLiteValue = string | number | bigint | null
  * narrower type would reject.
  */
 export interface SQLiteStatement {
+  /** Runs a statement that returns no rows (INSERT, UPDATE, DELETE without RETURNING). */
   run(...params: unknown[]): unknown
+  /** The first row, or `undefined`. */
   get(...params: unknown[]): unknown
+  /** Every row. */
   all(...params: unknown[]): unknown[]
 }
 
 /** The part of a connection the adapter uses: a better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync`. */
 export interface SQLiteDatabase {
+  /** Runs SQL without parameters (the migrations, transactions). */
   exec(sql: string): unknown
+  /** Compiles a statement with `?` parameters. */
   prepare(sql: string): SQLiteStatement
 }
 

@@ -12,8 +12,14 @@
  * await signIn("github", { redirectTo: "/dashboard" })
  * await signOut()
  * ```
- * @module
+ * @module gatehouse-auth/client
  */
+
+/** Where the auth routes are, for the functions that only read from them. */
+export interface BasePathOption {
+  /** Where the auth routes are mounted. Default `/auth`. */
+  basePath?: string
+}
 
 /** Options of {@link signIn}. Other fields are posted with the sign-in (`email`, credentials fields). */
 export interface SignInOptions {
@@ -74,8 +80,16 @@ export interface AuthResult {
 
 /** A provider as the providers route lists it. */
 export interface ProviderEntry {
+  /** The provider's id, what {@link signIn} takes. */
   id: string
+  /** `oauth`, `oidc`, `email`, `credentials` or `webauthn`. */
   type: string
+}
+
+/** A provider as `GET {basePath}/providers` lists it. */
+export interface ProviderListing extends ProviderEntry {
+  /** The name sign-in buttons show. */
+  name: string
 }
 
 /**
@@ -139,7 +153,7 @@ export async function signOut(options: SignOutOptions = {}): Promise<AuthResult 
  * if (session) greet(session.user?.name)
  * ```
  */
-export async function getSession(options: { basePath?: string } = {}): Promise<Record<string, unknown> | null> {
+export async function getSession(options: BasePathOption = {}): Promise<Record<string, unknown> | null> {
   return sessionOf(await getJson(`${options.basePath ?? "/auth"}/session`))
 }
 
@@ -152,7 +166,7 @@ export async function getSession(options: { basePath?: string } = {}): Promise<R
  * const session = await updateSession({ name: "Ada" })
  * ```
  */
-export async function updateSession(data?: unknown, options: { basePath?: string } = {}): Promise<Record<string, unknown> | null> {
+export async function updateSession(data?: unknown, options: BasePathOption = {}): Promise<Record<string, unknown> | null> {
   const basePath = options.basePath ?? "/auth"
   const csrf = (await getJson(`${basePath}/csrf`)) as { csrfToken?: string } | null
   const response = await fetch(`${basePath}/session`, {
@@ -173,7 +187,7 @@ export async function updateSession(data?: unknown, options: { basePath?: string
  * form.elements.csrfToken.value = await getCsrfToken()
  * ```
  */
-export async function getCsrfToken(options: { basePath?: string } = {}): Promise<string | undefined> {
+export async function getCsrfToken(options: BasePathOption = {}): Promise<string | undefined> {
   const answer = (await getJson(`${options.basePath ?? "/auth"}/csrf`)) as { csrfToken?: unknown } | null
   return typeof answer?.csrfToken === "string" ? answer.csrfToken : undefined
 }
@@ -188,8 +202,8 @@ export async function getCsrfToken(options: { basePath?: string } = {}): Promise
  * for (const { id, name } of Object.values(providers ?? {})) renderButton(id, name)
  * ```
  */
-export async function getProviders(options: { basePath?: string } = {}): Promise<Record<string, ProviderEntry & { name: string }> | null> {
-  return (await getJson(`${options.basePath ?? "/auth"}/providers`)) as Record<string, ProviderEntry & { name: string }> | null
+export async function getProviders(options: BasePathOption = {}): Promise<Record<string, ProviderListing> | null> {
+  return (await getJson(`${options.basePath ?? "/auth"}/providers`)) as Record<string, ProviderListing> | null
 }
 
 /** A session answer, or `null` for an empty one. */

@@ -6,38 +6,57 @@
 
 /** Attributes of one cookie. */
 export interface CookieAttributes {
+  /** Hidden from page scripts. On for every Gatehouse cookie. */
   httpOnly?: boolean
+  /** When the browser sends the cookie with cross-site requests. Default `lax`. */
   sameSite?: "lax" | "strict" | "none"
+  /** The path the cookie is sent for. Default `/`. */
   path?: string
+  /** Sent over https only. Default: on exactly for https requests (see `useSecureCookies`). */
   secure?: boolean
+  /** The domain the cookie is sent to, subdomains included; unset means this host only. */
   domain?: string
   /** Seconds until the browser drops the cookie. */
   maxAge?: number
+  /** When the browser drops the cookie. */
   expires?: Date
+  /** CHIPS: kept per top-level site, for use in cross-site iframes. */
   partitioned?: boolean
 }
 
 /** A cookie's name and attributes. */
 export interface CookieOption {
+  /** The cookie's name. */
   name: string
+  /** Its attributes. */
   options: CookieAttributes
 }
 
 /** A cookie to set (or, with `maxAge: 0`, to delete). */
 export interface Cookie {
+  /** The cookie's name. */
   name: string
+  /** The value, before encoding (`Set-Cookie` carries it URI-encoded). */
   value: string
+  /** Its attributes. */
   options: CookieAttributes
 }
 
 /** Every cookie Gatehouse uses, by role. */
 export interface CookiesOptions {
+  /** The session: the encrypted JWT, or a database session's token. `authjs.session-token`. */
   sessionToken: CookieOption
+  /** Where to go after signing in. `authjs.callback-url`. */
   callbackUrl: CookieOption
+  /** The double-submit CSRF token. `authjs.csrf-token` (`__Host-` on https). */
   csrfToken: CookieOption
+  /** The OAuth PKCE code verifier, for 15 minutes. `authjs.pkce.code_verifier`. */
   pkceCodeVerifier: CookieOption
+  /** The OAuth `state` check, for 15 minutes. `authjs.state`. */
   state: CookieOption
+  /** The OIDC `nonce` check. `authjs.nonce`. */
   nonce: CookieOption
+  /** A passkey ceremony's challenge, for 15 minutes. `authjs.challenge`. */
   webauthnChallenge: CookieOption
   /**
    * Gatehouse's addition: ties a sign-in link to the browser that asked for it (a keyed hash of
@@ -48,7 +67,9 @@ export interface CookiesOptions {
 
 /** A partial override of one cookie: a new name, new attributes, or both. */
 export interface CookieOverride {
+  /** A new name. */
   name?: string
+  /** Attributes laid over the defaults, one at a time. */
   options?: CookieAttributes
 }
 

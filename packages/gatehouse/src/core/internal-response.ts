@@ -13,11 +13,15 @@ export type { Cookie }
  * Cookies are listed in the order they are sent.
  */
 export interface ResponseInternal<Body = unknown> {
+  /** The HTTP status; default 200 (302 with `redirect`). */
   status?: number
+  /** Response headers, except `Set-Cookie` (see `cookies`). */
   headers?: Record<string, string>
+  /** Serialised as JSON when `Content-Type` is `application/json`; otherwise sent as it is (an HTML page). */
   body?: Body
   /** Absolute, or relative when it points at a configured custom page. */
   redirect?: string
+  /** The cookies to set or clear. */
   cookies?: Cookie[]
 }
 

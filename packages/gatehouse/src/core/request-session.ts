@@ -16,7 +16,9 @@ import { readSession } from "./sessions/index.js"
 
 /** A request as far as reading its session goes: where it was sent (for the origin) and its headers. */
 export interface SessionRequest {
+  /** The request's URL: its origin decides `__Secure-` cookie names where `useSecureCookies` is unset. */
   readonly url: string | URL
+  /** The request's headers: `Cookie` carries the session, forwarded headers the origin when trusted. */
   readonly headers: Headers
 }
 

@@ -15,7 +15,7 @@
  * app.use(authSession(config))                       // res.locals.session on every request
  * app.get("/dashboard", requireAuth(config), (req, res) => res.json(res.locals.session?.user))
  * ```
- * @module
+ * @module gatehouse-auth/express
  */
 import { getSession as sessionOf, isAuthRoute } from "../framework/index.js"
 import { Auth, AuthError, type Session } from "../index.js"

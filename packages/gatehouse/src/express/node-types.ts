@@ -22,13 +22,17 @@ export interface ExpressRequest extends IncomingMessage {
   /** Set by a body parser that ran before the integration. */
   body?: unknown
   /** The app's settings; the integration reads `trust proxy fn`. */
-  app: { get(setting: string): unknown }
+  app: {
+    /** The value of an app setting. */
+    get(setting: string): unknown
+  }
   /** Express's content negotiation. */
   accepts(types: string[]): string | false
 }
 
 /** An Express response: Node's response plus per-request `locals`. */
 export interface ExpressResponse extends ServerResponse {
+  /** Per-request values for later handlers; `authSession` and `requireAuth` put `session` here. */
   locals: Record<string, unknown>
 }
 

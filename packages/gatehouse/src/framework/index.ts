@@ -26,9 +26,9 @@
  *   for (const line of setCookies) c.res.headers.append("set-cookie", line)
  * })
  * ```
- * @module
+ * @module gatehouse-auth/framework
  */
-export { prepareConfig, type PrepareConfigOptions, type PreparedConfig } from "./prepare-config.js"
+export { prepareConfig, type PrepareConfigOptions, type PreparedConfig, type SettledBasePath } from "./prepare-config.js"
 export { getSession, setCookieHeaders, type SessionRequest, type SessionResult } from "./session.js"
 export { runServerAction, type ServerActionInput, type ServerActionResult } from "./server-action.js"
 export { isAuthRoute } from "./routes.js"

@@ -18,10 +18,16 @@ export interface PrepareConfigOptions {
   basePath?: string
 }
 
+/** A config whose base path is settled. */
+export interface SettledBasePath {
+  /** Where the auth routes are mounted: the config's, `AUTH_URL`'s path, or the framework's default. */
+  basePath: string
+}
+
 /** A configuration ready for `Auth`, `getSession` and the server-side actions. */
 export interface PreparedConfig<Config extends AuthConfig = AuthConfig> {
   /** A copy of the application's config with the environment applied and `basePath` settled. */
-  readonly config: Config & { basePath: string }
+  readonly config: Config & SettledBasePath
   /** The environment it was prepared from. */
   readonly env: EnvObject
   /**
@@ -68,7 +74,7 @@ export function prepareConfig<Config extends AuthConfig>(config: Config, env: En
       trustHost: defaults.trustHost,
       providers: defaults.providers,
       ...(defaults.redirectProxyUrl !== undefined && { redirectProxyUrl: defaults.redirectProxyUrl }),
-    } as Config & { basePath: string }
+    } as Config & SettledBasePath
     ready = Object.freeze({ config: copy, env, origin })
     byBasePath.set(defaultBasePath, ready)
   }

@@ -14,6 +14,7 @@ import { setCookieHeaders } from "./session.js"
 export interface ServerActionInput {
   /** `signin` (a provider's start), `callback` (credentials), `signout`, or `session` (an update). */
   action: "signin" | "callback" | "signout" | "session"
+  /** The provider, for `signin` and `callback`. */
   providerId?: string
   /** The origin the app answers on (`AUTH_URL`'s, else the incoming request's). */
   origin: string
@@ -38,6 +39,7 @@ export interface ServerActionInput {
 
 /** What the route answered. */
 export interface ServerActionResult {
+  /** The route's HTTP status. */
   status: number
   /** Where the browser should go next, when the route redirects. */
   redirect: string | undefined
@@ -45,6 +47,7 @@ export interface ServerActionResult {
   body: unknown
   /** `Set-Cookie` header values to send. */
   setCookies: string[]
+  /** The same cookies, parsed, for frameworks with a cookie API (`cookies().set`). */
   cookies: Cookie[]
 }
 

@@ -13,7 +13,7 @@
  * const claims = await decode({ token, secret, salt: "authjs.session-token" })
  * const fromRequest = await getToken({ req: request, secret })
  * ```
- * @module
+ * @module gatehouse-auth/jwt
  */
 import { AuthError, JWTSessionError, MissingSecret } from "../errors.js"
 import { readChunkedCookie } from "../cookies/chunks.js"
@@ -25,12 +25,19 @@ import { toHeaders, type HeaderSource } from "../request-headers.js"
 
 /** Claims Gatehouse itself puts in a token. */
 export interface DefaultJWT extends Record<string, unknown> {
+  /** The user's name at sign-in. */
   name?: string | null
+  /** The user's email address at sign-in. */
   email?: string | null
+  /** The user's image URL at sign-in (the user's `image`). */
   picture?: string | null
+  /** The user's id. */
   sub?: string
+  /** Issued at: seconds since the epoch, set by {@link encode} on every write. */
   iat?: number
+  /** Expires at: seconds since the epoch, set by {@link encode} from `maxAge`. */
   exp?: number
+  /** A random token id, new on every write (set by {@link encode}). */
   jti?: string
   /** Seconds since the epoch when the session began; kept only under `session.absoluteMaxAge`. */
   signedInAt?: number
@@ -57,9 +64,11 @@ export interface JWTEncodeParams<Payload = JWT> {
 
 /** Parameters of {@link decode}. */
 export interface JWTDecodeParams {
+  /** The JWE to decrypt; empty or absent decodes to `null`. */
   token?: string
   /** The secret, or several: the one whose key matches the token's `kid` decrypts. */
   secret: string | string[]
+  /** The salt the token was encoded with; Gatehouse uses the session cookie's name. */
   salt: string
 }
 
@@ -67,19 +76,26 @@ export interface JWTDecodeParams {
 export interface JWTOptions {
   /** Seconds until an issued token expires. Default: `session.maxAge` (30 days). */
   maxAge: number
+  /** Turns the claims into the cookie's value. Default: {@link encode}. */
   encode: (params: JWTEncodeParams) => Promise<string> | string
+  /** Turns the cookie's value back into claims; `null` or a throw means no session. Default: {@link decode}. */
   decode: (params: JWTDecodeParams) => Promise<JWT | null> | JWT | null
 }
 
 /** A logger `getToken` may report failures to; `console` will do. */
 export interface TokenLogger {
+  /** Called with `JWT_GET_TOKEN_DECODE_FAILED` and the reason when a token does not decode. */
   debug(code: string, ...message: unknown[]): void
 }
 
 /** Parameters of {@link getToken}. */
 export interface GetTokenParams<R extends boolean = false> {
   /** The request, or anything with its headers (a `Headers` or a plain header map). */
-  req: Request | { headers: HeaderSource }
+  req: Request | {
+    /** A `Headers`, or a plain header map as Node gives it (any key case, arrays for repeats). */
+    headers: HeaderSource
+  }
+  /** The secret, or several (see {@link JWTDecodeParams.secret}). Without one, a request carrying a token throws {@link MissingSecret}. */
   secret?: string | string[]
   /** Default: the cookie name. */
   salt?: string
@@ -87,8 +103,11 @@ export interface GetTokenParams<R extends boolean = false> {
   raw?: R
   /** Default: `authjs.session-token`, or `__Secure-authjs.session-token` with `secureCookie`. */
   cookieName?: string
+  /** Read the `__Secure-` cookie (set on HTTPS). Default `false`. */
   secureCookie?: boolean
+  /** A custom decode, as in `jwt.decode` of the config. Default: {@link decode}. */
   decode?: JWTOptions["decode"]
+  /** Told why a token that was present did not decode (it is then `null`). */
   logger?: TokenLogger | Console
 }
 

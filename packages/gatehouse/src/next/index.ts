@@ -3,7 +3,7 @@
  * universal `auth`, and server actions to sign in, sign out and update the session. next-auth v5's
  * API, so code coming from `next-auth` changes its imports only.
  *
- * @example `auth.ts`, the route file, and `proxy.ts`
+ * @example auth.ts, the route file, and proxy.ts
  * ```ts
  * // auth.ts
  * import NextAuth from "gatehouse-auth/next"
@@ -16,7 +16,7 @@
  * // proxy.ts
  * export { auth as proxy } from "@/auth"
  * ```
- * @module
+ * @module gatehouse-auth/next
  */
 import { cache } from "react"
 import { headers } from "next/headers.js"

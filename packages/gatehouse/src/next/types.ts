@@ -6,26 +6,38 @@
 import type { AuthConfig, Awaitable, Session } from "../index.js"
 
 /** A Next.js request (`NextRequest`): a Web `Request` with the parsed `nextUrl`. */
-export type NextRequestLike = Request & { readonly nextUrl: URL }
+export type NextRequestLike = Request & {
+  /** The request's URL, parsed. */
+  readonly nextUrl: URL
+}
 
 /** A request as the callback given to `auth(callback)` receives it: with the session on `auth`. */
-export type NextAuthRequest = NextRequestLike & { auth: Session | null }
+export type NextAuthRequest = NextRequestLike & {
+  /** The session of the request, or `null` when signed out. */
+  auth: Session | null
+}
 
 /** The Pages Router's request (`NextApiRequest`, `IncomingMessage`): its headers are what is read. */
 export interface PagesRequest {
+  /** The request's headers; `cookie` carries the session. */
   headers: Record<string, string | string[] | undefined>
 }
 
 /** The Pages Router's response (`NextApiResponse`, `ServerResponse`): refreshed cookies are added to it. */
 export interface PagesResponse {
+  /** Reads a header already set (so `Set-Cookie` values are added to, not replaced). */
   getHeader(name: string): number | string | string[] | undefined
+  /** Sets a header (`Set-Cookie`, with the refreshed session cookies). */
   setHeader(name: string, value: number | string | readonly string[]): unknown
+  /** Once true, cookies can no longer be set and are skipped. */
   readonly headersSent?: boolean
 }
 
 /** `getServerSideProps`'s context, or anything else carrying `req` and `res`. */
 export interface PagesContext {
+  /** The incoming request. */
   req: PagesRequest
+  /** The response, which receives refreshed cookies. */
   res: PagesResponse
 }
 
@@ -33,6 +45,7 @@ export interface PagesContext {
 export interface AuthorizedParams {
   /** The session of the request, or `null` when signed out. */
   auth: Session | null
+  /** The request the proxy is deciding on. */
   request: NextRequestLike
 }
 
@@ -41,6 +54,7 @@ export interface AuthorizedParams {
  * callback, which decides in `proxy.ts` (or `middleware.ts`) whether a request may go on.
  */
 export interface NextAuthConfig extends Omit<AuthConfig, "raw" | "callbacks"> {
+  /** `AuthConfig`'s callbacks, plus `authorized`. */
   callbacks?: AuthConfig["callbacks"] & {
     /**
      * Runs in the proxy for every request it matches (never for the auth routes or the sign-in
@@ -70,7 +84,15 @@ export interface AuthFunction {
 }
 
 /** Options of the server-side `signIn`: `redirect` (default `true`), `redirectTo`, and fields posted with it. */
-export type SignInOptions = FormData | ({ redirect?: boolean; redirectTo?: string } & Record<string, unknown>)
+export type SignInOptions = FormData | (SignInRedirect & Record<string, unknown>)
+
+/** Where a server-side sign-in goes once done. */
+export interface SignInRedirect {
+  /** Whether to redirect (default `true`); `false` returns the URL instead. */
+  redirect?: boolean
+  /** Where to go once signed in; default the current page (`Referer`). */
+  redirectTo?: string
+}
 
 /** OAuth authorization parameters, in any shape `URLSearchParams` takes. */
 export type AuthorizationParams = string | Record<string, string> | URLSearchParams | [string, string][]
@@ -83,10 +105,19 @@ export interface SignOutOptions {
   redirectTo?: string
 }
 
+/** The auth routes' handlers, for `app/api/auth/[...nextauth]/route.ts`. */
+export interface RouteHandlers {
+  /** Serves the GET auth routes (session, csrf, providers, pages, OAuth callbacks). */
+  GET: (request: Request) => Promise<Response>
+  /** Serves the POST auth routes (sign in, sign out, session update, form-post callbacks). */
+  POST: (request: Request) => Promise<Response>
+}
+
 /** What {@link NextAuth} returns. */
 export interface NextAuthResult {
   /** The auth routes' handlers: `export const { GET, POST } = handlers` in `app/api/auth/[...nextauth]/route.ts`. */
-  handlers: { GET: (request: Request) => Promise<Response>; POST: (request: Request) => Promise<Response> }
+  handlers: RouteHandlers
+  /** The session anywhere on the server, the proxy, and a wrapper for route handlers: see {@link AuthFunction}. */
   auth: AuthFunction
   /**
    * Signs in from a server action. Without `provider` (or with an unknown one) it goes to the

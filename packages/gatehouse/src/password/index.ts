@@ -38,7 +38,7 @@
  * const hash = await hashPassword("correct horse battery staple") // store this
  * if (await verifyPassword(input, hash) && needsRehash(hash)) await save(await hashPassword(input))
  * ```
- * @module
+ * @module gatehouse-auth/password
  */
 import { equalBytes } from "../jwt/constant-time.js"
 import { PasswordHashError } from "../errors.js"

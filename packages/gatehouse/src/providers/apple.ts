@@ -1,23 +1,33 @@
 /**
  * Sign-in with Apple.
- * @module
+ * @module gatehouse-auth/providers/apple
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** The `user` parameter Apple posts to the callback, on the user's first sign-in only. */
 export interface AppleCallbackUser {
-  name?: { firstName?: string; lastName?: string }
+  /** The name the user chose to share. */
+  name?: {
+    /** Given name. */
+    firstName?: string
+    /** Family name. */
+    lastName?: string
+  }
+  /** The email address the user chose to share; not used (the ID token's is). */
   email?: string
 }
 
 /** The claims of an Apple ID token, plus the `user` parameter once merged in. */
 export interface AppleProfile {
   [claim: string]: unknown
+  /** The user's id at Apple, stable for your team; the user's `id`. */
   sub: string
   /** Absent when the user declined to share it; may be a private relay address. */
   email?: string
+  /** Whether Apple checked the address; Apple sends it as a string or a boolean. */
   email_verified?: boolean | "true" | "false"
+  /** Whether `email` is a private relay address. */
   is_private_email?: boolean | "true" | "false"
   /** Set by `profileFromCallback` when Apple sent the user's name. */
   user?: AppleCallbackUser

@@ -1,6 +1,6 @@
 /**
  * Sign-in with an Atlassian account (Jira, Confluence), OAuth 2.0 (3LO).
- * @module
+ * @module gatehouse-auth/providers/atlassian
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,13 +8,19 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** The user as `GET https://api.atlassian.com/me` returns it. */
 export interface AtlassianProfile {
   [field: string]: unknown
+  /** The Atlassian account id; the user's `id`. */
   account_id: string
+  /** `atlassian`, `app` or `customer`. */
   account_type?: string
+  /** `active`, `inactive` or `closed`. */
   account_status?: string
+  /** The display name; the user's `name`. */
   name: string
+  /** The public nickname. */
   nickname?: string
   /** Absent when the user hides it from apps. */
   email?: string
+  /** The avatar's URL; the user's `image`. */
   picture?: string
 }
 

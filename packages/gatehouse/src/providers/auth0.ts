@@ -1,6 +1,6 @@
 /**
  * Sign-in with Auth0.
- * @module
+ * @module gatehouse-auth/providers/auth0
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -10,10 +10,15 @@ export interface Auth0Profile {
   [claim: string]: unknown
   /** `<connection>|<id>`, e.g. `auth0|64b1…` or `google-oauth2|1093…`. */
   sub: string
+  /** Full name; the user's `name`. */
   name?: string
+  /** The nickname, used as the name when there is none. */
   nickname?: string
+  /** The email address. */
   email?: string
+  /** Whether Auth0 (or the upstream connection) checked the address. */
   email_verified?: boolean
+  /** The picture's URL; the user's `image`. */
   picture?: string
 }
 

@@ -1,6 +1,6 @@
 /**
  * Sign-in with authentik.
- * @module
+ * @module gatehouse-auth/providers/authentik
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"
@@ -8,13 +8,21 @@ import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oa
 /** The claims of an authentik ID token (with the default scope mappings). */
 export interface AuthentikProfile {
   [claim: string]: unknown
+  /** The user's id (how authentik derives it is set per provider); the user's `id`. */
   sub: string
+  /** Full name; the user's `name`. */
   name?: string
+  /** The username, used as the name when there is none. */
   preferred_username?: string
+  /** The username, as a nickname. */
   nickname?: string
+  /** The email address. */
   email?: string
+  /** Whether authentik considers the address verified. */
   email_verified?: boolean
+  /** The avatar's URL; the user's `image`. */
   picture?: string
+  /** The names of the user's groups, when the provider's scope mappings include them. */
   groups?: string[]
 }
 

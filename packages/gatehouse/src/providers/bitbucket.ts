@@ -1,6 +1,6 @@
 /**
  * Sign-in with Bitbucket Cloud.
- * @module
+ * @module gatehouse-auth/providers/bitbucket
  */
 import type { OAuthConfig } from "./types.js"
 import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -14,10 +14,26 @@ export interface BitbucketProfile {
   account_id: string
   /** `{…}`-wrapped UUID. */
   uuid: string
+  /** The display name; the user's `name`. */
   display_name: string
+  /** The public nickname, used as the name when there is no display name. */
   nickname?: string
+  /** The username, where the account still has one. */
   username?: string
-  links: { avatar?: { href: string }; [link: string]: { href: string } | undefined }
+  /** Links to the user's resources; `avatar` is the picture. */
+  links: {
+    /** The avatar. */
+    avatar?: {
+      /** The avatar's URL. */
+      href: string
+    }
+    [link: string]:
+      | {
+          /** The link's URL. */
+          href: string
+        }
+      | undefined
+  }
   /** Set by this provider from `GET /2.0/user/emails`: the primary, confirmed address. */
   email?: string | null
 }

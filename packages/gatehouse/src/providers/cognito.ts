@@ -1,6 +1,6 @@
 /**
  * Sign-in with Amazon Cognito user pools.
- * @module
+ * @module gatehouse-auth/providers/cognito
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,11 +8,17 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** The claims of a Cognito ID token. */
 export interface CognitoProfile {
   [claim: string]: unknown
+  /** The user's id in the pool; the user's `id`. */
   sub: string
+  /** The user name in the pool, used as the name when there is none. */
   "cognito:username"?: string
+  /** Full name; the user's `name`. */
   name?: string
+  /** The email address. */
   email?: string
+  /** Whether the pool verified the address. */
   email_verified?: boolean
+  /** The picture's URL; the user's `image`. */
   picture?: string
 }
 

@@ -14,7 +14,7 @@
  *   },
  * })
  * ```
- * @module
+ * @module gatehouse-auth/providers/credentials
  */
 import type { CredentialInput, User, Awaitable } from "../types.js"
 import type { CredentialsConfig, CredentialsRateLimits } from "./types.js"

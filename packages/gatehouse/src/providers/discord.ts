@@ -1,6 +1,6 @@
 /**
  * Sign-in with Discord.
- * @module
+ * @module gatehouse-auth/providers/discord
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -10,13 +10,17 @@ export interface DiscordProfile {
   [field: string]: unknown
   /** A snowflake: a 64-bit integer, sent as a string. */
   id: string
+  /** The unique username, used as the name when there is no display name. */
   username: string
   /** `"0"` for users on the new unique usernames; a four-digit tag for the others. */
   discriminator: string
+  /** The display name; the user's `name`. */
   global_name: string | null
   /** An image hash; `a_` in front means an animated avatar. */
   avatar: string | null
+  /** The email address (with the `email` scope). */
   email?: string | null
+  /** Whether the user verified the address with Discord. */
   verified?: boolean
 }
 

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Dropbox.
- * @module
+ * @module gatehouse-auth/providers/dropbox
  */
 import type { OAuthConfig } from "./types.js"
 import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -12,10 +12,26 @@ export interface DropboxProfile {
   [field: string]: unknown
   /** `dbid:…` */
   account_id: string
-  name: { given_name: string; surname: string; familiar_name: string; display_name: string; abbreviated_name: string }
+  /** The user's name, in the forms Dropbox shows it. */
+  name: {
+    /** Given name. */
+    given_name: string
+    /** Family name. */
+    surname: string
+    /** A locale-dependent familiar name, usually the given name. */
+    familiar_name: string
+    /** The full name, as displayed; the user's `name`. */
+    display_name: string
+    /** Initials. */
+    abbreviated_name: string
+  }
+  /** The email address. */
   email: string
+  /** Whether the user verified the address with Dropbox. */
   email_verified: boolean
+  /** The photo's URL; the user's `image`. */
   profile_photo_url?: string
+  /** Whether the account has been disabled. */
   disabled: boolean
 }
 

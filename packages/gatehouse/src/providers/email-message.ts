@@ -12,7 +12,7 @@
  *
  * const { subject, text, html } = emailMessage({ url, host: new URL(url).host, theme })
  * ```
- * @module
+ * @module gatehouse-auth/providers/email-message
  */
 import { InvalidConfig } from "../errors.js"
 import type { Awaitable, Theme } from "../types.js"
@@ -30,8 +30,11 @@ export interface EmailMessageParams {
 
 /** A sign-in email: its subject and both bodies. */
 export interface EmailMessage {
+  /** The subject line, naming the host. */
   subject: string
+  /** The plain-text body. */
   text: string
+  /** The HTML body: one button to the link. */
   html: string
 }
 
@@ -241,7 +244,15 @@ export async function serviceError(service: string, response: Response, secrets:
  * const { apiKey, from } = requireApiSettings(params.provider, "Resend")
  * ```
  */
-export function requireApiSettings(provider: EmailConfig, service: string): { apiKey: string; from: string } {
+export function requireApiSettings(
+  provider: EmailConfig,
+  service: string,
+): {
+  /** The service's API key. */
+  apiKey: string
+  /** The sender address. */
+  from: string
+} {
   const { apiKey, from } = provider
   if (typeof apiKey !== "string" || apiKey === "") {
     const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_KEY`

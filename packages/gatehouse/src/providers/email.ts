@@ -9,7 +9,7 @@
  *
  * const provider = Email({ server: env.EMAIL_SERVER, from: "Acme <auth@acme.test>" })
  * ```
- * @module
+ * @module gatehouse-auth/providers/email
  */
 import { Nodemailer, type NodemailerOptions } from "./nodemailer.js"
 import type { EmailConfig } from "./types.js"

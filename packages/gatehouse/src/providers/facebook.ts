@@ -1,6 +1,6 @@
 /**
  * Sign-in with Facebook.
- * @module
+ * @module gatehouse-auth/providers/facebook
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -10,10 +10,24 @@ export interface FacebookProfile {
   [field: string]: unknown
   /** App-scoped user id. */
   id: string
+  /** Full name; the user's `name`. */
   name?: string
   /** Absent when the user has no confirmed email or declined the `email` permission. */
   email?: string
-  picture?: { data: { url: string; width?: number; height?: number; is_silhouette?: boolean } }
+  /** The profile picture (asked for with the `picture` field). */
+  picture?: {
+    /** The picture's details. */
+    data: {
+      /** The picture's URL; the user's `image`. */
+      url: string
+      /** Width in pixels. */
+      width?: number
+      /** Height in pixels. */
+      height?: number
+      /** `true` when the user has no picture and this is the default silhouette. */
+      is_silhouette?: boolean
+    }
+  }
 }
 
 /**

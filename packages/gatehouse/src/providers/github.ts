@@ -1,6 +1,6 @@
 /**
  * Sign-in with GitHub (github.com or GitHub Enterprise Server).
- * @module
+ * @module gatehouse-auth/providers/github
  */
 import type { OAuthConfig } from "./types.js"
 import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,29 +8,41 @@ import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./o
 /** The user as `GET /user` returns it (the fields Gatehouse reads, plus any other). */
 export interface GitHubProfile {
   [field: string]: unknown
+  /** The numeric user id; the user's `id` (as a string). */
   id: number
+  /** The username, used as the name when there is none. */
   login: string
+  /** The display name; the user's `name`. */
   name: string | null
   /** The public email; `null` when the user keeps it private. */
   email: string | null
   /** Set by Gatehouse: whether `/user/emails` lists `email` as verified. */
   email_verified?: boolean
+  /** The avatar's URL; the user's `image`. */
   avatar_url: string
+  /** The user's page on GitHub. */
   html_url: string
 }
 
 /** One entry of `GET /user/emails`. */
 export interface GitHubEmail {
+  /** The address. */
   email: string
+  /** Whether it is the account's primary address. */
   primary: boolean
+  /** Whether the user verified it with GitHub. */
   verified: boolean
+  /** Whether the address shows on the user's profile. */
   visibility: "public" | "private" | null
 }
 
 /** Options of {@link GitHub}. */
 export type GitHubOptions = OAuthUserConfig<GitHubProfile> & {
   /** For GitHub Enterprise Server: `baseUrl` is the instance, e.g. `https://github.example.com`. */
-  enterprise?: { baseUrl?: string }
+  enterprise?: {
+    /** The instance's URL, e.g. `https://github.example.com`. */
+    baseUrl?: string
+  }
 }
 
 /**

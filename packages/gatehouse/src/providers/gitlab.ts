@@ -1,6 +1,6 @@
 /**
  * Sign-in with GitLab (gitlab.com or a self-managed instance).
- * @module
+ * @module gatehouse-auth/providers/gitlab
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,12 +8,19 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** The user as `GET /api/v4/user` returns it. */
 export interface GitLabProfile {
   [field: string]: unknown
+  /** The numeric user id; the user's `id` (as a string). */
   id: number
+  /** The username, used as the name when there is none. */
   username: string
+  /** The display name; the user's `name`. */
   name: string | null
+  /** The primary email address. */
   email: string | null
+  /** The avatar's URL; the user's `image`. */
   avatar_url: string | null
+  /** The user's page on the instance. */
   web_url: string
+  /** `active`, `blocked`, … */
   state: string
 }
 

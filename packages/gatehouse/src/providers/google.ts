@@ -1,6 +1,6 @@
 /**
  * Sign-in with Google.
- * @module
+ * @module gatehouse-auth/providers/google
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,13 +8,21 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** The claims of a Google ID token. */
 export interface GoogleProfile {
   [claim: string]: unknown
+  /** The Google account id; the user's `id`. */
   sub: string
+  /** The email address. */
   email: string
+  /** Whether Google verified the address. */
   email_verified: boolean
+  /** Full name; the user's `name`. */
   name: string
+  /** Given name. */
   given_name?: string
+  /** Family name. */
   family_name?: string
+  /** The picture's URL; the user's `image`. */
   picture: string
+  /** The user's locale, a BCP 47 tag. */
   locale?: string
   /** The Google Workspace domain, for Workspace accounts only. */
   hd?: string

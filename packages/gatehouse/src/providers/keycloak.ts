@@ -1,6 +1,6 @@
 /**
  * Sign-in with Keycloak.
- * @module
+ * @module gatehouse-auth/providers/keycloak
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"
@@ -8,13 +8,21 @@ import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oa
 /** The claims of a Keycloak ID token (with the default `profile` and `email` client scopes). */
 export interface KeycloakProfile {
   [claim: string]: unknown
+  /** The user's id in the realm; the user's `id`. */
   sub: string
+  /** The username, used as the name when there is none. */
   preferred_username: string
+  /** Full name; the user's `name`. */
   name?: string
+  /** Given name. */
   given_name?: string
+  /** Family name. */
   family_name?: string
+  /** The email address. */
   email?: string
+  /** Whether the realm verified the address. */
   email_verified?: boolean
+  /** The picture's URL (when a `picture` attribute is mapped); the user's `image`. */
   picture?: string
 }
 

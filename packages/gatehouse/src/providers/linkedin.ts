@@ -1,6 +1,6 @@
 /**
  * Sign-in with LinkedIn ("Sign In with LinkedIn using OpenID Connect").
- * @module
+ * @module gatehouse-auth/providers/linkedin
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,14 +8,29 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** The claims of a LinkedIn ID token. */
 export interface LinkedInProfile {
   [claim: string]: unknown
+  /** The member's id; the user's `id`. */
   sub: string
+  /** Full name; the user's `name`. */
   name: string
+  /** Given name. */
   given_name: string
+  /** Family name. */
   family_name: string
+  /** The primary email address (with the `email` scope). */
   email?: string
+  /** Whether LinkedIn verified the address. */
   email_verified?: boolean
+  /** The photo's URL; the user's `image`. */
   picture?: string
-  locale?: string | { country: string; language: string }
+  /** The user's locale: a tag, or its parts. */
+  locale?:
+    | string
+    | {
+        /** Country code, e.g. `US`. */
+        country: string
+        /** Language code, e.g. `en`. */
+        language: string
+      }
 }
 
 /**

@@ -9,7 +9,7 @@
  *
  * const provider = Mailgun({ from: "auth@mg.acme.test", region: "eu" }) // API key from AUTH_MAILGUN_KEY
  * ```
- * @module
+ * @module gatehouse-auth/providers/mailgun
  */
 import { InvalidConfig } from "../errors.js"
 import { emailProvider, providerFetch, requireApiSettings, serviceError, verificationEmail, type HttpEmailOptions } from "./email-message.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Microsoft Entra ID (formerly Azure AD), work, school and personal accounts.
- * @module
+ * @module gatehouse-auth/providers/microsoft-entra-id
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -14,6 +14,7 @@ export interface MicrosoftEntraIDProfile {
   oid?: string
   /** The tenant the user signed in from. */
   tid?: string
+  /** The display name; the user's `name`. */
   name?: string
   /** Only when the `email` optional claim is configured, or for some personal accounts. */
   email?: string

@@ -9,7 +9,7 @@
  *
  * const provider = Nodemailer({ server: env.EMAIL_SERVER, from: "Acme <auth@acme.test>" })
  * ```
- * @module
+ * @module gatehouse-auth/providers/nodemailer
  */
 import { InvalidConfig } from "../errors.js"
 import { emailProvider, verificationEmail, type EmailProviderOptions } from "./email-message.js"
@@ -21,7 +21,9 @@ import type { EmailConfig, VerificationRequestParams } from "./types.js"
  * other transports).
  */
 export interface NodemailerTransportOptions {
+  /** The SMTP server's host name. */
   host?: string
+  /** Its port: 587 or 25 for STARTTLS, 465 with `secure`. */
   port?: number
   /** `true` for implicit TLS (port 465); otherwise STARTTLS is used when the server offers it. */
   secure?: boolean
@@ -29,7 +31,14 @@ export interface NodemailerTransportOptions {
   ignoreTLS?: boolean
   /** Refuse to send unless STARTTLS succeeds. */
   requireTLS?: boolean
-  auth?: { user?: string; pass?: string; [option: string]: unknown }
+  /** The SMTP login. */
+  auth?: {
+    /** The user name. */
+    user?: string
+    /** The password. */
+    pass?: string
+    [option: string]: unknown
+  }
   [option: string]: unknown
 }
 

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Notion (a public integration).
- * @module
+ * @module gatehouse-auth/providers/notion
  */
 import type { OAuthConfig } from "./types.js"
 import { conformJson, endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,13 +8,21 @@ import { conformJson, endpointUrl, fetchJson, oauthProvider, type OAuthUserConfi
 /** A Notion person, the user who installed the integration. */
 export interface NotionProfile {
   [field: string]: unknown
+  /** Always `user`. */
   object: "user"
+  /** The user id; the user's `id`. */
   id: string
+  /** Always `person` for someone signing in. */
   type: "person"
+  /** The user's name; the user's `name`. */
   name: string | null
+  /** The avatar's URL; the user's `image`. */
   avatar_url: string | null
   /** `email` only when the integration has the "read user information including email" capability. */
-  person: { email?: string }
+  person: {
+    /** The user's email address. */
+    email?: string
+  }
 }
 
 const USERS_ME = "https://api.notion.com/v1/users/me"

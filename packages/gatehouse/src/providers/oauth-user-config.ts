@@ -1,7 +1,7 @@
 /**
  * What the OAuth and OpenID Connect provider factories share: the type of the options they
  * accept, and the one place where a factory's defaults and the user's options are merged.
- * @module
+ * @module gatehouse-auth/providers/oauth-user-config
  */
 import type { Awaitable, TokenSet, User } from "../types.js"
 import type { EndpointConfig, EndpointRequestContext, OAuthConfig } from "./types.js"
@@ -23,7 +23,9 @@ import type { EndpointConfig, EndpointRequestContext, OAuthConfig } from "./type
  * ```
  */
 export type OAuthUserConfig<P> = Partial<Omit<OAuthConfig, "profile" | "profileFromCallback">> & {
+  /** Maps the provider's profile to the user, in place of the factory's mapping. */
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  /** Adds to the profile what the authorization response carries besides the code (see {@link OAuthConfig.profileFromCallback}). */
   profileFromCallback?: (profile: P, params: URLSearchParams) => Awaitable<P>
 }
 

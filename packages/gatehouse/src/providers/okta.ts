@@ -1,6 +1,6 @@
 /**
  * Sign-in with Okta.
- * @module
+ * @module gatehouse-auth/providers/okta
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"
@@ -8,11 +8,17 @@ import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oa
 /** The claims of an Okta ID token. */
 export interface OktaProfile {
   [claim: string]: unknown
+  /** The user's Okta id; the user's `id`. */
   sub: string
+  /** Full name; the user's `name`. */
   name?: string
+  /** The Okta login, used as the name when there is none. */
   preferred_username?: string
+  /** The email address. */
   email?: string
+  /** Whether Okta verified the address. */
   email_verified?: boolean
+  /** The picture's URL; the user's `image`. */
   picture?: string
 }
 

@@ -13,7 +13,7 @@
  *
  * const config = { providers: [Passkey()], adapter: SQLiteAdapter("app.db"), experimental: { enableWebAuthn: true } }
  * ```
- * @module
+ * @module gatehouse-auth/providers/passkey
  */
 import type { WebAuthnConfig } from "./types.js"
 import { WebAuthn, type WebAuthnOptions } from "./webauthn.js"

@@ -9,7 +9,7 @@
  *
  * const provider = Postmark({ from: "auth@acme.test" }) // server token from AUTH_POSTMARK_KEY
  * ```
- * @module
+ * @module gatehouse-auth/providers/postmark
  */
 import { emailProvider, providerFetch, requireApiSettings, serviceError, verificationEmail, type HttpEmailOptions } from "./email-message.js"
 import type { EmailConfig, VerificationRequestParams } from "./types.js"

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Reddit.
- * @module
+ * @module gatehouse-auth/providers/reddit
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -14,6 +14,7 @@ export interface RedditProfile {
   name: string
   /** HTML-escaped: query strings come with `&amp;`. */
   icon_img?: string
+  /** The user's Snoovatar image URL, if they made one. */
   snoovatar_img?: string
 }
 

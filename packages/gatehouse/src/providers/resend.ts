@@ -8,7 +8,7 @@
  *
  * const provider = Resend({ from: "Acme <auth@acme.test>" }) // API key from AUTH_RESEND_KEY
  * ```
- * @module
+ * @module gatehouse-auth/providers/resend
  */
 import { emailProvider, providerFetch, requireApiSettings, serviceError, verificationEmail, type HttpEmailOptions } from "./email-message.js"
 import type { EmailConfig, VerificationRequestParams } from "./types.js"

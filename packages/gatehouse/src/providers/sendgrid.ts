@@ -9,7 +9,7 @@
  *
  * const provider = SendGrid({ from: "auth@acme.test" }) // API key from AUTH_SENDGRID_KEY
  * ```
- * @module
+ * @module gatehouse-auth/providers/sendgrid
  */
 import { emailProvider, providerFetch, requireApiSettings, serviceError, verificationEmail, type HttpEmailOptions } from "./email-message.js"
 import type { EmailConfig, VerificationRequestParams } from "./types.js"

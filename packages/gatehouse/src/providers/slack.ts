@@ -1,6 +1,6 @@
 /**
  * Sign-in with Slack ("Sign in with Slack", OpenID Connect).
- * @module
+ * @module gatehouse-auth/providers/slack
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -10,14 +10,23 @@ export interface SlackProfile {
   [claim: string]: unknown
   /** The Slack user id, e.g. `U0123ABCD`. */
   sub: string
+  /** The Slack user id (the same as `sub`). */
   "https://slack.com/user_id": string
+  /** The workspace id. */
   "https://slack.com/team_id": string
+  /** The workspace name. */
   "https://slack.com/team_name"?: string
+  /** The email address. */
   email: string
+  /** Whether Slack verified the address. */
   email_verified: boolean
+  /** Full name; the user's `name`. */
   name: string
+  /** The avatar's URL; the user's `image`. */
   picture: string
+  /** Given name. */
   given_name?: string
+  /** Family name. */
   family_name?: string
 }
 

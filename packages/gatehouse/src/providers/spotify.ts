@@ -1,6 +1,6 @@
 /**
  * Sign-in with Spotify.
- * @module
+ * @module gatehouse-auth/providers/spotify
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,12 +8,24 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** The user as `GET /v1/me` returns it. */
 export interface SpotifyProfile {
   [field: string]: unknown
+  /** The Spotify user id; the user's `id`. */
   id: string
+  /** The display name; the user's `name`. */
   display_name: string | null
   /** Only with the `user-read-email` scope. */
   email?: string
-  images: { url: string; height: number | null; width: number | null }[]
+  /** Profile pictures, the first of which is the user's `image`. */
+  images: {
+    /** The picture's URL. */
+    url: string
+    /** Height in pixels, when known. */
+    height: number | null
+    /** Width in pixels, when known. */
+    width: number | null
+  }[]
+  /** The account's country, ISO 3166-1 alpha-2 (with the `user-read-private` scope). */
   country?: string
+  /** The subscription: `premium`, `free`, … (with the `user-read-private` scope). */
   product?: string
 }
 

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Strava.
- * @module
+ * @module gatehouse-auth/providers/strava
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,12 +8,17 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** The athlete as `GET /api/v3/athlete` returns it. */
 export interface StravaProfile {
   [field: string]: unknown
+  /** The athlete id; the user's `id` (as a string). */
   id: number
+  /** The username, used as the name when the athlete gives no name. */
   username: string | null
+  /** First name; with `lastname`, the user's `name`. */
   firstname: string
+  /** Last name. */
   lastname: string
   /** The 124×124 picture. */
   profile: string
+  /** The 62×62 picture. */
   profile_medium?: string
 }
 

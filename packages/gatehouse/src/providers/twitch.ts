@@ -1,6 +1,6 @@
 /**
  * Sign-in with Twitch (OpenID Connect).
- * @module
+ * @module gatehouse-auth/providers/twitch
  */
 import type { OAuthConfig } from "./types.js"
 import { conformJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -10,9 +10,13 @@ export interface TwitchProfile {
   [claim: string]: unknown
   /** The Twitch user id. */
   sub: string
+  /** The display name; the user's `name`. */
   preferred_username: string
+  /** The email address (this provider asks for it through the `claims` parameter). */
   email?: string
+  /** Whether Twitch verified the address. */
   email_verified?: boolean
+  /** The profile image's URL; the user's `image`. */
   picture?: string
 }
 

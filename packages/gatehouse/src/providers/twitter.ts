@@ -1,6 +1,6 @@
 /**
  * Sign-in with Twitter (X), OAuth 2.
- * @module
+ * @module gatehouse-auth/providers/twitter
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,10 +8,15 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** What `GET /2/users/me` returns: the user under `data`. */
 export interface TwitterProfile {
   [field: string]: unknown
+  /** The user, as `GET /2/users/me` wraps it. */
   data: {
+    /** The user id. */
     id: string
+    /** The display name. */
     name: string
+    /** The handle, without `@`. */
     username: string
+    /** The profile picture's URL (asked for with `user.fields`). */
     profile_image_url?: string
     /** Only with the `users.email` scope and the `confirmed_email` user field. */
     confirmed_email?: string

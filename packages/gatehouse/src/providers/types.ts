@@ -13,13 +13,17 @@ export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauth
 export interface CommonProviderOptions {
   /** Appears in URLs (`/signin/<id>`, `/callback/<id>`) and in `AUTH_<ID>_*` variables. */
   id: string
+  /** Shown on the sign-in page ("Sign in with GitHub"). */
   name: string
+  /** Which kind of provider this is; the core dispatches on it. */
   type: ProviderType
 }
 
 /** What an endpoint's `request` hook is given: the tokens, the provider, and the fetch to use. */
 export interface EndpointRequestContext {
+  /** The token endpoint's response (with `expires_at`). */
   tokens: TokenSet
+  /** The provider being signed in with. */
   provider: OAuthConfig
   /** The provider's `fetch` (or the global one): every request to the provider goes through it. */
   fetch: typeof fetch
@@ -29,7 +33,9 @@ export interface EndpointRequestContext {
 export type EndpointConfig =
   | string
   | {
+      /** The endpoint's URL. */
       url?: string
+      /** Extra query parameters (authorization: `scope`, `prompt`, …). */
       params?: Record<string, unknown>
       /** Replaces the default request (userinfo: GET with the bearer token); returns the profile. */
       request?: (context: EndpointRequestContext) => Awaitable<unknown>
@@ -42,23 +48,59 @@ export type OAuthCheck = "pkce" | "state" | "none" | "nonce"
 
 /** An OAuth 2 or OpenID Connect provider. */
 export interface OAuthConfig<P extends Profile = Profile> extends CommonProviderOptions {
+  /** `oidc`: the profile comes from the ID token (unless `idToken: false`); `oauth`: from the userinfo endpoint. */
   type: "oauth" | "oidc"
+  /** The client id registered at the provider; default `AUTH_<ID>_ID`. */
   clientId?: string
+  /** The client secret; default `AUTH_<ID>_SECRET`. */
   clientSecret?: string
   /** The issuer; with it, unset endpoints come from discovery. */
   issuer?: string
+  /**
+   * Accepted for Auth.js configurations, but not read: discovery always asks `issuer`'s
+   * `/.well-known/openid-configuration`.
+   */
   wellKnown?: string
+  /** Where the user is sent to sign in, and the parameters sent along (`scope`, …). */
   authorization?: EndpointConfig
+  /** Where the code is exchanged for tokens; `conform` can fix a non-standard response. */
   token?: EndpointConfig
+  /** Where the profile is fetched (for `oauth`, or `oidc` with `idToken: false`); `request` can replace the call. */
   userinfo?: EndpointConfig
+  /** The protections of the sign-in round trip; default `["pkce"]` (plus `state` behind a redirect proxy). */
   checks?: OAuthCheck[]
-  client?: { token_endpoint_auth_method?: string; [field: string]: unknown }
+  /**
+   * Client metadata: `token_endpoint_auth_method` is `client_secret_basic` (the default),
+   * `client_secret_post`, `client_secret_jwt`, `none`, or `private_key_jwt` with `privateKey`.
+   */
+  client?: {
+    /** How the client authenticates at the token endpoint. Default `client_secret_basic`. */
+    token_endpoint_auth_method?: string
+    [field: string]: unknown
+  }
+  /** Maps the provider's profile to the user. Default: `sub` or `id`, a name, `email` and `picture`. */
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  /** Picks what the stored account keeps of the token response. Default: the tokens, their expiry, scope and type. */
   account?: (tokens: TokenSet) => Partial<Account>
+  /**
+   * Lets a first sign-in with this provider join the stored user with the same email address,
+   * which is otherwise refused (`OAuthAccountNotLinked`). A user whose address was never proven
+   * is joined only when the provider vouches for it (`email_verified`). Default `false`.
+   */
   allowDangerousEmailAccountLinking?: boolean
+  /** This provider's redirect proxy, in place of the config's `redirectProxyUrl`. */
   redirectProxyUrl?: string
+  /** `false` makes an `oidc` provider read the profile from the userinfo endpoint instead of the ID token. */
   idToken?: boolean
-  style?: { logo?: string; bg?: string; text?: string }
+  /** Auth.js's button colours and logo; carried as data, not used by the built-in sign-in page. */
+  style?: {
+    /** A logo URL. */
+    logo?: string
+    /** The button's background colour. */
+    bg?: string
+    /** The button's text colour. */
+    text?: string
+  }
   /** Every request to this provider (discovery, token, userinfo, hooks) goes through it. */
   fetch?: typeof fetch
   /**
@@ -90,18 +132,27 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
 
 /** What an email provider hands to `sendVerificationRequest`. */
 export interface VerificationRequestParams {
+  /** The email address to send to, normalized. */
   identifier: string
+  /** The sign-in link: this provider's callback route with `token`, `email` and `callbackUrl` in its query. */
   url: string
+  /** When the link stops working. */
   expires: Date
+  /** The email provider, options applied. */
   provider: EmailConfig
+  /** The token in the link (only its hash is stored). */
   token: string
+  /** The configured theme, for an email that matches the pages. */
   theme: import("../types.js").Theme
+  /** The sign-in request: its URL and headers, the posted form as a JSON body. */
   request: Request
 }
 
 /** At most `max` events per `windowSeconds`. */
 export interface RateLimit {
+  /** Events allowed per window. */
   max: number
+  /** The window's length in seconds; it starts with the first event counted. */
   windowSeconds: number
 }
 
@@ -126,11 +177,15 @@ export interface EmailConfig extends CommonProviderOptions {
   type: "email"
   /** API key of an HTTP email service; inferred from `AUTH_<ID>_KEY`. */
   apiKey?: string
+  /** The sender address of sign-in emails. */
   from?: string
   /** Seconds a sign-in link stays valid. Default 1 day. */
   maxAge?: number
+  /** Hashes this provider's stored tokens in place of the config's `secret`. */
   secret?: string
+  /** Sends the sign-in email. A throw forgets the token and fails the sign-in (as `EmailSignInError`, unless it is a sign-in error itself). */
   sendVerificationRequest: (params: VerificationRequestParams) => Awaitable<void>
+  /** Makes the link's token. Default: 32 random bytes as hex. Setting it turns `maxAttempts` on by default. */
   generateVerificationToken?: () => Awaitable<string>
   /** Turns what the user typed into the address to send to; throw to refuse it. */
   normalizeIdentifier?: (identifier: string) => string
@@ -206,7 +261,12 @@ export interface CredentialsRateLimits {
 /** A username/password-style provider; `authorize` returns the user or `null`. */
 export interface CredentialsConfig extends CommonProviderOptions {
   type: "credentials"
+  /** The fields of the built-in sign-in page's form, by posted name. */
   credentials: Record<string, CredentialInput>
+  /**
+   * Checks what was posted (and the sign-in request: its URL and headers, the form as a JSON
+   * body) and returns the user, or `null` to refuse (`CredentialsSignin`).
+   */
   authorize: (credentials: Partial<Record<string, unknown>>, request: Request) => Awaitable<User | null>
   /**
    * Removes the credentials (a password) this provider checks for `user`, and says whether there
@@ -241,16 +301,38 @@ export interface RelyingParty {
 
 /** Who a passkey ceremony is for, as `getUserInfo` finds them. */
 export type WebAuthnUserInfo =
-  | { user: User & { id: string }; exists: true }
-  | { user: Omit<User, "id"> & { email?: string | null }; exists: false }
+  | {
+      /** The stored user. */
+      user: User & {
+        /** The user's id. */
+        id: string
+      }
+      /** The user is stored. */
+      exists: true
+    }
+  | {
+      /** Who a new passkey would be made for. */
+      user: Omit<User, "id"> & {
+        /** The address named. */
+        email?: string | null
+      }
+      /** No such user yet. */
+      exists: false
+    }
 
 /** A credential as the browser serialises it (`PublicKeyCredential.toJSON()`), binary fields in base64url. */
 export interface WebAuthnResponseJSON<Response extends object> {
+  /** The credential id, base64url. */
   id: string
+  /** The same id, base64url. */
   rawId: string
+  /** Always `public-key`. */
   type: "public-key"
+  /** What the authenticator returned. */
   response: Response
+  /** Results of the extensions asked for. */
   clientExtensionResults: object
+  /** Whether the authenticator is built in (`platform`) or roaming (`cross-platform`). */
   authenticatorAttachment?: "platform" | "cross-platform"
 }
 
@@ -258,19 +340,32 @@ export interface WebAuthnResponseJSON<Response extends object> {
 export type WebAuthnTransport = "ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb"
 
 /** A new credential, as `navigator.credentials.create()` gives it. */
-export type WebAuthnRegistrationJSON = WebAuthnResponseJSON<{ clientDataJSON: string; attestationObject: string; transports?: WebAuthnTransport[] }>
+export type WebAuthnRegistrationJSON = WebAuthnResponseJSON<{
+  /** The client data the browser signed over, base64url. */
+  clientDataJSON: string
+  /** The new credential and its attestation, base64url. */
+  attestationObject: string
+  /** How the browser can reach the authenticator again. */
+  transports?: WebAuthnTransport[]
+}>
 
 /** A signed challenge, as `navigator.credentials.get()` gives it. */
 export type WebAuthnAuthenticationJSON = WebAuthnResponseJSON<{
+  /** The client data the browser signed over, base64url. */
   clientDataJSON: string
+  /** The authenticator's data (relying party hash, flags, counter), base64url. */
   authenticatorData: string
+  /** The signature over both, base64url. */
   signature: string
+  /** The user id the passkey was made for, base64url. */
   userHandle?: string
 }>
 
 /** A credential descriptor in ceremony options: a base64url id and how to reach its authenticator. */
 export interface WebAuthnCredentialDescriptor {
+  /** The credential id, base64url. */
   id: string
+  /** How the browser can reach its authenticator. */
   transports?: string[]
 }
 
@@ -278,15 +373,24 @@ export interface WebAuthnCredentialDescriptor {
 export interface WebAuthnRegistrationOptions {
   /** Milliseconds the browser waits for the user. Default 5 minutes. */
   timeout?: number
+  /** Whether to ask the authenticator to prove its make; `none` by default. */
   attestationType?: "direct" | "enterprise" | "none"
+  /** Which authenticators may create the passkey. */
   authenticatorSelection?: {
+    /** Only built-in (`platform`) or only roaming (`cross-platform`) authenticators. */
     authenticatorAttachment?: "platform" | "cross-platform"
+    /** Whether the credential should be discoverable (a passkey the browser can offer by itself). */
     residentKey?: "discouraged" | "preferred" | "required"
+    /** The WebAuthn Level 1 form of `residentKey: "required"`. */
     requireResidentKey?: boolean
+    /** Whether the authenticator should check who the user is (PIN, biometrics). */
     userVerification?: "discouraged" | "preferred" | "required"
   }
+  /** COSE algorithm ids to accept, most preferred first. */
   supportedAlgorithmIDs?: number[]
+  /** A hint to the browser about which kind of authenticator to offer first. */
   preferredAuthenticatorType?: "securityKey" | "localDevice" | "remoteDevice"
+  /** WebAuthn extensions to ask for. */
   extensions?: Record<string, unknown>
 }
 
@@ -294,37 +398,67 @@ export interface WebAuthnRegistrationOptions {
 export interface WebAuthnAuthenticationOptions {
   /** Milliseconds the browser waits for the user. Default 5 minutes. */
   timeout?: number
+  /** Whether the authenticator should check who the user is (PIN, biometrics). */
   userVerification?: "discouraged" | "preferred" | "required"
+  /** WebAuthn extensions to ask for. */
   extensions?: Record<string, unknown>
 }
 
 /** Options for checking a new passkey, passed to `verifyRegistrationResponse`. */
 export interface WebAuthnVerifyRegistrationOptions {
+  /** Refuse a new passkey unless the authenticator verified the user. */
   requireUserVerification?: boolean
+  /** Refuse a new passkey unless the user was present (touched the authenticator). */
   requireUserPresence?: boolean
+  /** COSE algorithm ids to accept. */
   supportedAlgorithmIDs?: number[]
 }
 
 /** Options for checking a passkey sign-in, passed to `verifyAuthenticationResponse`. */
 export interface WebAuthnVerifyAuthenticationOptions {
+  /** Refuse a sign-in unless the authenticator verified the user. */
   requireUserVerification?: boolean
+  /** For ceremonies in a cross-origin iframe: the top-level origins to accept. */
   expectedTopOrigin?: string | string[]
 }
 
 /** What a verified registration tells about the new credential (`@simplewebauthn/server` 14). */
 export interface VerifiedWebAuthnRegistration {
+  /** Whether the registration checked out. */
   verified: boolean
+  /** The new credential, when verified. */
   registrationInfo?: {
-    credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] }
+    /** The credential to store. */
+    credential: {
+      /** The credential id, base64url. */
+      id: string
+      /** The credential's public key (COSE). */
+      publicKey: Uint8Array
+      /** The signature counter so far. */
+      counter: number
+      /** How the browser can reach its authenticator. */
+      transports?: string[]
+    }
+    /** `singleDevice` or `multiDevice` (a synced passkey). */
     credentialDeviceType: string
+    /** Whether the credential is backed up (synced). */
     credentialBackedUp: boolean
   }
 }
 
 /** What a verified sign-in tells about the credential (`@simplewebauthn/server` 14). */
 export interface VerifiedWebAuthnAuthentication {
+  /** Whether the signature checked out. */
   verified: boolean
-  authenticationInfo: { newCounter: number; credentialDeviceType?: string; credentialBackedUp?: boolean }
+  /** What the authenticator reported. */
+  authenticationInfo: {
+    /** The signature counter to store. */
+    newCounter: number
+    /** `singleDevice` or `multiDevice` (a synced passkey). */
+    credentialDeviceType?: string
+    /** Whether the credential is backed up (synced). */
+    credentialBackedUp?: boolean
+  }
 }
 
 /**
@@ -332,6 +466,7 @@ export interface VerifiedWebAuthnAuthentication {
  * in from the package; replace them to wrap or instrument the ceremonies.
  */
 export interface SimpleWebAuthnServer {
+  /** The options of a new-passkey ceremony; Gatehouse keeps the `challenge` in a cookie. */
   generateRegistrationOptions(
     options: WebAuthnRegistrationOptions & {
       rpName: string
@@ -341,10 +476,18 @@ export interface SimpleWebAuthnServer {
       userDisplayName?: string
       excludeCredentials?: WebAuthnCredentialDescriptor[]
     },
-  ): Promise<{ challenge: string }>
+  ): Promise<{
+    /** The challenge the authenticator must sign. */
+    challenge: string
+  }>
+  /** The options of a sign-in ceremony; Gatehouse keeps the `challenge` in a cookie. */
   generateAuthenticationOptions(
     options: WebAuthnAuthenticationOptions & { rpID: string; allowCredentials?: WebAuthnCredentialDescriptor[] },
-  ): Promise<{ challenge: string }>
+  ): Promise<{
+    /** The challenge the authenticator must sign. */
+    challenge: string
+  }>
+  /** Checks a new passkey against the challenge, origin and relying party. */
   verifyRegistrationResponse(
     options: WebAuthnVerifyRegistrationOptions & {
       response: WebAuthnRegistrationJSON
@@ -353,6 +496,7 @@ export interface SimpleWebAuthnServer {
       expectedRPID: string | string[]
     },
   ): Promise<VerifiedWebAuthnRegistration>
+  /** Checks a passkey sign-in against the challenge, origin, relying party and stored credential. */
   verifyAuthenticationResponse(
     options: WebAuthnVerifyAuthenticationOptions & {
       response: WebAuthnAuthenticationJSON
@@ -380,15 +524,27 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * The fields of the sign-in page's passkey form, sent to `webauthn-options`: a new passkey is
    * labelled with `email` (or `name`, `username`). Default: `email`.
    */
-  formFields?: Record<string, CredentialInput & { required?: boolean; autocomplete?: string }>
+  formFields?: Record<
+    string,
+    CredentialInput & {
+      /** Whether the field must be filled in. */
+      required?: boolean
+      /** The input's `autocomplete`; one field needs `webauthn` in it for autofill. */
+      autocomplete?: string
+    }
+  >
   /**
    * Accepted for Auth.js configurations and checked as it checks it, but unused: the sign-in
    * page's script is built in (no CDN), so it works offline and under a strict CSP.
    */
   simpleWebAuthnBrowserVersion?: string | false
+  /** Options for creating passkeys. */
   registrationOptions?: WebAuthnRegistrationOptions
+  /** Options for signing in with passkeys. */
   authenticationOptions?: WebAuthnAuthenticationOptions
+  /** Options for checking new passkeys. */
   verifyRegistrationOptions?: WebAuthnVerifyRegistrationOptions
+  /** Options for checking passkey sign-ins. */
   verifyAuthenticationOptions?: WebAuthnVerifyAuthenticationOptions
   /**
    * Accepted for Auth.js configurations, but never called: Auth.js asks it who has the address a
@@ -405,13 +561,25 @@ export interface WebAuthnConfig extends CommonProviderOptions {
 export type ProviderConfig = OAuthConfig | EmailConfig | CredentialsConfig | WebAuthnConfig
 
 /** The configuration shape of providers of type `T`. */
-export type ProviderOfType<T extends ProviderType> = T extends "oauth" | "oidc" ? OAuthConfig : Extract<ProviderConfig, { type: T }>
+export type ProviderOfType<T extends ProviderType> = T extends "oauth" | "oidc"
+  ? OAuthConfig
+  : Extract<
+      ProviderConfig,
+      {
+        /** The provider type to pick. */
+        type: T
+      }
+    >
 
 /** Values read from `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER` and `_KEY`, handed to provider factories. */
 export interface ProviderEnvOptions {
+  /** `AUTH_<ID>_ID`. */
   clientId?: string
+  /** `AUTH_<ID>_SECRET`. */
   clientSecret?: string
+  /** `AUTH_<ID>_ISSUER`. */
   issuer?: string
+  /** `AUTH_<ID>_KEY`. */
   apiKey?: string
 }
 

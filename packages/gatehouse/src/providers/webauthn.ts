@@ -11,7 +11,7 @@
  *
  * const config = { providers: [WebAuthn()], adapter, experimental: { enableWebAuthn: true } }
  * ```
- * @module
+ * @module gatehouse-auth/providers/webauthn
  */
 import {
   generateAuthenticationOptions,

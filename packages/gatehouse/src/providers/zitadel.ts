@@ -1,6 +1,6 @@
 /**
  * Sign-in with ZITADEL.
- * @module
+ * @module gatehouse-auth/providers/zitadel
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oauth-user-config.js"
@@ -8,13 +8,21 @@ import { oauthProvider, type OAuthUserConfig, standardClaimsProfile } from "./oa
 /** The claims of a ZITADEL ID token. */
 export interface ZitadelProfile {
   [claim: string]: unknown
+  /** The user's id; the user's `id`. */
   sub: string
+  /** Full name; the user's `name`. */
   name?: string
+  /** The login name, used as the name when there is none. */
   preferred_username?: string
+  /** Given name. */
   given_name?: string
+  /** Family name. */
   family_name?: string
+  /** The email address. */
   email?: string
+  /** Whether ZITADEL verified the address. */
   email_verified?: boolean
+  /** The avatar's URL; the user's `image`. */
   picture?: string
 }
 

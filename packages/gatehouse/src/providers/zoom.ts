@@ -1,6 +1,6 @@
 /**
  * Sign-in with Zoom.
- * @module
+ * @module gatehouse-auth/providers/zoom
  */
 import type { OAuthConfig } from "./types.js"
 import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
@@ -8,13 +8,21 @@ import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 /** The user as `GET /v2/users/me` returns it. */
 export interface ZoomProfile {
   [field: string]: unknown
+  /** The Zoom user id; the user's `id`. */
   id: string
+  /** First name. */
   first_name: string
+  /** Last name. */
   last_name: string
+  /** The display name; the user's `name` (else first and last name). */
   display_name?: string
+  /** The email address. */
   email: string
+  /** The picture's URL; the user's `image`. */
   pic_url?: string
+  /** The Zoom account the user belongs to. */
   account_id: string
+  /** `1` when the user verified their address with Zoom, `0` otherwise. */
   verified?: number
 }
 

@@ -1,4 +1,3 @@
-"use client"
 /**
  * Gatehouse for React in the browser: `SessionProvider`, `useSession`, and the browser client's
  * functions, defaulting to the provider's base path (`/api/auth`, next-auth's). Mark of
@@ -13,8 +12,9 @@
  * // a client component
  * const { data, status, update } = useSession()
  * ```
- * @module
+ * @module gatehouse-auth/react
  */
+"use client"
 import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react"
 import * as client from "../client/index.js"
 import type { AuthResult, SignInOptions, SignOutOptions } from "../client/index.js"
@@ -24,12 +24,29 @@ import type { Session } from "../types.js"
 export type SessionData = Session | null
 
 /** What {@link useSession} returns. */
-export type SessionContextValue =
-  | { data: SessionData; status: "authenticated" | "unauthenticated"; update: (data?: unknown) => Promise<SessionData> }
-  | { data: null; status: "loading"; update: (data?: unknown) => Promise<SessionData> }
+export type SessionContextValue = SessionState & {
+  /** Refetches the session; with `data`, sends it through the `jwt`/`session` callbacks' `update` trigger. Resolves to the new session. */
+  update: (data?: unknown) => Promise<SessionData>
+}
+
+/** Where the session stands: known (signed in or out), or still being fetched. */
+export type SessionState =
+  | {
+      /** The session, or `null` when signed out. */
+      data: SessionData
+      /** `authenticated` with a session, `unauthenticated` without. */
+      status: "authenticated" | "unauthenticated"
+    }
+  | {
+      /** Nothing yet: the first fetch has not answered. */
+      data: null
+      /** The first fetch has not answered (or `required` and signed out, while redirecting). */
+      status: "loading"
+    }
 
 /** Props of {@link SessionProvider}. */
 export interface SessionProviderProps {
+  /** The components that call {@link useSession}. */
   children?: ReactNode
   /** The session the server already read (`await auth()`): rendered at once, no fetch on mount. */
   session?: SessionData
@@ -132,6 +149,7 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
 export interface UseSessionOptions {
   /** The page needs a session: signed out, `onUnauthenticated` runs (default: go to sign in). */
   required?: boolean
+  /** With `required`, what to do when signed out instead of going to the sign-in page. */
   onUnauthenticated?: () => void
 }
 
@@ -185,10 +203,10 @@ export async function signOut(options?: SignOutOptions): Promise<AuthResult | un
 }
 
 /** `gatehouse-auth/client`'s `getSession`, at the provider's base path. */
-export const getSession = async (options?: { basePath?: string }): Promise<SessionData> => (await client.getSession(withBasePath(options))) as SessionData
+export const getSession = async (options?: client.BasePathOption): Promise<SessionData> => (await client.getSession(withBasePath(options))) as SessionData
 /** `gatehouse-auth/client`'s `getCsrfToken`, at the provider's base path. */
-export const getCsrfToken = (options?: { basePath?: string }): Promise<string | undefined> => client.getCsrfToken(withBasePath(options))
+export const getCsrfToken = (options?: client.BasePathOption): Promise<string | undefined> => client.getCsrfToken(withBasePath(options))
 /** `gatehouse-auth/client`'s `getProviders`, at the provider's base path. */
-export const getProviders = (options?: { basePath?: string }): ReturnType<typeof client.getProviders> => client.getProviders(withBasePath(options))
+export const getProviders = (options?: client.BasePathOption): ReturnType<typeof client.getProviders> => client.getProviders(withBasePath(options))
 
-export type { AuthResult, SignInOptions, SignOutOptions } from "../client/index.js"
+export type { AuthResult, BasePathOption, ProviderEntry, ProviderListing, SignInOptions, SignOutOptions } from "../client/index.js"

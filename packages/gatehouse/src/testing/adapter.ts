@@ -29,7 +29,7 @@
  *   skip: ["createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"],
  * })
  * ```
- * @module
+ * @module gatehouse-auth/testing/adapter
  */
 import assert from "node:assert/strict"
 import type { Adapter } from "../adapters/index.js"
