@@ -54,6 +54,7 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
   app.use((req, res, next) => (hosts.has(req.headers.host ?? "") ? next() : res.status(421).send("Misdirected request")))
   const mail = await startMailCapture()
   const oidc = await startDevOidcProvider({
+    appUrl: url,
     redirectUris: [url, url.replace("localhost", "127.0.0.1")].map((origin) => `${origin}/auth/callback/dev-oidc`),
   })
 
@@ -86,6 +87,11 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
     ],
   }
 
+  // Browsers ask every origin for one; the demo's pages name none (an empty data: icon), but the
+  // sign-in pages under /auth are the library's.
+  app.get("/favicon.ico", (_req, res) => {
+    res.status(204).end()
+  })
   app.use("/auth", ServerAuth(config))
   app.use(authSession(config))
   app.get("/assets/gatehouse-client.js", (_req, res) => {
@@ -101,7 +107,7 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
     res.json({ user: res.locals.session?.user, expires: res.locals.session?.expires })
   })
   app.get("/dev/inbox", (_req, res) => {
-    res.send(inboxPage(mail.messages))
+    res.send(inboxPage(mail.messages, res.locals.session))
   })
 
   return {

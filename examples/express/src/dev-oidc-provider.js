@@ -13,10 +13,11 @@ import { escapeHtml, page } from "./pages.js"
  */
 
 /**
- * @param {{ redirectUris: string[] }} options where the demo's callback may be reached
+ * @param {{ appUrl: string, redirectUris: string[] }} options the demo's origin (its pages' links point
+ *   there, not at this server), and where the demo's callback may be reached
  * @returns {Promise<DevOidcProvider>}
  */
-export async function startDevOidcProvider({ redirectUris }) {
+export async function startDevOidcProvider({ appUrl, redirectUris }) {
   const server = createServer()
   await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)))
   const issuer = `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`
@@ -49,6 +50,8 @@ export async function startDevOidcProvider({ redirectUris }) {
       return grant
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    // Lifetimes set, rather than left to defaults that print a notice on every first use.
+    ttl: { Interaction: 60 * 60, Session: 24 * 60 * 60, Grant: 24 * 60 * 60, AccessToken: 60 * 60, IdToken: 60 * 60 },
     features: { devInteractions: { enabled: false } },
     clientBasedCORS: () => false,
   }))
@@ -63,7 +66,13 @@ export async function startDevOidcProvider({ redirectUris }) {
       if (res.headersSent) return res.destroy()
       res.statusCode = 400
       res.setHeader("content-type", "text/html; charset=utf-8")
-      res.end(page("Sign-in expired", `<p>${escapeHtml(String(error?.message ?? error))}</p><p><a href="javascript:history.back()">Go back</a> and start again.</p>`))
+      res.end(
+        page(
+          "Sign-in expired",
+          `<p>${escapeHtml(String(error?.message ?? error))}</p><p><a href="${escapeHtml(`${appUrl}/auth/signin`)}">Start again</a> from the demo's sign-in page.</p>`,
+          { site: appUrl },
+        ),
+      )
     })
   })
 
@@ -87,6 +96,7 @@ export async function startDevOidcProvider({ redirectUris }) {
   <label>Name <input name="name" value="Ada Lovelace"></label>
   <button type="submit">Sign in to the Dev OpenID Provider</button>
 </form>`,
+        { site: appUrl },
       ),
     )
   }

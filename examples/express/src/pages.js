@@ -7,20 +7,33 @@ export function escapeHtml(value) {
 }
 
 /**
+ * @typedef {object} PageOptions
+ * @property {string} [head] extra HTML for <head>
+ * @property {string} [site] the demo's origin, for pages served elsewhere (the dev OpenID provider's)
+ * @property {boolean} [signedIn] shows "Sign out" or "Sign in" in the navigation; neither when unknown
+ */
+
+/**
  * @param {string} title
  * @param {string} body HTML, already escaped
- * @param {string} [head] extra HTML for <head>
+ * @param {PageOptions} [options]
  */
-export function page(title, body, head = "") {
+export function page(title, body, { head = "", site = "", signedIn } = {}) {
+  const link = (/** @type {string} */ path, /** @type {string} */ text) => `<a href="${escapeHtml(site + path)}">${text}</a>`
+  // Signing out here always lands on the home page: without a callbackUrl it would go back to the
+  // page signed in for (the callback-url cookie), and from there, if protected, to the sign-in page.
+  const account = signedIn === undefined ? "" : signedIn ? link("/auth/signout?callbackUrl=%2F", "Sign out") : link("/auth/signin", "Sign in")
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Gatehouse demo</title>
+<link rel="icon" href="data:,">
 <style>
   :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
   body { max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
-  nav { display: flex; gap: 1rem; padding-bottom: .75rem; border-bottom: 1px solid #8884; margin-bottom: 1.5rem; }
+  nav { display: flex; flex-wrap: wrap; gap: 1rem; padding-bottom: .75rem; border-bottom: 1px solid #8884; margin-bottom: 1.5rem; }
   nav strong { margin-right: auto; }
   pre { background: #8881; padding: .75rem; overflow-x: auto; border-radius: 6px; }
+  .mail pre { white-space: pre-wrap; overflow-wrap: anywhere; }
   form { display: grid; gap: .5rem; max-width: 22rem; }
   label { display: grid; }
   button { padding: .4rem .8rem; width: fit-content; }
@@ -28,7 +41,7 @@ export function page(title, body, head = "") {
   .muted { opacity: .7; }
 </style>${head}</head>
 <body>
-<nav><strong>Gatehouse demo</strong><a href="/">Home</a><a href="/protected">Protected page</a><a href="/api/me">API</a><a href="/dev/inbox">Inbox</a></nav>
+<nav><strong>Gatehouse demo</strong>${link("/", "Home")}${link("/protected", "Protected page")}${link("/api/me", "API")}${link("/dev/inbox", "Inbox")}${account}</nav>
 <h1>${escapeHtml(title)}</h1>
 ${body}
 </body></html>`
@@ -50,7 +63,6 @@ export function homePage(session, demo) {
   <li><a href="/protected">The protected page</a> shows your session.</li>
   <li><a href="/api/me">/api/me</a> answers with your user as JSON (401 without a session).</li>
   <li><button type="button" id="add-passkey">Add a passkey to this account</button> <span id="passkey-result" class="muted"></span></li>
-  <li><a href="/auth/signout?callbackUrl=%2F">Sign out</a></li>
 </ul>
 <script type="module">
   import { signIn } from "/assets/gatehouse-client.js"
@@ -64,6 +76,7 @@ export function homePage(session, demo) {
     }
   })
 </script>`,
+      { signedIn: true },
     )
   }
   return page(
@@ -73,8 +86,9 @@ export function homePage(session, demo) {
 <div class="card"><strong>Demo account</strong>: <code>${escapeHtml(demo.demoEmail)}</code> / <code>${escapeHtml(demo.demoPassword)}</code> (a seeded user, password hashed with scrypt).</div>
 <div class="card"><strong>Email link</strong>: type any address; the link arrives in the <a href="/dev/inbox">inbox</a> of a local SMTP server.</div>
 <div class="card"><strong>Dev OpenID Provider</strong>: a real OpenID Connect provider on loopback; any email works there.</div>
-<div class="card"><strong>Passkey</strong>: type an email to create a passkey in your browser, then sign in with it (works on <code>localhost</code>).</div>
+<div class="card"><strong>Passkey</strong>: "Sign up with Passkey" creates one in your browser (the email only names it), then "Sign in with Passkey" uses it. Passkeys work on <code>localhost</code>, not on <code>127.0.0.1</code>.</div>
 <p class="muted"><a href="/protected">The protected page</a> sends you to sign in first; <a href="/api/me">/api/me</a> answers 401.</p>`,
+    { signedIn: false },
   )
 }
 
@@ -84,11 +98,15 @@ export function protectedPage(session) {
     "Protected page",
     `<p>Only signed-in users see this. Your session, as <code>getSession</code> returns it:</p>
 <pre id="session">${escapeHtml(JSON.stringify(session, null, 2))}</pre>`,
+    { signedIn: true },
   )
 }
 
-/** @param {import("./mail-capture.js").Mail[]} messages */
-export function inboxPage(messages) {
+/**
+ * @param {import("./mail-capture.js").Mail[]} messages
+ * @param {Session | null | undefined} session
+ */
+export function inboxPage(messages, session) {
   const items = messages.map(
     (mail) => `<div class="card mail"><div><strong>${escapeHtml(mail.subject)}</strong></div>
 <div class="muted">to ${escapeHtml(mail.to)}, ${escapeHtml(mail.receivedAt.toLocaleTimeString("en-GB"))}</div>
@@ -99,6 +117,7 @@ export function inboxPage(messages) {
     `<p>Every email the demo sends lands here, in a local SMTP server; nothing leaves this machine. Newest first.</p>
 ${items.join("\n") || `<p class="muted" id="empty">No mail yet. Sign in with an email address to get a link.</p>`}
 <p><a href="/dev/inbox">Refresh</a></p>`,
+    { signedIn: Boolean(session?.user) },
   )
 }
 

@@ -1,19 +1,26 @@
 /**
  * The demo as a new user meets it: started as `npm run demo` starts it (on a free port and a
  * fresh data directory), driven in headless Chromium through every way to sign in it offers.
- * A screenshot of the built-in sign-in page is kept under `test-artifacts/`.
+ * A screenshot of the built-in sign-in page is kept under `test-artifacts/`, and the README's
+ * picture of it (docs/images/sign-in-page.png) is checked to be current.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { format } from "node:util"
 import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { launchChromium, passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
 import { DEMO_EMAIL, DEMO_PASSWORD, startDemo, type Demo } from "../src/demo.js"
 import { loadEnvFile } from "../src/env-file.js"
 
 const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/", import.meta.url))
+const README_IMAGE = fileURLToPath(new URL("../../../docs/images/sign-in-page.png", import.meta.url))
+const README_IMAGE_SOURCE = fileURLToPath(new URL("../../../docs/images/sign-in-page.sha256", import.meta.url))
+/** How the README's picture is taken: part of what it shows. */
+const README_SHOT = { viewport: { width: 440, height: 720 }, deviceScaleFactor: 1, colorScheme: "light" } as const
 
 let browser: Browser
 let demo: Demo
@@ -35,17 +42,35 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext()
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+async function newPage(options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
+  const context = await browser.newContext(options)
   return context.newPage()
 }
+
+/** What the demo's process prints through `method` while it runs, each call as console prints it. */
+function printed(method: "error" | "warn" | "info" | "log"): string[] {
+  const lines: string[] = []
+  const original = console[method].bind(console)
+  vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+    lines.push(format(...args))
+    original(...args)
+  })
+  return lines
+}
+
+/** The credentials form: its fields are told from the other forms' by the group they are in. */
+const demoAccount = (page: Page) => page.getByRole("group", { name: "Demo account" })
 
 async function status(page: Page): Promise<string> {
   await page.goto(`${demo.url}/`)
   return (await page.locator("#status").textContent()) ?? ""
 }
 
-/** As a user does: the home page's link, then the built-in page's button. */
+/** As a user does: the navigation's link, then the built-in page's button. */
 async function signOut(page: Page): Promise<void> {
   await page.goto(`${demo.url}/`)
   await page.getByRole("link", { name: "Sign out" }).click()
@@ -62,11 +87,46 @@ describe("the demo in a browser", () => {
     for (const name of ["Sign in with Email", "Sign in with Dev OpenID Provider", "Sign in with Passkey"]) {
       expect(await page.getByRole("button", { name }).count()).toBe(1)
     }
+    expect(await page.getByRole("heading", { name: "Sign in", level: 1 }).count()).toBe(1)
+    // Three fields ask for an email; each says, to sighted and screen-reader users, which form it is in.
+    expect(await page.getByLabel("Email", { exact: true }).count()).toBe(2)
+    expect(await demoAccount(page).getByLabel("Email", { exact: true }).count()).toBe(1)
+    expect(await page.getByRole("group", { name: "Passkey" }).getByLabel("Email", { exact: true }).count()).toBe(1)
+    expect(await page.getByLabel("Email for a sign-in link").count()).toBe(1)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("input-email-for-credentials-provider")
     mkdirSync(ARTIFACTS, { recursive: true })
     const file = join(ARTIFACTS, "demo-sign-in-page.png")
     await page.screenshot({ path: file, fullPage: true })
     expect(readFileSync(file).subarray(1, 4).toString()).toBe("PNG")
     await page.context().close()
+  })
+
+  /*
+   * The picture itself is not compared: Chromium draws the same page a little differently from one
+   * machine to the next (fonts, antialiasing), so its bytes would never match and every test run
+   * would rewrite it. What it shows is compared instead, which is deterministic: the sign-in page's
+   * HTML and CSS as served (with the random CSRF token and the port blanked, and without the
+   * passkey script, which draws nothing), with how the picture is taken. Only when that changes
+   * must the picture be taken again, and only UPDATE_SCREENSHOTS=1 writes it.
+   */
+  it("keeps the README's picture of the sign-in page current (docs/images/sign-in-page.png)", async () => {
+    const context = await browser.newContext(README_SHOT)
+    const page = await context.newPage()
+    const response = await page.goto(`${demo.url}/auth/signin`)
+    const shown = (await response!.text())
+      .replaceAll(demo.url, "http://localhost")
+      .replace(/name="csrfToken" value="[^"]*"/g, 'name="csrfToken" value=""')
+      .replace(/<script>[\s\S]*?<\/script>/g, "")
+    const source = createHash("sha256").update(JSON.stringify(README_SHOT)).update(shown).digest("hex")
+    if (process.env.UPDATE_SCREENSHOTS) {
+      mkdirSync(dirname(README_IMAGE), { recursive: true })
+      await page.screenshot({ path: README_IMAGE, fullPage: true })
+      writeFileSync(README_IMAGE_SOURCE, `${source}\n`)
+    }
+    const recorded = existsSync(README_IMAGE_SOURCE) ? readFileSync(README_IMAGE_SOURCE, "utf8").trim() : "(no picture yet)"
+    expect(recorded, "The sign-in page changed since docs/images/sign-in-page.png was taken: run UPDATE_SCREENSHOTS=1 npm test, and commit both files").toBe(source)
+    expect(readFileSync(README_IMAGE).subarray(1, 4).toString()).toBe("PNG")
+    await context.close()
   })
 
   it("sends a signed-out visitor from the protected page to sign in, and the API answers 401", async () => {
@@ -83,7 +143,7 @@ describe("the demo in a browser", () => {
     const page = await newPage()
     await page.goto(`${demo.url}/protected`, { waitUntil: "commit" })
     await page.waitForURL(/\/auth\/signin/)
-    await page.getByLabel("Email").first().fill(DEMO_EMAIL)
+    await demoAccount(page).getByLabel("Email").fill(DEMO_EMAIL)
     await page.getByLabel("Password").fill(DEMO_PASSWORD)
     await page.getByRole("button", { name: "Sign in with Demo account" }).click()
     await page.waitForURL(`${demo.url}/protected`)
@@ -97,14 +157,37 @@ describe("the demo in a browser", () => {
     await page.context().close()
   })
 
-  it("refuses a wrong password for the demo account", async () => {
+  it("refuses a wrong password for the demo account, keeps the address typed, and logs one line", async () => {
+    const errors = printed("error")
     const page = await newPage()
     await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
     await page.getByLabel("Password").fill("not the password")
-    await page.getByLabel("Email").first().fill(DEMO_EMAIL)
+    await demoAccount(page).getByLabel("Email").fill(DEMO_EMAIL)
     await page.getByRole("button", { name: "Sign in with Demo account" }).click()
     await page.waitForURL(/error=CredentialsSignin/)
+    expect(await demoAccount(page).getByLabel("Email").inputValue()).toBe(DEMO_EMAIL)
+    expect(await page.getByLabel("Password").inputValue()).toBe("")
+    // The cursor waits where the person has to type again.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("input-password-for-credentials-provider")
+    expect(page.url()).not.toContain("not%20the%20password")
+    expect(errors).toEqual(["[auth][error] CredentialsSignin: The authorize function returned no user (code: credentials)"])
     expect(await status(page)).toBe("You are signed out.")
+    await page.context().close()
+  })
+
+  it("signs out from the protected page through the navigation, landing on the home page", async () => {
+    const page = await newPage()
+    await page.goto(`${demo.url}/protected`, { waitUntil: "commit" })
+    await page.waitForURL(/\/auth\/signin/)
+    await demoAccount(page).getByLabel("Email").fill(DEMO_EMAIL)
+    await page.getByLabel("Password").fill(DEMO_PASSWORD)
+    await page.getByRole("button", { name: "Sign in with Demo account" }).click()
+    await page.waitForURL(`${demo.url}/protected`)
+    // Signed in for /protected: a sign-out without its own callbackUrl would go back there.
+    await page.getByRole("link", { name: "Sign out" }).click()
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.waitForURL(`${demo.url}/`)
+    expect(await page.locator("#status").textContent()).toBe("You are signed out.")
     await page.context().close()
   })
 
@@ -112,7 +195,7 @@ describe("the demo in a browser", () => {
     const page = await newPage()
     const address = "grace@example.com"
     await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
-    await page.locator('form[action$="/signin/nodemailer"] input[name="email"]').fill(address)
+    await page.getByLabel("Email for a sign-in link").fill(address)
     await page.getByRole("button", { name: "Sign in with Email" }).click()
     await page.waitForURL(/\/dev\/inbox/)
     const mail = page.locator(".mail").filter({ hasText: address }).first()
@@ -125,7 +208,8 @@ describe("the demo in a browser", () => {
     await page.context().close()
   })
 
-  it("signs in through the dev OpenID provider's login page", async () => {
+  it("signs in through the dev OpenID provider's login page, which prints no development notices", async () => {
+    const lines = { info: printed("info"), log: printed("log"), warn: printed("warn") }
     const page = await newPage()
     await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
     await page.getByRole("button", { name: "Sign in with Dev OpenID Provider" }).click()
@@ -138,6 +222,62 @@ describe("the demo in a browser", () => {
     await page.goto(`${demo.url}/protected`)
     expect(JSON.parse((await page.locator("#session").textContent()) ?? "null").user.email).toBe("linus@example.com")
     await signOut(page)
+    expect([...lines.info, ...lines.log, ...lines.warn].filter((line) => line.includes("oidc-provider"))).toEqual([])
+    await page.context().close()
+  })
+
+  it("links the dev OpenID provider's pages back to the demo, and every link on them leads somewhere", async () => {
+    const page = await newPage()
+    await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
+    await page.getByRole("button", { name: "Sign in with Dev OpenID Provider" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/interaction\//)
+    const provider = new URL(page.url()).origin
+    const loginLinks = await page.locator("a[href]").evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href))
+    // The same page, once its sign-in has expired (the interaction is unknown).
+    await page.goto(`${provider}/interaction/expired-or-unknown`)
+    expect(await page.getByRole("heading", { name: "Sign-in expired" }).count()).toBe(1)
+    expect(await page.getByRole("link", { name: "Start again" }).getAttribute("href")).toBe(`${demo.url}/auth/signin`)
+    const expiredLinks = await page.locator("a[href]").evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href))
+
+    for (const href of [...loginLinks, ...expiredLinks]) {
+      expect(href.startsWith(`${demo.url}/`)).toBe(true)
+      const answer = await page.request.get(href, { maxRedirects: 0 })
+      expect([href, answer.status()]).not.toEqual([href, 404])
+    }
+    expect(loginLinks.length).toBeGreaterThan(3)
+    await page.context().close()
+  })
+
+  it("asks for no favicon that is not there: the library's pages, the demo's and the OpenID provider's", async () => {
+    const page = await newPage()
+    const missing: string[] = []
+    page.on("response", (response) => {
+      if (response.status() === 404) missing.push(response.url())
+    })
+    page.on("console", (message) => {
+      if (message.type() === "error") missing.push(`${message.location().url}: ${message.text()}`)
+    })
+    // The library's page first, while no page of this origin has named an icon yet.
+    await page.goto(`${demo.url}/auth/signin`)
+    await page.getByRole("button", { name: "Sign in with Dev OpenID Provider" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/interaction\//)
+    for (const path of ["/", "/dev/inbox", "/auth/signout", "/auth/error"]) await page.goto(`${demo.url}${path}`)
+    expect((await page.request.get(`${demo.url}/favicon.ico`)).status()).toBe(204)
+    expect(missing).toEqual([])
+    await page.context().close()
+  })
+
+  it("wraps long links in the inbox instead of making the page scroll sideways", async () => {
+    const page = await newPage({ viewport: { width: 390, height: 800 } })
+    await page.goto(`${demo.url}/auth/signin`)
+    await page.getByLabel("Email for a sign-in link").fill("narrow@example.com")
+    await page.getByRole("button", { name: "Sign in with Email" }).click()
+    await page.waitForURL(/\/dev\/inbox/)
+    const mail = page.locator(".mail pre").first()
+    expect(await mail.evaluate((pre) => getComputedStyle(pre).overflowWrap)).toBe("anywhere")
+    expect(await mail.evaluate((pre) => getComputedStyle(pre).whiteSpace)).toBe("pre-wrap")
+    expect(await mail.evaluate((pre) => pre.scrollWidth <= pre.clientWidth)).toBe(true)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
     await page.context().close()
   })
 

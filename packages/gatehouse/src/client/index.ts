@@ -98,8 +98,11 @@ export interface ProviderListing extends ProviderEntry {
  * the answer. Resolves once done when `redirect` is `false` (or on failure before navigating);
  * otherwise the page navigates.
  *
- * @throws when the provider does not exist, or the browser refused the passkey ceremony (a
- *   `DOMException`: `NotAllowedError` when the user cancelled or it timed out).
+ * @throws when the provider does not exist, or the browser refused the passkey ceremony: a
+ *   `DOMException` named as the browser named it, with a message to show. `NotAllowedError`: the
+ *   request was cancelled or timed out, or (signing in) this device holds no passkey for the site;
+ *   `InvalidStateError` (registering): the device already holds one for the account;
+ *   `SecurityError`: among others, the page is on an IP address, where browsers refuse passkeys.
  * @example
  * ```ts
  * const result = await signIn("credentials", { username, password, redirect: false })
@@ -225,16 +228,54 @@ async function passkeyCeremony(optionsUrl: string): Promise<Record<string, strin
   if (!response.ok || !answer?.options) {
     throw new Error(`Passkey options were refused: ${answer?.error ?? (response.redirected ? new URL(response.url).searchParams.get("error") : null) ?? response.status}`)
   }
-  const credential =
-    answer.action === "register"
-      ? await navigator.credentials.create({
-          publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(answer.options as PublicKeyCredentialCreationOptionsJSON),
-        })
-      : await navigator.credentials.get({
-          publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(answer.options as PublicKeyCredentialRequestOptionsJSON),
-        })
+  const action = answer.action === "register" ? "register" : "authenticate"
+  let credential: Credential | null
+  try {
+    credential =
+      action === "register"
+        ? await navigator.credentials.create({
+            publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(answer.options as PublicKeyCredentialCreationOptionsJSON),
+          })
+        : await navigator.credentials.get({
+            publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(answer.options as PublicKeyCredentialRequestOptionsJSON),
+          })
+  } catch (error) {
+    throw explained(error, action)
+  }
   if (!credential) throw new Error("The browser returned no passkey")
-  return { action: answer.action ?? "authenticate", data: JSON.stringify(credential) }
+  return { action, data: JSON.stringify(credential) }
+}
+
+/**
+ * The browser's refusal of a ceremony as a `DOMException` of the same name, with a message a person
+ * can act on. Browsers answer `NotAllowedError` alike for "cancelled", "timed out" and, when
+ * signing in, "no passkey on this device" (so that pages cannot learn which passkeys a device
+ * holds): the message says everything it may mean. Other errors are returned as they are.
+ */
+function explained(error: unknown, action: "register" | "authenticate"): unknown {
+  if (!(error instanceof DOMException)) return error
+  const message = refusalMessage(error.name, action)
+  return message === undefined ? error : new DOMException(message, error.name)
+}
+
+function refusalMessage(name: string, action: "register" | "authenticate"): string | undefined {
+  const host = location.hostname
+  // Browsers refuse passkeys on an IP address: they belong to a host name.
+  if (name === "SecurityError" && (/^[0-9.]+$/.test(host) || host.startsWith("["))) {
+    if (!/^127\./.test(host) && host !== "[::1]") return `Passkeys do not work at an IP address such as ${host}. Open this page at the site's host name instead.`
+    const here = new URL(location.href)
+    here.hostname = "localhost"
+    return `Passkeys do not work at an IP address such as ${host}. Open ${here.href} instead.`
+  }
+  if (action === "register") {
+    if (name === "InvalidStateError") return "This device already holds a passkey for this account."
+    if (name === "NotAllowedError") return "No passkey was created: the request was cancelled or timed out."
+    return undefined
+  }
+  if (name === "NotAllowedError" || name === "InvalidStateError") {
+    return "No passkey for this site was found on this device, or the request was cancelled. To make one, sign up with a passkey."
+  }
+  return undefined
 }
 
 /** Posts `body` as a form with the CSRF token, asking for the redirect as JSON. */

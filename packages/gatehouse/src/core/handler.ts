@@ -13,6 +13,7 @@ import { assertConfig } from "./assert-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
+import { keptFields } from "./credentials/kept-fields.js"
 import { createLogger, logError, logWarning } from "./logger.js"
 import { renderErrorPage, renderRetryLaterPage } from "./pages/index.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
@@ -151,7 +152,11 @@ function errorResponse(config: ResolvedConfig, request: InternalRequest, error: 
     return config.raw ? { status: 400, headers: { "Content-Type": "application/json" }, body: null } : Response.json(null, { status: 400 })
   }
   const params = new URLSearchParams({ error: isClientError(error) ? error.type : "Configuration" })
-  if (error instanceof CredentialsSignin) params.set("code", String(error.code))
+  if (error instanceof CredentialsSignin) {
+    params.set("code", String(error.code))
+    // Only the built-in page is known to read them; a custom page gets Auth.js's query.
+    if (!config.pages.signIn) for (const [name, value] of typedIdentifiers(config, request)) params.set(name, value)
+  }
   const origin = request.url.origin
   const place = { origin, config }
   const page =
@@ -163,6 +168,13 @@ function errorResponse(config: ResolvedConfig, request: InternalRequest, error: 
   if (config.raw) return { redirect: url }
   if (returnRedirect) return Response.json({ url })
   return new Response(null, { status: 302, headers: { Location: url } })
+}
+
+/** What the person typed as their address or user name on the credentials form that failed. */
+function typedIdentifiers(config: ResolvedConfig, request: InternalRequest): [string, string][] {
+  if (request.action !== "callback") return []
+  const provider = config.providers.find((candidate) => candidate.id === request.providerId)
+  return provider?.type === "credentials" ? keptFields(provider, request.body) : []
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * The logger every part of Gatehouse writes through. Each level is called as
  * `(code, ...message)`; the application may replace any level. A logger that throws is ignored
- * rather than allowed to turn a log line into a failed request.
+ * rather than allowed to turn a log line into a failed request. The built-in error level prints a
+ * person's ordinary sign-in failures on one line, and everything else whole.
  * @module
  */
+import { AccountNotLinked, AuthError, CredentialsSignin, InvalidEmail, MissingCSRF, OAuthAccountNotLinked, RateLimited, Verification } from "../errors.js"
 import type { LoggerInstance } from "../types.js"
 
 /** Codes of the configuration warnings Gatehouse logs. */
@@ -50,9 +52,34 @@ export function logWarning(logger: LoggerInstance, code: WarningCode): void {
   logger.warn(code, WARNING_MESSAGES[code])
 }
 
+/**
+ * What people do wrong in the ordinary course of signing in: a wrong password, a mistyped address,
+ * a spent link, too many attempts, a stale form, another way in to the same address. The built-in
+ * logger prints these on one line (type, message, code), since a stack would only point into
+ * Gatehouse and a log full of them would hide the server faults, which keep their stack and cause.
+ */
+const ORDINARY_FAILURES = [CredentialsSignin, InvalidEmail, RateLimited, MissingCSRF, AccountNotLinked, OAuthAccountNotLinked, Verification]
+
+function isOrdinaryFailure(value: unknown): value is AuthError {
+  return ORDINARY_FAILURES.some((type) => value instanceof type)
+}
+
+/** `error` as one line: its message, and a CredentialsSignin's code, with control characters escaped. */
+function oneLine(error: AuthError): string {
+  const message = escapeControls(error.message)
+  return error instanceof CredentialsSignin ? `${message} (code: ${escapeControls(String(error.code))})` : message
+}
+
+function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) =>
+    char === "\n" ? "\\n" : char === "\r" ? "\\r" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  )
+}
+
 const builtIn: LoggerInstance = {
   error(code, ...message) {
-    console.error(`[auth][error] ${code}`, ...message)
+    if (message.length === 1 && isOrdinaryFailure(message[0])) console.error(`[auth][error] ${code}: ${oneLine(message[0])}`)
+    else console.error(`[auth][error] ${code}`, ...message)
   },
   warn(code, ...message) {
     console.warn(`[auth][warn][${code}]`, ...message)

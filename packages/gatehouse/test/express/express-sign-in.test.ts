@@ -86,7 +86,7 @@ describe.each(expressVersions)("credentials sign-in through $name", (version) =>
     const { client, origin } = await started(version, credentialsConfig())
     const response = await client.signIn({ username: "ada", password: "wrong" })
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
+    expect(response.headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials&username=ada`)
     expect(setCookieLine(response, SESSION)).toBeUndefined()
     expect(await client.session()).toBeNull()
   })

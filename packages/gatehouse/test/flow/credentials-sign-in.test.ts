@@ -42,20 +42,21 @@ describe("credentials sign-in through Auth()", () => {
     expect(text).not.toMatch(/eyJ[\w-]{20,}/)
   })
 
-  it("sends a refused sign-in back to the sign-in page with error=CredentialsSignin&code=credentials and no session", async () => {
+  it("sends a refused sign-in back to the sign-in page with error=CredentialsSignin&code=credentials, the typed user name, and no session", async () => {
     const client = new Client(credentialsConfig())
     const response = await client.signIn({ username: "ada", password: "wrong" })
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    expect(response.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials&username=ada`)
     expect(response.headers.getSetCookie()).toEqual([])
     expect(await client.session()).toBeNull()
   })
 
-  it("gives the same answer for a wrong username and a wrong password", async () => {
+  it("gives the same answer for a wrong username and a wrong password, but for the name typed", async () => {
     const client = new Client(credentialsConfig())
     const wrongUser = await client.signIn({ username: "eve", password: "correct horse" })
     const wrongPassword = await client.signIn({ username: "ada", password: "nope" })
-    expect(wrongUser.headers.get("location")).toBe(wrongPassword.headers.get("location"))
+    expect(wrongUser.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials&username=eve`)
+    expect(wrongPassword.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials&username=ada`)
   })
 
   it("puts a custom code from a CredentialsSignin subclass into the URL and the full error into the log", async () => {
@@ -86,7 +87,7 @@ describe("credentials sign-in through Auth()", () => {
     expect(lines.some((line) => line.code === "CallbackRouteError")).toBe(true)
   })
 
-  it("uses pages.signIn for a refused sign-in", async () => {
+  it("uses pages.signIn for a refused sign-in, with Auth.js's query only: no typed user name", async () => {
     const client = new Client(credentialsConfig({ pages: { signIn: "/login" } }))
     const response = await client.signIn({ username: "ada", password: "wrong" })
     expect(response.headers.get("location")).toBe(`${origin}/login?error=CredentialsSignin&code=credentials`)
@@ -162,5 +163,54 @@ describe("credentials sign-in through Auth()", () => {
       const response = await client.postForm("signin/credentials", { csrfToken: await client.csrfToken() })
       expect(response.headers.get("location")).toBe(`${base}/signin`)
     }
+  })
+})
+
+describe("what a failed credentials sign-in keeps", () => {
+  const byEmail = (credentials: Record<string, Record<string, unknown>>) =>
+    credentialsConfig({
+      providers: [Credentials({ credentials, authorize: ({ email, password }) => (email === ada.email && password === "correct horse" ? { ...ada } : null), rateLimit: false })],
+    })
+  const emailAndPassword = { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } }
+
+  it("shows the typed address again on the sign-in page, with the cursor in the empty password field", async () => {
+    const client = new Client(byEmail(emailAndPassword))
+    const wrong = await client.signIn({ email: ada.email!, password: "hunter2" })
+    const location = wrong.headers.get("location")!
+    expect(location).toBe(`${base}/signin?error=CredentialsSignin&code=credentials&email=ada%40app.test`)
+    expect(location).not.toContain("hunter2")
+
+    const page = await (await client.send(new Request(location, { headers: { cookie: client.jar.header() } }))).text()
+    expect(page).toContain('<input name="email" id="input-email-for-credentials-provider" type="email" value="ada@app.test">')
+    expect(page).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autofocus>')
+    expect(page).not.toContain("hunter2")
+  })
+
+  it("never carries a password, a field defined as one, a field that names no one, or one the provider does not define", async () => {
+    const client = new Client(byEmail({ email: { label: "Email", type: "password" }, otp: { label: "Code" }, password: { label: "Password", type: "password" } }))
+    const wrong = await client.signIn({ email: "pin-1234", username: "ada", otp: "123456", password: "hunter2" })
+    expect(wrong.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+  })
+
+  it("carries nothing that is not a short string: an array, or more than 256 characters", async () => {
+    const client = new Client(byEmail(emailAndPassword))
+    const array = await client.postJson("callback/credentials", { csrfToken: await client.csrfToken(), email: [ada.email], password: "x" })
+    expect(array.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    const long = await client.signIn({ email: `${"a".repeat(250)}@app.test`, password: "x" })
+    expect(long.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+  })
+
+  it("keeps the redirect on the request's origin and the typed value one query parameter, however it is spelled", async () => {
+    const client = new Client(byEmail(emailAndPassword))
+    const typed = `x&error=AccessDenied#"><script>alert(1)</script>@evil.test/`
+    const wrong = await client.signIn({ email: typed, password: "x" })
+    const url = new URL(wrong.headers.get("location")!)
+    expect(`${url.origin}${url.pathname}`).toBe(`${base}/signin`)
+    expect(url.hash).toBe("")
+    expect([...url.searchParams]).toEqual([["error", "CredentialsSignin"], ["code", "credentials"], ["email", typed]])
+
+    const page = await (await client.send(new Request(url, { headers: { cookie: client.jar.header() } }))).text()
+    expect(page).not.toContain("<script>alert(1)")
+    expect(page).toContain('value="x&amp;error=AccessDenied#&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@evil.test/"')
   })
 })

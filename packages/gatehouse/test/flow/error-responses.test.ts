@@ -76,7 +76,7 @@ describe("errors become responses in one place", () => {
     const token = await client.csrfToken()
     const response = await client.postForm("callback/credentials", { csrfToken: token, username: "ada", password: "no" }, { "X-Auth-Return-Redirect": "1" })
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ url: `${base}/signin?error=CredentialsSignin&code=credentials` })
+    expect(await response.json()).toEqual({ url: `${base}/signin?error=CredentialsSignin&code=credentials&username=ada` })
     expect(response.headers.getSetCookie()).toEqual([])
   })
 

@@ -223,9 +223,9 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
     const refusal = await page.evaluate(() =>
       (window as unknown as { gatehouse: { signIn(id: string, o: object): Promise<unknown> } }).gatehouse
         .signIn("passkey", { action: "register", redirect: false })
-        .then(() => "registered", (error: Error) => error.name),
+        .then(() => "registered", (error: Error) => `${error.name}: ${error.message}`),
     )
-    expect(refusal).toBe("InvalidStateError")
+    expect(refusal).toBe("InvalidStateError: This device already holds a passkey for this account.")
 
     await session.authenticator.remove()
     session.authenticator = await session.addAuthenticator()
@@ -325,5 +325,91 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
       expect(await sessionOf(page)).toBeNull()
       expect(app.errors().at(-1)).toBe("WebAuthnVerificationError: No passkey is registered with this credential id")
     })
+  })
+})
+
+describe("what the passkey form and the client say when the browser refuses", () => {
+  const memory = storedAdapters.find((store) => store.name === "memory")!
+  let opened: OpenStore
+  let app: PasskeyApp
+  let ipOrigin: string
+
+  beforeAll(async () => {
+    opened = await memory.open()
+    app = await startApp(opened, "jwt")
+    ipOrigin = app.origin.replace("localhost", "127.0.0.1")
+  })
+  afterAll(async () => {
+    await app?.server.stop()
+    await opened?.close()
+  })
+
+  const errorBox = (page: Page) => page.locator("[data-webauthn-error]")
+  const clientRefusal = (page: Page, options: Record<string, unknown>) =>
+    page.evaluate(
+      (opts) =>
+        (window as unknown as { gatehouse: { signIn(id: string, o: object): Promise<unknown> } }).gatehouse
+          .signIn("passkey", { ...opts, redirect: false })
+          .then(() => "no refusal", (error: Error) => `${error.name}: ${error.message}`),
+      options,
+    )
+
+  it("signing in on a device without a passkey: none found here, or cancelled, and how to make one", async () => {
+    const { context, page } = await passkeyPage(browser)
+    await page.goto(`${app.origin}/auth/signin`)
+    await page.fill("#input-email-for-passkey-provider", "nobody@example.com")
+    await page.getByRole("button", { name: "Sign in with Passkey" }).click()
+    await expect
+      .poll(() => errorBox(page).textContent(), { timeout: 15_000 })
+      .toBe('No passkey for this site was found on this device, or the request was cancelled. To make one, use "Sign up with Passkey".')
+    expect(page.url()).toBe(`${app.origin}/auth/signin`)
+    expect(await sessionOf(page)).toBeNull()
+    await context.close()
+  })
+
+  it("a sign-up the authenticator refuses: cancelled or timed out, not 'no passkey'", async () => {
+    const { context, page, cdp, authenticator } = await passkeyPage(browser)
+    // The person does not confirm: the passkey options require user verification.
+    await cdp.send("WebAuthn.setUserVerified", { authenticatorId: authenticator.id, isUserVerified: false })
+    await page.goto(`${app.origin}/auth/signin`)
+    await page.fill("#input-email-for-passkey-provider", "nobody@example.com")
+    await page.getByRole("button", { name: "Sign up with Passkey" }).click()
+    await expect.poll(() => errorBox(page).textContent(), { timeout: 15_000 }).toBe("No passkey was created: the request was cancelled or timed out.")
+    expect(await authenticator.credentials()).toEqual([])
+    await context.close()
+  })
+
+  it("a page opened at 127.0.0.1 says, as it opens, that passkeys need localhost, and sends nothing", async () => {
+    const { context, page } = await passkeyPage(browser)
+    const optionsRequests: string[] = []
+    page.on("request", (request) => {
+      if (request.url().includes("/webauthn-options/")) optionsRequests.push(request.url())
+    })
+    await page.goto(`${ipOrigin}/auth/signin?callbackUrl=%2F`)
+    const expected = `Passkeys do not work at an IP address such as 127.0.0.1. Open ${app.origin}/auth/signin?callbackUrl=%2F instead.`
+    await expect.poll(() => errorBox(page).textContent(), { timeout: 15_000 }).toBe(expected)
+    await page.fill("#input-email-for-passkey-provider", "nobody@example.com")
+    await page.getByRole("button", { name: "Sign in with Passkey" }).click()
+    expect(await errorBox(page).textContent()).toBe(expected)
+    expect(optionsRequests).toEqual([])
+    await context.close()
+  })
+
+  it("gatehouse-auth/client explains the same refusals, under the browser's error names", async () => {
+    const { context, page, cdp, authenticator } = await passkeyPage(browser)
+    await page.goto(`${app.origin}/client`)
+    await page.waitForFunction(() => document.title === "Client ready")
+    expect(await clientRefusal(page, {})).toBe(
+      "NotAllowedError: No passkey for this site was found on this device, or the request was cancelled. To make one, sign up with a passkey.",
+    )
+    await cdp.send("WebAuthn.setUserVerified", { authenticatorId: authenticator.id, isUserVerified: false })
+    expect(await clientRefusal(page, { action: "register", email: "nobody@example.com" })).toBe(
+      "NotAllowedError: No passkey was created: the request was cancelled or timed out.",
+    )
+
+    await page.goto(`${ipOrigin}/client`)
+    await page.waitForFunction(() => document.title === "Client ready")
+    expect(await clientRefusal(page, {})).toBe(`SecurityError: Passkeys do not work at an IP address such as 127.0.0.1. Open ${app.origin}/client instead.`)
+    await context.close()
   })
 })

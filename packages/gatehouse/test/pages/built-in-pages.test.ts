@@ -162,17 +162,88 @@ describe("the sign-in page", () => {
 
   it("asks email providers for the address, pre-filled from the query", () => {
     const html = renderSignInPage(context({ providers: [email] }), { email: "jo@example.com" }, SCRIPT_HASH).body ?? ""
-    expect(html).toContain('<label for="input-email-for-resend-provider">Email</label>')
+    expect(html).toContain('<label for="input-email-for-resend-provider">Email for a sign-in link</label>')
     expect(html).toContain(
-      '<input type="email" name="email" id="input-email-for-resend-provider" value="jo@example.com" placeholder="email@example.com" required autofocus>',
+      '<input type="email" name="email" id="input-email-for-resend-provider" value="jo@example.com" placeholder="email@example.com" required>',
     )
+  })
+
+  it("opens with a Sign in heading, above the error banner", () => {
+    const html = renderSignInPage(context(), { error: "CredentialsSignin" }, SCRIPT_HASH).body ?? ""
+    expect(html).toContain('<div class="card"><h1>Sign in</h1><div class="error">')
+    expect(html.match(/<h1>/g)).toHaveLength(1)
+  })
+
+  it("groups the credentials and passkey fields under their provider's name, and says what the email link's field is for", () => {
+    const withEmailFields = { ...credentials, credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } } }
+    const html = renderSignInPage(context({ providers: [withEmailFields, email, passkey] }), {}, SCRIPT_HASH).body ?? ""
+    expect(html).toContain('<fieldset><legend>Password</legend><label for="input-email-for-credentials-provider">Email</label>')
+    expect(html).toContain('<fieldset><legend>Passkey</legend><label for="input-email-for-passkey-provider">Email</label>')
+    expect(html).toContain('<label for="input-email-for-resend-provider">Email for a sign-in link</label>')
+    // Every field of a group is inside it, buttons too.
+    expect(html).toContain('<button type="submit" class="button">Sign in with Password</button></fieldset></form>')
+    expect(html).toContain('value="register">Sign up with Passkey</button></fieldset></form>')
+  })
+
+  it("names a group with the provider's name as text", () => {
+    const html = renderSignInPage(context({ providers: [{ ...credentials, name: "<b>x</b>" }] }), {}, SCRIPT_HASH).body ?? ""
+    expect(html).toContain("<legend>&lt;b&gt;x&lt;/b&gt;</legend>")
+  })
+
+  it("puts the cursor in the first field of the first form with fields, and nowhere else", () => {
+    const emailFirst = renderSignInPage(context(), {}, SCRIPT_HASH).body ?? ""
+    expect(emailFirst.match(/ autofocus/g)).toHaveLength(1)
+    expect(emailFirst).toContain('id="input-email-for-resend-provider" value="" placeholder="email@example.com" required autofocus>')
+    const credentialsFirst = renderSignInPage(context({ providers: [github, credentials, email, passkey] }), {}, SCRIPT_HASH).body ?? ""
+    expect(credentialsFirst.match(/ autofocus/g)).toHaveLength(1)
+    expect(credentialsFirst).toContain('<input name="username" id="input-username-for-credentials-provider" type="text" placeholder="jsmith" autocomplete="username" required autofocus>')
+  })
+
+  it("puts the cursor in the first empty field: the password when the user name was kept", () => {
+    const html = renderSignInPage(context({ providers: [credentials, email] }), { error: "CredentialsSignin", username: "ada" }, SCRIPT_HASH).body ?? ""
+    expect(html).toContain('<input name="username" id="input-username-for-credentials-provider" type="text" value="ada" placeholder="jsmith" autocomplete="username" required>')
+    expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autofocus>')
+    expect(html.match(/ autofocus/g)).toHaveLength(1)
+  })
+
+  it("leaves the cursor to a field whose definition asks for it", () => {
+    const provider = { ...credentials, credentials: { ...credentials.credentials, password: { label: "Password", type: "password", autofocus: true } } }
+    const html = renderSignInPage(context({ providers: [email, provider] }), {}, SCRIPT_HASH).body ?? ""
+    expect(html.match(/ autofocus/g)).toHaveLength(1)
+    expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autofocus>')
+  })
+
+  it("gives no field the cursor when none is typed into", () => {
+    const provider = { ...credentials, credentials: { remember: { type: "checkbox" }, tenant: { type: "hidden", value: "t1" } } }
+    expect(renderSignInPage(context({ providers: [github, provider] }), {}, SCRIPT_HASH).body).not.toContain("autofocus")
+  })
+
+  it("fills in a kept email and user name, but never a password, hidden or other field", () => {
+    const provider = {
+      ...credentials,
+      credentials: { email: { type: "email", value: "preset@example.com" }, username: { type: "password" }, code: {} },
+    }
+    const html = renderSignInPage(context({ providers: [provider] }), { email: "jo@example.com", username: "secret" }, SCRIPT_HASH).body ?? ""
+    // The kept value replaces the definition's own.
+    expect(html).toContain('<input name="email" id="input-email-for-credentials-provider" type="email" value="jo@example.com">')
+    expect(html).toContain('<input name="username" id="input-username-for-credentials-provider" type="password" autofocus>')
+    expect(html).not.toContain("secret")
+    const hidden = { ...credentials, credentials: { username: { type: "hidden", value: "fixed" } } }
+    expect(renderSignInPage(context({ providers: [hidden] }), { username: "other" }, SCRIPT_HASH).body).toContain(
+      '<input name="username" id="input-username-for-credentials-provider" type="hidden" value="fixed">',
+    )
+  })
+
+  it("does not fill the passkey form's email field from the query", () => {
+    const html = renderSignInPage(context({ providers: [passkey] }), { email: "jo@example.com" }, SCRIPT_HASH).body ?? ""
+    expect(html).not.toContain("jo@example.com")
   })
 
   it("renders a labelled input per credential with its attributes", () => {
     const html = renderSignInPage(context({ providers: [credentials] }), {}, SCRIPT_HASH).body ?? ""
     expect(html).toContain('<label for="input-username-for-credentials-provider">Username</label>')
     expect(html).toContain(
-      '<input name="username" id="input-username-for-credentials-provider" type="text" placeholder="jsmith" autocomplete="username" required>',
+      '<input name="username" id="input-username-for-credentials-provider" type="text" placeholder="jsmith" autocomplete="username" required autofocus>',
     )
     expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password">')
   })
@@ -189,7 +260,7 @@ describe("the sign-in page", () => {
       credentials: { code: { onfocus: "x()", OnClick: "x()", 'a"b': "x", "x y": "z", maxlength: 6, disabled: false } },
     }
     const html = renderSignInPage(context({ providers: [provider] }), {}, SCRIPT_HASH).body ?? ""
-    expect(html).toContain('<input name="code" id="input-code-for-credentials-provider" type="text" maxlength="6">')
+    expect(html).toContain('<input name="code" id="input-code-for-credentials-provider" type="text" maxlength="6" autofocus>')
     expectNoInjectedScript(html)
   })
 
@@ -202,7 +273,7 @@ describe("the sign-in page", () => {
     const response = renderSignInPage(context({ providers: [passkey] }), {}, SCRIPT_HASH)
     const html = response.body ?? ""
     expect(html).toContain(
-      '<input name="email" id="input-email-for-passkey-provider" type="text" required autocomplete="username webauthn" data-form-field>',
+      '<input name="email" id="input-email-for-passkey-provider" type="text" required autocomplete="username webauthn" autofocus data-form-field>',
     )
     expect(html).toContain('<input type="hidden" name="action" value=""><input type="hidden" name="data" value="">')
     expect(html).toContain(' data-webauthn-options="https://app.test/auth/webauthn-options/passkey"')
@@ -383,7 +454,7 @@ describe("escaping", () => {
     id: "credentials",
     name: "Password",
     type: "credentials",
-    credentials: { user: { label: '<img src=x onerror="alert(1)">', placeholder: '"><script>x()</script>' } },
+    credentials: { user: { label: '<img src=x onerror="alert(1)">', placeholder: '"><script>x()</script>' }, username: {} },
     authorize: () => null,
   }
   const ctx = context({
@@ -395,7 +466,7 @@ describe("escaping", () => {
       hostileCredentials,
     ],
   })
-  const html = renderSignInPage(ctx, { email: `o'hara"@example.com`, error: "<script>x()</script>" }, SCRIPT_HASH).body ?? ""
+  const html = renderSignInPage(ctx, { email: `o'hara"@example.com`, username: '"><script>y()</script>', error: "<script>x()</script>" }, SCRIPT_HASH).body ?? ""
 
   it("runs no script whatever the configuration and the request say", () => {
     expectNoInjectedScript(html)
@@ -408,6 +479,7 @@ describe("escaping", () => {
     expect(html).toContain('value="o&#39;hara&quot;@example.com"')
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</label>")
     expect(html).toContain('placeholder="&quot;&gt;&lt;script&gt;x()&lt;/script&gt;"')
+    expect(html).toContain('value="&quot;&gt;&lt;script&gt;y()&lt;/script&gt;"')
   })
 
   it("ignores colours that are not plain CSS colours", () => {

@@ -179,7 +179,9 @@ describe("the application's own credentials sign-up, for an address nobody prove
     expect(landed.last.body).toContain("A password")
     expect(passwords.has(user.id)).toBe(false)
     expect(await sessionOf(attacker)).toBeNull()
-    expect((await passwordSignIn(browser(), "attacker's password")).last.location).toBe(`${APP}/auth/signin?error=CredentialsSignin&code=credentials`)
+    expect((await passwordSignIn(browser(), "attacker's password")).last.location).toBe(
+      `${APP}/auth/signin?error=CredentialsSignin&code=credentials&email=${encodeURIComponent(VICTIM)}`,
+    )
   })
 
   it("leaves no session to a sign-in that lands while the claim runs (sessions end again at its end)", async () => {

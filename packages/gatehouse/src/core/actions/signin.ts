@@ -17,13 +17,13 @@ import { pageContextOf } from "./page-context.js"
 export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
   // Auth.js serves no page per provider; a GET there is most likely a misconfigured link.
   if (ctx.request.providerId !== undefined) throw new UnknownAction("Unsupported action: GET signin/<provider>")
-  const { error, email } = ctx.request.query
+  const { error, email, username } = ctx.request.query
   if (ctx.config.pages.signIn) {
     const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl })
     if (error) query.set("error", error)
     return { redirect: pageUrl(ctx, "signIn", "signin", query) }
   }
-  return renderSignInPage(pageContextOf(ctx), { error, email }, await passkeyScriptHash())
+  return renderSignInPage(pageContextOf(ctx), { error, email, username }, await passkeyScriptHash())
 }
 
 type SignInStart = Promise<ResponseInternal> | ResponseInternal

@@ -24,7 +24,9 @@ export const pageCss =
   ".card{width:100%;max-width:22rem;background:var(--card);border:1px solid var(--border);border-radius:12px;padding:2rem;box-shadow:0 4px 24px rgb(0 0 0/.08)}" +
   "h1{font-size:1.375rem;margin:0 0 .75rem}" +
   "p{margin:0 0 .75rem;color:var(--muted)}" +
-  "form{display:flex;flex-direction:column;gap:.5rem;margin:0}" +
+  "form,fieldset{display:flex;flex-direction:column;gap:.5rem;margin:0}" +
+  "fieldset{min-width:0;padding:0;border:0}" +
+  "legend{padding:0;margin-bottom:.5rem;font-weight:600}" +
   "label{font-size:.875rem;font-weight:600}" +
   "input{width:100%;padding:.625rem .75rem;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--border);border-radius:8px}" +
   "input:focus,.button:focus-visible{outline:2px solid var(--brand-color);outline-offset:1px}" +

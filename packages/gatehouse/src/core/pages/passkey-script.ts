@@ -11,7 +11,9 @@ import { toBase64 } from "../webauthn/credential-encoding.js"
  * For each form marked `data-webauthn-options`: on submit, fetch the ceremony options for the
  * form's fields (`action=register` from the button valued `register`, else `authenticate`), run the ceremony, and post `action` and `data` to the form's callback. The form
  * marked `data-webauthn-conditional` also offers saved passkeys through autofill as soon as the
- * page loads; a submit cancels that request first (a browser runs one ceremony at a time).
+ * page loads; a submit cancels that request first (a browser runs one ceremony at a time). A
+ * refusal is explained in the form's `data-webauthn-error` box; on an IP address, where browsers
+ * refuse passkeys, the box says so (with the `localhost` address on loopback) as the page opens.
  */
 export const PASSKEY_SCRIPT = `(() => {
   "use strict";
@@ -23,13 +25,32 @@ export const PASSKEY_SCRIPT = `(() => {
   // would replace the challenge cookie of a ceremony the user started.
   let autofill = null;
 
+  // Browsers refuse passkeys on an IP address (SecurityError): they belong to a host name.
+  const host = location.hostname;
+  const onIpAddress = /^[0-9.]+$/.test(host) || host.startsWith("[");
+  const ipMessage = () => {
+    if (!/^127\\./.test(host) && host !== "[::1]") return "Passkeys do not work at an IP address such as " + host + ". Open this page at the site's host name instead.";
+    const here = new URL(location.href);
+    here.hostname = "localhost";
+    return "Passkeys do not work at an IP address such as " + host + ". Open " + here.href + " instead.";
+  };
+
   const show = (form, message) => {
     const box = form.querySelector("[data-webauthn-error]");
     if (box) { box.textContent = message; box.hidden = false; }
   };
-  const explain = (error) => {
-    if (error && error.name === "NotAllowedError") return "The passkey request was cancelled or timed out.";
-    if (error && error.name === "InvalidStateError") return "This device already holds a passkey for this account.";
+  // Browsers answer NotAllowedError alike for "cancelled", "timed out" and (signing in) "no passkey
+  // here", so as not to tell a page which passkeys a device holds: the message says all it may mean.
+  const explain = (form, error, action) => {
+    const name = error && error.name;
+    if (action === "register") {
+      if (name === "InvalidStateError") return "This device already holds a passkey for this account.";
+      if (name === "NotAllowedError") return "No passkey was created: the request was cancelled or timed out.";
+    } else if (name === "NotAllowedError" || name === "InvalidStateError") {
+      const signUp = form.querySelector('button[value="register"]');
+      return "No passkey for this site was found on this device, or the request was cancelled." +
+        (signUp ? ' To make one, use "' + signUp.textContent + '".' : "");
+    }
     return "Signing in with a passkey did not work. Please try again.";
   };
 
@@ -52,7 +73,7 @@ export const PASSKEY_SCRIPT = `(() => {
   };
 
   const startAutofill = () => {
-    if (!conditional || !supported || typeof PublicKeyCredential.isConditionalMediationAvailable !== "function") return;
+    if (!conditional || !supported || onIpAddress || typeof PublicKeyCredential.isConditionalMediationAvailable !== "function") return;
     const controller = new AbortController();
     autofill = controller;
     PublicKeyCredential.isConditionalMediationAvailable().then((available) => {
@@ -66,14 +87,18 @@ export const PASSKEY_SCRIPT = `(() => {
   };
 
   for (const form of document.querySelectorAll("form[data-webauthn-options]")) {
+    // Said before anyone tries: nothing on this page can work at this address.
+    if (onIpAddress) show(form, ipMessage());
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (!supported) return show(form, "This browser cannot use passkeys.");
+      if (onIpAddress) return show(form, ipMessage());
       if (autofill) { autofill.abort(); autofill = null; }
-      const query = new URLSearchParams({ action: event.submitter && event.submitter.value === "register" ? "register" : "authenticate" });
+      const action = event.submitter && event.submitter.value === "register" ? "register" : "authenticate";
+      const query = new URLSearchParams({ action });
       for (const field of form.querySelectorAll("[data-form-field]")) query.set(field.name, field.value);
       ceremony(form, query).catch((error) => {
-        show(form, explain(error));
+        show(form, explain(form, error, action));
         startAutofill();
       });
     });

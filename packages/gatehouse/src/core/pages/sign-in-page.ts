@@ -1,11 +1,13 @@
 /**
- * The built-in sign-in page: an error banner when asked for, then one form per provider.
+ * The built-in sign-in page: a heading, an error banner when asked for, then one form per provider.
  * @module
  */
+import type { CredentialInput } from "../../types.js"
 import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig, WebAuthnConfig } from "../../providers/types.js"
+import { isKeptField } from "../credentials/kept-fields.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { escapeHtml } from "./escape-html.js"
-import { credentialField, hiddenInput, signInHiddenInputs } from "./form-fields.js"
+import { credentialField, fieldDefinition, hiddenInput, isEmptyTypedField, signInHiddenInputs } from "./form-fields.js"
 import { htmlResponse } from "./html-response.js"
 import { renderPage } from "./layout.js"
 import { routeUrl, type PageContext } from "./page-context.js"
@@ -16,39 +18,53 @@ import { signInErrorText } from "./sign-in-error.js"
 export interface SignInQuery {
   /** An error code from a failed sign-in; shown as a banner. */
   error?: string
-  /** Pre-fills the email providers' address field. */
+  /** Pre-fills the email providers' address field and a credentials field named `email`. */
   email?: string
+  /** Pre-fills a credentials field named `username`. */
+  username?: string
 }
 
+/** Gives `autofocus` to one field: the first one, in page order, that is empty and typed into. */
+type FocusClaim = (empty: boolean) => boolean
+
 /**
- * The sign-in page (`200`, title "Sign In"): the banner for `query.error`, then, separated by
- * `<hr>`, a form for each OAuth/OIDC, email, credentials and WebAuthn provider. Providers of other
- * types, credentials providers without a `credentials` object and WebAuthn providers without form
- * fields are skipped. With a WebAuthn form the page carries the passkey script, and its
- * `Content-Security-Policy` allows that script alone (`passkeyScriptHash`); without one, none.
+ * The sign-in page (`200`, title "Sign In"): a "Sign in" heading, the banner for `query.error`,
+ * then, separated by `<hr>`, a form for each OAuth/OIDC, email, credentials and WebAuthn provider.
+ * Forms with fields of their own (credentials, WebAuthn) are a group named after their provider,
+ * so fields of the same name ("Email") say which form they belong to; the email provider's field
+ * says what it is for. The first empty field takes the focus, unless a field definition asks for
+ * it itself: after a wrong password, with the address kept, that is the password. Providers of
+ * other types, credentials providers without a `credentials` object and WebAuthn providers
+ * without form fields are skipped. With a WebAuthn form the page carries the passkey script, and
+ * its `Content-Security-Policy` allows that script alone (`passkeyScriptHash`); without one, none.
  */
 export function renderSignInPage(ctx: PageContext, query: SignInQuery, passkeyScriptHash: string): ResponseInternal<string> {
   const banner = query.error ? `<div class="error"><p>${escapeHtml(signInErrorText(query.error))}</p></div>` : ""
-  const forms = ctx.providers.map((provider) => providerForm(ctx, provider, query)).filter((form) => form !== "")
-  const passkeys = ctx.providers.some((provider) => provider.type === "webauthn" && webAuthnForm(ctx, provider) !== "")
-  const page = htmlResponse(
-    renderPage({ title: "Sign In", theme: ctx.theme, body: banner + forms.join("<hr>"), ...(passkeys && { script: PASSKEY_SCRIPT }) }),
-  )
+  let focusGiven = ctx.providers.some(asksForFocus)
+  const claimFocus: FocusClaim = (empty) => {
+    if (focusGiven || !empty) return false
+    focusGiven = true
+    return true
+  }
+  const forms = ctx.providers.map((provider) => providerForm(ctx, provider, query, claimFocus)).filter((form) => form !== "")
+  const passkeys = ctx.providers.some((provider) => provider.type === "webauthn" && hasFields(provider.formFields))
+  const body = `<h1>Sign in</h1>${banner}${forms.join("<hr>")}`
+  const page = htmlResponse(renderPage({ title: "Sign In", theme: ctx.theme, body, ...(passkeys && { script: PASSKEY_SCRIPT }) }))
   return { ...page, headers: { ...page.headers, "Content-Security-Policy": `script-src ${passkeys ? passkeyScriptHash : "'none'"}` } }
 }
 
 /** The form for one provider, or `""` when the page offers none for it. */
-function providerForm(ctx: PageContext, provider: ProviderConfig, query: SignInQuery): string {
+function providerForm(ctx: PageContext, provider: ProviderConfig, query: SignInQuery, claimFocus: FocusClaim): string {
   switch (provider.type) {
     case "oauth":
     case "oidc":
       return oauthForm(ctx, provider)
     case "email":
-      return emailForm(ctx, provider, query.email)
+      return emailForm(ctx, provider, query.email, claimFocus)
     case "credentials":
-      return credentialsForm(ctx, provider)
+      return credentialsForm(ctx, provider, query, claimFocus)
     case "webauthn":
-      return webAuthnForm(ctx, provider)
+      return webAuthnForm(ctx, provider, claimFocus)
     default:
       return ""
   }
@@ -63,56 +79,94 @@ function oauthForm(ctx: PageContext, provider: OAuthConfig): string {
   )
 }
 
-function emailForm(ctx: PageContext, provider: EmailConfig, email: string | undefined): string {
+function emailForm(ctx: PageContext, provider: EmailConfig, email: string | undefined, claimFocus: FocusClaim): string {
   const id = escapeHtml(`input-email-for-${provider.id}-provider`)
+  const autofocus = claimFocus(!email) ? " autofocus" : ""
   return (
     `<form action="${escapeHtml(routeUrl(ctx, `signin/${encodeURIComponent(provider.id)}`))}" method="POST">` +
     signInHiddenInputs(ctx) +
-    `<label for="${id}">Email</label>` +
-    `<input type="email" name="email" id="${id}" value="${escapeHtml(email)}" placeholder="email@example.com" required autofocus>` +
+    `<label for="${id}">Email for a sign-in link</label>` +
+    `<input type="email" name="email" id="${id}" value="${escapeHtml(email)}" placeholder="email@example.com" required${autofocus}>` +
     submitButton(provider) +
     "</form>"
   )
 }
 
-function credentialsForm(ctx: PageContext, provider: CredentialsConfig): string {
+function credentialsForm(ctx: PageContext, provider: CredentialsConfig, query: SignInQuery, claimFocus: FocusClaim): string {
   // Configuration is JavaScript at runtime: the declared type does not guarantee the object.
   const credentials: unknown = provider.credentials
   if (typeof credentials !== "object" || credentials === null) return ""
   return (
     `<form action="${escapeHtml(routeUrl(ctx, `callback/${encodeURIComponent(provider.id)}`))}" method="POST">` +
     signInHiddenInputs(ctx) +
-    fields(provider.id, credentials) +
-    submitButton(provider) +
+    group(provider, fields(provider.id, credentials, claimFocus, (key, definition) => keptValue(query, key, definition)) + submitButton(provider)) +
     "</form>"
   )
 }
 
-function webAuthnForm(ctx: PageContext, provider: WebAuthnConfig): string {
+function webAuthnForm(ctx: PageContext, provider: WebAuthnConfig, claimFocus: FocusClaim): string {
   const formFields: unknown = provider.formFields
-  if (typeof formFields !== "object" || formFields === null || Object.keys(formFields).length === 0) return ""
+  if (!hasFields(formFields)) return ""
   const id = encodeURIComponent(provider.id)
   return (
     `<form id="${escapeHtml(`${provider.id}-form`)}" action="${escapeHtml(routeUrl(ctx, `callback/${id}`))}" method="POST"` +
     ` data-webauthn-options="${escapeHtml(routeUrl(ctx, `webauthn-options/${id}`))}"${provider.enableConditionalUI ? " data-webauthn-conditional" : ""}>` +
     signInHiddenInputs(ctx) +
-    // `data-form-field` marks what the passkey script sends to `webauthn-options`.
-    fields(provider.id, formFields, " data-form-field") +
     // Filled in by the passkey script with the ceremony and the authenticator's answer.
     hiddenInput("action", "") +
     hiddenInput("data", "") +
-    '<p class="error" data-webauthn-error role="alert" hidden></p>' +
-    submitButton(provider) +
-    // A new passkey is always a new account (see core/webauthn/options.ts), so it is its own button.
-    `<button type="submit" class="button" value="register">Sign up with ${escapeHtml(provider.name)}</button>` +
+    group(
+      provider,
+      // `data-form-field` marks what the passkey script sends to `webauthn-options`.
+      fields(provider.id, formFields, claimFocus, () => undefined, " data-form-field") +
+        '<p class="error" data-webauthn-error role="alert" hidden></p>' +
+        submitButton(provider) +
+        // A new passkey is always a new account (see core/webauthn/options.ts), so it is its own button.
+        `<button type="submit" class="button" value="register">Sign up with ${escapeHtml(provider.name)}</button>`,
+    ) +
     "</form>"
   )
 }
 
-function fields(providerId: string, definitions: object, extraAttributes?: string): string {
+/** `content` as a group named after the provider: what tells one form's "Email" from another's. */
+function group(provider: ProviderConfig, content: string): string {
+  return `<fieldset><legend>${escapeHtml(provider.name)}</legend>${content}</fieldset>`
+}
+
+/** The value a credentials field shows: what was typed before, for the fields a failed sign-in keeps. */
+function keptValue(query: SignInQuery, key: string, definition: CredentialInput): string | undefined {
+  return isKeptField(key, definition) ? query[key] : undefined
+}
+
+function fields(
+  providerId: string,
+  definitions: object,
+  claimFocus: FocusClaim,
+  valueOf: (key: string, definition: CredentialInput) => string | undefined,
+  extraAttributes?: string,
+): string {
   return Object.entries(definitions)
-    .map(([key, definition]) => credentialField(providerId, key, definition, extraAttributes))
+    .map(([key, raw]) => {
+      const definition = fieldDefinition(raw)
+      const value = valueOf(key, definition) || undefined
+      const autofocus = claimFocus(isEmptyTypedField(definition, value))
+      return credentialField(providerId, key, definition, { value, autofocus, ...(extraAttributes !== undefined && { extraAttributes }) })
+    })
     .join("")
+}
+
+function hasFields(formFields: unknown): formFields is object {
+  return typeof formFields === "object" && formFields !== null && Object.keys(formFields).length > 0
+}
+
+/** Whether a field definition of `provider` sets `autofocus` itself: the page then leaves focus to it. */
+function asksForFocus(provider: ProviderConfig): boolean {
+  const definitions: unknown = provider.type === "credentials" ? provider.credentials : provider.type === "webauthn" ? provider.formFields : undefined
+  if (typeof definitions !== "object" || definitions === null) return false
+  return Object.values(definitions).some((definition) => {
+    const autofocus = fieldDefinition(definition).autofocus
+    return autofocus !== undefined && autofocus !== false
+  })
 }
 
 function submitButton(provider: ProviderConfig): string {
