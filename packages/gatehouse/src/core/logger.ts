@@ -34,7 +34,7 @@ export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
   "env-url-basepath-redundant": "Both AUTH_URL's path and `basePath` are set; `basePath` wins.",
   "env-url-basepath-mismatch": "AUTH_URL's path and `basePath` disagree; `basePath` wins.",
   "experimental-webauthn":
-    "Passkeys (WebAuthn) are experimental: their API may change in a minor version. This is logged once per configuration; a custom `logger.warn` can filter the code.",
+    "Passkeys (WebAuthn) are experimental: their API may change in a minor version. Logged once per configuration; to hide it, pass a `logger.warn` that skips the code `experimental-webauthn`.",
   "webauthn-challenges-in-memory":
     "The adapter has no hitRateLimit: spent passkey challenges are remembered by this process only, so another instance would accept a replayed one.",
   "secret-too-short": "The secret is shorter than 32 characters; generate one with `npx gatehouse-auth secret`.",
