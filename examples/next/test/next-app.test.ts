@@ -223,3 +223,47 @@ describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (s
     }
   })
 })
+
+describe("examples/next without AUTH_SECRET", () => {
+  let running: RunningApp
+
+  beforeAll(async () => {
+    // The build above ran without a secret too (buildExampleApp removes it), and finished.
+    const port = await freePort()
+    running = await startExampleApp(app, {
+      port,
+      command: (listen) => ["node_modules/next/dist/bin/next", "start", "-p", String(listen), "-H", "localhost"],
+      env: {
+        AUTH_SECRET: "",
+        AUTH_URL: `http://localhost:${port}`,
+        SESSION_STRATEGY: "jwt",
+        DATABASE_PATH: join(dataDir, "no-secret.db"),
+        OIDC_ISSUER: "http://127.0.0.1:9",
+        OIDC_CLIENT_ID: "unused",
+        OIDC_CLIENT_SECRET: "unused",
+        SMTP_URL: smtp.smtpUrl,
+      },
+      readyPath: "/favicon.ico",
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    await running?.stop()
+  })
+
+  it("fails the first request with the configuration error page, and the log says how to make a secret", async () => {
+    const answer = await fetch(`${running.url}/api/auth/session`)
+    expect(answer.status).toBe(500)
+    const body = await answer.text()
+    expect(body).not.toMatch(/at .*\.js:\d+/)
+    await expect.poll(() => running.output(), { timeout: 5_000 }).toMatch(/MissingSecret/)
+    expect(running.output()).toContain("npx gatehouse-auth secret")
+  })
+
+  it("fails closed in the proxy: a protected page is not served", async () => {
+    const answer = await fetch(`${running.url}/protected`, { redirect: "manual" })
+    expect(answer.status).toBe(307)
+    const location = new URL(answer.headers.get("location") ?? "", running.url)
+    expect(location.pathname + location.search).toBe("/api/auth/error?error=Configuration")
+  })
+})

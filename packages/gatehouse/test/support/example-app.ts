@@ -52,7 +52,9 @@ export function buildExampleApp(app: ExampleApp): void {
   }
   const inputs = [tarball, ...app.sources.map((source) => join(app.dir, source))]
   if (existsSync(join(app.dir, app.built)) && !stale(app, "build", inputs)) return
-  execFileSync(process.execPath, app.build, { ...quiet, cwd: app.dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } })
+  // Built without a secret, as CI builds apps: a missing secret must fail the first request, not the build.
+  const withoutSecrets = { AUTH_SECRET: undefined, AUTH_URL: undefined, LEGACYAUTH_SECRET: undefined, LEGACYAUTH_URL: undefined }
+  execFileSync(process.execPath, app.build, { ...quiet, cwd: app.dir, env: { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1" } })
   stamp(app, "build", inputs)
 }
 
