@@ -39,6 +39,13 @@ const cases: Case[] = [
     authjs: `export * from "next-auth/react"`,
     external: ["react", "react/*", "react-dom", "react-dom/*"],
   },
+  {
+    // Like for like: both offer SessionProvider, useSession and the client functions.
+    label: "(d) React bindings, all exports: gatehouse-auth/react vs next-auth/react (react external)",
+    gatehouse: `export * from "gatehouse-auth/react"`,
+    authjs: `export * from "next-auth/react"`,
+    external: ["react", "react/*", "react-dom", "react-dom/*"],
+  },
 ]
 
 async function bundleSize(entry: string, external: string[] = []): Promise<{ minified: number; gzip: number }> {
