@@ -50,7 +50,11 @@ export interface SessionProviderProps {
   children?: ReactNode
   /** The session the server already read (`await auth()`): rendered at once, no fetch on mount. */
   session?: SessionData
-  /** Where the auth routes are mounted. Default `/api/auth`. */
+  /**
+   * Where the auth routes are mounted. Default: the path of `AUTH_URL` as the browser bundle sees
+   * it (`NEXT_PUBLIC_AUTH_URL`, or `AUTH_URL` exposed through `next.config`'s `env`) when it names
+   * one, else `/api/auth`.
+   */
   basePath?: string
   /** Seconds between refetches while the page is open; `0` (default) never polls. */
   refetchInterval?: number
@@ -68,7 +72,28 @@ export interface SessionProviderProps {
 const FLOOR_MS = 5_000
 const CHANNEL = "gatehouse-auth.session"
 
-let currentBasePath = "/api/auth"
+// Only the literal `process.env.NAME` is replaced by bundlers (Next inlines NEXT_PUBLIC_* and
+// next.config's `env`); this declaration is local to the module, so Node's types are not needed.
+declare const process: { env: Record<string, string | undefined> }
+
+/** The path of the auth routes that `AUTH_URL` names, where the bundle was given one. */
+function pathOfAuthUrl(): string | undefined {
+  let url: string | undefined
+  try {
+    url = process.env.NEXT_PUBLIC_AUTH_URL || process.env.AUTH_URL
+  } catch {
+    return undefined // no `process` here, and no bundler replaced the names
+  }
+  if (!url) return undefined
+  try {
+    return new URL(url).pathname.replace(/\/+$/, "") || undefined
+  } catch {
+    return undefined
+  }
+}
+
+const DEFAULT_BASE_PATH = pathOfAuthUrl() ?? "/api/auth"
+let currentBasePath = DEFAULT_BASE_PATH
 const Session = createContext<SessionContextValue | undefined>(undefined)
 
 /**
@@ -76,7 +101,7 @@ const Session = createContext<SessionContextValue | undefined>(undefined)
  * refetched on focus, on `refetchInterval`, and when another tab signs in, out or updates.
  */
 export function SessionProvider(props: SessionProviderProps): ReactNode {
-  const { children, basePath = "/api/auth", refetchInterval = 0, refetchOnWindowFocus = true, refetchWhenOffline = false } = props
+  const { children, basePath = DEFAULT_BASE_PATH, refetchInterval = 0, refetchOnWindowFocus = true, refetchWhenOffline = false } = props
   currentBasePath = basePath
   const given = props.session !== undefined
   const [data, setData] = useState<SessionData>(props.session ?? null)
