@@ -53,6 +53,8 @@ let server: WebServer
 let browser: Browser
 let context: BrowserContext
 const log: Logged[] = []
+/** When set, the next GET of `/session` is answered at once (for the cookies it came with) but its body is sent only once this settles. */
+let held: Promise<void> | undefined
 
 beforeAll(async () => {
   const built = await build({
@@ -76,6 +78,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   log.length = 0
+  held = undefined
   context = await browser.newContext()
 })
 
@@ -91,7 +94,23 @@ async function handle(request: Request): Promise<Response> {
     const tab = referer ? (new URL(referer).searchParams.get("tab") ?? undefined) : undefined
     const body = request.method === "POST" ? await request.clone().text() : ""
     log.push({ method: request.method, path: url.pathname, tab, body, at: Date.now() })
-    return Auth(request, mount.config)
+    const response = await Auth(request, mount.config)
+    if (held && request.method === "GET" && url.pathname.endsWith("/session")) {
+      // Headers go at once and only the body waits: Chromium queues a second GET of the same
+      // URL behind one whose headers have not arrived (its HTTP cache lock), which would hide the race.
+      const hold = held
+      held = undefined
+      const body = await response.arrayBuffer()
+      const late = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          await hold
+          controller.enqueue(new Uint8Array(body))
+          controller.close()
+        },
+      })
+      return new Response(late, { status: response.status, headers: response.headers })
+    }
+    return response
   }
   if (url.pathname === "/page.js") return new Response(bundle, { headers: { "content-type": "text/javascript" } })
   if (url.pathname === "/") return new Response(await pageHtml(request), { headers: { "content-type": "text/html" } })
@@ -287,6 +306,22 @@ describe("other tabs", () => {
     await expectText(b, "#status", "unauthenticated")
     await expectText(a, "#status", "unauthenticated")
     expect(sessionReads("b").at(-1)!.at - sessionReads("b")[0]!.at).toBeLessThan(FLOOR_MS)
+  })
+
+  it("a tab whose first fetch was still in flight when another tab signed out ends signed out", async () => {
+    await signInAda()
+    const a = await openTab({}, "a")
+    await expectAda(a)
+
+    let release!: () => void
+    held = new Promise((resolve) => (release = resolve))
+    const b = await openTab({}, "b")
+    await expect.poll(() => sessionReads("b").length).toBe(1) // answered for Ada, but held
+    await press(a, "#sign-out")
+    await expectText(a, "#status", "unauthenticated")
+    release()
+
+    await expectText(b, "#status", "unauthenticated")
   })
 })
 
