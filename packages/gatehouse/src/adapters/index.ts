@@ -15,7 +15,7 @@
  * ```
  * @module gatehouse-auth/adapters
  */
-import type { Account, Awaitable, User } from "../types.js"
+import type { Account, Awaitable, User } from "../resources.js"
 
 /** A user as stored: `id`, `email` and `emailVerified` are always present. */
 export interface AdapterUser extends User {
