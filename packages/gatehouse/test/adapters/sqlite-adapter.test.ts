@@ -226,6 +226,19 @@ describe("SQLiteAdapter on SQLite", () => {
     for (const table of ["users", "accounts", "sessions", "authenticators"]) expect(count(db, table), table).toBe(0)
   })
 
+  it("gives back the session row's own id from every session method, as Auth.js's adapter tests expect", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    const owner = await adapter.createUser(user())
+    const created = await adapter.createSession({ sessionToken: "s-id", userId: owner.id, expires: new Date(Date.now() + day) })
+    const stored = db.prepare(`SELECT id FROM sessions WHERE "sessionToken" = 's-id'`).pluck().get()
+    expect(created.id).toBe(stored)
+    expect(created.id).not.toBe(owner.id)
+    expect((await adapter.getSessionAndUser("s-id"))?.session.id).toBe(stored)
+    expect((await adapter.updateSession({ sessionToken: "s-id", expires: new Date(Date.now() + 2 * day) }))?.id).toBe(stored)
+    expect((await adapter.deleteSession("s-id"))?.id).toBe(stored)
+  })
+
   it("refuses rows that point at no user", async () => {
     const adapter = SQLiteAdapter(open(fresh()))
     await expect(
