@@ -24,13 +24,28 @@ import type { Session } from "../types.js"
 
 export type { AuthResult, ProviderListing }
 
-/** Where the auth routes are. */
+/**
+ * Where the auth routes are.
+ *
+ * @example
+ * ```ts
+ * // the route file is src/routes/auth/[...auth].ts and SignalAuth has prefix: "/auth"
+ * await signOut({ prefix: "/auth" })
+ * ```
+ */
 export interface PrefixOption {
   /** The `prefix` given to `SignalAuth` (the route file's folder). Default `/api/auth`. */
   prefix?: string
 }
 
-/** Options of {@link signIn}. Other fields are posted with the sign-in (`email`, credentials fields). */
+/**
+ * Options of {@link signIn}. Other fields are posted with the sign-in (`email`, credentials fields).
+ *
+ * @example
+ * ```ts
+ * await signIn("nodemailer", { email: "ada@example.com", redirectTo: "/account" })
+ * ```
+ */
 export interface SignInOptions extends PrefixOption {
   /** Where to go once signed in. Default: the current page. */
   redirectTo?: string
@@ -44,7 +59,14 @@ export interface SignInOptions extends PrefixOption {
   [field: string]: unknown
 }
 
-/** Options of {@link signOut}. */
+/**
+ * Options of {@link signOut}.
+ *
+ * @example
+ * ```ts
+ * const { url } = (await signOut({ redirect: false }))!
+ * ```
+ */
 export interface SignOutOptions extends PrefixOption {
   /** Where to go once signed out. Default: the current page. */
   redirectTo?: string
@@ -52,7 +74,15 @@ export interface SignOutOptions extends PrefixOption {
   redirect?: boolean
 }
 
-/** The session as a signal: call it in JSX or an effect. */
+/**
+ * The session as a signal: call it in JSX or an effect.
+ *
+ * @example
+ * ```tsx
+ * const session = createSession()
+ * <button onClick={() => session.update({ name: "Ada" })}>{session()?.user?.name}</button>
+ * ```
+ */
 export interface SessionSignal {
   /** The session, `null` when signed out, `undefined` until the first fetch answered (and on the server). */
   (): Session | null | undefined

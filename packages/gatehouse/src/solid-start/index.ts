@@ -98,7 +98,18 @@ export function SignalAuth(config: SignalAuthConfig): SignalAuthHandlers {
   return { GET: handler, POST: handler }
 }
 
-/** {@link SignalAuth} under its Auth.js name, so code coming from `@auth/solid-start` changes one import. */
+/**
+ * {@link SignalAuth} under its Auth.js name, so code coming from `@auth/solid-start` changes its
+ * import only (and may drop the `basePath` it set to work around that package).
+ *
+ * @example
+ * ```ts
+ * // src/routes/api/auth/[...auth].ts
+ * import { SolidAuth } from "gatehouse-auth/solid-start"
+ * import { authConfig } from "~/lib/auth"
+ * export const { GET, POST } = SolidAuth(authConfig)
+ * ```
+ */
 export const SolidAuth = SignalAuth
 
 /**

@@ -8,6 +8,12 @@ import type { AuthConfig } from "../index.js"
 /**
  * The response headers of a SolidStart request event (`event.response.headers`): refreshed session
  * cookies are appended to them. In SolidStart they write through to the response being built.
+ *
+ * @example
+ * ```ts
+ * // what getSession does with the cookies a read renewed
+ * getRequestEvent()!.response.headers.append("set-cookie", line)
+ * ```
  */
 export interface ResponseHeadersLike {
   /** Reads a header already set (`Cache-Control`). */
@@ -21,16 +27,41 @@ export interface ResponseHeadersLike {
 /**
  * A SolidStart request event as far as Gatehouse reads it: an API route's `APIEvent`, a
  * middleware's `FetchEvent`, or what `getRequestEvent()` returns in a server function.
+ *
+ * @example
+ * ```ts
+ * // src/middleware.ts: the middleware's event is one
+ * export default createMiddleware({
+ *   onRequest: async (event) => {
+ *     if (event.request.url.includes("/account") && !(await getSession(event, authConfig))?.user) {
+ *       return new Response(null, { status: 302, headers: { location: "/" } })
+ *     }
+ *   },
+ * })
+ * ```
  */
 export interface SolidRequestEvent {
   /** The incoming Web request. */
   readonly request: Request
   /** The response being built, where there is one: refreshed session cookies go on its headers. */
-  readonly response?: { readonly headers: ResponseHeadersLike }
+  readonly response?: {
+    /** Its headers, written through to the response (SolidStart 1: the Node response). */
+    readonly headers: ResponseHeadersLike
+  }
 }
 
 /**
- * The configuration of {@link SignalAuth}: `AuthConfig` (without `raw`) and `prefix`.
+ * The configuration of {@link SignalAuth}: `AuthConfig` (without `raw`, which the route handlers
+ * could not answer with) and `prefix`. `secret` and `trustHost` default to `AUTH_SECRET` and
+ * `AUTH_TRUST_HOST`, provider credentials to `AUTH_<PROVIDER>_ID` / `_SECRET`.
+ *
+ * @example
+ * ```ts
+ * // src/lib/auth.ts: a module of its own, shared by the route file and getSession
+ * import type { SignalAuthConfig } from "gatehouse-auth/solid-start"
+ * import GitHub from "gatehouse-auth/providers/github"
+ * export const authConfig: SignalAuthConfig = { providers: [GitHub] }
+ * ```
  */
 export interface SignalAuthConfig extends Omit<AuthConfig, "raw"> {
   /**
@@ -41,10 +72,26 @@ export interface SignalAuthConfig extends Omit<AuthConfig, "raw"> {
   prefix?: string
 }
 
-/** A handler of the route file: SolidStart calls it with the request event. */
+/**
+ * A handler of the route file: SolidStart calls it with the request event.
+ *
+ * @example
+ * ```ts
+ * const { GET: authGET } = SignalAuth(authConfig)
+ * export const GET: SignalAuthHandler = async (event) => (await authGET(event)) ?? new Response(null, { status: 404 })
+ * ```
+ */
 export type SignalAuthHandler = (event: SolidRequestEvent) => Promise<Response | undefined>
 
-/** What {@link SignalAuth} returns: the route file's `GET` and `POST`. */
+/**
+ * What {@link SignalAuth} returns: the route file's `GET` and `POST`.
+ *
+ * @example
+ * ```ts
+ * // src/routes/api/auth/[...auth].ts: this one line (SolidStart 1 drops a route file's other exports)
+ * export const { GET, POST } = SignalAuth(authConfig)
+ * ```
+ */
 export interface SignalAuthHandlers {
   /**
    * Serves the GET auth routes (session, csrf, providers, pages, OAuth callbacks). Answers
