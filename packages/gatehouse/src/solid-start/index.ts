@@ -64,9 +64,10 @@ function prepared(config: SignalAuthConfig): PreparedConfig<Omit<AuthConfig, "ra
  *
  * Requests at or under the prefix all go to the core: an auth route is answered, any other path
  * there gets the core's 400. A request outside the prefix can only come from a route file placed
- * elsewhere than the prefix says: it is logged once (with the fix), then a GET is answered
- * `undefined`, which SolidStart turns into its "no route" 404, and any other method a 404
- * `Response` (SolidStart turns an `undefined` there into a 500).
+ * elsewhere than the prefix says: a warning naming the fix is logged (once per route module),
+ * then a GET is answered `undefined`, which SolidStart 1 turns into its "Cannot find any route
+ * matching" 404, and any other method a 404 `Response` (SolidStart turns an `undefined` there
+ * into a 500).
  *
  * @param config - The configuration, from a module of its own (`src/lib/auth.ts`): SolidStart 1
  *   drops every export of a route file but its handlers. Pass the same object to {@link getSession}.
