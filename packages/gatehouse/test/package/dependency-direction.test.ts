@@ -50,10 +50,18 @@ describe("dependency direction", () => {
 
   it("lets integrations reach the library only through its public API: the entry points and the integration kernel", () => {
     const publicApi = ["index.ts", "types.ts", "errors.ts", "jwt/index.ts", "framework/index.ts"]
+    // An integration's browser module (`<integration>/client.ts`) wraps the browser client, and only it may.
+    const allowed = (e: { from: string; to: string }) => publicApi.includes(e.to) || (e.to === "client/index.ts" && e.from.endsWith("/client.ts"))
     const fromIntegrations = edges.filter((e) => integrations.some((i) => e.from.startsWith(i)))
     expect(fromIntegrations.length).toBeGreaterThan(0)
-    const bad = fromIntegrations.filter((e) => !publicApi.includes(e.to) && !e.to.startsWith(e.from.slice(0, e.from.indexOf("/") + 1)))
+    const bad = fromIntegrations.filter((e) => !allowed(e) && !e.to.startsWith(e.from.slice(0, e.from.indexOf("/") + 1)))
     expect(bad).toEqual([])
+  })
+
+  it("keeps an integration's browser module off its server code and the kernel, so it bundles small", () => {
+    const fromClients = edges.filter((e) => integrations.some((i) => e.from === `${i}client.ts`))
+    expect(fromClients.length).toBeGreaterThan(0)
+    expect(fromClients.filter((e) => e.to !== "client/index.ts" && e.to !== "types.ts")).toEqual([])
   })
 
   it("lets the React bindings import only the browser client and the types (and React)", () => {
