@@ -70,6 +70,16 @@ async function status(page: Page): Promise<string> {
   return (await page.locator("#status").textContent()) ?? ""
 }
 
+/** Asks for the protected page, signs in with the demo account on the page it is sent to, and lands back there. */
+async function signInFromProtectedPage(page: Page): Promise<void> {
+    await page.goto(`${demo.url}/protected`, { waitUntil: "commit" })
+    await page.waitForURL(/\/auth\/signin/)
+    await demoAccount(page).getByLabel("Email").fill(DEMO_EMAIL)
+    await page.getByLabel("Password").fill(DEMO_PASSWORD)
+    await page.getByRole("button", { name: "Sign in with Demo account" }).click()
+    await page.waitForURL(`${demo.url}/protected`)
+}
+
 /** As a user does: the navigation's link, then the built-in page's button. */
 async function signOut(page: Page): Promise<void> {
   await page.goto(`${demo.url}/`)
@@ -141,12 +151,7 @@ describe("the demo in a browser", () => {
 
   it("signs in with the seeded demo account, lands on the protected page it asked for, and signs out", async () => {
     const page = await newPage()
-    await page.goto(`${demo.url}/protected`, { waitUntil: "commit" })
-    await page.waitForURL(/\/auth\/signin/)
-    await demoAccount(page).getByLabel("Email").fill(DEMO_EMAIL)
-    await page.getByLabel("Password").fill(DEMO_PASSWORD)
-    await page.getByRole("button", { name: "Sign in with Demo account" }).click()
-    await page.waitForURL(`${demo.url}/protected`)
+    await signInFromProtectedPage(page)
     const session = JSON.parse((await page.locator("#session").textContent()) ?? "null")
     expect(session.user).toMatchObject({ email: DEMO_EMAIL, name: "Demo User" })
     const api = await page.goto(`${demo.url}/api/me`)
@@ -177,12 +182,7 @@ describe("the demo in a browser", () => {
 
   it("signs out from the protected page through the navigation, landing on the home page", async () => {
     const page = await newPage()
-    await page.goto(`${demo.url}/protected`, { waitUntil: "commit" })
-    await page.waitForURL(/\/auth\/signin/)
-    await demoAccount(page).getByLabel("Email").fill(DEMO_EMAIL)
-    await page.getByLabel("Password").fill(DEMO_PASSWORD)
-    await page.getByRole("button", { name: "Sign in with Demo account" }).click()
-    await page.waitForURL(`${demo.url}/protected`)
+    await signInFromProtectedPage(page)
     // Signed in for /protected: a sign-out without its own callbackUrl would go back there.
     await page.getByRole("link", { name: "Sign out" }).click()
     await page.getByRole("button", { name: "Sign out" }).click()

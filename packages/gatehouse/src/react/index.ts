@@ -108,23 +108,35 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
   const [loading, setLoading] = useState(!given)
   const lastFetch = useRef(given ? Date.now() : 0)
   const inFlight = useRef<Promise<SessionData> | undefined>(undefined)
+  // Answers can arrive out of order; only the newest request's answer may land, so one read
+  // before another tab signed out cannot bring the old session back after the fresh read.
+  const latest = useRef(0)
+  const land = useCallback((ticket: number, session?: SessionData) => {
+    if (ticket !== latest.current) return
+    if (session !== undefined) setData(session)
+    setLoading(false)
+    inFlight.current = undefined
+  }, [])
 
   const refetch = useCallback(
     (force: boolean): Promise<SessionData> => {
-      if (inFlight.current) return inFlight.current
+      // A forced refetch (another tab changed the session, update()) cannot share a read that
+      // started before that change; a focus burst can.
+      if (inFlight.current && !force) return inFlight.current
       if (!force && Date.now() - lastFetch.current < FLOOR_MS) return Promise.resolve(null)
       lastFetch.current = Date.now()
-      const pending = client
-        .getSession({ basePath })
-        .then((session) => (setData(session as SessionData), session as SessionData))
-        .finally(() => {
-          inFlight.current = undefined
-          setLoading(false)
-        })
+      const ticket = ++latest.current
+      const pending = client.getSession({ basePath }).then(
+        (session) => (land(ticket, session as SessionData), session as SessionData),
+        (error: unknown) => {
+          land(ticket)
+          throw error
+        },
+      )
       inFlight.current = pending
       return pending
     },
-    [basePath],
+    [basePath, land],
   )
 
   useEffect(() => {
@@ -155,12 +167,18 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
 
   const update = useCallback(
     async (payload?: unknown): Promise<SessionData> => {
-      const session = payload === undefined ? await refetch(true) : ((await client.updateSession(payload, { basePath })) as SessionData)
-      if (payload !== undefined) setData(session)
+      if (payload === undefined) {
+        const session = await refetch(true)
+        announce()
+        return session
+      }
+      const ticket = ++latest.current
+      const session = (await client.updateSession(payload, { basePath })) as SessionData
+      land(ticket, session)
       announce()
       return session
     },
-    [basePath, refetch],
+    [basePath, land, refetch],
   )
 
   const value = useMemo<SessionContextValue>(

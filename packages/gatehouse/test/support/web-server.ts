@@ -47,7 +47,10 @@ async function respond(handler: (request: Request) => Promise<Response> | Respon
     })
     if (setCookies.length > 0) res.setHeader("set-cookie", setCookies)
     res.statusCode = response.status
-    res.end(Buffer.from(await response.arrayBuffer()))
+    // Headers first, then the body as it comes, so a test can hold a body without holding its headers.
+    res.flushHeaders()
+    if (response.body) for await (const chunk of response.body) res.write(chunk)
+    res.end()
   } catch (error) {
     res.statusCode = 500
     res.end(String(error))
