@@ -14,26 +14,15 @@ import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { Provider } from "./providers/types.js"
 import type { CookieOverride, CookiesOptions } from "./cookies/defaults.js"
+import type { Account, Awaitable, Profile, User } from "./resources.js"
+import type { Theme } from "./theme.js"
 
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams, GetTokenParams, DefaultJWT } from "./jwt/index.js"
 export type { Adapter, AdapterUser, AdapterSession, AdapterAccount, AdapterAuthenticator, VerificationToken } from "./adapters/index.js"
 export type { CookieAttributes, CookieOption, CookieOverride, CookiesOptions } from "./cookies/defaults.js"
 export type * from "./providers/types.js"
-
-/** A value, or a promise of it. */
-export type Awaitable<T> = T | PromiseLike<T>
-
-/** A signed-in user, as the session and callbacks see it. */
-export interface User {
-  /** The user's id: the adapter's user id, or `sub` of a JWT session. */
-  id?: string
-  /** A display name. */
-  name?: string | null
-  /** The email address; the key that email sign-in and account linking go by. */
-  email?: string | null
-  /** The URL of a picture of the user. */
-  image?: string | null
-}
+export type { Account, AccountType, Awaitable, Profile, TokenSet, User } from "./resources.js"
+export type { Theme } from "./theme.js"
 
 /** The session returned by the session route; extend it through the `session` callback. */
 export interface DefaultSession {
@@ -51,101 +40,6 @@ export interface DefaultSession {
 /** The session sent to the client. Augment this interface to add fields. */
 export interface Session extends DefaultSession {}
 
-/** The identity an OAuth or OIDC provider returns. Every field is optional. */
-export interface Profile {
-  [claim: string]: unknown
-  /** The user's id at an OAuth 2 provider without OIDC's `sub`; the default mapping's fallback. */
-  id?: string | null
-  /** OIDC subject: the user's stable id at the provider. The default mapping makes it the account's `providerAccountId`. */
-  sub?: string | null
-  /** Full name; the default mapping's name, before `nickname` and `preferred_username`. */
-  name?: string | null
-  /** Given (first) name. */
-  given_name?: string | null
-  /** Family (last) name. */
-  family_name?: string | null
-  /** Middle name. */
-  middle_name?: string | null
-  /** Casual name. */
-  nickname?: string | null
-  /** The name the user goes by at the provider (a login or handle). */
-  preferred_username?: string | null
-  /** URL of the user's profile page. */
-  profile?: string | null
-  /** URL of the user's picture; the default mapping uses it as `image` when it is a string. */
-  picture?: unknown
-  /** URL of the user's web page. */
-  website?: string | null
-  /** The user's email address. */
-  email?: string | null
-  /**
-   * Whether the provider checked that the user owns `email`. Only `true`, for that very address,
-   * counts as proof that the user owns it when accounts are joined by address.
-   */
-  email_verified?: boolean | null
-  /** Gender, as the provider states it. */
-  gender?: string | null
-  /** Birthday, `YYYY-MM-DD` (or `YYYY`, `0000-MM-DD`) in OIDC. */
-  birthdate?: string | null
-  /** Time zone, an IANA name such as `Europe/Paris`. */
-  zoneinfo?: string | null
-  /** Locale, a BCP 47 tag such as `en-US`. */
-  locale?: string | null
-  /** Phone number. */
-  phone_number?: string | null
-  /** When the profile last changed (OIDC: seconds since the epoch). */
-  updated_at?: Date | string | number | null
-  /** Postal address (OIDC's address claim). */
-  address?: {
-    /** Country name. */
-    country?: string | null
-    /** The full address, ready to display. */
-    formatted?: string | null
-    /** City or locality. */
-    locality?: string | null
-    /** Postal code. */
-    postal_code?: string | null
-    /** State, province or region. */
-    region?: string | null
-    /** Street address. */
-    street_address?: string | null
-  } | null
-}
-
-/** Token response fields an OAuth provider may return; all read-only to the application. */
-export interface TokenSet {
-  /** The access token for the provider's APIs. */
-  readonly access_token?: string
-  /** The token that gets a new access token (see `refreshAccessToken`). */
-  readonly refresh_token?: string
-  /** The OIDC ID token (a JWT). */
-  readonly id_token?: string
-  /** The scopes granted, space-separated. */
-  readonly scope?: string
-  /** Seconds until the access token expires. */
-  readonly expires_in?: number
-  /** Absolute expiry in seconds since the epoch, computed from `expires_in`. */
-  readonly expires_at?: number
-  /** Always lower case: `bearer`, `dpop`, or another scheme. */
-  readonly token_type?: Lowercase<string>
-  readonly [field: string]: unknown
-}
-
-/** The kinds of account a user can hold. */
-export type AccountType = "oidc" | "oauth" | "email" | "webauthn"
-
-/** How a user signed in: the provider, the id there, and the provider's token response. */
-export interface Account extends TokenSet {
-  /** The provider's id (`github`, `credentials`, …). */
-  provider: string
-  /** The user's id at the provider (for OAuth, the profile's id; for email, the address). */
-  providerAccountId: string
-  /** The provider's type; `credentials` accounts are never stored. */
-  type: AccountType | "credentials"
-  /** The id of the user the account belongs to, once stored. */
-  userId?: string
-}
-
 /** Paths of custom pages that replace the built-in ones. */
 export interface PagesOptions {
   /** Replaces `GET signin`, which then redirects there with `callbackUrl` (and `error`); sign-in errors land there too. */
@@ -158,18 +52,6 @@ export interface PagesOptions {
   verifyRequest: string
   /** Where a newly created user lands after the first sign-in. */
   newUser: string
-}
-
-/** Styles the built-in pages. */
-export interface Theme {
-  /** `auto` (the default) follows the browser's preference. */
-  colorScheme?: "auto" | "dark" | "light"
-  /** URL of a logo shown above the form: an `http(s)` URL or a same-origin path; others are ignored. */
-  logo?: string
-  /** The accent and button colour: hex, a colour keyword, or `rgb()`/`rgba()`; others are ignored. */
-  brandColor?: string
-  /** The colour of button labels, in the same forms as `brandColor`. */
-  buttonText?: string
 }
 
 /** How sessions are kept. */
@@ -219,19 +101,6 @@ export interface LoggerInstance {
   warn(code: string, ...message: unknown[]): void
   /** Details for debugging; the built-in logger prints them only with `debug: true`. */
   debug(code: string, ...message: unknown[]): void
-}
-
-/** What a credentials provider's form fields look like. */
-export interface CredentialInput {
-  /** The field's label on the built-in sign-in page. */
-  label?: string
-  /** The `<input>` type: `text`, `email`, `password`, … */
-  type?: string
-  /** A pre-filled value. */
-  value?: string
-  /** The input's placeholder text. */
-  placeholder?: string
-  [attribute: string]: unknown
 }
 
 /** Parameters of the `signIn` callback. */

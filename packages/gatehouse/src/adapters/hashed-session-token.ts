@@ -5,16 +5,12 @@
  * can run again without hashing a hash. Web Crypto only, so the core can use it on any runtime.
  * @module
  */
+import { sha256Hex } from "../encoding/hex.js"
 
 /** What every stored hash starts with; a raw Auth.js token (a UUID or hex) never does. */
 export const HASHED_TOKEN_PREFIX = "sha256:"
 
-const encoder = new TextEncoder()
-
 /** The stored form of a session token: `sha256:<hex>`. */
 export async function hashedSessionToken(sessionToken: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(sessionToken)))
-  let hex = ""
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0")
-  return HASHED_TOKEN_PREFIX + hex
+  return HASHED_TOKEN_PREFIX + (await sha256Hex(sessionToken))
 }

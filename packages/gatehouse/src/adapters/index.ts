@@ -15,7 +15,7 @@
  * ```
  * @module gatehouse-auth/adapters
  */
-import type { Account, Awaitable, User } from "../types.js"
+import type { Account, Awaitable, User } from "../resources.js"
 
 /** A user as stored: `id`, `email` and `emailVerified` are always present. */
 export interface AdapterUser extends User {
@@ -44,6 +44,11 @@ export interface AdapterAccount extends Account {
 
 /** A database session row; the cookie holds only `sessionToken`. */
 export interface AdapterSession {
+  /**
+   * The row's own id, where the store keeps one (the SQL tables do; Auth.js's adapter tests
+   * expect it back). Not a secret, unlike the token, and never needed by the core.
+   */
+  id?: string
   /** The row's key: the cookie's token, or its `sha256:` hash under `session.hashTokens` (the default). */
   sessionToken: string
   /** The id of the session's user. */

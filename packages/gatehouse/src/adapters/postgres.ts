@@ -55,7 +55,7 @@ export type PostgresAdapterMethods = StoredAdapter
 
 // Ids are read as text so integer (Auth.js SERIAL) and text (fresh schema) ids look the same.
 const USER = `id::text AS id, name, email, "emailVerified", image`
-const SESSION = `"sessionToken", "userId"::text AS "userId", expires`
+const SESSION = `id::text AS id, "sessionToken", "userId"::text AS "userId", expires`
 const ACCOUNT_TOKEN_FIELDS = ["refresh_token", "access_token", "expires_at", "id_token", "scope", "session_state", "token_type"] as const
 const ACCOUNT = `"userId"::text AS "userId", type, provider, "providerAccountId", ${ACCOUNT_TOKEN_FIELDS.join(", ")}`
 const TOKEN = `identifier, token, expires`
@@ -110,8 +110,9 @@ function toUser(row: PostgresRow): AdapterUser {
   }
 }
 
-function toSession(row: PostgresRow): AdapterSession {
-  return { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) }
+function toSession(row: PostgresRow, id: unknown = row.id): AdapterSession {
+  const session: AdapterSession = { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) }
+  return id === null || id === undefined ? session : { id: String(id), ...session }
 }
 
 function toAccount(row: PostgresRow): AdapterAccount {
@@ -371,13 +372,13 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
 
     getSessionAndUser: async (sessionToken) => {
       const [row] = await rows(
-        `SELECT s."sessionToken", s."userId"::text AS "userId", s.expires,
+        `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
                 u.id::text AS id, u.name, u.email, u."emailVerified", u.image
          FROM sessions s JOIN users u ON u.id = s."userId"
          WHERE s."sessionToken" = $1`,
         [sessionToken],
       )
-      return row ? { session: toSession(row), user: toUser(row) } : null
+      return row ? { session: toSession(row, row.sessionId), user: toUser(row) } : null
     },
 
     updateSession: async (session) => {

@@ -159,8 +159,9 @@ function toAccount(row: Row): AdapterAccount {
   return account as AdapterAccount
 }
 
-function toSession(row: Row): AdapterSession {
-  return { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) }
+function toSession(row: Row, id: unknown = row.id): AdapterSession {
+  const session: AdapterSession = { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) }
+  return id === null || id === undefined ? session : { id: String(id), ...session }
 }
 
 function toVerificationToken(row: Row): VerificationToken {
@@ -450,7 +451,7 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
 
     createSession: async (session) => {
       const row = one(
-        `INSERT INTO sessions (id, ${SESSION_COLUMNS}) VALUES (?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
+        `INSERT INTO sessions (id, ${SESSION_COLUMNS}) VALUES (?, ?, ?, ?) RETURNING id, ${SESSION_COLUMNS}`,
         globalThis.crypto.randomUUID(),
         bind(session.sessionToken, "sessionToken"),
         bind(session.userId, "userId"),
@@ -462,11 +463,11 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
     getSessionAndUser: async (sessionToken) => {
       // One round trip: the session and its user can't be read from two different states of the database.
       const row = one(
-        `SELECT s."sessionToken", s."userId", s.expires, u.id, u.name, u.email, u."emailVerified", u.image
+        `SELECT s.id AS "sessionId", s."sessionToken", s."userId", s.expires, u.id, u.name, u.email, u."emailVerified", u.image
          FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = ?`,
         sessionToken,
       )
-      return row ? { session: toSession(row), user: toUser(row) } : null
+      return row ? { session: toSession(row, row.sessionId), user: toUser(row) } : null
     },
 
     updateSession: async (session) => {
@@ -476,9 +477,9 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
       ])
       const row =
         sets === ""
-          ? one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "sessionToken" = ?`, session.sessionToken)
+          ? one(`SELECT id, ${SESSION_COLUMNS} FROM sessions WHERE "sessionToken" = ?`, session.sessionToken)
           : one(
-              `UPDATE sessions SET ${sets} WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`,
+              `UPDATE sessions SET ${sets} WHERE "sessionToken" = ? RETURNING id, ${SESSION_COLUMNS}`,
               ...params,
               session.sessionToken,
             )
@@ -486,7 +487,7 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
     },
 
     deleteSession: async (sessionToken) => {
-      const row = one(`DELETE FROM sessions WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`, sessionToken)
+      const row = one(`DELETE FROM sessions WHERE "sessionToken" = ? RETURNING id, ${SESSION_COLUMNS}`, sessionToken)
       return row ? toSession(row) : null
     },
 

@@ -5,7 +5,6 @@
  */
 import type { Adapter } from "../adapters/index.js"
 import { defaultCookies, mergeCookies, type CookiesOptions } from "../cookies/defaults.js"
-import { envDefaults, type EnvObject } from "../env.js"
 import { InvalidConfig } from "../errors.js"
 import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../jwt/index.js"
 import type { ProviderConfig } from "../providers/types.js"
@@ -20,6 +19,7 @@ import type {
 } from "../types.js"
 import { sameOriginRedirect } from "./callback-url.js"
 import { randomHex } from "./crypto.js"
+import { envDefaults, type EnvObject } from "./env-defaults.js"
 import { createLogger, type WarningCode } from "./logger.js"
 import { raw as rawMarker, skipCSRFCheck as skipCSRFCheckMarker } from "../markers.js"
 import { withoutUndefined } from "./defined-fields.js"

@@ -1,7 +1,8 @@
 /**
- * Random values, digests and comparisons from Web Crypto, so the core runs on any runtime.
+ * Random values and comparisons from Web Crypto, so the core runs on any runtime.
  * @module
  */
+import { toHex } from "../encoding/hex.js"
 import { equalBytes } from "../jwt/constant-time.js"
 
 const encoder = new TextEncoder()
@@ -10,18 +11,6 @@ const encoder = new TextEncoder()
 export function randomHex(bytes: number): string {
   const buffer = crypto.getRandomValues(new Uint8Array(bytes))
   return toHex(buffer)
-}
-
-/** Lower-case hex of some bytes. */
-export function toHex(bytes: Uint8Array): string {
-  let hex = ""
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0")
-  return hex
-}
-
-/** Lower-case hex SHA-256 of a string's UTF-8 bytes. */
-export async function sha256Hex(value: string): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
 }
 
 /**

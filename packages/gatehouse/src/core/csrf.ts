@@ -7,7 +7,8 @@
  * overriding `cookies.csrfToken`.
  * @module
  */
-import { randomHex, sha256Hex, timingSafeEqual } from "./crypto.js"
+import { sha256Hex } from "../encoding/hex.js"
+import { randomHex, timingSafeEqual } from "./crypto.js"
 
 /** The request's CSRF state: the token to hand out, and whether this request proved it. */
 export interface CsrfState {

@@ -4,9 +4,9 @@
  * shares them), else to memory kept per configuration.
  * @module
  */
+import { sha256Hex } from "../encoding/hex.js"
 import { callAdapter } from "./adapter-call.js"
 import type { ResolvedConfig } from "./config.js"
-import { sha256Hex } from "./crypto.js"
 import type { RequestContext } from "./request-context.js"
 
 /** Windows kept in memory at most; beyond it the oldest go first, so a flood of keys is bounded. */

@@ -5,7 +5,7 @@
  * per (secret, salt, enc): a session check must pay none of it.
  * @module
  */
-import { encodeBase64url } from "./base64url.js"
+import { encodeBase64url } from "../encoding/base64.js"
 
 /** Content encryption algorithms Gatehouse can derive keys for, with their key sizes in bytes. */
 export const KEY_BYTES = { "A256CBC-HS512": 64, A256GCM: 32 } as const

@@ -6,7 +6,7 @@
  * messages name the algorithm and parameters but never echo the salt or key.
  * @module
  */
-import { decodeB64, encodeB64 } from "./b64.js"
+import { decodeBase64Unpadded, encodeBase64Unpadded } from "../encoding/base64.js"
 import { PasswordHashError } from "../errors.js"
 import { assertWithinBounds, type KdfParameters } from "./parameters.js"
 
@@ -26,7 +26,7 @@ const ALGORITHM_ID = /^[a-z0-9-]{1,32}$/
 /** The PHC string of a hash. */
 export function formatHash({ parameters, salt, key }: { parameters: KdfParameters; salt: Uint8Array; key: Uint8Array }): string {
   const list = parameters.algorithm === "scrypt" ? `ln=${parameters.logN},r=${parameters.r},p=${parameters.p}` : `i=${parameters.iterations}`
-  return `$${parameters.algorithm}$${list}$${encodeB64(salt)}$${encodeB64(key)}`
+  return `$${parameters.algorithm}$${list}$${encodeBase64Unpadded(salt)}$${encodeBase64Unpadded(key)}`
 }
 
 /**
@@ -44,8 +44,8 @@ export function parseHash(text: unknown): StoredHash {
   }
   const [, , list = "", saltText = "", keyText = "", ...extra] = fields
   if (extra.length > 0 || !saltText || !keyText) throw malformed(`a ${id} hash is $${id}$<parameters>$<salt>$<hash>`)
-  const salt = decodeB64(saltText)
-  const key = decodeB64(keyText)
+  const salt = decodeBase64Unpadded(saltText)
+  const key = decodeBase64Unpadded(keyText)
   if (!salt || !key) throw malformed(`the salt and hash of a ${id} hash must be unpadded, canonical base64`)
   const parameters = id === "scrypt" ? scryptParameters(list) : pbkdf2Parameters(list, key.length)
   assertWithinBounds(parameters, salt.length, key.length)

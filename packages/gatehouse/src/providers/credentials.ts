@@ -16,8 +16,8 @@
  * ```
  * @module gatehouse-auth/providers/credentials
  */
-import type { CredentialInput, User, Awaitable } from "../types.js"
-import type { CredentialsConfig, CredentialsRateLimits } from "./types.js"
+import type { Awaitable, User } from "../resources.js"
+import type { CredentialInput, CredentialsConfig, CredentialsRateLimits } from "./types.js"
 
 /** Options of {@link Credentials}; only `authorize` is required. */
 export interface CredentialsOptions {

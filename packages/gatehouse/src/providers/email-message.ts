@@ -15,7 +15,8 @@
  * @module gatehouse-auth/providers/email-message
  */
 import { InvalidConfig } from "../errors.js"
-import type { Awaitable, Theme } from "../types.js"
+import type { Awaitable } from "../resources.js"
+import type { Theme } from "../theme.js"
 import type { EmailConfig, VerificationRequestParams } from "./types.js"
 
 /** What {@link emailMessage} needs: the sign-in link, the host it is for, and the theme. */

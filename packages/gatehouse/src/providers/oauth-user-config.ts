@@ -3,7 +3,7 @@
  * accept, and the one place where a factory's defaults and the user's options are merged.
  * @module gatehouse-auth/providers/oauth-user-config
  */
-import type { Awaitable, TokenSet, User } from "../types.js"
+import type { Awaitable, TokenSet, User } from "../resources.js"
 import type { EndpointConfig, EndpointRequestContext, OAuthConfig } from "./types.js"
 
 /**

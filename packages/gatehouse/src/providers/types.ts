@@ -4,7 +4,8 @@
  * @module
  */
 import type { Adapter, AdapterUser } from "../adapters/index.js"
-import type { Account, Awaitable, CredentialInput, Profile, TokenSet, User } from "../types.js"
+import type { Account, Awaitable, Profile, TokenSet, User } from "../resources.js"
+import type { Theme } from "../theme.js"
 
 /** The five kinds of provider. */
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
@@ -143,7 +144,7 @@ export interface VerificationRequestParams {
   /** The token in the link (only its hash is stored). */
   token: string
   /** The configured theme, for an email that matches the pages. */
-  theme: import("../types.js").Theme
+  theme: Theme
   /** The sign-in request: its URL and headers, the posted form as a JSON body. */
   request: Request
 }
@@ -256,6 +257,19 @@ export interface CredentialsRateLimits {
   identifier?: (credentials: Partial<Record<string, unknown>>) => string | undefined
   /** The client's IP from the request headers, for proxies that say it elsewhere (`CF-Connecting-IP`). */
   clientIp?: (headers: Headers) => string | null | undefined
+}
+
+/** What a credentials provider's form fields look like. */
+export interface CredentialInput {
+  /** The field's label on the built-in sign-in page. */
+  label?: string
+  /** The `<input>` type: `text`, `email`, `password`, … */
+  type?: string
+  /** A pre-filled value. */
+  value?: string
+  /** The input's placeholder text. */
+  placeholder?: string
+  [attribute: string]: unknown
 }
 
 /** A username/password-style provider; `authorize` returns the user or `null`. */

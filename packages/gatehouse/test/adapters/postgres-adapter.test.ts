@@ -60,6 +60,19 @@ describe("PostgresAdapter", () => {
     }
   })
 
+  test("gives back the session row's own id from every session method, as Auth.js's adapter tests expect", async () => {
+    const owner = await adapter.createUser(newUser())
+    const sessionToken = crypto.randomUUID()
+    const created = await adapter.createSession({ sessionToken, userId: owner.id, expires: new Date(Date.now() + 86_400_000) })
+    const { rows } = await pool.query<{ id: string }>(`SELECT id::text AS id FROM sessions WHERE "sessionToken" = $1`, [sessionToken])
+    const stored = rows[0]!.id
+    expect(created.id).toBe(stored)
+    expect(created.id).not.toBe(owner.id)
+    expect((await adapter.getSessionAndUser(sessionToken))?.session.id).toBe(stored)
+    expect((await adapter.updateSession({ sessionToken, expires: new Date(Date.now() + 2 * 86_400_000) }))?.id).toBe(stored)
+    expect((await adapter.deleteSession(sessionToken))?.id).toBe(stored)
+  })
+
   test("can be spread and a method overridden", async () => {
     const seen: string[] = []
     const custom: Adapter = {

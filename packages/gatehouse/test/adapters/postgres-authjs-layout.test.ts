@@ -60,6 +60,7 @@ describe("an Auth.js database with rows in it", () => {
   const pool = schema.pool()
   const adapter = PostgresAdapter(pool)
   let userId = ""
+  let sessionId = ""
 
   beforeAll(async () => {
     await schema.create()
@@ -70,7 +71,8 @@ describe("an Auth.js database with rows in it", () => {
       ["Ada Lovelace", "ada@example.com", verified, "https://example.com/ada.png"],
     )
     userId = String(user.rows[0].id)
-    await pool.query(`INSERT INTO sessions ("userId", expires, "sessionToken") VALUES ($1, $2, $3)`, [userId, expires, "authjs-session-token"])
+    const session = await pool.query(`INSERT INTO sessions ("userId", expires, "sessionToken") VALUES ($1, $2, $3) RETURNING id`, [userId, expires, "authjs-session-token"])
+    sessionId = String(session.rows[0].id)
     await pool.query(
       `INSERT INTO accounts ("userId", provider, type, "providerAccountId", access_token, expires_at, refresh_token, id_token, scope, session_state, token_type)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -128,7 +130,7 @@ describe("an Auth.js database with rows in it", () => {
 
   test("getSessionAndUser reads the session and user Auth.js wrote", async () => {
     expect(await adapter.getSessionAndUser("authjs-session-token")).toEqual({
-      session: { sessionToken: "authjs-session-token", userId, expires },
+      session: { id: sessionId, sessionToken: "authjs-session-token", userId, expires },
       user: { id: userId, name: "Ada Lovelace", email: "ada@example.com", emailVerified: verified, image: "https://example.com/ada.png" },
     })
     // The orphan session has no user to join.

@@ -2,7 +2,7 @@ import Database from "better-sqlite3"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
 import ts from "typescript"
@@ -224,6 +224,19 @@ describe("SQLiteAdapter on SQLite", () => {
 
     expect(await adapter.deleteUser(other.id)).toEqual(other)
     for (const table of ["users", "accounts", "sessions", "authenticators"]) expect(count(db, table), table).toBe(0)
+  })
+
+  it("gives back the session row's own id from every session method, as Auth.js's adapter tests expect", async () => {
+    const db = open(fresh())
+    const adapter = SQLiteAdapter(db)
+    const owner = await adapter.createUser(user())
+    const created = await adapter.createSession({ sessionToken: "s-id", userId: owner.id, expires: new Date(Date.now() + day) })
+    const stored = db.prepare(`SELECT id FROM sessions WHERE "sessionToken" = 's-id'`).pluck().get()
+    expect(created.id).toBe(stored)
+    expect(created.id).not.toBe(owner.id)
+    expect((await adapter.getSessionAndUser("s-id"))?.session.id).toBe(stored)
+    expect((await adapter.updateSession({ sessionToken: "s-id", expires: new Date(Date.now() + 2 * day) }))?.id).toBe(stored)
+    expect((await adapter.deleteSession("s-id"))?.id).toBe(stored)
   })
 
   it("refuses rows that point at no user", async () => {
@@ -582,14 +595,16 @@ function compiledAdapterUrl(): string {
   const out = join(dir, "compiled")
   mkdirSync(out, { recursive: true })
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }))
-  for (const name of ["sqlite", "sqlite-schema", "hashed-session-token"]) {
-    const source = readFileSync(fileURLToPath(new URL(`../../src/adapters/${name}.ts`, import.meta.url)), "utf8")
+  // The adapter and every module it imports at run time, each in its place under src/.
+  for (const name of ["adapters/sqlite", "adapters/sqlite-schema", "adapters/hashed-session-token", "encoding/hex"]) {
+    const source = readFileSync(fileURLToPath(new URL(`../../src/${name}.ts`, import.meta.url)), "utf8")
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
     })
+    mkdirSync(dirname(join(out, name)), { recursive: true })
     writeFileSync(join(out, `${name}.js`), outputText)
   }
-  return pathToFileURL(join(out, "sqlite.js")).href
+  return pathToFileURL(join(out, "adapters", "sqlite.js")).href
 }
 
 /**

@@ -49,7 +49,8 @@ async function respond(handler: (request: Request) => Promise<Response> | Respon
     res.statusCode = response.status
     // Headers first, then the body as it comes, so a test can hold a body without holding its headers.
     res.flushHeaders()
-    if (response.body) for await (const chunk of response.body) res.write(chunk)
+    const reader = response.body?.getReader()
+    for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) res.write(read.value)
     res.end()
   } catch (error) {
     res.statusCode = 500

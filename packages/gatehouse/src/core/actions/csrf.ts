@@ -11,7 +11,7 @@ import type { RequestContext } from "../request-context.js"
  * `{ csrfToken }`, never cached. With CSRF checks skipped there is no token: 404, and the
  * cookie of an earlier configuration is cleared.
  */
-export function csrf(ctx: RequestContext): ResponseInternal<{ csrfToken: string } | undefined> {
+export function csrf(ctx: Pick<RequestContext, "csrfToken" | "cookies" | "logger">): ResponseInternal<{ csrfToken: string } | undefined> {
   if (ctx.csrfToken === undefined) {
     logWarning(ctx.logger, "csrf-disabled")
     const { name, options } = ctx.cookies.csrfToken

@@ -4,18 +4,17 @@
  */
 import type { ResponseInternal } from "../internal-response.js"
 import { renderErrorPage, renderVerifyRequestPage } from "../pages/index.js"
-import type { RequestContext } from "../request-context.js"
-import { pageContextOf } from "./page-context.js"
+import { pageContextOf, type PageInputs } from "./page-context.js"
 
 /** "Check your email", or a redirect to `pages.verifyRequest` with the query carried over. */
-export function verifyRequestPage(ctx: RequestContext): ResponseInternal {
+export function verifyRequestPage(ctx: PageInputs): ResponseInternal {
   const custom = ctx.config.pages.verifyRequest
   if (custom) return { redirect: `${custom}${ctx.request.url.search}` }
   return renderVerifyRequestPage(pageContextOf(ctx))
 }
 
 /** The error page for `?error=` (status by error), or a redirect to `pages.error`. */
-export function errorPage(ctx: RequestContext): ResponseInternal {
+export function errorPage(ctx: PageInputs): ResponseInternal {
   const { error } = ctx.request.query
   const custom = ctx.config.pages.error
   if (custom) {

@@ -5,8 +5,11 @@
 import type { PageContext } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
 
+/** What a built-in page reads of the request context. */
+export type PageInputs = Pick<RequestContext, "config" | "request" | "csrfToken" | "callbackUrl">
+
 /** The page context for this request. */
-export function pageContextOf(ctx: RequestContext): PageContext {
+export function pageContextOf(ctx: PageInputs): PageContext {
   const { config } = ctx
   return {
     url: ctx.request.url,

@@ -15,7 +15,7 @@ export interface PublicProvider {
 }
 
 /** The providers keyed by id, with absolute sign-in and callback URLs. */
-export function providers(ctx: RequestContext): ResponseInternal<Record<string, PublicProvider>> {
+export function providers(ctx: Pick<RequestContext, "config" | "origin">): ResponseInternal<Record<string, PublicProvider>> {
   const body = Object.fromEntries(
     ctx.config.providers.map(({ id, name, type }) => [
       id,

@@ -11,10 +11,10 @@ import { passkeyScriptHash } from "../pages/passkey-script.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { authorizationRedirect } from "../oauth/authorization-url.js"
 import { sendSignInLink } from "../email/send-link.js"
-import { pageContextOf } from "./page-context.js"
+import { pageContextOf, type PageInputs } from "./page-context.js"
 
 /** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
-export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
+export async function signInPage(ctx: PageInputs & Pick<RequestContext, "origin">): Promise<ResponseInternal> {
   // Auth.js serves no page per provider; a GET there is most likely a misconfigured link.
   if (ctx.request.providerId !== undefined) throw new UnknownAction("Unsupported action: GET signin/<provider>")
   const { error, email, username } = ctx.request.query
@@ -29,7 +29,7 @@ export async function signInPage(ctx: RequestContext): Promise<ResponseInternal>
 type SignInStart = Promise<ResponseInternal> | ResponseInternal
 
 /** Providers whose form posts straight to their callback go back to the (built-in) sign-in page, as in Auth.js. */
-const toSignInPage = (ctx: RequestContext): SignInStart => ({ redirect: routeUrl(ctx, "signin") })
+const toSignInPage = (ctx: Pick<RequestContext, "config" | "origin">): SignInStart => ({ redirect: routeUrl(ctx, "signin") })
 
 /** How each kind of provider starts a sign-in. */
 const start: ProviderHandlers<RequestContext, SignInStart> = {
@@ -48,7 +48,7 @@ export async function signIn(ctx: RequestContext): Promise<ResponseInternal> {
 }
 
 /** The provider named in the path. @throws {InvalidProvider} when there is none by that id. */
-export function requireProvider(ctx: RequestContext): ProviderConfig {
+export function requireProvider(ctx: Pick<RequestContext, "config" | "provider" | "request">): ProviderConfig {
   if (ctx.provider) return ctx.provider
   const available = ctx.config.providers.map((provider) => provider.id).join(", ")
   throw new InvalidProvider(

@@ -7,10 +7,10 @@ import type { ResponseInternal } from "../internal-response.js"
 import { renderSignOutPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
 import { endSession } from "../sessions/index.js"
-import { pageContextOf } from "./page-context.js"
+import { pageContextOf, type PageInputs } from "./page-context.js"
 
 /** The built-in sign-out page, or a redirect to `pages.signOut`. */
-export function signOutPage(ctx: RequestContext): ResponseInternal {
+export function signOutPage(ctx: PageInputs): ResponseInternal {
   if (ctx.config.pages.signOut) return { redirect: ctx.config.pages.signOut }
   return renderSignOutPage(pageContextOf(ctx))
 }

@@ -11,7 +11,7 @@
  */
 import type { Cookie } from "../../cookies/defaults.js"
 import { equalBytes } from "../../jwt/constant-time.js"
-import { sha256Hex } from "../crypto.js"
+import { sha256Hex } from "../../encoding/hex.js"
 import type { RequestContext } from "../request-context.js"
 
 /** Keyed, so the cookie does not tell the token, and no one can make one for a token they saw. */

@@ -4,7 +4,8 @@
  * @module
  */
 import type { EmailConfig } from "../../providers/types.js"
-import { randomHex, sha256Hex } from "../crypto.js"
+import { sha256Hex } from "../../encoding/hex.js"
+import { randomHex } from "../crypto.js"
 import { routeUrl, type RequestContext } from "../request-context.js"
 import { AuthError } from "../../errors.js"
 

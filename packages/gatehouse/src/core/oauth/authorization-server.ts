@@ -4,6 +4,7 @@
  * @module
  */
 import * as o from "oauth4webapi"
+import { decodeBase64urlLenient } from "../../encoding/base64.js"
 import { AuthError } from "../../errors.js"
 import type { EndpointConfig, OAuthConfig } from "../../providers/types.js"
 
@@ -129,16 +130,12 @@ export async function idTokenIssuer(provider: OAuthConfig, response: Response, d
   try {
     const body = (await response.clone().json()) as { id_token?: unknown }
     const payload = typeof body.id_token === "string" ? body.id_token.split(".")[1] : undefined
-    if (!payload) return discovered
-    const claims = JSON.parse(new TextDecoder().decode(base64UrlDecode(payload))) as Record<string, unknown>
+    const payloadBytes = payload ? decodeBase64urlLenient(payload) : undefined
+    if (!payloadBytes) return discovered
+    const claims = JSON.parse(new TextDecoder().decode(payloadBytes)) as Record<string, unknown>
     return provider.idTokenIssuer(claims, discovered)
   } catch {
     // oauth4webapi will reject the response with its own, precise error.
     return discovered
   }
-}
-
-function base64UrlDecode(input: string): Uint8Array {
-  const base64 = input.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(input.length / 4) * 4, "=")
-  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
 }

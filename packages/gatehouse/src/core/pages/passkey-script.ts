@@ -5,7 +5,7 @@
  * `parseRequestOptionsFromJSON`, `toJSON`), Baseline since 2025, and says so where they are missing.
  * @module
  */
-import { toBase64 } from "../webauthn/credential-encoding.js"
+import { encodeBase64 } from "../../encoding/base64.js"
 
 /**
  * For each form marked `data-webauthn-options`: on submit, fetch the ceremony options for the
@@ -112,6 +112,6 @@ let hash: Promise<string> | undefined
 export function passkeyScriptHash(): Promise<string> {
   hash ??= crypto.subtle
     .digest("SHA-256", new TextEncoder().encode(PASSKEY_SCRIPT))
-    .then((digest) => `'sha256-${toBase64(new Uint8Array(digest))}'`)
+    .then((digest) => `'sha256-${encodeBase64(new Uint8Array(digest))}'`)
   return hash
 }

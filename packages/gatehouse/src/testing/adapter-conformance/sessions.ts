@@ -51,6 +51,16 @@ export const sessionCases: readonly ConformanceCase[] = [
     },
   },
   {
+    name: "getSessionAndUser: returns the session row's id where createSession returned one",
+    uses: ["getSessionAndUser", "createUser", "createSession"],
+    async run(adapter) {
+      const user = await storedUser(adapter)
+      const created = await adapter.createSession(sessionFixture(user.id))
+      const found = await adapter.getSessionAndUser(created.sessionToken)
+      if (created.id !== undefined) assert.equal(found?.session.id, created.id, "getSessionAndUser result.session.id")
+    },
+  },
+  {
     name: "updateSession: changes expires, keeps userId and persists it",
     uses: ["updateSession", "createUser", "createSession", "getSessionAndUser"],
     async run(adapter) {
