@@ -2,7 +2,7 @@
 // run with every warning an error). A JavaScript file rather than typedoc.json so that the entry
 // points come from the package's `exports` map: a new subpath, or a new provider behind the
 // `./providers/*` pattern, is documented (and checked) without anyone remembering to list it.
-import { readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 
 const pkg = "packages/gatehouse"
 const manifest = JSON.parse(readFileSync(`${pkg}/package.json`, "utf8"))
@@ -16,9 +16,13 @@ const notEntryPoints = new Set([
   "providers/types", //            re-exported in full by gatehouse-auth/types
 ])
 
-/** The source file of each export's `types` target: `./dist/jwt/index.d.ts` → `src/jwt/index.ts`. */
+/**
+ * The source file of each export's `types` target: `./dist/jwt/index.d.ts` → `src/jwt/index.ts`,
+ * or the hand-written declaration file itself where there is no TypeScript source (the Svelte components').
+ */
 function sourceOf(typesPath) {
-  return typesPath.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts")
+  const source = typesPath.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts")
+  return source.includes("*") || existsSync(`${pkg}/${source}`) ? source : typesPath.replace(/^\.\/dist\//, "src/")
 }
 
 const entryPoints = []
@@ -40,7 +44,7 @@ for (const target of Object.values(manifest.exports)) {
 // Each module is named by its import path through the `@module` tag of its entry file; a file
 // without the right name would appear under its file path, so say which one rather than let it.
 for (const file of entryPoints) {
-  const subpath = file.slice(`${pkg}/src/`.length).replace(/\.ts$/, "").replace(/(^|\/)index$/, "")
+  const subpath = file.slice(`${pkg}/src/`.length).replace(/(\.d)?\.ts$/, "").replace(/(^|\/)index$/, "")
   const name = subpath ? `${manifest.name}/${subpath}` : manifest.name
   if (!new RegExp(`@module ${name}\\s`).test(readFileSync(file, "utf8"))) {
     throw new Error(`${file} needs "@module ${name}" in its first doc comment`)

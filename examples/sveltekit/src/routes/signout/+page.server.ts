@@ -1,0 +1,4 @@
+import { signOut } from "$lib/server/auth"
+
+// Where SignOut posts (`signOutPage`, default /signout). A GET shows nothing to do here.
+export const actions = { default: signOut }

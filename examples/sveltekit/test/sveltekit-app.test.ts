@@ -1,0 +1,326 @@
+/**
+ * examples/sveltekit as its users run it: the packed gatehouse-auth installed into it, `vite build`
+ * (adapter-node), `node build` on loopback with ORIGIN, and Chromium through every flow, with
+ * JavaScript on (the components post in place through `use:enhance`) and off (plain form posts):
+ * a password, the local OpenID provider and an email link from the local inbox through the signIn
+ * action, sign-out through the signOut action, a page guarded in its load and a path guarded by a
+ * hook (303 and back), passkeys through gatehouse-auth/client; the API route's 401, cross-site
+ * posts refused, bad input answered 4xx; with JWT sessions and with database sessions in SQLite;
+ * and the app started without a secret.
+ */
+import { execFileSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import Database from "better-sqlite3"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launchChromium, passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
+import { buildExampleApp, freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { startOidcServer, type OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
+import { startSmtpServer, type TestSmtpServer } from "../../../packages/gatehouse/test/support/smtp-server.js"
+
+const app: ExampleApp = {
+  dir: fileURLToPath(new URL("..", import.meta.url)),
+  build: ["node_modules/vite/bin/vite.js", "build"],
+  sources: ["src", "svelte.config.js", "vite.config.js", "package.json", "tsconfig.json"],
+  built: "build/index.js",
+}
+
+const PASSWORD = "correct horse battery staple"
+let browser: Browser
+let oidc: OidcServer
+let smtp: TestSmtpServer
+let dataDir: string
+
+beforeAll(async () => {
+  buildExampleApp(app)
+  dataDir = mkdtempSync(join(tmpdir(), "gatehouse-kit-"))
+  smtp = await startSmtpServer()
+  browser = await launchChromium()
+}, 600_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await smtp?.stop()
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+})
+
+/** adapter-node's server on loopback; ORIGIN is the address the browser uses (Kit's Origin check compares with it). */
+function start(port: number, env: Record<string, string>): Promise<RunningApp> {
+  return startExampleApp(app, { port, command: () => ["build"], env: { HOST: "127.0.0.1", ORIGIN: `http://localhost:${port}`, ...env } })
+}
+
+/**
+ * The app started with `strategy` sessions, its OpenID client registered at the provider. The
+ * JWT app finds its own address through AUTH_TRUST_HOST (honoured in production), the database
+ * app through AUTH_URL.
+ */
+async function started(strategy: "jwt" | "database"): Promise<RunningApp & { db: string }> {
+  const port = await freePort()
+  const origin = `http://localhost:${port}`
+  oidc = await startOidcServer({
+    clients: [{ client_id: `kit-${strategy}`, client_secret: "kit-secret", redirect_uris: [`${origin}/auth/callback/local-oidc`] }],
+    accounts: { grace: { email: `grace.${strategy}@example.com`, email_verified: true, name: "Grace Hopper" } },
+  })
+  const db = join(dataDir, `${strategy}.db`)
+  const running = await start(port, {
+    AUTH_SECRET: randomBytes(32).toString("base64"),
+    ...(strategy === "jwt" ? { AUTH_TRUST_HOST: "true" } : { AUTH_URL: origin }),
+    SESSION_STRATEGY: strategy,
+    DATABASE_PATH: db,
+    OIDC_ISSUER: oidc.issuer,
+    OIDC_CLIENT_ID: `kit-${strategy}`,
+    OIDC_CLIENT_SECRET: "kit-secret",
+    SMTP_URL: smtp.smtpUrl,
+  })
+  return { ...running, db }
+}
+
+async function statusOf(page: Page, url: string): Promise<string> {
+  await page.goto(`${url}/`)
+  return (await page.locator("#status").textContent()) ?? ""
+}
+
+async function hasSessionCookie(page: Page): Promise<boolean> {
+  return (await page.context().cookies()).some((cookie) => cookie.name === "authjs.session-token")
+}
+
+/** Fills and posts the credentials SignIn form on the page the browser is on. */
+async function postPassword(page: Page, email = "ada@example.com", password = PASSWORD): Promise<void> {
+  await page.fill("#email", email)
+  await page.fill("#password", password)
+  await page.getByRole("button", { name: "Sign in with password" }).click()
+}
+
+/** The home page's SignOut form (the signOut action); done once the session cookie is gone. */
+async function signOutOnHome(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/`)
+  await page.getByRole("button", { name: "Sign out" }).click()
+  await expect.poll(() => hasSessionCookie(page), { timeout: 10_000 }).toBe(false)
+  await page.waitForURL(`${url}/`)
+}
+
+describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions", (strategy) => {
+  let running: RunningApp & { db: string }
+  const contexts: Record<"on" | "off", BrowserContext> = {} as never
+  const pages: Record<"on" | "off", Page> = {} as never
+
+  beforeAll(async () => {
+    running = await started(strategy)
+    for (const javaScript of ["on", "off"] as const) {
+      contexts[javaScript] = await browser.newContext({ javaScriptEnabled: javaScript === "on" })
+      pages[javaScript] = await contexts[javaScript].newPage()
+    }
+  }, 120_000)
+
+  afterAll(async () => {
+    await contexts.on?.close()
+    await contexts.off?.close()
+    await running?.stop()
+    await oidc?.stop()
+  })
+
+  describe.each(["on", "off"] as const)("with JavaScript %s", (javaScript) => {
+    it("signs in with a password through the signIn action and out through the signOut action, with an HttpOnly session cookie", async () => {
+      const page = pages[javaScript]
+      await page.goto(`${running.url}/signin`)
+      const posted = page.waitForRequest((request) => request.method() === "POST" && new URL(request.url()).pathname === "/signin")
+      await postPassword(page)
+      // With JavaScript, use:enhance posts the form in place (fetch, Kit's action header); without, the browser posts it.
+      expect((await posted).headers()["x-sveltekit-action"]).toBe(javaScript === "on" ? "true" : undefined)
+      await page.waitForURL(`${running.url}/`)
+      expect(await page.locator("#status").textContent()).toContain("ada@example.com")
+      const cookie = (await contexts[javaScript].cookies()).find((c) => c.name === "authjs.session-token")
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: false })
+      // The forms post to Kit's actions, which Kit guards by Origin: no double-submit cookie is needed.
+      expect((await contexts[javaScript].cookies()).some((c) => c.name === "authjs.csrf-token")).toBe(false)
+      if (strategy === "database") {
+        const sessions = new Database(running.db, { readonly: true }).prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }
+        expect(sessions.n).toBeGreaterThan(0)
+      }
+      expect(await (await page.request.get(`${running.url}/api/me`)).json()).toMatchObject({ user: { email: "ada@example.com" } })
+      await signOutOnHome(page, running.url)
+      expect(await statusOf(page, running.url)).toContain("You are signed out")
+    })
+
+    it("says a wrong password failed (CredentialsSignin and its code) on the sign-in page, without signing in", async () => {
+      const page = pages[javaScript]
+      await page.goto(`${running.url}/signin`)
+      await postPassword(page, "ada@example.com", "wrong")
+      await page.waitForURL(/\/signin\?error=CredentialsSignin/)
+      expect(await page.locator("#error").textContent()).toContain("CredentialsSignin: credentials")
+      expect(await hasSessionCookie(page)).toBe(false)
+    })
+
+    it("sends a signed-out visit of the page guarded in its load to sign in (303), and back there afterwards", async () => {
+      const page = pages[javaScript]
+      await page.goto(`${running.url}/protected`)
+      await page.waitForURL(/\/signin\?callbackUrl=/)
+      expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe("/protected")
+      await postPassword(page)
+      await page.waitForURL(`${running.url}/protected`)
+      expect(await page.locator("#protected").textContent()).toContain("ada@example.com")
+      await signOutOnHome(page, running.url)
+    })
+
+    it("guards the /members path in a hook chained after handle (303), and lets a signed-in visit through", async () => {
+      const page = pages[javaScript]
+      await page.goto(`${running.url}/members`)
+      await page.waitForURL(/\/signin\?callbackUrl=%2Fmembers/)
+      await postPassword(page)
+      await page.waitForURL(`${running.url}/members`)
+      expect(await page.locator("#members").textContent()).toContain("ada@example.com")
+      await signOutOnHome(page, running.url)
+    })
+
+    it("signs in through the local OpenID provider, passing the form's authorization parameters", async () => {
+      const page = pages[javaScript]
+      oidc.nextLogin = "grace"
+      const asked = oidc.requests.length
+      await page.goto(`${running.url}/signin`)
+      await page.getByRole("button", { name: "Sign in with Local OpenID" }).click()
+      await page.waitForURL(`${running.url}/`)
+      expect(await page.locator("#status").textContent()).toContain(`grace.${strategy}@example.com`)
+      const authorization = oidc.requests.slice(asked).find((request) => request.path.endsWith("/auth"))
+      expect(new URL(authorization!.url, oidc.issuer).searchParams.get("prompt")).toBe("login")
+      await signOutOnHome(page, running.url)
+    })
+
+    it("signs in from an email link delivered to the local inbox", async () => {
+      const page = pages[javaScript]
+      const email = `linda.${strategy}.${javaScript}@example.com`
+      await page.goto(`${running.url}/signin`)
+      await page.fill("#link-email", email)
+      await page.getByRole("button", { name: "Email me a link" }).click()
+      await page.waitForURL(/\/auth\/verify-request/)
+      const message = await smtp.waitForMessage((candidate) => candidate.to.includes(email))
+      const link = /<a href="([^"]+)"/.exec(message.html)![1]!.replaceAll("&amp;", "&")
+      await page.goto(link)
+      await page.waitForURL(`${running.url}/`)
+      expect(await page.locator("#status").textContent()).toContain(email)
+      await signOutOnHome(page, running.url)
+    })
+  })
+
+  it("creates a passkey through gatehouse-auth/client, then signs in with it", async () => {
+    const passkeys = await passkeyPage(browser)
+    try {
+      const { page } = passkeys
+      await page.goto(`${running.url}/signin`)
+      await page.fill("#passkey-label", `Katherine ${strategy}`)
+      await Promise.all([page.waitForURL(`${running.url}/`), page.getByRole("button", { name: "Create a passkey" }).click()])
+      expect(await statusOf(page, running.url)).toContain(`Katherine ${strategy}`)
+      await signOutOnHome(page, running.url)
+      await page.goto(`${running.url}/signin`)
+      await Promise.all([page.waitForURL(`${running.url}/`), page.getByRole("button", { name: "Sign in with a passkey" }).click()])
+      expect(await statusOf(page, running.url)).toContain(`Katherine ${strategy}`)
+    } finally {
+      await passkeys.context.close()
+    }
+  })
+
+  it("answers 303 to the sign-in page for guarded pages and 401 JSON from the API route, signed out", async () => {
+    for (const path of ["/protected", "/members", "/members/anything"]) {
+      const answer = await fetch(`${running.url}${path}`, { redirect: "manual" })
+      expect(answer.status, path).toBe(303)
+      expect(answer.headers.get("location"), path).toBe(`/signin?callbackUrl=${encodeURIComponent(path)}`)
+    }
+    const answer = await fetch(`${running.url}/api/me`)
+    expect(answer.status).toBe(401)
+    expect(await answer.json()).toEqual({ message: "Unauthorized" })
+  })
+
+  it("refuses cross-site posts: Kit refuses the form actions, and the auth routes still ask for the CSRF token", async () => {
+    const form = { "content-type": "application/x-www-form-urlencoded" }
+    const credentials = `providerId=credentials&email=ada%40example.com&password=${encodeURIComponent(PASSWORD)}`
+    const crossSite = await fetch(`${running.url}/signin`, { method: "POST", headers: { ...form, origin: "https://evil.example" }, body: credentials, redirect: "manual" })
+    expect(crossSite.status).toBe(403)
+    expect(crossSite.headers.getSetCookie().join()).not.toContain("authjs.session-token")
+    // Kit checks only form posts; a JSON post goes to the auth routes, whose double-submit check stays on.
+    for (const headers of [{ "content-type": "application/json", origin: running.url }, { ...form, origin: running.url }]) {
+      const body = headers["content-type"] === "application/json" ? JSON.stringify({ email: "ada@example.com", password: PASSWORD }) : credentials
+      const answer = await fetch(`${running.url}/auth/callback/credentials`, { method: "POST", headers, body, redirect: "manual" })
+      expect(answer.headers.getSetCookie().join(), headers["content-type"]).not.toContain("authjs.session-token")
+      expect(answer.headers.get("location"), headers["content-type"]).toMatch(/[?&]error=MissingCSRF\b/)
+    }
+  })
+
+  it("answers bad input to the auth routes and the actions with a 4xx, never a 500 page", async () => {
+    const sameSite = { origin: running.url }
+    const answers = await Promise.all([
+      fetch(`${running.url}/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"data":' }),
+      fetch(`${running.url}/auth/nonsense`),
+      fetch(`${running.url}/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"d":${"[".repeat(5000)}${"]".repeat(5000)}}` }),
+      fetch(`${running.url}/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "email=x", redirect: "manual" }),
+      // An action posted something that is no form.
+      fetch(`${running.url}/signin`, { method: "POST", headers: { ...sameSite, "content-type": "text/plain", accept: "text/html" }, body: "providerId=credentials", redirect: "manual" }),
+      // A provider that does not exist: the sign-in page, which lists those that do.
+      fetch(`${running.url}/signin`, { method: "POST", headers: { ...sameSite, "content-type": "application/x-www-form-urlencoded", accept: "text/html" }, body: "providerId=nope", redirect: "manual" }),
+    ])
+    for (const answer of answers) {
+      expect(answer.status, `${answer.url} ${running.output()}`).toBeGreaterThanOrEqual(300)
+      expect(answer.status, `${answer.url} ${running.output()}`).toBeLessThan(500)
+      expect(await answer.text()).not.toMatch(/at .*\.js:\d+/)
+    }
+    expect(answers[5]!.headers.get("location")).toMatch(/^\/auth\/signin\?callbackUrl=/)
+  })
+})
+
+it("type-checks against the package's types: locals.auth(), the actions and the components' props (svelte-check)", () => {
+  // vite build strips types without checking them; the components' .d.ts is hand-written.
+  const run = (args: string[]) => {
+    try {
+      return execFileSync(process.execPath, args, { cwd: app.dir, encoding: "utf8", stdio: "pipe" })
+    } catch (failure) {
+      const { stdout, stderr } = failure as { stdout?: string; stderr?: string }
+      throw new Error(`${args[0]} failed:\n${stdout ?? ""}${stderr ?? ""}`)
+    }
+  }
+  run(["node_modules/@sveltejs/kit/svelte-kit.js", "sync"])
+  const output = run(["node_modules/svelte-check/bin/svelte-check", "--tsconfig", "./tsconfig.json", "--output", "machine"])
+  expect(output).toMatch(/COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/)
+}, 120_000)
+
+describe("examples/sveltekit without AUTH_SECRET", () => {
+  let running: RunningApp
+
+  beforeAll(async () => {
+    // The build above ran without a secret too (buildExampleApp removes it), and finished.
+    running = await start(await freePort(), {
+      AUTH_SECRET: "",
+      AUTH_TRUST_HOST: "true",
+      SESSION_STRATEGY: "jwt",
+      DATABASE_PATH: join(dataDir, "no-secret.db"),
+      OIDC_ISSUER: "http://127.0.0.1:9",
+      OIDC_CLIENT_ID: "unused",
+      OIDC_CLIENT_SECRET: "unused",
+      SMTP_URL: smtp.smtpUrl,
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    await running?.stop()
+  })
+
+  it("fails the auth routes with the configuration error, and the log says how to make a secret", async () => {
+    const answer = await fetch(`${running.url}/auth/session`)
+    expect(answer.status).toBe(500)
+    expect(await answer.text()).not.toMatch(/at .*\.js:\d+/)
+    await expect.poll(() => running.output(), { timeout: 5_000 }).toMatch(/MissingSecret/)
+    expect(running.output()).toContain("npx gatehouse-auth secret")
+  })
+
+  it("fails closed: no session, so guarded pages redirect and the sign-in action ends on the error page", async () => {
+    const guarded = await fetch(`${running.url}/protected`, { redirect: "manual" })
+    expect(guarded.status).toBe(303)
+    const headers = { origin: running.url, "content-type": "application/x-www-form-urlencoded", accept: "text/html" }
+    const body = `providerId=credentials&email=ada%40example.com&password=${encodeURIComponent(PASSWORD)}`
+    const action = await fetch(`${running.url}/signin`, { method: "POST", headers, body, redirect: "manual" })
+    expect(action.status).toBe(303)
+    expect(action.headers.get("location")).toBe("/auth/error?error=Configuration")
+    expect(action.headers.getSetCookie().join()).not.toContain("authjs.session-token")
+  })
+})

@@ -1,0 +1,149 @@
+/**
+ * KitAuth's logic, with SvelteKit's `redirect` and `error` passed in (the entry point passes Kit's
+ * own), so it runs and is tested without Kit installed.
+ * @module
+ */
+import { Auth, AuthError, CredentialsSignin, type EnvObject, type Session } from "../index.js"
+import { getSession, isAuthRoute, prepareConfig, providerType, runServerAction, type PreparedConfig } from "../framework/index.js"
+import { writeCookies } from "./kit-cookies.js"
+import { callbackUrlOf, readPostedForm, type PostedForm } from "./posted-form.js"
+import { onAuthOrigin, originOf, postedFromHere } from "./request-origin.js"
+import type { KitAuthConfig, KitAuthConfigFunction, KitAuthResult, KitRequestEvent } from "./types.js"
+
+/** The two Kit functions an action ends with; both throw what Kit catches. */
+export interface KitControl {
+  /** Kit's `redirect`. */
+  redirect(status: 303, location: string): never
+  /** Kit's `error`. */
+  error(status: 400, message: string): never
+}
+
+/** See `KitAuth` in the entry point. */
+export function createKitAuth<Event extends KitRequestEvent>(
+  config: KitAuthConfig | KitAuthConfigFunction<Event>,
+  kit: KitControl,
+): KitAuthResult<Event> {
+  const prepared = async (event: Event): Promise<PreparedConfig<KitAuthConfig>> =>
+    prepareConfig(typeof config === "function" ? await config(event) : config, envOf(event))
+
+  const readSession = async (event: Event): Promise<Session | null> => {
+    try {
+      const ready = await prepared(event)
+      const read = await getSession({ url: `${originOf(ready, event)}/`, headers: event.request.headers }, ready.config)
+      writeCookies(event.cookies, read.cookies)
+      return read.session
+    } catch {
+      // Logged where it failed. Fail closed: no session.
+      return null
+    }
+  }
+
+  const handle: KitAuthResult<Event>["handle"] = async ({ event, resolve }) => {
+    const ready = await prepared(event)
+    // One session read per request, however many loads (run side by side) ask for it.
+    let session: Promise<Session | null> | undefined
+    event.locals.auth ??= () => (session ??= readSession(event))
+    if (isAuthRoute(event.url, ready.config.basePath)) return Auth(onAuthOrigin(ready, event.request), ready.config)
+    return resolve(event)
+  }
+
+  const signIn: KitAuthResult<Event>["signIn"] = async (event) => {
+    const ready = await prepared(event)
+    const form = await postedForm(event, kit)
+    const callbackUrl = callbackUrlOf(form.redirectTo, ready, event)
+    let location: string
+    try {
+      const type = form.providerId === undefined ? undefined : providerType(ready.config, form.providerId)
+      if (type === undefined || type === "webauthn") {
+        // No provider, an unknown one, or a passkey (whose ceremony runs in the browser): the
+        // sign-in page, which offers them all.
+        location = `${basePathOf(ready)}/signin?${new URLSearchParams({ callbackUrl })}`
+      } else {
+        const result = await runServerAction(ready.config, {
+          action: type === "credentials" ? "callback" : "signin",
+          providerId: form.providerId,
+          origin: originOf(ready, event),
+          headers: event.request.headers,
+          fields: { ...form.fields, callbackUrl },
+          query: form.authorizationParams,
+          // Kit refuses cross-site form posts before an action runs; checked again here, as an app
+          // may have turned that off. Otherwise the core asks for the double-submit token.
+          originChecked: postedFromHere(ready, event),
+        })
+        writeCookies(event.cookies, result.cookies)
+        location = result.redirect ?? callbackUrl
+      }
+    } catch (error) {
+      location = failurePage(ready, error, callbackUrl)
+    }
+    return kit.redirect(303, location)
+  }
+
+  const signOut: KitAuthResult<Event>["signOut"] = async (event) => {
+    const ready = await prepared(event)
+    const form = await postedForm(event, kit)
+    const callbackUrl = callbackUrlOf(form.redirectTo, ready, event)
+    let location: string
+    try {
+      const result = await runServerAction(ready.config, {
+        action: "signout",
+        origin: originOf(ready, event),
+        headers: event.request.headers,
+        fields: { ...form.fields, callbackUrl },
+        originChecked: postedFromHere(ready, event),
+      })
+      writeCookies(event.cookies, result.cookies)
+      location = result.redirect ?? callbackUrl
+    } catch (error) {
+      location = failurePage(ready, error, callbackUrl)
+    }
+    return kit.redirect(303, location)
+  }
+
+  return { handle, signIn, signOut }
+}
+
+/** The environment: the platform's `env` bindings where the adapter has them, else `process.env`. */
+function envOf(event: KitRequestEvent): EnvObject {
+  const { platform } = event
+  const env = platform !== null && typeof platform === "object" ? (platform as { env?: unknown }).env : undefined
+  if (env !== null && typeof env === "object") return env as EnvObject
+  return typeof process === "undefined" ? {} : process.env
+}
+
+/** The form the action was posted; a body that is no form is a bad request (400). */
+async function postedForm(event: KitRequestEvent, kit: KitControl): Promise<PostedForm> {
+  let form: FormData
+  try {
+    form = await event.request.formData()
+  } catch {
+    return kit.error(400, "The form could not be read")
+  }
+  return readPostedForm(form)
+}
+
+function basePathOf(prepared: PreparedConfig): string {
+  return prepared.config.basePath.replace(/\/+$/, "")
+}
+
+/**
+ * Where a failed action sends the browser, as the auth routes would: the sign-in page for sign-in
+ * failures (keeping `callbackUrl`, so a second try still goes where the first was meant to), the
+ * error page for the rest; `error` names the `AuthError` subclass when it is client-safe
+ * (`Configuration` otherwise) and `code` a `CredentialsSignin`'s code. A path, never the request's
+ * host: the failure may be an untrusted host.
+ */
+function failurePage(prepared: PreparedConfig, error: unknown, callbackUrl: string): string {
+  if (!(error instanceof AuthError)) throw error
+  const params = new URLSearchParams({ error: error.clientSafe ? error.type : "Configuration" })
+  if (error instanceof CredentialsSignin) params.set("code", String(error.code))
+  const { pages } = prepared.config
+  let page: string
+  if (error.kind === "signIn") {
+    params.set("callbackUrl", callbackUrl)
+    page = pages?.signIn ?? `${basePathOf(prepared)}/signin`
+  } else {
+    page = pages?.error ?? `${basePathOf(prepared)}/error`
+  }
+  return `${page}${page.includes("?") ? "&" : "?"}${params}`
+}
