@@ -174,28 +174,41 @@ function reissueAfterMs(session: RequestContext["config"]["session"], jwt: Reque
   return Math.min(session.updateAge, Math.min(session.maxAge, jwt.maxAge) / 2) * 1000
 }
 
-/** Whether saving `token` would store other claims than `decoded` (its {@link savedForm}); unknown counts as changed. */
+/**
+ * Whether saving `token` would store other claims than `decoded` (its {@link savedForm}); unknown
+ * counts as changed. The claims in the same order is the usual case (the default callbacks return
+ * the token as decoded), answered by one plain `JSON.stringify`; only a token whose JSON differs
+ * is compared again with every object's keys sorted, so that the order a callback built the
+ * claims in does not count as a change.
+ */
 function changedClaims(token: JWT, decoded: string | undefined): boolean {
-  return decoded === undefined || savedForm(token) !== decoded
+  if (decoded === undefined) return true
+  const saved = savedForm(token)
+  if (saved === decoded) return false
+  return saved === undefined || sortedJson(JSON.parse(saved)) !== sortedJson(JSON.parse(decoded))
 }
 
 /**
- * The claims as `encode` would save them (without the `iat`, `exp` and `jti` it sets), as JSON
- * with every object's keys sorted, so that two tokens compare equal exactly when saving either
- * stores the same claims, whatever order a callback built them in. `undefined` when JSON cannot
- * hold them (a custom decode's BigInt): such a token counts as changed on every read.
+ * The claims as `encode` would save them (without the `iat`, `exp` and `jti` it sets), as JSON.
+ * `undefined` when JSON cannot hold them (a custom decode's BigInt): such a token counts as
+ * changed on every read.
  */
 function savedForm(token: JWT): string | undefined {
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
   try {
-    return JSON.stringify(claims, (_key, value: unknown) =>
-      value !== null && typeof value === "object" && !Array.isArray(value)
-        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : value,
-    )
+    return JSON.stringify(claims)
   } catch {
     return undefined
   }
+}
+
+/** JSON data as JSON with every object's keys sorted. */
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  )
 }
 
 /** What a sign-in knows about the user, for the `jwt` callback. */
