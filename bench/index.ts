@@ -85,7 +85,7 @@ const chosen = selected()
 const scale = scaleFromEnv()
 const { machine, versions } = environment()
 console.log(
-  `Gatehouse ${versions["gatehouse"]} vs @auth/core ${versions["@auth/core"]} | ${machine.cpu}, ${machine.cores} cores, ` +
+  `Gatehouse ${versions["gatehouse-auth"]} vs @auth/core ${versions["@auth/core"]} | ${machine.cpu}, ${machine.cores} cores, ` +
     `${machine.memoryGB} GB, ${machine.os}, Node ${machine.node} | scale ${scale}`,
 )
 const report = new Report()

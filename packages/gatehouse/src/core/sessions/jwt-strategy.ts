@@ -47,8 +47,10 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
   try {
     const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
     if (!payload) throw new JWTSessionError("The session token decoded to nothing")
-    // Taken before any callback can change the decoded object in place.
-    const decodedClaims = savedForm(payload)
+    // Taken before any callback can change the decoded object in place; the default callbacks
+    // change nothing, which spares serialising the claims twice on every read.
+    const keepsClaims = config.defaultTokenCallbacks
+    const decodedClaims = keepsClaims ? undefined : savedForm(payload)
     const now = Date.now()
     const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
     let standing: Standing
@@ -60,20 +62,22 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     }
     if (!standing) return { session: null, cookies: store.clean() }
 
+    const refreshed = await refreshedToken(ctx, payload)
     const returned = await config.callbacks.jwt({
-      token: await refreshedToken(ctx, payload),
+      token: refreshed,
       ...(update && { trigger: "update" as const, session: update.data }),
     } as Parameters<typeof config.callbacks.jwt>[0])
     if (returned === null) return { session: null, cookies: store.clean() }
     assertToken(returned)
     const token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
+    const changed = (): boolean => (keepsClaims ? refreshed !== payload || !sameSessionClaims(payload, standing.claims) : changedClaims(token, decodedClaims))
 
     const due =
       update !== undefined ||
       issuedAt === undefined ||
       standing.checked ||
       now - issuedAt >= reissueAfterMs(config.session, config.jwt) ||
-      changedClaims(token, decodedClaims)
+      changed()
     const slid = new Date(Math.min(now + config.session.maxAge * 1000, standing.deadline))
     const expires = due ? slid : new Date(Math.min(issuedAt! + config.session.maxAge * 1000, standing.deadline))
     const defaultSession: Session = {
@@ -93,7 +97,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     // the cookie, so its expiry always matches the new token's `iat`; the client was told the
     // earlier one, which errs on the safe side.
     const cookies =
-      due || changedClaims(token, decodedClaims)
+      due || changed()
         ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, standing.deadline, now) })), { expires: slid })
         : []
     await emitEvent(config, "session", { session: session as Session, token })
@@ -172,6 +176,11 @@ function lifetimeUntil(ctx: RequestContext, deadline: number, now: number): numb
  */
 function reissueAfterMs(session: RequestContext["config"]["session"], jwt: RequestContext["config"]["jwt"]): number {
   return Math.min(session.updateAge, Math.min(session.maxAge, jwt.maxAge) / 2) * 1000
+}
+
+/** Whether the decoded token already holds Gatehouse's own claims as they are to be written. */
+function sameSessionClaims(decoded: JWT, claims: JWT): boolean {
+  return SESSION_CLAIMS.every((claim) => decoded[claim] === claims[claim])
 }
 
 /**
