@@ -120,7 +120,7 @@ function withoutQuery(url: string | URL | undefined): string {
 function checkConfig(config: ResolvedConfig): StaticCheck {
   const warnings: WarningCode[] = [...config.envWarnings]
   if (config.debug) warnings.push("debug-enabled")
-  if (config.skipCSRFCheck) warnings.push("csrf-disabled")
+  if (config.skipCSRFCheck && !config.originChecked) warnings.push("csrf-disabled")
   if (config.secret.some((secret) => secret.length < MIN_SECRET_LENGTH)) warnings.push("secret-too-short")
   const { session } = config
   // Valid (Auth.js accepts it), but an active user is then signed out maxAge after signing in.

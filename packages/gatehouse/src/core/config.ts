@@ -21,6 +21,7 @@ import { sameOriginRedirect } from "./callback-url.js"
 import { randomHex } from "./crypto.js"
 import { envDefaults, type EnvObject } from "./env-defaults.js"
 import { createLogger, type WarningCode } from "./logger.js"
+import { isOriginChecked } from "./origin-checked.js"
 import { raw as rawMarker, skipCSRFCheck as skipCSRFCheckMarker } from "../markers.js"
 import { withoutUndefined } from "./defined-fields.js"
 
@@ -52,6 +53,8 @@ export interface ResolvedConfig {
   /** Whether the caller asked for the internal response object. */
   readonly raw: boolean
   readonly skipCSRFCheck: boolean
+  /** The integration kernel skips the CSRF check because the framework checks the origin: no warning. */
+  readonly originChecked: boolean
   /** Warnings raised while applying the environment. */
   readonly envWarnings: readonly WarningCode[]
 }
@@ -155,6 +158,7 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     raw: config.raw === rawMarker,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheckMarker,
+    originChecked: isOriginChecked(config),
     envWarnings: Object.freeze(fromEnv.warnings),
   })
 }

@@ -14,7 +14,7 @@ import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
 import { keptFields } from "./credentials/kept-fields.js"
-import { createLogger, logError, logWarning } from "./logger.js"
+import { createLogger, logError, reportConfigWarnings } from "./logger.js"
 import { renderErrorPage, renderRetryLaterPage } from "./pages/index.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { callback } from "./actions/callback.js"
@@ -114,7 +114,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   }
 
   const { error: configError, warnings } = assertConfig(resolved, { url: internal.url })
-  for (const warning of warnings) logWarning(logger, warning)
+  reportConfigWarnings(logger, config.logger, warnings)
   if (configError) {
     logError(logger, configError)
     if (resolved.raw) throw configError

@@ -52,6 +52,27 @@ export function logWarning(logger: LoggerInstance, code: WarningCode): void {
   logger.warn(code, WARNING_MESSAGES[code])
 }
 
+/** The configuration warnings each log destination has shown, keyed by the app's logger object. */
+const reported = new WeakMap<object, Set<WarningCode>>()
+const BUILT_IN_SINK = {}
+
+/**
+ * Logs each configuration warning once per log destination (`sink`: the app's `logger` object, or
+ * none for the built-in one). An app whose integration makes copies of its config (server actions
+ * with `raw`) would otherwise see the same warning for every copy.
+ */
+export function reportConfigWarnings(logger: LoggerInstance, sink: object | undefined, warnings: readonly WarningCode[]): void {
+  if (warnings.length === 0) return
+  const key = typeof sink === "object" && sink !== null ? sink : BUILT_IN_SINK
+  let seen = reported.get(key)
+  if (!seen) reported.set(key, (seen = new Set()))
+  for (const warning of warnings) {
+    if (seen.has(warning)) continue
+    seen.add(warning)
+    logWarning(logger, warning)
+  }
+}
+
 /**
  * What people do wrong in the ordinary course of signing in: a wrong password, a mistyped address,
  * a spent link, too many attempts, a stale form, another way in to the same address. The built-in

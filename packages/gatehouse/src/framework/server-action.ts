@@ -5,6 +5,7 @@
  * @module
  */
 import { Auth } from "../core/handler.js"
+import { markOriginChecked } from "../core/origin-checked.js"
 import type { Cookie } from "../cookies/defaults.js"
 import { raw, skipCSRFCheck } from "../markers.js"
 import type { AuthConfig } from "../types.js"
@@ -58,7 +59,7 @@ const marked = new WeakMap<AuthConfig, { checked: Marked; unchecked: Marked }>()
 function markedConfig(config: AuthConfig, originChecked: boolean): Marked {
   let both = marked.get(config)
   if (!both) {
-    both = { checked: { ...config, raw }, unchecked: { ...config, raw, skipCSRFCheck } }
+    both = { checked: { ...config, raw }, unchecked: markOriginChecked({ ...config, raw, skipCSRFCheck }) }
     marked.set(config, both)
   }
   return originChecked ? both.unchecked : both.checked

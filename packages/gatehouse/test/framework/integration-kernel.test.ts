@@ -8,6 +8,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/core/handler.js"
 import { CredentialsSignin, InvalidConfig } from "../../src/errors.js"
 import { getSession, isAuthRoute, prepareConfig, runServerAction } from "../../src/framework/index.js"
+import { skipCSRFCheck } from "../../src/markers.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Client, ada, credentialsConfig, moveClockOn, recordingLogger, secret } from "../flow/flow-helpers.js"
@@ -161,6 +162,26 @@ describe("runServerAction", () => {
     const out = await runServerAction(config, { action: "signout", origin: ORIGIN, headers: headersOf(client), fields: { callbackUrl: `${ORIGIN}/` }, originChecked: true })
     expect(out.redirect).toBe(`${ORIGIN}/`)
     expect(out.setCookies).toContain(`${SESSION}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`)
+  })
+
+  it("logs each configuration warning once for the app, however many copies server actions make, and no csrf-disabled for them", async () => {
+    const { logger, lines } = recordingLogger()
+    const config = { ...credentialsConfig({ logger, debug: true }), basePath: "/auth" }
+    const client = new Client(config)
+    await client.get("session")
+    const input = { action: "callback" as const, providerId: "credentials", origin: ORIGIN, fields: { username: "ada", password: "correct horse" } }
+    await runServerAction(config, { ...input, headers: new Headers(), originChecked: true })
+    const csrfToken = await client.csrfToken()
+    await runServerAction(config, { ...input, headers: headersOf(client), fields: { ...input.fields, csrfToken } })
+    const warnings = lines.filter((line) => line.level === "warn").map((line) => line.code)
+    expect(warnings).toEqual(["debug-enabled"])
+  })
+
+  it("still warns an app that turns the CSRF check off itself", async () => {
+    const { logger, lines } = recordingLogger()
+    const config = { ...credentialsConfig({ logger, skipCSRFCheck }), basePath: "/auth" }
+    await Auth(new Request(`${ORIGIN}/auth/session`), config)
+    expect(lines.filter((line) => line.level === "warn").map((line) => line.code)).toContain("csrf-disabled")
   })
 })
 

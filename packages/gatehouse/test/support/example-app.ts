@@ -7,8 +7,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { packedPackage } from "./packed-package.js"
 
@@ -35,8 +36,66 @@ export interface RunningApp {
 
 const quiet = { stdio: "pipe" as const, encoding: "utf8" as const }
 
-/** Installs the app's dependencies and the packed package, and builds it unless the last build is current. */
+/**
+ * Installs the app's dependencies and the packed package, and builds it unless the last build is
+ * current. One app at a time across the test workers: two framework builds side by side on a
+ * 2-core machine take longer than one after the other, and need twice the memory.
+ */
 export function buildExampleApp(app: ExampleApp): void {
+  withBuildLock(() => installAndBuild(app))
+}
+
+const BUILD_LOCK = join(tmpdir(), "gatehouse-example-app-build.lock")
+
+/** Runs `work` holding a lock directory; a lock left by a process that no longer runs is taken over. */
+function withBuildLock(work: () => void): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK)
+      break
+    } catch {
+      const owner = Number(readFileSafe(join(BUILD_LOCK, "pid")))
+      // No pid a minute after the lock was made: its maker died between the two steps.
+      const abandoned = owner > 0 ? !isRunning(owner) : Date.now() - modifiedAt(BUILD_LOCK) > 60_000
+      if (abandoned) rmSync(BUILD_LOCK, { recursive: true, force: true })
+      else Atomics.wait(pause, 0, 0, 500) // a synchronous sleep: the builds are synchronous too
+    }
+  }
+  try {
+    writeFileSync(join(BUILD_LOCK, "pid"), String(process.pid))
+    work()
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true })
+  }
+}
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, "utf8")
+  } catch {
+    return ""
+  }
+}
+
+function modifiedAt(path: string): number {
+  try {
+    return statSync(path).mtimeMs
+  } catch {
+    return Date.now()
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+function installAndBuild(app: ExampleApp): void {
   const tarball = packedPackage()
   if (!existsSync(join(app.dir, "node_modules", ".package-lock.json")) || stale(app, "install", [join(app.dir, "package.json")])) {
     // --no-save: the lockfile is read, never rewritten (this registry serves only this platform's optional binaries).
