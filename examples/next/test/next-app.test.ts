@@ -174,11 +174,13 @@ describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (s
     try {
       const { page: keyPage } = passkeys
       await keyPage.goto(`${running.url}/signin`)
+      await keyPage.waitForSelector("body[data-hydrated]")
       await keyPage.fill("#passkey-label", `Katherine ${strategy}`)
       await Promise.all([keyPage.waitForURL(`${running.url}/`), keyPage.getByRole("button", { name: "Create a passkey" }).click()])
       expect(await statusOf(keyPage, running.url)).toContain(`Katherine ${strategy}`)
       await signOutOnHome(keyPage, running.url)
       await keyPage.goto(`${running.url}/signin`)
+      await keyPage.waitForSelector("body[data-hydrated]")
       await Promise.all([keyPage.waitForURL(`${running.url}/`), keyPage.getByRole("button", { name: "Sign in with a passkey" }).click()])
       expect(await statusOf(keyPage, running.url)).toContain(`Katherine ${strategy}`)
     } finally {

@@ -1,8 +1,13 @@
 import { Router } from "@solidjs/router"
 import { FileRoutes } from "@solidjs/start/router"
-import { Suspense } from "solid-js"
+import { onMount, Suspense } from "solid-js"
 
 export default function App() {
+  // The sign-in page's forms and buttons run client code, which does nothing until the page is
+  // hydrated; the tests wait for this mark before using them.
+  onMount(() => {
+    document.body.dataset.hydrated = "true"
+  })
   return (
     <Router
       root={(props) => (

@@ -88,6 +88,7 @@ async function statusOf(page: Page, url: string): Promise<string> {
 
 async function signInWithPassword(page: Page, url: string, email = "ada@example.com", password = PASSWORD): Promise<void> {
   await page.goto(`${url}/signin`)
+  await page.waitForSelector("body[data-hydrated]")
   await page.fill("#email", email)
   await page.fill("#password", password)
   await page.getByRole("button", { name: "Sign in with password" }).click()
@@ -159,6 +160,7 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
 
   it("shows the protected page once signed in, after sign-in sends the visitor back to it", async () => {
     await page.goto(`${running.url}/signin?callbackUrl=${encodeURIComponent(`${running.url}/protected`)}`)
+    await page.waitForSelector("body[data-hydrated]")
     await page.fill("#email", "ada@example.com")
     await page.fill("#password", PASSWORD)
     await Promise.all([page.waitForURL(`${running.url}/protected`), page.getByRole("button", { name: "Sign in with password" }).click()])
@@ -188,6 +190,7 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
   it("signs in through the local OpenID provider, its callback at the prefix", async () => {
     oidc.nextLogin = "grace"
     await page.goto(`${running.url}/signin`)
+    await page.waitForSelector("body[data-hydrated]")
     await Promise.all([page.waitForURL(`${running.url}/`), page.getByRole("button", { name: "Sign in with Local OpenID" }).click()])
     expect(await statusOf(page, running.url)).toContain(`grace.${strategy}@example.com`)
     await signOutOnHome(page, running.url)
@@ -196,6 +199,7 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
   it("signs in from an email link delivered to the local inbox", async () => {
     const email = `linda.${strategy}@example.com`
     await page.goto(`${running.url}/signin`)
+    await page.waitForSelector("body[data-hydrated]")
     await page.fill("#link-email", email)
     await Promise.all([page.waitForURL(/\/api\/auth\/verify-request/), page.getByRole("button", { name: "Email me a link" }).click()])
     const message = await smtp.waitForMessage((candidate) => candidate.to.includes(email))
@@ -212,11 +216,13 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
     try {
       const { page: keyPage } = passkeys
       await keyPage.goto(`${running.url}/signin`)
+      await keyPage.waitForSelector("body[data-hydrated]")
       await keyPage.fill("#passkey-label", `Katherine ${strategy}`)
       await Promise.all([keyPage.waitForURL(`${running.url}/`), keyPage.getByRole("button", { name: "Create a passkey" }).click()])
       expect(await statusOf(keyPage, running.url)).toContain(`Katherine ${strategy}`)
       await signOutOnHome(keyPage, running.url)
       await keyPage.goto(`${running.url}/signin`)
+      await keyPage.waitForSelector("body[data-hydrated]")
       await Promise.all([keyPage.waitForURL(`${running.url}/`), keyPage.getByRole("button", { name: "Sign in with a passkey" }).click()])
       expect(await statusOf(keyPage, running.url)).toContain(`Katherine ${strategy}`)
     } finally {

@@ -210,11 +210,13 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
     try {
       const { page } = passkeys
       await page.goto(`${running.url}/signin`)
+      await page.waitForSelector("body[data-hydrated]")
       await page.fill("#passkey-label", `Katherine ${strategy}`)
       await Promise.all([page.waitForURL(`${running.url}/`), page.getByRole("button", { name: "Create a passkey" }).click()])
       expect(await statusOf(page, running.url)).toContain(`Katherine ${strategy}`)
       await signOutOnHome(page, running.url)
       await page.goto(`${running.url}/signin`)
+      await page.waitForSelector("body[data-hydrated]")
       await Promise.all([page.waitForURL(`${running.url}/`), page.getByRole("button", { name: "Sign in with a passkey" }).click()])
       expect(await statusOf(page, running.url)).toContain(`Katherine ${strategy}`)
     } finally {

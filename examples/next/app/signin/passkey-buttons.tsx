@@ -1,11 +1,15 @@
 "use client"
-import { useState } from "react"
+import { useEffect, useState } from "react"
 import { signIn } from "gatehouse-auth/react"
 
 /** Passkeys run in the browser (the authenticator is there): the client's signIn does the ceremony. */
 export function PasskeyButtons({ callbackUrl }: { callbackUrl: string }) {
   const [label, setLabel] = useState("")
   const [problem, setProblem] = useState("")
+  // These buttons do nothing until React has hydrated them; the tests wait for this mark first.
+  useEffect(() => {
+    document.body.dataset.hydrated = "true"
+  }, [])
   const run = (options: Record<string, string>) => signIn("passkey", { redirectTo: callbackUrl, ...options }).catch((error: Error) => setProblem(error.message))
   return (
     <section>
