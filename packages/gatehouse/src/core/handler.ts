@@ -130,9 +130,8 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
     const result = ctx.cookiesToSet.length === 0 ? actionResult : { ...actionResult, cookies: [...ctx.cookiesToSet, ...(actionResult.cookies ?? [])] }
     if (resolved.raw) return result
     const response = toResponse(result)
-    const location = response.headers.get("Location")
     // Clients that cannot follow a redirect themselves (fetch from a form handler) ask for the URL.
-    if (returnRedirect && location) return Response.json({ url: location }, { headers: response.headers })
+    if (returnRedirect && result.redirect !== undefined) return Response.json({ url: result.redirect }, { headers: response.headers })
     return response
   } catch (error) {
     logError(logger, error)

@@ -40,10 +40,10 @@ export interface Primitives {
  * A cipher's methods for the other kind of key, which the JWE reader never calls (it dispatches on
  * the key's `enc`); a build spreads this and fills in its kind's.
  */
-export const wrongKind: ContentCipher = {
-  sealCbc: () => Promise.reject(new TypeError("not an A256CBC-HS512 key")),
-  openCbc: () => Promise.reject(new TypeError("not an A256CBC-HS512 key")),
-  openGcm: () => Promise.reject(new TypeError("not an A256GCM key")),
+export const wrongKind: ContentCipher = { sealCbc: refuse, openCbc: refuse, openGcm: refuse }
+
+function refuse(): Promise<never> {
+  return Promise.reject(new TypeError("This content key is of the other kind"))
 }
 
 /** The A256CBC-HS512 MAC input: AAD ‖ IV ‖ ciphertext ‖ the AAD's length in bits, 64-bit big-endian. */
