@@ -17,13 +17,14 @@ import { environment, Report, writeResults } from "./report.js"
 import type { Scenario } from "./scenario.js"
 import { coldStartScenario } from "./scenarios/cold-start.js"
 import { databaseSession } from "./scenarios/database-session.js"
+import { expressHttp } from "./scenarios/express-http.js"
 import { jwt } from "./scenarios/jwt.js"
 import { memory } from "./scenarios/memory.js"
 import { sessionJwt } from "./scenarios/session-jwt.js"
 import { signInScenario } from "./scenarios/sign-in.js"
 import { size } from "./scenarios/size.js"
 
-const scenarios: Scenario[] = [sessionJwt, jwt, databaseSession, signInScenario, coldStartScenario, size, memory]
+const scenarios: Scenario[] = [sessionJwt, jwt, databaseSession, signInScenario, coldStartScenario, size, memory, expressHttp]
 
 function selected(): Scenario[] {
   const names = process.argv.length > 2 ? process.argv.slice(2) : (process.env.BENCH_SCENARIOS ?? "").split(/[\s,]+/).filter(Boolean)
@@ -85,7 +86,7 @@ const chosen = selected()
 const scale = scaleFromEnv()
 const { machine, versions } = environment()
 console.log(
-  `Gatehouse ${versions["gatehouse"]} vs @auth/core ${versions["@auth/core"]} | ${machine.cpu}, ${machine.cores} cores, ` +
+  `Gatehouse ${versions["gatehouse-auth"]} vs @auth/core ${versions["@auth/core"]} | ${machine.cpu}, ${machine.cores} cores, ` +
     `${machine.memoryGB} GB, ${machine.os}, Node ${machine.node} | scale ${scale}`,
 )
 const report = new Report()

@@ -88,7 +88,7 @@ async function sessionsLoad(): Promise<void> {
   const { rows } = await created.query<{ server_version: string }>("SHOW server_version")
   const env = loadEnvironment(rows[0]!.server_version)
   console.log(
-    `Gatehouse ${env.versions["gatehouse"]} on Express ${env.versions["express"]}, PostgreSQL ${env.versions["postgresql"]} | ` +
+    `Gatehouse ${env.versions["gatehouse-auth"]} on Express ${env.versions["express"]}, PostgreSQL ${env.versions["postgresql"]} | ` +
       `${env.machine.cpu}, ${env.machine.cores} cores, Node ${env.machine.node} | ${connections} connections, ${phaseSeconds} s per phase`,
   )
   const result = await runLoad(created, { users, churnUsers: 20, connections, phaseSeconds, warmupSeconds, log: (line) => console.log(line) })

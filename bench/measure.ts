@@ -45,7 +45,7 @@ export function quantile(values: ArrayLike<number>, q: number): number {
 }
 
 /** Growable list of latencies: millions of plain-array pushes would churn the heap being measured. */
-class Samples {
+export class Samples {
   private data = new Float64Array(1 << 16)
   length = 0
   push(value: number): void {
@@ -105,7 +105,7 @@ async function runRound(op: Contender["op"], concurrency: number, ms: number, sa
 }
 
 /** A full collection between rounds, so one contender's garbage is not collected on another's clock. */
-function collectGarbage(): void {
+export function collectGarbage(): void {
   ;(globalThis as { gc?: () => void }).gc?.()
 }
 

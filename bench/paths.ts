@@ -11,6 +11,9 @@ export const repoRoot = fileURLToPath(new URL("../../", import.meta.url))
 /** The cold-start child, built beside the bundle as its own entry point (see the root "bench" script). */
 export const coldStartChild = fileURLToPath(new URL("./scenarios/cold-start-child.js", import.meta.url))
 
+/** The express-http scenario's servers, run in a worker thread, built beside the bundle likewise. */
+export const expressHttpServer = fileURLToPath(new URL("./scenarios/express-http-server.js", import.meta.url))
+
 /** Committed results of a full run. */
 export const resultsDir = fileURLToPath(new URL("../results/", import.meta.url))
 

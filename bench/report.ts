@@ -92,6 +92,30 @@ export class Report {
   }
 
   /**
+   * Gatehouse against a floor (work no library can avoid) rather than against Auth.js: both lines,
+   * and the cost, Gatehouse's time per call over the floor's (lower is better, 1× is the floor).
+   */
+  cost(label: string, timings: { gatehouse: Timing; floor: Timing }, floorName: string): void {
+    console.log(`  ${label}`)
+    for (const [name, t] of [["gatehouse", timings.gatehouse], [floorName, timings.floor]] as const) {
+      console.log(`    ${name.padEnd(10)} ${formatValue(t.opsPerSecond, "ops/s").padStart(14)}   p50 ${formatLatency(t.p50Us).padStart(9)}   p99 ${formatLatency(t.p99Us).padStart(9)}`)
+    }
+    const cost = timings.floor.opsPerSecond / timings.gatehouse.opsPerSecond
+    const note = `${cost.toFixed(2)}× the time of ${floorName} (${formatValue(timings.floor.opsPerSecond, "ops/s")}; lower is better)`
+    console.log(`    cost: ${note}`)
+    this.measurements.push({
+      scenario: this.scenarioName,
+      label,
+      unit: "ops/s",
+      better: "higher",
+      gatehouse: timings.gatehouse.opsPerSecond,
+      authjs: null,
+      ratio: null,
+      detail: { gatehouse: timings.gatehouse, floor: timings.floor, floorName, cost, ratioNote: note },
+    })
+  }
+
+  /**
    * A figure per library where the direction matters (size, time, memory). `ratioNote` replaces the
    * ratio's number when it would mislead (a ratio of two figures that are both noise).
    */
@@ -174,7 +198,7 @@ function markdown(env: ReturnType<typeof environment>, scale: number, measuremen
     "# Benchmark results",
     "",
     `Produced by \`npm run bench\` (scale ${scale}) on ${env.date.slice(0, 10)}: ${machine.cpu}, ${machine.cores} cores, ` +
-      `${machine.memoryGB} GB, ${machine.os}, Node ${machine.node}. Gatehouse ${versions["gatehouse"]}, @auth/core ${versions["@auth/core"]}, ` +
+      `${machine.memoryGB} GB, ${machine.os}, Node ${machine.node}. Gatehouse ${versions["gatehouse-auth"]}, @auth/core ${versions["@auth/core"]}, ` +
       `@auth/pg-adapter ${versions["@auth/pg-adapter"]}, next-auth ${versions["next-auth"]}. Both libraries run in the same process, ` +
       "in alternating rounds. Ratio is Gatehouse / Auth.js; the column says which direction is better.",
     "",

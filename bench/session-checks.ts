@@ -6,10 +6,11 @@ import { Auth as authjsAuth } from "@auth/core"
 import { encode as authjsEncode } from "@auth/core/jwt"
 import authjsGitHub from "@auth/core/providers/github"
 import { Auth as gatehouseAuth } from "gatehouse-auth"
+import { getSession as kernelSession, prepareConfig } from "gatehouse-auth/framework"
 import { encode as gatehouseEncode } from "gatehouse-auth/jwt"
 import gatehouseGitHub from "gatehouse-auth/providers/github"
 import { expectSession } from "./expect.js"
-import { claims, jwtSessionConfig, secret, sessionCookieName, sessionRequest } from "./fixtures.js"
+import { basePath, claims, jwtSessionConfig, secret, sessionCookieName, sessionRequest } from "./fixtures.js"
 
 export type SessionCheck = () => Promise<void>
 
@@ -21,13 +22,32 @@ export function sessionCheck(handler: (request: Request) => Promise<Response>, l
   return async () => expectSession(await handler(sessionRequest(cookieValue)), library, email)
 }
 
+/** What scenario 1 times: each library's session route, and Gatehouse's in-process read. */
+export interface JwtSessionChecks {
+  gatehouse: SessionCheck
+  authjs: SessionCheck
+  /** `getSession(request, config)` of gatehouse-auth/framework: what Next's auth(), Kit's locals.auth() and Express's getSession call. */
+  inProcess: SessionCheck
+  /** The cookie value Gatehouse's checks send, for the floors. */
+  gatehouseCookie: string
+}
+
 /** JWT-session checks for both libraries, each with a cookie its own `encode` made. */
-export async function jwtSessionChecks(): Promise<{ gatehouse: SessionCheck; authjs: SessionCheck }> {
+export async function jwtSessionChecks(): Promise<JwtSessionChecks> {
   const gatehouseConfig = jwtSessionConfig(gatehouseGitHub)
   const authjsConfig = jwtSessionConfig(authjsGitHub)
   const gatehouseCookie = await gatehouseEncode({ token: claims, secret, salt: sessionCookieName })
   const authjsCookie = await authjsEncode({ token: claims, secret, salt: sessionCookieName })
+  const { config: prepared } = prepareConfig(gatehouseConfig, {}, { basePath })
+  // An integration reads the session of a request the framework already built, and getSession
+  // only reads its URL and headers (and caches nothing per request), so one request serves every call.
+  const pageRequest = sessionRequest(gatehouseCookie)
   return {
+    gatehouseCookie,
+    inProcess: async () => {
+      const { session } = await kernelSession(pageRequest, prepared)
+      if (session?.user?.email !== claims.email) throw new Error(`gatehouse: getSession answered no session for ${claims.email}: ${JSON.stringify(session)}`)
+    },
     gatehouse: sessionCheck((request) => gatehouseAuth(request, gatehouseConfig), "gatehouse", gatehouseCookie, claims.email),
     authjs: sessionCheck((request) => authjsAuth(request, authjsConfig), "auth.js", authjsCookie, claims.email),
   }

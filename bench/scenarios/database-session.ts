@@ -6,6 +6,7 @@
 import { Auth as authjsAuth } from "@auth/core"
 import authjsGitHub from "@auth/core/providers/github"
 import authjsPostgresAdapter from "@auth/pg-adapter"
+import { createHash } from "node:crypto"
 import Database from "better-sqlite3"
 import { Auth as gatehouseAuth } from "gatehouse-auth"
 import { PostgresAdapter as gatehousePostgresAdapter, migrate } from "gatehouse-auth/adapters/postgres"
@@ -47,11 +48,17 @@ function pool(url: string): pg.Pool {
   return created
 }
 
-/** One user with one session; returns the session token, which is the cookie's whole value. */
-async function seed(adapter: StoredAdapter): Promise<string> {
-  const user = await adapter.createUser({ name: claims.name, email: claims.email, image: claims.picture, emailVerified: null })
+/**
+ * One user with one session; returns the session token, the cookie's whole value. The row holds
+ * it as the library that reads it stores it: hashed (`sha256:<hex>`) for Gatehouse, whose sign-ins
+ * write that (`session.hashTokens`, the default), raw for Auth.js. A raw row would make Gatehouse
+ * look up the hash first and miss, the path of rows Auth.js wrote before a switch.
+ */
+async function seed(adapter: StoredAdapter, stored: "hashed" | "raw"): Promise<string> {
+  const user = await adapter.createUser({ name: claims.name, email: `${stored}-${claims.email}`, image: claims.picture, emailVerified: null })
   const sessionToken = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")
-  await adapter.createSession({ sessionToken, userId: user.id, expires: EXPIRES })
+  const key = stored === "hashed" ? `sha256:${createHash("sha256").update(sessionToken).digest("hex")}` : sessionToken
+  await adapter.createSession({ sessionToken: key, userId: user.id, expires: EXPIRES })
   return sessionToken
 }
 
@@ -67,13 +74,14 @@ async function postgres({ report, scale, cleanup }: ScenarioContext): Promise<vo
   // Gatehouse's schema is Auth.js's layout (same tables and columns) plus indexes, so both read it.
   await migrate(gatehousePool)
   const gatehouseAdapter = gatehousePostgresAdapter(gatehousePool)
-  const sessionToken = await seed(gatehouseAdapter)
+  const gatehouseToken = await seed(gatehouseAdapter, "hashed")
+  const authjsToken = await seed(gatehouseAdapter, "raw")
 
   const gatehouseConfig = databaseConfig(gatehouseAdapter, gatehouseGitHub)
   const authjsConfig = databaseConfig(authjsPostgresAdapter(authjsPool), authjsGitHub)
   const checks = {
-    gatehouse: sessionCheck((request) => gatehouseAuth(request, gatehouseConfig), "gatehouse", sessionToken, claims.email),
-    authjs: sessionCheck((request) => authjsAuth(request, authjsConfig), "auth.js", sessionToken, claims.email),
+    gatehouse: sessionCheck((request) => gatehouseAuth(request, gatehouseConfig), "gatehouse", gatehouseToken, `hashed-${claims.email}`),
+    authjs: sessionCheck((request) => authjsAuth(request, authjsConfig), "auth.js", authjsToken, `raw-${claims.email}`),
   }
   for (const concurrency of [1, 64]) {
     const timings = await compare(checks, timingAtScale(scale, concurrency))
@@ -87,9 +95,9 @@ async function sqlite({ report, scale, cleanup }: ScenarioContext): Promise<void
   const db = new Database(join(dir, "auth.db"))
   cleanup(() => db.close())
   const adapter = SQLiteAdapter(db)
-  const sessionToken = await seed(adapter)
+  const sessionToken = await seed(adapter, "hashed")
   const config = databaseConfig(adapter, gatehouseGitHub)
-  const check = sessionCheck((request) => gatehouseAuth(request, config), "gatehouse", sessionToken, claims.email)
+  const check = sessionCheck((request) => gatehouseAuth(request, config), "gatehouse", sessionToken, `hashed-${claims.email}`)
   // Sequential only: better-sqlite3 is synchronous, so calls in flight would only queue.
   const [timing] = await interleave([{ name: "gatehouse", op: check }], timingAtScale(scale, 1))
   report.throughput("SQLite (better-sqlite3, temp file), sequential", { gatehouse: timing! }, { concurrency: 1 })

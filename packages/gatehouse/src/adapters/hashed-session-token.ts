@@ -2,7 +2,7 @@
  * How a database session's token is stored when `session.hashTokens` is on (the default):
  * `sha256:` and the lower-case hex SHA-256 of the token's UTF-8 bytes. The prefix tells a hash from
  * a token Auth.js stored as is, so converting a database (`hashSessionTokens` of the SQL adapters)
- * can run again without hashing a hash. Web Crypto only, so the core can use it on any runtime.
+ * can run again without hashing a hash. Runs on any runtime (the digest is the package primitives').
  * @module
  */
 import { sha256Hex } from "../encoding/hex.js"

@@ -12,7 +12,6 @@ import { emitEvent } from "./events.js"
 import type { ResponseInternal } from "./internal-response.js"
 import type { RequestContext } from "./request-context.js"
 import { issueSession } from "./sessions/index.js"
-import { renderMethodsRemovedPage } from "./pages/index.js"
 import { runSignInCallback } from "./sign-in-callback.js"
 import { removedAnything, type RemovedSignInMethods } from "./unproven-account.js"
 
@@ -53,7 +52,7 @@ export async function completeSignIn(ctx: RequestContext, signIn: ProviderSignIn
   const { newUser } = ctx.config.pages
   const next = isNewUser && newUser ? `${newUser}${newUser.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: ctx.callbackUrl })}` : ctx.callbackUrl
   if (removedAnything(removed)) {
-    const page = renderMethodsRemovedPage(ctx.config.theme, { email: user.email, removed: removedNames(ctx, removed), continueUrl: next })
+    const page = (await import("./pages/index.js")).renderMethodsRemovedPage(ctx.config.theme, { email: user.email, removed: removedNames(ctx, removed), continueUrl: next })
     return { ...page, cookies }
   }
   return { redirect: next, cookies }

@@ -36,6 +36,8 @@ export interface ResolvedConfig {
   readonly session: Readonly<SessionOptions>
   readonly jwt: Readonly<JWTOptions>
   readonly callbacks: Readonly<CallbacksOptions>
+  /** Neither a `jwt` nor a `session` callback was configured: the defaults change no claim of a token. */
+  readonly defaultTokenCallbacks: boolean
   readonly events: Readonly<Partial<EventCallbacks>>
   /** The cookies for secure (https) and plain http requests, overrides applied. */
   readonly cookies: { readonly secure: Readonly<CookiesOptions>; readonly insecure: Readonly<CookiesOptions> }
@@ -140,6 +142,7 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     session,
     jwt,
     callbacks,
+    defaultTokenCallbacks: config.callbacks?.jwt === undefined && config.callbacks?.session === undefined,
     events: Object.freeze({ ...config.events }),
     cookies: Object.freeze({
       secure: freezeCookies(mergeCookies(defaultCookies(true), config.cookies)),

@@ -15,7 +15,6 @@ import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
 import { keptFields } from "./credentials/kept-fields.js"
 import { createLogger, logError, reportConfigWarnings } from "./logger.js"
-import { renderErrorPage, renderRetryLaterPage } from "./pages/index.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
@@ -24,7 +23,6 @@ import { providers } from "./actions/providers.js"
 import { getSession, updateSession } from "./actions/session.js"
 import { signIn, signInPage } from "./actions/signin.js"
 import { signOut, signOutPage } from "./actions/signout.js"
-import { webAuthnOptions } from "./webauthn/options.js"
 
 type Action = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
 
@@ -38,7 +36,8 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
     callback,
     "verify-request": verifyRequestPage,
     error: errorPage,
-    "webauthn-options": webAuthnOptions,
+    // Passkeys and the pages (below) are imported on first use; a session check needs neither.
+    "webauthn-options": async (ctx) => (await import("./webauthn/options.js")).webAuthnOptions(ctx),
   },
   POST: { session: updateSession, signin: signIn, signout: signOut, callback },
 }
@@ -131,9 +130,8 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
     const result = ctx.cookiesToSet.length === 0 ? actionResult : { ...actionResult, cookies: [...ctx.cookiesToSet, ...(actionResult.cookies ?? [])] }
     if (resolved.raw) return result
     const response = toResponse(result)
-    const location = response.headers.get("Location")
     // Clients that cannot follow a redirect themselves (fetch from a form handler) ask for the URL.
-    if (returnRedirect && location) return Response.json({ url: location }, { headers: response.headers })
+    if (returnRedirect && result.redirect !== undefined) return Response.json({ url: result.redirect }, { headers: response.headers })
     return response
   } catch (error) {
     logError(logger, error)
@@ -147,7 +145,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
  * `Configuration`), on the page of the error's kind; cookies computed before the failure are
  * dropped, as in Auth.js. A refusal for now (throttled, busy) is not a redirect: see {@link retryLaterResponse}.
  */
-function errorResponse(config: ResolvedConfig, request: InternalRequest, error: unknown, returnRedirect: boolean): Response | ResponseInternal {
+async function errorResponse(config: ResolvedConfig, request: InternalRequest, error: unknown, returnRedirect: boolean): Promise<Response | ResponseInternal> {
   if (request.method === "POST" && request.action === "session") {
     return config.raw ? { status: 400, headers: { "Content-Type": "application/json" }, body: null } : Response.json(null, { status: 400 })
   }
@@ -184,12 +182,12 @@ function typedIdentifiers(config: ResolvedConfig, request: InternalRequest): [st
  * with `X-Auth-Return-Redirect` gets `{ url }` as JSON, as for any other answer. `raw` callers get
  * here only with `X-Auth-Return-Redirect` (otherwise the error is thrown to them).
  */
-function retryLaterResponse(config: ResolvedConfig, error: RateLimited | ServerBusy, url: string, returnRedirect: boolean): Response | ResponseInternal {
+async function retryLaterResponse(config: ResolvedConfig, error: RateLimited | ServerBusy, url: string, returnRedirect: boolean): Promise<Response | ResponseInternal> {
   const status = error instanceof RateLimited ? 429 : 503
   const headers = { ...NO_CACHE_HEADERS, "Retry-After": String(error.retryAfter) }
   if (config.raw) return { status, headers: { ...headers, "Content-Type": "application/json" }, body: { url } }
   if (returnRedirect) return Response.json({ url }, { status, headers })
-  const page = renderRetryLaterPage({ theme: config.theme, status, retryAfter: error.retryAfter, signInUrl: url })
+  const page = (await import("./pages/index.js")).renderRetryLaterPage({ theme: config.theme, status, retryAfter: error.retryAfter, signInUrl: url })
   return toResponse({ ...page, headers: { ...page.headers, ...headers } })
 }
 
@@ -197,7 +195,7 @@ function retryLaterResponse(config: ResolvedConfig, error: RateLimited | ServerB
  * The answer when the configuration is unusable: the error page (or `pages.error`) for GET on a
  * page route, otherwise a 500 JSON message. Neither says what is wrong; the log does.
  */
-function configurationErrorResponse(config: ResolvedConfig, request: InternalRequest, error: AuthError): Response {
+async function configurationErrorResponse(config: ResolvedConfig, request: InternalRequest, error: AuthError): Promise<Response> {
   if (request.method === "GET" && PAGE_ACTIONS.has(request.action)) {
     const custom = config.pages.error
     if (custom && !(request.query.callbackUrl ?? "").startsWith(custom)) {
@@ -208,7 +206,7 @@ function configurationErrorResponse(config: ResolvedConfig, request: InternalReq
       return new Response(null, { status: 302, headers: { Location: location } })
     }
     if (custom) logError(config.logger, new ErrorPageLoop("The custom error page is itself failing; showing the built-in one"))
-    const page = renderErrorPage(
+    const page = (await import("./pages/index.js")).renderErrorPage(
       {
         url: request.url,
         basePath: config.basePath,

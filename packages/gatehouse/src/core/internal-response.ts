@@ -52,9 +52,9 @@ export function toResponse(internal: ResponseInternal): Response {
     headers.append("Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options))
   }
   let body: BodyInit | null = null
-  const type = headers.get("Content-Type")
   if (internal.body !== undefined) {
-    body = type === "application/json" ? JSON.stringify(internal.body) : (internal.body as BodyInit)
+    // Read from the record, not the Headers: the same answer without a lookup per response.
+    body = internal.headers?.["Content-Type"] === "application/json" ? JSON.stringify(internal.body) : (internal.body as BodyInit)
   }
   if (internal.redirect !== undefined) {
     headers.set("Location", internal.redirect)

@@ -10,7 +10,7 @@ import type { AuthConfig, Session } from "../types.js"
 import { assertConfig } from "./assert-config.js"
 import { resolveConfig } from "./config.js"
 import type { InternalRequest } from "./internal-request.js"
-import { logError, logWarning } from "./logger.js"
+import { logError, reportConfigWarnings } from "./logger.js"
 import { createRequestContext } from "./request-context.js"
 import { readSession } from "./sessions/index.js"
 
@@ -35,7 +35,7 @@ export async function readRequestSession(request: SessionRequest, config: AuthCo
   const resolved = resolveConfig(config)
   const url = new URL(request.url)
   const { error, warnings } = assertConfig(resolved, { url })
-  for (const warning of warnings) logWarning(resolved.logger, warning)
+  reportConfigWarnings(resolved.logger, config.logger, warnings)
   if (error) {
     logError(resolved.logger, error)
     throw error

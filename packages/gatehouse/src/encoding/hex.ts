@@ -1,9 +1,12 @@
 /**
  * Lower-case hex, and the SHA-256 of a string written in it: the one digest every hash Gatehouse
  * stores or compares as text uses (CSRF cookies, sign-in link tokens, throttling keys, stored
- * session tokens). Web Crypto only; a leaf, so the core and the SQL adapters share it.
+ * session tokens). A leaf, so the core and the SQL adapters share it; the digest is the
+ * package's primitives' (node:crypto under Node, Web Crypto elsewhere).
  * @module
  */
+
+import { digest } from "#primitives"
 
 const encoder = new TextEncoder()
 
@@ -16,5 +19,5 @@ export function toHex(bytes: Uint8Array): string {
 
 /** Lower-case hex SHA-256 of a string's UTF-8 bytes (64 characters). */
 export async function sha256Hex(value: string): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
+  return toHex(await digest("SHA-256", encoder.encode(value)))
 }

@@ -16,9 +16,24 @@ import type { ExpressRequest } from "./node-types.js"
  * @throws {AuthError} when the host is not a host.
  */
 export function requestOrigin(req: ExpressRequest, configured: string | undefined): string {
-  // An empty environment: the Host is checked and read, AUTH_URL was already.
-  return configured ?? createActionURL("session", req.protocol, new Headers({ host: hostOf(req) }), {}).origin
+  if (configured !== undefined) return configured
+  const protocol = req.protocol
+  const host = hostOf(req)
+  const key = `${protocol}\u0000${host}`
+  let origin = origins.get(key)
+  if (origin === undefined) {
+    // An empty environment: the Host is checked and read, AUTH_URL was already.
+    origin = createActionURL("session", protocol, new Headers({ host }), {}).origin
+    if (origins.size >= ORIGIN_CACHE_LIMIT) origins.delete(origins.keys().next().value as string)
+    origins.set(key, origin)
+  }
+  return origin
 }
+
+// The origin of each (protocol, host) seen, checked once: an app answers on a handful of hosts.
+// Bounded, since the Host header is the client's to choose.
+const ORIGIN_CACHE_LIMIT = 64
+const origins = new Map<string, string>()
 
 /**
  * The host with its port: `X-Forwarded-Host` when the app trusts the peer (Express's own rule for

@@ -200,16 +200,20 @@ function checkedClaims(plaintext: Uint8Array): JWT {
   }
   const { exp, nbf, iat } = claims as Record<string, unknown>
   const now = Math.floor(Date.now() / 1000)
-  for (const [name, value] of [["exp", exp], ["nbf", nbf], ["iat", iat]] as const) {
-    if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value))) {
-      throw new JWTSessionError(`The token's "${name}" claim must be a number`)
-    }
-  }
+  assertTimeClaim("exp", exp)
+  assertTimeClaim("nbf", nbf)
+  assertTimeClaim("iat", iat)
   if (typeof exp === "number" && exp <= now - CLOCK_TOLERANCE) throw new JWTSessionError('The token has expired ("exp" is past)')
   if (typeof nbf === "number" && nbf > now + CLOCK_TOLERANCE) throw new JWTSessionError('The token is not valid yet ("nbf" is ahead)')
   // A token from the future was made with a wrong clock or by someone holding the key at will.
   if (typeof iat === "number" && iat > now + CLOCK_TOLERANCE) throw new JWTSessionError('The token was issued in the future ("iat" is ahead)')
   return claims as JWT
+}
+
+function assertTimeClaim(name: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value))) {
+    throw new JWTSessionError(`The token's "${name}" claim must be a number`)
+  }
 }
 
 /**
@@ -263,11 +267,19 @@ function readToken(source: HeaderSource, cookieName: string): string | undefined
   }
 }
 
+/** {@link secretList} of each frozen array already seen: the resolved config's, read on every session check. */
+const checkedLists = new WeakMap<readonly unknown[], [string, ...string[]]>()
+
 /** The usable secrets, newest first; unset entries (`[env.NEW, env.OLD]` with one missing) are skipped. */
 function secretList(secret: string | readonly (string | undefined)[] | undefined): [string, ...string[]] {
+  if (typeof secret === "string" && secret !== "") return [secret]
+  const frozen = Array.isArray(secret) && Object.isFrozen(secret)
+  const known = frozen ? checkedLists.get(secret) : undefined
+  if (known) return known
   const list = [secret].flat().filter((entry) => entry !== undefined && entry !== null && entry !== "")
   if (list.some((entry) => typeof entry !== "string")) throw new AuthError("A JWT secret must be a string")
   if (list.length === 0) throw new MissingSecret("A JWT secret is required: a non-empty string, or an array of them")
+  if (frozen) checkedLists.set(secret as readonly unknown[], list as [string, ...string[]])
   return list as [string, ...string[]]
 }
 

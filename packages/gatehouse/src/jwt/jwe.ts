@@ -1,8 +1,8 @@
 /**
  * Compact JWE with direct key agreement (`alg: "dir"`), as Auth.js writes and reads session
- * tokens: A256CBC-HS512 to write, A256CBC-HS512 or A256GCM to read. Written on Web Crypto with the
- * keys imported once (see `keys.ts`), because a general JWE library imports the key again on
- * every call and that import is most of what a session check costs.
+ * tokens: A256CBC-HS512 to write, A256CBC-HS512 or A256GCM to read. Written on the package's own
+ * primitives with the keys imported once (see `keys.ts`), because a general JWE library imports
+ * the key again on every call and that import is most of what a session check costs.
  * @module
  * @see https://www.rfc-editor.org/rfc/rfc7516 JWE
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2 AES_CBC_HMAC_SHA2
@@ -34,13 +34,10 @@ interface ProtectedHeader {
 export type KeyLookup = (kid: string | undefined, enc: ContentEncryption) => Promise<ContentKey>
 
 /** Encrypts `plaintext` under `key` (A256CBC-HS512) into a compact JWE. */
-export async function encryptCompact(plaintext: Uint8Array<ArrayBuffer>, key: ContentKey): Promise<string> {
-  if (key.enc !== "A256CBC-HS512" || !key.mac) throw new JWTSessionError(`Gatehouse writes A256CBC-HS512 tokens only, not ${key.enc}`)
-  const aad = encoder.encode(key.protectedHeader)
-  const iv = crypto.getRandomValues(new Uint8Array(SIZES[key.enc].iv))
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key.cipher, plaintext))
-  const tag = await cbcTag(key.mac, aad, iv, ciphertext)
-  return `${key.protectedHeader}..${encodeBase64url(iv)}.${encodeBase64url(ciphertext)}.${encodeBase64url(tag)}`
+export async function encryptCompact(plaintext: Uint8Array, key: ContentKey): Promise<string> {
+  if (key.enc !== "A256CBC-HS512") throw new JWTSessionError(`Gatehouse writes A256CBC-HS512 tokens only, not ${key.enc}`)
+  const { iv, ciphertext, mac } = await key.cipher.sealCbc(encoder.encode(key.protectedHeader), plaintext)
+  return `${key.protectedHeader}..${encodeBase64url(iv)}.${encodeBase64url(ciphertext)}.${encodeBase64url(mac.subarray(0, SIZES[key.enc].tag))}`
 }
 
 /**
@@ -72,35 +69,15 @@ export async function decryptCompact(token: string, lookup: KeyLookup): Promise<
   const key = await lookup(header.kid, header.enc)
   const aad = encoder.encode(headerText)
   if (key.enc === "A256GCM") {
-    const sealed = new Uint8Array(ciphertext.length + tag.length)
-    sealed.set(ciphertext)
-    sealed.set(tag, ciphertext.length)
-    try {
-      return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, key.cipher, sealed))
-    } catch {
-      throw failed()
-    }
+    const plaintext = await key.cipher.openGcm(aad, iv, ciphertext, tag)
+    if (!plaintext) throw failed()
+    return plaintext
   }
-  // The tag is checked before the plaintext is used; decrypting alongside only saves a round trip
-  // to the crypto thread, and a padding failure is reported exactly like a tag failure.
-  const decrypted = crypto.subtle.decrypt({ name: "AES-CBC", iv }, key.cipher, ciphertext).then(
-    (plaintext) => new Uint8Array(plaintext),
-    () => undefined,
-  )
-  const expected = await cbcTag(key.mac!, aad, iv, ciphertext)
-  const plaintext = await decrypted
-  if (!equalBytes(expected, tag) || !plaintext) throw failed()
+  // The tag is checked before the plaintext is used, and a padding failure is reported exactly
+  // like a tag failure.
+  const { mac, plaintext } = await key.cipher.openCbc(aad, iv, ciphertext)
+  if (!equalBytes(mac.subarray(0, sizes.tag), tag) || !plaintext) throw failed()
   return plaintext
-}
-
-/** The A256CBC-HS512 tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AAD length in bits, halved. */
-async function cbcTag(mac: CryptoKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array> {
-  const input = new Uint8Array(aad.length + iv.length + ciphertext.length + 8)
-  input.set(aad)
-  input.set(iv, aad.length)
-  input.set(ciphertext, aad.length + iv.length)
-  new DataView(input.buffer).setBigUint64(input.length - 8, BigInt(aad.length * 8))
-  return new Uint8Array(await crypto.subtle.sign("HMAC", mac, input), 0, 32)
 }
 
 function parseHeader(bytes: Uint8Array): ProtectedHeader {

@@ -594,9 +594,11 @@ const requireHere = createRequire(import.meta.url)
 function compiledAdapterUrl(): string {
   const out = join(dir, "compiled")
   mkdirSync(out, { recursive: true })
-  writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }))
+  // "#primitives" resolves as the package's own imports map resolves it on Node.
+  writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module", imports: { "#primitives": "./primitives/node.js" } }))
   // The adapter and every module it imports at run time, each in its place under src/.
-  for (const name of ["adapters/sqlite", "adapters/sqlite-schema", "adapters/hashed-session-token", "encoding/hex"]) {
+  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/hashed-session-token", "encoding/hex", "primitives/node", "primitives/contract"]
+  for (const name of modules) {
     const source = readFileSync(fileURLToPath(new URL(`../../src/${name}.ts`, import.meta.url)), "utf8")
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },

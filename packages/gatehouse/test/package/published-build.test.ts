@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url"
 const packageDir = fileURLToPath(new URL("../..", import.meta.url))
 const dist = join(packageDir, "dist")
 // Node-only code may live only in these subpaths; everything else must run on any Web runtime.
-const nodeOnly = ["adapters/sqlite", "adapters/postgres", "express", "next", "sveltekit", "solid-start", "testing", "cli", "password/node"]
+const nodeOnly = ["adapters/sqlite", "adapters/postgres", "express", "next", "sveltekit", "solid-start", "testing", "cli", "password/node", "primitives/node"]
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -55,6 +55,17 @@ describe("the built package", () => {
     `
     const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: packageDir, encoding: "utf8" })
     expect(output.trim()).toBe("function esm")
+  })
+
+  it("gives Node the node:crypto primitives and a browser bundle the Web Crypto ones (#primitives)", async () => {
+    const script = `console.log(import.meta.resolve("#primitives"))`
+    const resolved = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: packageDir, encoding: "utf8" })
+    expect(resolved.trim()).toMatch(/\/dist\/primitives\/node\.js$/)
+    const { build } = await import("esbuild")
+    const bundled = await build({ entryPoints: [join(dist, "jwt/index.js")], bundle: true, platform: "browser", format: "esm", write: false, metafile: true, logLevel: "silent" })
+    const inputs = Object.keys(bundled.metafile.inputs)
+    expect(inputs.some((input) => input.endsWith("primitives/web.js"))).toBe(true)
+    expect(inputs.some((input) => input.endsWith("primitives/node.js"))).toBe(false)
   })
 
   it("exports each subpath with types first", () => {

@@ -3,18 +3,17 @@
  * @module
  */
 import type { ResponseInternal } from "../internal-response.js"
-import { renderErrorPage, renderVerifyRequestPage } from "../pages/index.js"
 import { pageContextOf, type PageInputs } from "./page-context.js"
 
 /** "Check your email", or a redirect to `pages.verifyRequest` with the query carried over. */
-export function verifyRequestPage(ctx: PageInputs): ResponseInternal {
+export async function verifyRequestPage(ctx: PageInputs): Promise<ResponseInternal> {
   const custom = ctx.config.pages.verifyRequest
   if (custom) return { redirect: `${custom}${ctx.request.url.search}` }
-  return renderVerifyRequestPage(pageContextOf(ctx))
+  return (await import("../pages/index.js")).renderVerifyRequestPage(pageContextOf(ctx))
 }
 
 /** The error page for `?error=` (status by error), or a redirect to `pages.error`. */
-export function errorPage(ctx: PageInputs): ResponseInternal {
+export async function errorPage(ctx: PageInputs): Promise<ResponseInternal> {
   const { error } = ctx.request.query
   const custom = ctx.config.pages.error
   if (custom) {
@@ -22,5 +21,5 @@ export function errorPage(ctx: PageInputs): ResponseInternal {
     const query = new URLSearchParams(error === undefined ? {} : { error }).toString()
     return { redirect: query ? `${custom}${custom.includes("?") ? "&" : "?"}${query}` : custom }
   }
-  return renderErrorPage(pageContextOf(ctx), error)
+  return (await import("../pages/index.js")).renderErrorPage(pageContextOf(ctx), error)
 }

@@ -6,11 +6,7 @@ import { InvalidProvider, MissingCSRF, UnknownAction } from "../../errors.js"
 import type { ProviderConfig } from "../../providers/types.js"
 import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { ResponseInternal } from "../internal-response.js"
-import { renderSignInPage } from "../pages/index.js"
-import { passkeyScriptHash } from "../pages/passkey-script.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
-import { authorizationRedirect } from "../oauth/authorization-url.js"
-import { sendSignInLink } from "../email/send-link.js"
 import { pageContextOf, type PageInputs } from "./page-context.js"
 
 /** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
@@ -23,6 +19,8 @@ export async function signInPage(ctx: PageInputs & Pick<RequestContext, "origin"
     if (error) query.set("error", error)
     return { redirect: pageUrl(ctx, "signIn", "signin", query) }
   }
+  // The pages are imported on first use: a session check never renders one.
+  const [{ renderSignInPage }, { passkeyScriptHash }] = await Promise.all([import("../pages/index.js"), import("../pages/passkey-script.js")])
   return renderSignInPage(pageContextOf(ctx), { error, email, username }, await passkeyScriptHash())
 }
 
@@ -31,13 +29,13 @@ type SignInStart = Promise<ResponseInternal> | ResponseInternal
 /** Providers whose form posts straight to their callback go back to the (built-in) sign-in page, as in Auth.js. */
 const toSignInPage = (ctx: Pick<RequestContext, "config" | "origin">): SignInStart => ({ redirect: routeUrl(ctx, "signin") })
 
-/** How each kind of provider starts a sign-in. */
+/** How each kind of provider starts a sign-in (OAuth and email imported on first use, as in ./callback.ts). */
 const start: ProviderHandlers<RequestContext, SignInStart> = {
   credentials: toSignInPage,
   webauthn: toSignInPage,
-  oauth: authorizationRedirect,
-  oidc: authorizationRedirect,
-  email: sendSignInLink,
+  oauth: async (ctx, provider) => (await import("../oauth/authorization-url.js")).authorizationRedirect(ctx, provider),
+  oidc: async (ctx, provider) => (await import("../oauth/authorization-url.js")).authorizationRedirect(ctx, provider),
+  email: async (ctx, provider) => (await import("../email/send-link.js")).sendSignInLink(ctx, provider),
 }
 
 /** Starts a sign-in with the provider in the path (CSRF-protected). */

@@ -4,15 +4,14 @@
  */
 import { MissingCSRF } from "../../errors.js"
 import type { ResponseInternal } from "../internal-response.js"
-import { renderSignOutPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
 import { endSession } from "../sessions/index.js"
 import { pageContextOf, type PageInputs } from "./page-context.js"
 
 /** The built-in sign-out page, or a redirect to `pages.signOut`. */
-export function signOutPage(ctx: PageInputs): ResponseInternal {
+export async function signOutPage(ctx: PageInputs): Promise<ResponseInternal> {
   if (ctx.config.pages.signOut) return { redirect: ctx.config.pages.signOut }
-  return renderSignOutPage(pageContextOf(ctx))
+  return (await import("../pages/index.js")).renderSignOutPage(pageContextOf(ctx))
 }
 
 /** Ends the session, clears its cookies and goes to the callback URL. */

@@ -15,8 +15,6 @@ import { clientAuthentication, clientOf } from "./client-auth.js"
 import { loggableError } from "./protocol-error.js"
 import { accountFields, tokenSetOf } from "./token-set.js"
 
-/** Seconds before `expires_at` at which a token counts as expired: it must outlive the request using it. */
-const EXPIRY_MARGIN = 60
 /** How long an outcome is handed out again instead of asking the provider, by status (ms). */
 const REUSE_MS: Record<RefreshOutcome["status"], number> = {
   // To requests still holding the refresh token the refresh replaced.
@@ -39,23 +37,6 @@ export type RefreshOutcome =
   | { status: "refused"; reason: string }
   /** The provider could not be asked, or its answer not used; worth trying again later. */
   | { status: "failed"; error: unknown }
-
-/** The OAuth provider with this id, if it has `refreshAccessToken` on. */
-export function refreshingProvider(providers: readonly { id: string; type: string }[], id: unknown): OAuthConfig | undefined {
-  const provider = providers.find((candidate) => candidate.id === id) as OAuthConfig | undefined
-  return provider && (provider.type === "oauth" || provider.type === "oidc") && provider.refreshAccessToken === true
-    ? provider
-    : undefined
-}
-
-/**
- * Whether an access token expiring at `expiresAt` (seconds since the epoch) needs refreshing now.
- * A numeric string counts (SQL drivers return BIGINT columns as strings); no expiry never expires.
- */
-export function isExpiring(expiresAt: unknown, now = Date.now()): boolean {
-  const seconds = typeof expiresAt === "string" && expiresAt.trim() !== "" ? Number(expiresAt) : expiresAt
-  return typeof seconds === "number" && Number.isFinite(seconds) && seconds - EXPIRY_MARGIN <= now / 1000
-}
 
 /** What a refresh needs. */
 export interface RefreshRequest {

@@ -9,7 +9,7 @@ import type { JWT } from "../../jwt/index.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import type { Account } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
-import { isExpiring, refreshAccessToken, refreshingProvider } from "../oauth/token-refresh.js"
+import { isExpiring, refreshingProvider } from "../oauth/refresh-due.js"
 import { withoutUndefined } from "../defined-fields.js"
 import type { RequestContext } from "../request-context.js"
 
@@ -32,7 +32,8 @@ export async function refreshedToken(ctx: RequestContext, token: JWT): Promise<J
   const provider = refreshingProvider(ctx.config.providers, token.provider)
   if (!provider || token.error === REFRESH_ERROR || !isExpiring(token.expires_at)) return token
   const refreshToken = typeof token.refresh_token === "string" ? token.refresh_token : ""
-  const outcome = await refreshAccessToken({ provider, refreshToken, logger: ctx.logger })
+  // The refresh (and the OAuth client) is imported only once one is due, not by every read.
+  const outcome = await (await import("../oauth/token-refresh.js")).refreshAccessToken({ provider, refreshToken, logger: ctx.logger })
   if (outcome.status === "refused") return { ...token, error: REFRESH_ERROR }
   if (outcome.status === "failed") return token
   const { access_token, refresh_token, expires_at } = outcome.fields
@@ -60,7 +61,7 @@ export async function refreshStoredTokens(ctx: RequestContext, userId: string): 
 async function refreshAccount(ctx: RequestContext, provider: OAuthConfig, account: AdapterAccount): Promise<boolean> {
   const { adapter } = ctx.config
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
-  const outcome = await refreshAccessToken({
+  const outcome = await (await import("../oauth/token-refresh.js")).refreshAccessToken({
     provider,
     refreshToken: account.refresh_token ?? "",
     logger: ctx.logger,

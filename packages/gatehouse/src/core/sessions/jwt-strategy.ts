@@ -47,8 +47,10 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
   try {
     const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
     if (!payload) throw new JWTSessionError("The session token decoded to nothing")
-    // Taken before any callback can change the decoded object in place.
-    const decodedClaims = savedForm(payload)
+    // Taken before any callback can change the decoded object in place; the default callbacks
+    // change nothing, which spares serialising the claims twice on every read.
+    const keepsClaims = config.defaultTokenCallbacks
+    const decodedClaims = keepsClaims ? undefined : savedForm(payload)
     const now = Date.now()
     const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
     let standing: Standing
@@ -60,20 +62,22 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     }
     if (!standing) return { session: null, cookies: store.clean() }
 
+    const refreshed = await refreshedToken(ctx, payload)
     const returned = await config.callbacks.jwt({
-      token: await refreshedToken(ctx, payload),
+      token: refreshed,
       ...(update && { trigger: "update" as const, session: update.data }),
     } as Parameters<typeof config.callbacks.jwt>[0])
     if (returned === null) return { session: null, cookies: store.clean() }
     assertToken(returned)
     const token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
+    const changed = (): boolean => (keepsClaims ? refreshed !== payload || !sameSessionClaims(payload, standing.claims) : changedClaims(token, decodedClaims))
 
     const due =
       update !== undefined ||
       issuedAt === undefined ||
       standing.checked ||
       now - issuedAt >= reissueAfterMs(config.session, config.jwt) ||
-      changedClaims(token, decodedClaims)
+      changed()
     const slid = new Date(Math.min(now + config.session.maxAge * 1000, standing.deadline))
     const expires = due ? slid : new Date(Math.min(issuedAt! + config.session.maxAge * 1000, standing.deadline))
     const defaultSession: Session = {
@@ -93,7 +97,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     // the cookie, so its expiry always matches the new token's `iat`; the client was told the
     // earlier one, which errs on the safe side.
     const cookies =
-      due || changedClaims(token, decodedClaims)
+      due || changed()
         ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, standing.deadline, now) })), { expires: slid })
         : []
     await emitEvent(config, "session", { session: session as Session, token })
@@ -174,28 +178,46 @@ function reissueAfterMs(session: RequestContext["config"]["session"], jwt: Reque
   return Math.min(session.updateAge, Math.min(session.maxAge, jwt.maxAge) / 2) * 1000
 }
 
-/** Whether saving `token` would store other claims than `decoded` (its {@link savedForm}); unknown counts as changed. */
-function changedClaims(token: JWT, decoded: string | undefined): boolean {
-  return decoded === undefined || savedForm(token) !== decoded
+/** Whether the decoded token already holds Gatehouse's own claims as they are to be written. */
+function sameSessionClaims(decoded: JWT, claims: JWT): boolean {
+  return SESSION_CLAIMS.every((claim) => decoded[claim] === claims[claim])
 }
 
 /**
- * The claims as `encode` would save them (without the `iat`, `exp` and `jti` it sets), as JSON
- * with every object's keys sorted, so that two tokens compare equal exactly when saving either
- * stores the same claims, whatever order a callback built them in. `undefined` when JSON cannot
- * hold them (a custom decode's BigInt): such a token counts as changed on every read.
+ * Whether saving `token` would store other claims than `decoded` (its {@link savedForm}); unknown
+ * counts as changed. The claims in the same order is the usual case (the default callbacks return
+ * the token as decoded), answered by one plain `JSON.stringify`; only a token whose JSON differs
+ * is compared again with every object's keys sorted, so that the order a callback built the
+ * claims in does not count as a change.
+ */
+function changedClaims(token: JWT, decoded: string | undefined): boolean {
+  if (decoded === undefined) return true
+  const saved = savedForm(token)
+  if (saved === decoded) return false
+  return saved === undefined || sortedJson(JSON.parse(saved)) !== sortedJson(JSON.parse(decoded))
+}
+
+/**
+ * The claims as `encode` would save them (without the `iat`, `exp` and `jti` it sets), as JSON.
+ * `undefined` when JSON cannot hold them (a custom decode's BigInt): such a token counts as
+ * changed on every read.
  */
 function savedForm(token: JWT): string | undefined {
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
   try {
-    return JSON.stringify(claims, (_key, value: unknown) =>
-      value !== null && typeof value === "object" && !Array.isArray(value)
-        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : value,
-    )
+    return JSON.stringify(claims)
   } catch {
     return undefined
   }
+}
+
+/** JSON data as JSON with every object's keys sorted. */
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  )
 }
 
 /** What a sign-in knows about the user, for the `jwt` callback. */

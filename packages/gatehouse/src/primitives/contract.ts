@@ -1,0 +1,54 @@
+/**
+ * What the two builds of the cryptographic primitives offer, so that `jwt/` and the digest helper
+ * are written once: `web.ts` on Web Crypto (every runtime), `node.ts` on `node:crypto` (picked by
+ * the package's `#primitives` import under the `node` condition). Both give byte-identical
+ * results; the Node build saves Web Crypto's hop to a worker thread on every call, which is most
+ * of what a session check costs.
+ * @module
+ */
+
+/** The content encryptions a session token may use. */
+export type ContentEncryption = "A256CBC-HS512" | "A256GCM"
+
+/** A content key, imported once, ready to seal and open JWE content. */
+export interface ContentCipher {
+  /**
+   * A256CBC-HS512 (RFC 7518 §5.2.2): a fresh IV, the ciphertext, and the full HMAC-SHA-512 over
+   * AAD ‖ IV ‖ ciphertext ‖ AAD length (the caller keeps its first half as the tag).
+   */
+  sealCbc(aad: Uint8Array, plaintext: Uint8Array): Promise<{ iv: Uint8Array; ciphertext: Uint8Array; mac: Uint8Array }>
+  /**
+   * A256CBC-HS512 opened: the HMAC the caller compares with the token's tag (in constant time,
+   * before using anything), and the plaintext, or `undefined` when the padding is wrong.
+   */
+  openCbc(aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<{ mac: Uint8Array; plaintext: Uint8Array | undefined }>
+  /** A256GCM opened: the plaintext, or `undefined` when the tag does not verify. */
+  openGcm(aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array | undefined>
+}
+
+/** The primitives each build exports. */
+export interface Primitives {
+  /** HKDF-SHA256 of `secret` with `salt` and `info`, `length` bytes. */
+  hkdf(secret: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): Promise<Uint8Array>
+  /** A SHA-2 digest. */
+  digest(algorithm: "SHA-256" | "SHA-512", data: Uint8Array): Promise<Uint8Array>
+  /** `key` (64 bytes for A256CBC-HS512: MAC half, then AES half; 32 for A256GCM) imported for `enc`. */
+  contentCipher(key: Uint8Array, enc: ContentEncryption): Promise<ContentCipher>
+}
+
+/**
+ * A cipher's methods for the other kind of key, which the JWE reader never calls (it dispatches on
+ * the key's `enc`); a build spreads this and fills in its kind's.
+ */
+export const wrongKind: ContentCipher = { sealCbc: refuse, openCbc: refuse, openGcm: refuse }
+
+function refuse(): Promise<never> {
+  return Promise.reject(new TypeError("This content key is of the other kind"))
+}
+
+/** The A256CBC-HS512 MAC input: AAD ‖ IV ‖ ciphertext ‖ the AAD's length in bits, 64-bit big-endian. */
+export function aadLength(aad: Uint8Array): Uint8Array {
+  const length = new Uint8Array(8)
+  new DataView(length.buffer).setBigUint64(0, BigInt(aad.length * 8))
+  return length
+}
