@@ -47,6 +47,11 @@ function formatValue(value: number, unit: string): string {
   return `${integer.format(value)} ${unit}`
 }
 
+/** One contender's line: throughput and latencies. */
+function printTiming(name: string, t: Timing): void {
+  console.log(`    ${name.padEnd(10)} ${formatValue(t.opsPerSecond, "ops/s").padStart(14)}   p50 ${formatLatency(t.p50Us).padStart(9)}   p99 ${formatLatency(t.p99Us).padStart(9)}`)
+}
+
 function ratioText(ratio: number, quantity: string, better: Better): string {
   return `ratio gatehouse / auth.js ${quantity}: ${ratio.toFixed(2)}x (${better} is better)`
 }
@@ -71,10 +76,7 @@ export class Report {
     console.log(`  ${label}`)
     for (const key of ["gatehouse", "authjs"] as const) {
       const t = timings[key]
-      if (!t) continue
-      console.log(
-        `    ${LABEL[key].padEnd(10)} ${formatValue(t.opsPerSecond, "ops/s").padStart(14)}   p50 ${formatLatency(t.p50Us).padStart(9)}   p99 ${formatLatency(t.p99Us).padStart(9)}`,
-      )
+      if (t) printTiming(LABEL[key], t)
     }
     const ratio = timings.authjs ? timings.gatehouse.opsPerSecond / timings.authjs.opsPerSecond : null
     if (ratio !== null) console.log(`    ${ratioText(ratio, "throughput", "higher")}`)
@@ -97,9 +99,8 @@ export class Report {
    */
   cost(label: string, timings: { gatehouse: Timing; floor: Timing }, floorName: string): void {
     console.log(`  ${label}`)
-    for (const [name, t] of [["gatehouse", timings.gatehouse], [floorName, timings.floor]] as const) {
-      console.log(`    ${name.padEnd(10)} ${formatValue(t.opsPerSecond, "ops/s").padStart(14)}   p50 ${formatLatency(t.p50Us).padStart(9)}   p99 ${formatLatency(t.p99Us).padStart(9)}`)
-    }
+    printTiming("gatehouse", timings.gatehouse)
+    printTiming(floorName, timings.floor)
     const cost = timings.floor.opsPerSecond / timings.gatehouse.opsPerSecond
     const note = `${cost.toFixed(2)}× the time of ${floorName} (${formatValue(timings.floor.opsPerSecond, "ops/s")}; lower is better)`
     console.log(`    cost: ${note}`)

@@ -8,6 +8,7 @@
  * - {@link runServerAction}: sign-in, sign-out and session updates as server-side calls.
  * - {@link setCookieHeaders}: cookies as `Set-Cookie` values for the framework's response.
  * - {@link isAuthRoute}: whether a request is for the auth routes (then hand it to `Auth`).
+ * - {@link requestAtOrigin}: a request moved to `AUTH_URL`'s origin, for a framework behind a proxy.
  * - {@link providerType}: a provider's type, to pick the route a server-side sign-in posts to.
  *
  * @example A Hono app
@@ -32,5 +33,6 @@ export { prepareConfig, type PrepareConfigOptions, type PreparedConfig, type Set
 export { getSession, setCookieHeaders, type SessionRequest, type SessionResult } from "./session.js"
 export { runServerAction, type ServerActionInput, type ServerActionResult } from "./server-action.js"
 export { isAuthRoute } from "./routes.js"
+export { requestAtOrigin } from "./request-origin.js"
 export { providerType } from "./providers.js"
 export type { Cookie } from "../cookies/defaults.js"

@@ -23,11 +23,11 @@ import { headers } from "next/headers.js"
 // Without ".js": Next resolves the bare specifier to the server build of next/navigation (the file
 // next/navigation.js is the client one, which a route handler cannot load).
 import { redirect as nextRedirect } from "next/navigation"
-import { getSession, prepareConfig, providerType, runServerAction, type PreparedConfig } from "../framework/index.js"
+import { getSession, prepareConfig, providerType, requestAtOrigin, runServerAction, type PreparedConfig } from "../framework/index.js"
 import { Auth, type Session } from "../index.js"
 import { writeCookies } from "./next-cookies.js"
 import { proxyResponse } from "./proxy.js"
-import { onAuthOrigin, originOf } from "./request-origin.js"
+import { originOf } from "./request-origin.js"
 import type {
   AuthFunction,
   AuthorizationParams,
@@ -70,7 +70,7 @@ export function NextAuth(config: NextAuthConfig | NextAuthConfigFunction): NextA
 
   const handler = async (request: Request): Promise<Response> => {
     const ready = await prepared(request as NextRequestLike)
-    return Auth(onAuthOrigin(ready, request), ready.config)
+    return Auth(requestAtOrigin(ready, request), ready.config)
   }
 
   const readServerSession = async (): Promise<Session | null> => {

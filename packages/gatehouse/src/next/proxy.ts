@@ -5,9 +5,8 @@
  * @module
  */
 import { NextResponse } from "next/server.js"
-import { getSession, isAuthRoute, type PreparedConfig } from "../framework/index.js"
+import { getSession, isAuthRoute, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
 import type { Session } from "../index.js"
-import { onAuthOrigin } from "./request-origin.js"
 import type { NextAuthConfig, NextAuthRequest, NextRequestLike } from "./types.js"
 
 type Handler<Context> = (request: NextAuthRequest, context: Context) => unknown
@@ -26,7 +25,7 @@ export async function proxyResponse<Context>(
   let session: Session | null
   let setCookies: string[]
   try {
-    ;({ session, setCookies } = await getSession(onAuthOrigin(prepared, request), config))
+    ;({ session, setCookies } = await getSession(requestAtOrigin(prepared, request), config))
   } catch {
     // Logged where it failed. No session could be read: nothing protected may go through.
     return closed(prepared, request)

@@ -16,19 +16,3 @@ export function originOf(prepared: PreparedConfig, headers: Headers): string {
     return "http://localhost"
   }
 }
-
-/**
- * `request` on `AUTH_URL`'s origin when that differs from the one Next reports (a proxy in front
- * rewriting the host), so every link the core builds points at the app's public address.
- */
-export function onAuthOrigin(prepared: PreparedConfig, request: Request): Request {
-  const url = new URL(request.url)
-  if (!prepared.origin || url.origin === prepared.origin) return request
-  const moved = new URL(url.pathname + url.search, prepared.origin)
-  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers: request.headers, signal: request.signal }
-  if (request.body) {
-    init.body = request.body
-    init.duplex = "half"
-  }
-  return new Request(moved, init)
-}

@@ -21,10 +21,10 @@
  * ```
  * @module gatehouse-auth/solid-start
  */
-import { getSession as sessionOf, prepareConfig, type PreparedConfig } from "../framework/index.js"
+import { getSession as sessionOf, prepareConfig, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
 import { InvalidConfig } from "../errors.js"
 import { Auth, type AuthConfig, type Session } from "../index.js"
-import { onAuthOrigin, sessionUrl } from "./request-origin.js"
+import { sessionUrl } from "./request-origin.js"
 import { appendSetCookies } from "./response-cookies.js"
 import type { SignalAuthConfig, SignalAuthHandler, SignalAuthHandlers, SolidRequestEvent } from "./types.js"
 
@@ -94,7 +94,7 @@ export function SignalAuth(config: SignalAuthConfig): SignalAuthHandlers {
       }
       return request.method === "GET" ? undefined : new Response("Not Found", { status: 404 })
     }
-    return Auth(onAuthOrigin(ready, request), ready.config)
+    return Auth(requestAtOrigin(ready, request), ready.config)
   }
   return { GET: handler, POST: handler }
 }

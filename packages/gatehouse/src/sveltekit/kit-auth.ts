@@ -4,11 +4,23 @@
  * @module
  */
 import { Auth, AuthError, CredentialsSignin, type EnvObject, type Session } from "../index.js"
-import { getSession, isAuthRoute, prepareConfig, providerType, runServerAction, type PreparedConfig } from "../framework/index.js"
+import {
+  getSession,
+  isAuthRoute,
+  prepareConfig,
+  providerType,
+  requestAtOrigin,
+  runServerAction,
+  type PreparedConfig,
+  type ServerActionInput,
+} from "../framework/index.js"
 import { writeCookies } from "./kit-cookies.js"
 import { callbackUrlOf, readPostedForm, type PostedForm } from "./posted-form.js"
-import { onAuthOrigin, originOf, postedFromHere } from "./request-origin.js"
+import { originOf, postedFromHere } from "./request-origin.js"
 import type { KitAuthConfig, KitAuthConfigFunction, KitAuthResult, KitRequestEvent } from "./types.js"
+
+/** What a form action asks of the core; the origin, headers and the origin check come from the event. */
+type ActionInput = Omit<ServerActionInput, "origin" | "headers" | "originChecked">
 
 /** The two Kit functions an action ends with; both throw what Kit catches. */
 export interface KitControl {
@@ -43,53 +55,24 @@ export function createKitAuth<Event extends KitRequestEvent>(
     // One session read per request, however many loads (run side by side) ask for it.
     let session: Promise<Session | null> | undefined
     event.locals.auth ??= () => (session ??= readSession(event))
-    if (isAuthRoute(event.url, ready.config.basePath)) return Auth(onAuthOrigin(ready, event.request), ready.config)
+    if (isAuthRoute(event.url, ready.config.basePath)) return Auth(requestAtOrigin(ready, event.request), ready.config)
     return resolve(event)
   }
 
-  const signIn: KitAuthResult<Event>["signIn"] = async (event) => {
-    const ready = await prepared(event)
-    const form = await postedForm(event, kit)
-    const callbackUrl = callbackUrlOf(form.redirectTo, ready, event)
-    let location: string
-    try {
-      const type = form.providerId === undefined ? undefined : providerType(ready.config, form.providerId)
-      if (type === undefined || type === "webauthn") {
-        // No provider, an unknown one, or a passkey (whose ceremony runs in the browser): the
-        // sign-in page, which offers them all.
-        location = `${basePathOf(ready)}/signin?${new URLSearchParams({ callbackUrl })}`
-      } else {
-        const result = await runServerAction(ready.config, {
-          action: type === "credentials" ? "callback" : "signin",
-          providerId: form.providerId,
-          origin: originOf(ready, event),
-          headers: event.request.headers,
-          fields: { ...form.fields, callbackUrl },
-          query: form.authorizationParams,
-          // Kit refuses cross-site form posts before an action runs; checked again here, as an app
-          // may have turned that off. Otherwise the core asks for the double-submit token.
-          originChecked: postedFromHere(ready, event),
-        })
-        writeCookies(event.cookies, result.cookies)
-        location = result.redirect ?? callbackUrl
-      }
-    } catch (error) {
-      location = failurePage(ready, error, callbackUrl)
-    }
-    return kit.redirect(303, location)
-  }
-
-  const signOut: KitAuthResult<Event>["signOut"] = async (event) => {
-    const ready = await prepared(event)
-    const form = await postedForm(event, kit)
-    const callbackUrl = callbackUrlOf(form.redirectTo, ready, event)
+  /**
+   * Runs a server action for a form post and answers 303: where the core sent the browser (its
+   * cookies written through Kit), else `callbackUrl`; a failure goes to the sign-in or error page.
+   */
+  const settle = async (ready: PreparedConfig<KitAuthConfig>, event: Event, callbackUrl: string, input: ActionInput): Promise<never> => {
     let location: string
     try {
       const result = await runServerAction(ready.config, {
-        action: "signout",
+        ...input,
         origin: originOf(ready, event),
         headers: event.request.headers,
-        fields: { ...form.fields, callbackUrl },
+        fields: { ...input.fields, callbackUrl },
+        // Kit refuses cross-site form posts before an action runs; checked again here, as an app
+        // may have turned that off. Otherwise the core asks for the double-submit token.
         originChecked: postedFromHere(ready, event),
       })
       writeCookies(event.cookies, result.cookies)
@@ -98,6 +81,35 @@ export function createKitAuth<Event extends KitRequestEvent>(
       location = failurePage(ready, error, callbackUrl)
     }
     return kit.redirect(303, location)
+  }
+
+  const signIn: KitAuthResult<Event>["signIn"] = async (event) => {
+    const ready = await prepared(event)
+    const form = await postedForm(event, kit)
+    const callbackUrl = callbackUrlOf(form.redirectTo, ready, event)
+    let type: ReturnType<typeof providerType>
+    try {
+      type = form.providerId === undefined ? undefined : providerType(ready.config, form.providerId)
+    } catch (error) {
+      return kit.redirect(303, failurePage(ready, error, callbackUrl))
+    }
+    if (type === undefined || type === "webauthn") {
+      // No provider, an unknown one, or a passkey (whose ceremony runs in the browser): the
+      // sign-in page, which offers them all.
+      return kit.redirect(303, `${basePathOf(ready)}/signin?${new URLSearchParams({ callbackUrl })}`)
+    }
+    return settle(ready, event, callbackUrl, {
+      action: type === "credentials" ? "callback" : "signin",
+      providerId: form.providerId,
+      fields: form.fields,
+      query: form.authorizationParams,
+    })
+  }
+
+  const signOut: KitAuthResult<Event>["signOut"] = async (event) => {
+    const ready = await prepared(event)
+    const form = await postedForm(event, kit)
+    return settle(ready, event, callbackUrlOf(form.redirectTo, ready, event), { action: "signout", fields: form.fields })
   }
 
   return { handle, signIn, signOut }

@@ -21,18 +21,3 @@ export function postedFromHere(prepared: PreparedConfig, event: KitRequestEvent)
   const origin = event.request.headers.get("origin")
   return origin !== null && (origin === event.url.origin || origin === prepared.origin)
 }
-
-/**
- * `event.request` moved to `AUTH_URL`'s origin when that differs from Kit's (a proxy in front
- * rewriting the host), so every link the core builds points at the app's public address.
- */
-export function onAuthOrigin(prepared: PreparedConfig, request: Request): Request {
-  const url = new URL(request.url)
-  if (!prepared.origin || url.origin === prepared.origin) return request
-  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers: request.headers, signal: request.signal }
-  if (request.body) {
-    init.body = request.body
-    init.duplex = "half"
-  }
-  return new Request(new URL(url.pathname + url.search, prepared.origin), init)
-}
