@@ -17,7 +17,8 @@
  * import { Auth } from "gatehouse-auth"
  * import { getSession, isAuthRoute, prepareConfig } from "gatehouse-auth/framework"
  *
- * const { config: ready } = prepareConfig(config, process.env)
+ * // env: the environment's variables, Node's or the platform's bindings
+ * const { config: ready } = prepareConfig(config, env)
  * const app = new Hono()
  * app.use(async (c, next) => {
  *   if (isAuthRoute(c.req.url, ready.basePath)) return Auth(c.req.raw, ready)

@@ -46,14 +46,14 @@ const prepared = new WeakMap<object, Map<string, PreparedConfig>>()
  * working), and the environment is read only the first time. Warnings are logged once.
  *
  * @param config - The application's configuration; never changed.
- * @param env - The environment: `process.env` on Node, a platform's bindings elsewhere.
+ * @param env - The environment's variables: Node's environment on Node, a platform's bindings elsewhere.
  * @throws {InvalidConfig} when `AUTH_URL` is set but is not an http(s) URL without credentials,
  *   query or fragment: a configuration error for the application, not a bad request per client.
  * @example
  * ```ts
  * import { prepareConfig } from "gatehouse-auth/framework"
  *
- * const { config: ready, origin } = prepareConfig(config, process.env, { basePath: "/api/auth" })
+ * const { config: ready, origin } = prepareConfig(config, env, { basePath: "/api/auth" })
  * ```
  */
 export function prepareConfig<Config extends AuthConfig>(config: Config, env: EnvObject = {}, options: PrepareConfigOptions = {}): PreparedConfig<Config> {

@@ -12,7 +12,7 @@ import type { PreparedConfig } from "./prepare-config.js"
  *
  * @example
  * ```ts
- * const ready = prepareConfig(config, process.env)
+ * const ready = prepareConfig(config, env)
  * const response = await Auth(requestAtOrigin(ready, request), ready.config)
  * ```
  */

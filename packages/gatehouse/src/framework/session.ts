@@ -37,7 +37,7 @@ export interface SessionResult {
  * ```ts
  * import { getSession, prepareConfig } from "gatehouse-auth/framework"
  *
- * const { config: ready } = prepareConfig(config, process.env)
+ * const { config: ready } = prepareConfig(config, env) // Node's environment, or the platform's bindings
  * const { session, setCookies } = await getSession(request, ready)
  * for (const line of setCookies) response.headers.append("set-cookie", line)
  * ```
