@@ -6,18 +6,15 @@
  * server component after a refresh, two tabs kept in step, sign-out, the API route's 401, bad
  * input through the handlers; with JWT sessions and with database sessions in SQLite.
  */
-import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
-import { buildExampleApp, freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
-import { startOidcServer, type OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
-import { startSmtpServer, type TestSmtpServer } from "../../../packages/gatehouse/test/support/smtp-server.js"
+import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
+import { freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { exampleHarness, type StrategyApp } from "../../../packages/gatehouse/test/support/example-harness.js"
+import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
 
 const app: ExampleApp = {
   dir: fileURLToPath(new URL("..", import.meta.url)),
@@ -27,49 +24,19 @@ const app: ExampleApp = {
 }
 
 const PASSWORD = "correct horse battery staple"
-let browser: Browser
+const harness = exampleHarness(app, "next")
 let oidc: OidcServer
-let smtp: TestSmtpServer
-let dataDir: string
-
-beforeAll(async () => {
-  buildExampleApp(app)
-  dataDir = mkdtempSync(join(tmpdir(), "gatehouse-next-"))
-  smtp = await startSmtpServer()
-  browser = await launchChromium()
-}, 600_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await smtp?.stop()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-})
 
 /** The app started with `strategy` sessions, its OpenID client registered at the provider. */
-async function started(strategy: "jwt" | "database"): Promise<RunningApp & { db: string }> {
-  const port = await freePort()
-  const origin = `http://localhost:${port}`
-  oidc = await startOidcServer({
-    clients: [{ client_id: `next-${strategy}`, client_secret: "next-secret", redirect_uris: [`${origin}/api/auth/callback/local-oidc`] }],
-    accounts: { grace: { email: `grace.${strategy}@example.com`, email_verified: true, name: "Grace Hopper" } },
-  })
-  const db = join(dataDir, `${strategy}.db`)
-  const running = await startExampleApp(app, {
-    port,
+async function started(strategy: "jwt" | "database"): Promise<StrategyApp> {
+  const running = await harness.start(strategy, {
+    callbackPath: "/api/auth/callback/local-oidc",
     command: (listen) => ["node_modules/next/dist/bin/next", "start", "-p", String(listen), "-H", "localhost"],
-    env: {
-      AUTH_SECRET: randomBytes(32).toString("base64"),
-      AUTH_URL: origin,
-      SESSION_STRATEGY: strategy,
-      DATABASE_PATH: db,
-      OIDC_ISSUER: oidc.issuer,
-      OIDC_CLIENT_ID: `next-${strategy}`,
-      OIDC_CLIENT_SECRET: "next-secret",
-      SMTP_URL: smtp.smtpUrl,
-    },
+    address: "AUTH_URL",
     readyPath: "/api/auth/providers",
   })
-  return { ...running, db }
+  oidc = running.oidc
+  return running
 }
 
 async function statusOf(page: Page, url: string): Promise<string> {
@@ -99,7 +66,7 @@ describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (s
 
   beforeAll(async () => {
     running = await started(strategy)
-    context = await browser.newContext()
+    context = await harness.browser.newContext()
     page = await context.newPage()
   }, 120_000)
 
@@ -161,7 +128,7 @@ describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (s
     await page.goto(`${running.url}/signin`)
     await page.fill("#link-email", email)
     await Promise.all([page.waitForURL(/\/api\/auth\/verify-request/), page.getByRole("button", { name: "Email me a link" }).click()])
-    const message = await smtp.waitForMessage((candidate) => candidate.to.includes(email))
+    const message = await harness.smtp.waitForMessage((candidate) => candidate.to.includes(email))
     const link = /<a href="([^"]+)"/.exec(message.html)![1]!.replaceAll("&amp;", "&")
     await page.goto(link)
     await page.waitForURL(`${running.url}/`)
@@ -170,7 +137,7 @@ describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (s
   })
 
   it("creates a passkey through the React client, then signs in with it", async () => {
-    const passkeys = await passkeyPage(browser)
+    const passkeys = await passkeyPage(harness.browser)
     try {
       const { page: keyPage } = passkeys
       await keyPage.goto(`${running.url}/signin`)
@@ -239,11 +206,11 @@ describe("examples/next without AUTH_SECRET", () => {
         AUTH_SECRET: "",
         AUTH_URL: `http://localhost:${port}`,
         SESSION_STRATEGY: "jwt",
-        DATABASE_PATH: join(dataDir, "no-secret.db"),
+        DATABASE_PATH: join(harness.dataDir, "no-secret.db"),
         OIDC_ISSUER: "http://127.0.0.1:9",
         OIDC_CLIENT_ID: "unused",
         OIDC_CLIENT_SECRET: "unused",
-        SMTP_URL: smtp.smtpUrl,
+        SMTP_URL: harness.smtp.smtpUrl,
       },
       readyPath: "/favicon.ico",
     })

@@ -10,17 +10,15 @@
  */
 import { execFileSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
-import { buildExampleApp, freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
-import { startOidcServer, type OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
-import { startSmtpServer, type TestSmtpServer } from "../../../packages/gatehouse/test/support/smtp-server.js"
+import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
+import { freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { exampleHarness, type StrategyApp } from "../../../packages/gatehouse/test/support/example-harness.js"
+import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
 
 const app: ExampleApp = {
   dir: fileURLToPath(new URL("..", import.meta.url)),
@@ -34,51 +32,20 @@ const serve = () => [".output/server/index.mjs"]
 
 const PASSWORD = "correct horse battery staple"
 const SESSION = "authjs.session-token"
-let browser: Browser
+const harness = exampleHarness(app, "solid")
 let oidc: OidcServer
-let smtp: TestSmtpServer
-let dataDir: string
-
-beforeAll(async () => {
-  buildExampleApp(app)
-  dataDir = mkdtempSync(join(tmpdir(), "gatehouse-solid-"))
-  smtp = await startSmtpServer()
-  browser = await launchChromium()
-}, 600_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await smtp?.stop()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-})
 
 /** The app started with `strategy` sessions, its OpenID client registered at the provider. */
-async function started(strategy: "jwt" | "database"): Promise<RunningApp & { db: string }> {
-  const port = await freePort()
-  const origin = `http://localhost:${port}`
-  oidc = await startOidcServer({
-    clients: [{ client_id: `solid-${strategy}`, client_secret: "solid-secret", redirect_uris: [`${origin}/api/auth/callback/local-oidc`] }],
-    accounts: { grace: { email: `grace.${strategy}@example.com`, email_verified: true, name: "Grace Hopper" } },
-  })
-  const db = join(dataDir, `${strategy}.db`)
-  const running = await startExampleApp(app, {
-    port,
+async function started(strategy: "jwt" | "database"): Promise<StrategyApp> {
+  const running = await harness.start(strategy, {
+    callbackPath: "/api/auth/callback/local-oidc",
     command: serve,
-    env: {
-      HOST: "127.0.0.1",
-      AUTH_SECRET: randomBytes(32).toString("base64"),
-      // JWT: URLs from the request (AUTH_TRUST_HOST); database: from AUTH_URL.
-      ...(strategy === "jwt" ? { AUTH_TRUST_HOST: "true" } : { AUTH_URL: origin }),
-      SESSION_STRATEGY: strategy,
-      DATABASE_PATH: db,
-      OIDC_ISSUER: oidc.issuer,
-      OIDC_CLIENT_ID: `solid-${strategy}`,
-      OIDC_CLIENT_SECRET: "solid-secret",
-      SMTP_URL: smtp.smtpUrl,
-    },
+    env: () => ({ HOST: "127.0.0.1" }),
+    address: "by strategy",
     readyPath: "/api/auth/providers",
   })
-  return { ...running, db }
+  oidc = running.oidc
+  return running
 }
 
 async function statusOf(page: Page, url: string): Promise<string> {
@@ -115,7 +82,7 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
 
   beforeAll(async () => {
     running = await started(strategy)
-    context = await browser.newContext()
+    context = await harness.browser.newContext()
     page = await context.newPage()
   }, 120_000)
 
@@ -202,7 +169,7 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
     await page.waitForSelector("body[data-hydrated]")
     await page.fill("#link-email", email)
     await Promise.all([page.waitForURL(/\/api\/auth\/verify-request/), page.getByRole("button", { name: "Email me a link" }).click()])
-    const message = await smtp.waitForMessage((candidate) => candidate.to.includes(email))
+    const message = await harness.smtp.waitForMessage((candidate) => candidate.to.includes(email))
     const link = /<a href="([^"]+)"/.exec(message.html)![1]!.replaceAll("&amp;", "&")
     expect(new URL(link).pathname).toBe("/api/auth/callback/nodemailer")
     await page.goto(link)
@@ -212,7 +179,7 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
   })
 
   it("creates a passkey through the Solid client, then signs in with it", async () => {
-    const passkeys = await passkeyPage(browser)
+    const passkeys = await passkeyPage(harness.browser)
     try {
       const { page: keyPage } = passkeys
       await keyPage.goto(`${running.url}/signin`)
@@ -279,11 +246,11 @@ describe("examples/solid-start passing refreshed cookies on", () => {
         SESSION_STRATEGY: "jwt",
         // Every read renews the session cookie.
         SESSION_UPDATE_AGE: "0",
-        DATABASE_PATH: join(dataDir, "refresh.db"),
+        DATABASE_PATH: join(harness.dataDir, "refresh.db"),
         OIDC_ISSUER: "http://127.0.0.1:9",
         OIDC_CLIENT_ID: "unused",
         OIDC_CLIENT_SECRET: "unused",
-        SMTP_URL: smtp.smtpUrl,
+        SMTP_URL: harness.smtp.smtpUrl,
       },
       readyPath: "/api/auth/providers",
     })
@@ -294,7 +261,7 @@ describe("examples/solid-start passing refreshed cookies on", () => {
   })
 
   it("sends the renewed session cookie from getSession(event) in the middleware, an API route and a server function, kept out of shared caches", async () => {
-    const context = await browser.newContext()
+    const context = await harness.browser.newContext()
     try {
       const page = await context.newPage()
       await signInWithPassword(page, running.url)
@@ -319,7 +286,7 @@ describe("examples/solid-start passing refreshed cookies on", () => {
   })
 
   it("renders a streamed page whose query reads the session after its headers went out", async () => {
-    const context = await browser.newContext()
+    const context = await harness.browser.newContext()
     try {
       const page = await context.newPage()
       await signInWithPassword(page, running.url)
@@ -348,11 +315,11 @@ describe("examples/solid-start without AUTH_SECRET", () => {
         AUTH_SECRET: "",
         AUTH_URL: `http://localhost:${port}`,
         SESSION_STRATEGY: "jwt",
-        DATABASE_PATH: join(dataDir, "no-secret.db"),
+        DATABASE_PATH: join(harness.dataDir, "no-secret.db"),
         OIDC_ISSUER: "http://127.0.0.1:9",
         OIDC_CLIENT_ID: "unused",
         OIDC_CLIENT_SECRET: "unused",
-        SMTP_URL: smtp.smtpUrl,
+        SMTP_URL: harness.smtp.smtpUrl,
       },
     })
   }, 120_000)

@@ -9,18 +9,15 @@
  * and the app started without a secret.
  */
 import { execFileSync } from "node:child_process"
-import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
-import { buildExampleApp, freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
-import { startOidcServer, type OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
-import { startSmtpServer, type TestSmtpServer } from "../../../packages/gatehouse/test/support/smtp-server.js"
+import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
+import { freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { exampleHarness, type StrategyApp } from "../../../packages/gatehouse/test/support/example-harness.js"
+import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
 
 const app: ExampleApp = {
   dir: fileURLToPath(new URL("..", import.meta.url)),
@@ -30,23 +27,8 @@ const app: ExampleApp = {
 }
 
 const PASSWORD = "correct horse battery staple"
-let browser: Browser
+const harness = exampleHarness(app, "kit")
 let oidc: OidcServer
-let smtp: TestSmtpServer
-let dataDir: string
-
-beforeAll(async () => {
-  buildExampleApp(app)
-  dataDir = mkdtempSync(join(tmpdir(), "gatehouse-kit-"))
-  smtp = await startSmtpServer()
-  browser = await launchChromium()
-}, 600_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await smtp?.stop()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-})
 
 /** adapter-node's server on loopback; ORIGIN is the address the browser uses (Kit's Origin check compares with it). */
 function start(port: number, env: Record<string, string>): Promise<RunningApp> {
@@ -58,25 +40,16 @@ function start(port: number, env: Record<string, string>): Promise<RunningApp> {
  * JWT app finds its own address through AUTH_TRUST_HOST (honoured in production), the database
  * app through AUTH_URL.
  */
-async function started(strategy: "jwt" | "database"): Promise<RunningApp & { db: string }> {
-  const port = await freePort()
-  const origin = `http://localhost:${port}`
-  oidc = await startOidcServer({
-    clients: [{ client_id: `kit-${strategy}`, client_secret: "kit-secret", redirect_uris: [`${origin}/auth/callback/local-oidc`] }],
-    accounts: { grace: { email: `grace.${strategy}@example.com`, email_verified: true, name: "Grace Hopper" } },
+async function started(strategy: "jwt" | "database"): Promise<StrategyApp> {
+  const running = await harness.start(strategy, {
+    callbackPath: "/auth/callback/local-oidc",
+    command: () => ["build"],
+    // adapter-node on loopback; ORIGIN is the address the browser uses (Kit's Origin check compares with it).
+    env: (origin) => ({ HOST: "127.0.0.1", ORIGIN: origin }),
+    address: "by strategy",
   })
-  const db = join(dataDir, `${strategy}.db`)
-  const running = await start(port, {
-    AUTH_SECRET: randomBytes(32).toString("base64"),
-    ...(strategy === "jwt" ? { AUTH_TRUST_HOST: "true" } : { AUTH_URL: origin }),
-    SESSION_STRATEGY: strategy,
-    DATABASE_PATH: db,
-    OIDC_ISSUER: oidc.issuer,
-    OIDC_CLIENT_ID: `kit-${strategy}`,
-    OIDC_CLIENT_SECRET: "kit-secret",
-    SMTP_URL: smtp.smtpUrl,
-  })
-  return { ...running, db }
+  oidc = running.oidc
+  return running
 }
 
 async function statusOf(page: Page, url: string): Promise<string> {
@@ -111,7 +84,7 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
   beforeAll(async () => {
     running = await started(strategy)
     for (const javaScript of ["on", "off"] as const) {
-      contexts[javaScript] = await browser.newContext({ javaScriptEnabled: javaScript === "on" })
+      contexts[javaScript] = await harness.browser.newContext({ javaScriptEnabled: javaScript === "on" })
       pages[javaScript] = await contexts[javaScript].newPage()
     }
   }, 120_000)
@@ -196,7 +169,7 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
       await page.fill("#link-email", email)
       await page.getByRole("button", { name: "Email me a link" }).click()
       await page.waitForURL(/\/auth\/verify-request/)
-      const message = await smtp.waitForMessage((candidate) => candidate.to.includes(email))
+      const message = await harness.smtp.waitForMessage((candidate) => candidate.to.includes(email))
       const link = /<a href="([^"]+)"/.exec(message.html)![1]!.replaceAll("&amp;", "&")
       await page.goto(link)
       await page.waitForURL(`${running.url}/`)
@@ -206,7 +179,7 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
   })
 
   it("creates a passkey through gatehouse-auth/client, then signs in with it", async () => {
-    const passkeys = await passkeyPage(browser)
+    const passkeys = await passkeyPage(harness.browser)
     try {
       const { page } = passkeys
       await page.goto(`${running.url}/signin`)
@@ -295,11 +268,11 @@ describe("examples/sveltekit without AUTH_SECRET", () => {
       AUTH_SECRET: "",
       AUTH_TRUST_HOST: "true",
       SESSION_STRATEGY: "jwt",
-      DATABASE_PATH: join(dataDir, "no-secret.db"),
+      DATABASE_PATH: join(harness.dataDir, "no-secret.db"),
       OIDC_ISSUER: "http://127.0.0.1:9",
       OIDC_CLIENT_ID: "unused",
       OIDC_CLIENT_SECRET: "unused",
-      SMTP_URL: smtp.smtpUrl,
+      SMTP_URL: harness.smtp.smtpUrl,
     })
   }, 120_000)
 
