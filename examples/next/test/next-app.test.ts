@@ -6,14 +6,13 @@
  * server component after a refresh, two tabs kept in step, sign-out, the API route's 401, bad
  * input through the handlers; with JWT sessions and with database sessions in SQLite.
  */
-import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
-import { freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
-import { exampleHarness, type StrategyApp } from "../../../packages/gatehouse/test/support/example-harness.js"
+import type { ExampleApp, RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { exampleHarness, type StrategyApp, type StrategyStart } from "../../../packages/gatehouse/test/support/example-harness.js"
 import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
 
 const app: ExampleApp = {
@@ -25,16 +24,18 @@ const app: ExampleApp = {
 
 const PASSWORD = "correct horse battery staple"
 const harness = exampleHarness(app, "next")
+/** `next start` on localhost, finding its address through AUTH_URL. */
+const how: StrategyStart = {
+  callbackPath: "/api/auth/callback/local-oidc",
+  command: (listen) => ["node_modules/next/dist/bin/next", "start", "-p", String(listen), "-H", "localhost"],
+  address: "AUTH_URL",
+  readyPath: "/api/auth/providers",
+}
 let oidc: OidcServer
 
 /** The app started with `strategy` sessions, its OpenID client registered at the provider. */
 async function started(strategy: "jwt" | "database"): Promise<StrategyApp> {
-  const running = await harness.start(strategy, {
-    callbackPath: "/api/auth/callback/local-oidc",
-    command: (listen) => ["node_modules/next/dist/bin/next", "start", "-p", String(listen), "-H", "localhost"],
-    address: "AUTH_URL",
-    readyPath: "/api/auth/providers",
-  })
+  const running = await harness.start(strategy, how)
   oidc = running.oidc
   return running
 }
@@ -198,22 +199,7 @@ describe("examples/next without AUTH_SECRET", () => {
 
   beforeAll(async () => {
     // The build above ran without a secret too (buildExampleApp removes it), and finished.
-    const port = await freePort()
-    running = await startExampleApp(app, {
-      port,
-      command: (listen) => ["node_modules/next/dist/bin/next", "start", "-p", String(listen), "-H", "localhost"],
-      env: {
-        AUTH_SECRET: "",
-        AUTH_URL: `http://localhost:${port}`,
-        SESSION_STRATEGY: "jwt",
-        DATABASE_PATH: join(harness.dataDir, "no-secret.db"),
-        OIDC_ISSUER: "http://127.0.0.1:9",
-        OIDC_CLIENT_ID: "unused",
-        OIDC_CLIENT_SECRET: "unused",
-        SMTP_URL: harness.smtp.smtpUrl,
-      },
-      readyPath: "/favicon.ico",
-    })
+    running = await harness.startBare(how, "no-secret", (origin) => ({ AUTH_SECRET: "", AUTH_URL: origin }), "/favicon.ico")
   }, 120_000)
 
   afterAll(async () => {

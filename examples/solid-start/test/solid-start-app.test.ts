@@ -16,8 +16,8 @@ import Database from "better-sqlite3"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
-import { freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
-import { exampleHarness, type StrategyApp } from "../../../packages/gatehouse/test/support/example-harness.js"
+import type { ExampleApp, RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { exampleHarness, type StrategyApp, type StrategyStart } from "../../../packages/gatehouse/test/support/example-harness.js"
 import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
 
 const app: ExampleApp = {
@@ -27,23 +27,23 @@ const app: ExampleApp = {
   built: ".output/server/index.mjs",
 }
 
-/** The production server on loopback only; the browser opens it as localhost. */
-const serve = () => [".output/server/index.mjs"]
 
 const PASSWORD = "correct horse battery staple"
 const SESSION = "authjs.session-token"
 const harness = exampleHarness(app, "solid")
+/** The production server on loopback only; the browser opens it as localhost. */
+const how: StrategyStart = {
+  callbackPath: "/api/auth/callback/local-oidc",
+  command: () => [".output/server/index.mjs"],
+  env: () => ({ HOST: "127.0.0.1" }),
+  address: "by strategy",
+  readyPath: "/api/auth/providers",
+}
 let oidc: OidcServer
 
 /** The app started with `strategy` sessions, its OpenID client registered at the provider. */
 async function started(strategy: "jwt" | "database"): Promise<StrategyApp> {
-  const running = await harness.start(strategy, {
-    callbackPath: "/api/auth/callback/local-oidc",
-    command: serve,
-    env: () => ({ HOST: "127.0.0.1" }),
-    address: "by strategy",
-    readyPath: "/api/auth/providers",
-  })
+  const running = await harness.start(strategy, how)
   oidc = running.oidc
   return running
 }
@@ -235,25 +235,8 @@ describe("examples/solid-start passing refreshed cookies on", () => {
   let running: RunningApp
 
   beforeAll(async () => {
-    const port = await freePort()
-    running = await startExampleApp(app, {
-      port,
-      command: serve,
-      env: {
-        HOST: "127.0.0.1",
-        AUTH_SECRET: randomBytes(32).toString("base64"),
-        AUTH_URL: `http://localhost:${port}`,
-        SESSION_STRATEGY: "jwt",
-        // Every read renews the session cookie.
-        SESSION_UPDATE_AGE: "0",
-        DATABASE_PATH: join(harness.dataDir, "refresh.db"),
-        OIDC_ISSUER: "http://127.0.0.1:9",
-        OIDC_CLIENT_ID: "unused",
-        OIDC_CLIENT_SECRET: "unused",
-        SMTP_URL: harness.smtp.smtpUrl,
-      },
-      readyPath: "/api/auth/providers",
-    })
+    // Every read renews the session cookie (SESSION_UPDATE_AGE 0).
+    running = await harness.startBare(how, "refresh", (origin) => ({ AUTH_SECRET: randomBytes(32).toString("base64"), AUTH_URL: origin, SESSION_UPDATE_AGE: "0" }))
   }, 120_000)
 
   afterAll(async () => {
@@ -306,22 +289,7 @@ describe("examples/solid-start without AUTH_SECRET", () => {
 
   beforeAll(async () => {
     // The build above ran without a secret too (buildExampleApp removes it), and finished.
-    const port = await freePort()
-    running = await startExampleApp(app, {
-      port,
-      command: serve,
-      env: {
-        HOST: "127.0.0.1",
-        AUTH_SECRET: "",
-        AUTH_URL: `http://localhost:${port}`,
-        SESSION_STRATEGY: "jwt",
-        DATABASE_PATH: join(harness.dataDir, "no-secret.db"),
-        OIDC_ISSUER: "http://127.0.0.1:9",
-        OIDC_CLIENT_ID: "unused",
-        OIDC_CLIENT_SECRET: "unused",
-        SMTP_URL: harness.smtp.smtpUrl,
-      },
-    })
+    running = await harness.startBare(how, "no-secret", (origin) => ({ AUTH_SECRET: "", AUTH_URL: origin }), "/")
   }, 120_000)
 
   afterAll(async () => {

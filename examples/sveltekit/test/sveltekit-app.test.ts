@@ -15,8 +15,8 @@ import Database from "better-sqlite3"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
-import { freePort, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
-import { exampleHarness, type StrategyApp } from "../../../packages/gatehouse/test/support/example-harness.js"
+import type { ExampleApp, RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { exampleHarness, type StrategyApp, type StrategyStart } from "../../../packages/gatehouse/test/support/example-harness.js"
 import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
 
 const app: ExampleApp = {
@@ -31,8 +31,11 @@ const harness = exampleHarness(app, "kit")
 let oidc: OidcServer
 
 /** adapter-node's server on loopback; ORIGIN is the address the browser uses (Kit's Origin check compares with it). */
-function start(port: number, env: Record<string, string>): Promise<RunningApp> {
-  return startExampleApp(app, { port, command: () => ["build"], env: { HOST: "127.0.0.1", ORIGIN: `http://localhost:${port}`, ...env } })
+const how: StrategyStart = {
+  callbackPath: "/auth/callback/local-oidc",
+  command: () => ["build"],
+  env: (origin) => ({ HOST: "127.0.0.1", ORIGIN: origin }),
+  address: "by strategy",
 }
 
 /**
@@ -41,13 +44,7 @@ function start(port: number, env: Record<string, string>): Promise<RunningApp> {
  * app through AUTH_URL.
  */
 async function started(strategy: "jwt" | "database"): Promise<StrategyApp> {
-  const running = await harness.start(strategy, {
-    callbackPath: "/auth/callback/local-oidc",
-    command: () => ["build"],
-    // adapter-node on loopback; ORIGIN is the address the browser uses (Kit's Origin check compares with it).
-    env: (origin) => ({ HOST: "127.0.0.1", ORIGIN: origin }),
-    address: "by strategy",
-  })
+  const running = await harness.start(strategy, how)
   oidc = running.oidc
   return running
 }
@@ -264,16 +261,7 @@ describe("examples/sveltekit without AUTH_SECRET", () => {
 
   beforeAll(async () => {
     // The build above ran without a secret too (buildExampleApp removes it), and finished.
-    running = await start(await freePort(), {
-      AUTH_SECRET: "",
-      AUTH_TRUST_HOST: "true",
-      SESSION_STRATEGY: "jwt",
-      DATABASE_PATH: join(harness.dataDir, "no-secret.db"),
-      OIDC_ISSUER: "http://127.0.0.1:9",
-      OIDC_CLIENT_ID: "unused",
-      OIDC_CLIENT_SECRET: "unused",
-      SMTP_URL: harness.smtp.smtpUrl,
-    })
+    running = await harness.startBare(how, "no-secret", () => ({ AUTH_SECRET: "", AUTH_TRUST_HOST: "true" }))
   }, 120_000)
 
   afterAll(async () => {

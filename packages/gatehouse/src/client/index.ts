@@ -15,16 +15,17 @@
  * @module gatehouse-auth/client
  */
 
-/** Where the auth routes are, for the functions that only read from them. */
+/** Where the auth routes are mounted: every function of this module takes it. */
 export interface BasePathOption {
   /** Where the auth routes are mounted. Default `/auth`. */
   basePath?: string
 }
 
-/** Options of {@link signIn}. Other fields are posted with the sign-in (`email`, credentials fields). */
-export interface SignInOptions {
-  /** Where the auth routes are mounted. Default `/auth`. */
-  basePath?: string
+/**
+ * What a sign-in takes wherever the auth routes are mounted (an integration's client adds its own
+ * way of naming that place). Other fields are posted with the sign-in (`email`, credentials fields).
+ */
+export interface SignInFields {
   /** Where to go once signed in. Default: the current page. */
   redirectTo?: string
   /**
@@ -41,15 +42,19 @@ export interface SignInOptions {
   [field: string]: unknown
 }
 
-/** Options of {@link signOut}. */
-export interface SignOutOptions {
-  /** Where the auth routes are mounted. Default `/auth`. */
-  basePath?: string
+/** Options of {@link signIn}: the {@link SignInFields} and where the auth routes are mounted. */
+export interface SignInOptions extends SignInFields, BasePathOption {}
+
+/** What a sign-out takes wherever the auth routes are mounted. */
+export interface SignOutFields {
   /** Where to go once signed out. Default: the current page. */
   redirectTo?: string
   /** Whether to navigate once done. Default `true`. */
   redirect?: boolean
 }
+
+/** Options of {@link signOut}: the {@link SignOutFields} and where the auth routes are mounted. */
+export interface SignOutOptions extends SignOutFields, BasePathOption {}
 
 /**
  * How a sign-in (or sign-out) ended, when it did not navigate away.

@@ -267,19 +267,13 @@ function readToken(source: HeaderSource, cookieName: string): string | undefined
   }
 }
 
-/** {@link secretList} of each frozen array already seen: the resolved config's, read on every session check. */
-const checkedLists = new WeakMap<readonly unknown[], [string, ...string[]]>()
-
 /** The usable secrets, newest first; unset entries (`[env.NEW, env.OLD]` with one missing) are skipped. */
 function secretList(secret: string | readonly (string | undefined)[] | undefined): [string, ...string[]] {
+  // The common case, and the one every session check with a single secret takes.
   if (typeof secret === "string" && secret !== "") return [secret]
-  const frozen = Array.isArray(secret) && Object.isFrozen(secret)
-  const known = frozen ? checkedLists.get(secret) : undefined
-  if (known) return known
   const list = [secret].flat().filter((entry) => entry !== undefined && entry !== null && entry !== "")
   if (list.some((entry) => typeof entry !== "string")) throw new AuthError("A JWT secret must be a string")
   if (list.length === 0) throw new MissingSecret("A JWT secret is required: a non-empty string, or an array of them")
-  if (frozen) checkedLists.set(secret as readonly unknown[], list as [string, ...string[]])
   return list as [string, ...string[]]
 }
 

@@ -46,18 +46,7 @@ export interface PrefixOption {
  * await signIn("nodemailer", { email: "ada@example.com", redirectTo: "/account" })
  * ```
  */
-export interface SignInOptions extends PrefixOption {
-  /** Where to go once signed in. Default: the current page. */
-  redirectTo?: string
-  /**
-   * Whether to navigate once done (default `true`). With `false`, the result says where the
-   * sign-in would have gone (OAuth providers always navigate: the sign-in continues there).
-   */
-  redirect?: boolean
-  /** Passkeys only: `register` creates one, `authenticate` (default) signs in with one. */
-  action?: "register" | "authenticate"
-  [field: string]: unknown
-}
+export interface SignInOptions extends client.SignInFields, PrefixOption {}
 
 /**
  * Options of {@link signOut}.
@@ -67,12 +56,7 @@ export interface SignInOptions extends PrefixOption {
  * const { url } = (await signOut({ redirect: false }))!
  * ```
  */
-export interface SignOutOptions extends PrefixOption {
-  /** Where to go once signed out. Default: the current page. */
-  redirectTo?: string
-  /** Whether to navigate once done. Default `true`. */
-  redirect?: boolean
-}
+export interface SignOutOptions extends client.SignOutFields, PrefixOption {}
 
 /**
  * The session as a signal: call it in JSX or an effect.

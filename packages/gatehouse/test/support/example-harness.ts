@@ -96,5 +96,30 @@ export function exampleHarness(app: ExampleApp, name: string) {
       })
       return { ...running, db, oidc }
     },
+
+    /**
+     * The app started with JWT sessions and no OpenID provider (its issuer is an address nothing
+     * listens on), for a test of one setting: `env` gives the address and secret variables
+     * (an empty `AUTH_SECRET` to start without one) and anything else on top.
+     */
+    async startBare(how: StrategyStart, database: string, env: (origin: string) => Record<string, string>, readyPath = how.readyPath): Promise<RunningApp> {
+      const port = await freePort()
+      const origin = `http://localhost:${port}`
+      return startExampleApp(app, {
+        port,
+        command: how.command,
+        env: {
+          ...how.env?.(origin),
+          SESSION_STRATEGY: "jwt",
+          DATABASE_PATH: join(this.dataDir, `${database}.db`),
+          OIDC_ISSUER: "http://127.0.0.1:9",
+          OIDC_CLIENT_ID: "unused",
+          OIDC_CLIENT_SECRET: "unused",
+          SMTP_URL: this.smtp.smtpUrl,
+          ...env(origin),
+        },
+        ...(readyPath !== undefined && { readyPath }),
+      })
+    },
   }
 }
