@@ -20,11 +20,12 @@ import { databaseSession } from "./scenarios/database-session.js"
 import { expressHttp } from "./scenarios/express-http.js"
 import { jwt } from "./scenarios/jwt.js"
 import { memory } from "./scenarios/memory.js"
+import { nextHttp } from "./scenarios/next-http.js"
 import { sessionJwt } from "./scenarios/session-jwt.js"
 import { signInScenario } from "./scenarios/sign-in.js"
 import { size } from "./scenarios/size.js"
 
-const scenarios: Scenario[] = [sessionJwt, jwt, databaseSession, signInScenario, coldStartScenario, size, memory, expressHttp]
+const scenarios: Scenario[] = [sessionJwt, jwt, databaseSession, signInScenario, coldStartScenario, size, memory, expressHttp, nextHttp]
 
 function selected(): Scenario[] {
   const names = process.argv.length > 2 ? process.argv.slice(2) : (process.env.BENCH_SCENARIOS ?? "").split(/[\s,]+/).filter(Boolean)
