@@ -8,7 +8,8 @@
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2 AES_CBC_HMAC_SHA2
  */
 import { JWTSessionError } from "../errors.js"
-import { decodeBase64url, encodeBase64url } from "../encoding/base64.js"
+import { encodeBase64url } from "../encoding/base64.js"
+import { decodeBase64url } from "#primitives"
 import { equalBytes } from "./constant-time.js"
 import { isSupportedEncryption, type ContentEncryption, type ContentKey } from "./keys.js"
 
@@ -49,25 +50,17 @@ export async function decryptCompact(token: string, lookup: KeyLookup): Promise<
   const segments = token.split(".")
   if (segments.length !== 5) throw malformed()
   const [headerText, encryptedKey, ivText, ciphertextText, tagText] = segments as [string, string, string, string, string]
-  const headerBytes = decodeBase64url(headerText)
   const iv = decodeBase64url(ivText)
   const ciphertext = decodeBase64url(ciphertextText)
   const tag = decodeBase64url(tagText)
-  if (!headerBytes || !iv || !ciphertext || !tag) throw malformed()
+  if (!iv || !ciphertext || !tag) throw malformed()
   // With direct key agreement there is no encrypted key (RFC 7518 §4.5).
   if (encryptedKey !== "") throw new JWTSessionError("A dir token must have an empty encrypted key")
-
-  const header = parseHeader(headerBytes)
-  if (header.alg !== "dir") throw new JWTSessionError(`Unsupported JWT key management: ${describe(header.alg)}`)
-  if (!isSupportedEncryption(header.enc)) throw new JWTSessionError(`Unsupported JWT content encryption: ${describe(header.enc)}`)
-  if (header.zip !== undefined) throw new JWTSessionError("Compressed JWT payloads are not supported")
-  if (header.crit !== undefined) throw new JWTSessionError("The token names critical header extensions, which are not supported")
-  if (header.kid !== undefined && typeof header.kid !== "string") throw new JWTSessionError("The token's key id must be a string")
+  const { header, aad } = checkedHeader(headerText)
   const sizes = SIZES[header.enc]
   if (iv.length !== sizes.iv || tag.length !== sizes.tag) throw new JWTSessionError("The token's IV or tag has the wrong length")
 
   const key = await lookup(header.kid, header.enc)
-  const aad = encoder.encode(headerText)
   if (key.enc === "A256GCM") {
     const plaintext = await key.cipher.openGcm(aad, iv, ciphertext, tag)
     if (!plaintext) throw failed()
@@ -78,6 +71,37 @@ export async function decryptCompact(token: string, lookup: KeyLookup): Promise<
   const { mac, plaintext } = await key.cipher.openCbc(aad, iv, ciphertext)
   if (!equalBytes(mac.subarray(0, sizes.tag), tag) || !plaintext) throw failed()
   return plaintext
+}
+
+/** A protected header that passed every check, and its bytes as the AAD. */
+interface CheckedHeader {
+  header: ProtectedHeader & { enc: ContentEncryption; kid?: string }
+  aad: Uint8Array
+}
+
+/**
+ * Headers already checked, by their text. Every token one key made has the same header, so a
+ * session check decodes and parses it once, not per request. Bounded: emptied when full, so
+ * headers an attacker varies cost them a parse each, as before, and hold no memory.
+ */
+const checkedHeaders = new Map<string, CheckedHeader>()
+const CHECKED_HEADERS_LIMIT = 32
+
+function checkedHeader(text: string): CheckedHeader {
+  const known = checkedHeaders.get(text)
+  if (known) return known
+  const bytes = decodeBase64url(text)
+  if (!bytes) throw malformed()
+  const header = parseHeader(bytes)
+  if (header.alg !== "dir") throw new JWTSessionError(`Unsupported JWT key management: ${describe(header.alg)}`)
+  if (!isSupportedEncryption(header.enc)) throw new JWTSessionError(`Unsupported JWT content encryption: ${describe(header.enc)}`)
+  if (header.zip !== undefined) throw new JWTSessionError("Compressed JWT payloads are not supported")
+  if (header.crit !== undefined) throw new JWTSessionError("The token names critical header extensions, which are not supported")
+  if (header.kid !== undefined && typeof header.kid !== "string") throw new JWTSessionError("The token's key id must be a string")
+  const checked: CheckedHeader = { header: Object.freeze(header) as CheckedHeader["header"], aad: encoder.encode(text) }
+  if (checkedHeaders.size >= CHECKED_HEADERS_LIMIT) checkedHeaders.clear()
+  checkedHeaders.set(text, checked)
+  return checked
 }
 
 function parseHeader(bytes: Uint8Array): ProtectedHeader {

@@ -34,6 +34,11 @@ export interface Primitives {
   digest(algorithm: "SHA-256" | "SHA-512", data: Uint8Array): Promise<Uint8Array>
   /** `key` (64 bytes for A256CBC-HS512: MAC half, then AES half; 32 for A256GCM) imported for `enc`. */
   contentCipher(key: Uint8Array, enc: ContentEncryption): Promise<ContentCipher>
+  /**
+   * The bytes of unpadded, canonical base64url `text` (spare bits zero); `undefined` for anything
+   * else. A JWE's segments, on the runtime's native decoder where it has one.
+   */
+  decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefined
 }
 
 /**
@@ -49,6 +54,10 @@ function refuse(): Promise<never> {
 /** The A256CBC-HS512 MAC input: AAD ‖ IV ‖ ciphertext ‖ the AAD's length in bits, 64-bit big-endian. */
 export function aadLength(aad: Uint8Array): Uint8Array {
   const length = new Uint8Array(8)
-  new DataView(length.buffer).setBigUint64(0, BigInt(aad.length * 8))
+  const bits = aad.length * 8
+  // Two 32-bit halves: exact for any length a token can have, without a BigInt per call.
+  const view = new DataView(length.buffer)
+  view.setUint32(0, Math.floor(bits / 2 ** 32))
+  view.setUint32(4, bits >>> 0)
   return length
 }

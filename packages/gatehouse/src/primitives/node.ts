@@ -64,6 +64,31 @@ function openGcm(key: KeyObject, aad: Uint8Array, iv: Uint8Array, ciphertext: Ui
   }
 }
 
+/** What base64url text may hold, unpadded. */
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/
+
+/**
+ * Canonical unpadded base64url, decoded by Node's native decoder once the text is known to be in
+ * the alphabet (Node's decoder skips what is not), of a length a value can have, and with the
+ * spare bits of its last character zero (Node's ignores them): the same refusals as the Web build.
+ */
+export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  const spare = text.length % 4
+  if (spare === 1 || !BASE64URL_TEXT.test(text)) return undefined
+  if (spare !== 0 && (sextet(text.charCodeAt(text.length - 1)) & (spare === 2 ? 15 : 3)) !== 0) return undefined
+  const decoded = Buffer.from(text, "base64url")
+  // A view, not a copy: a decoded slice of Node's pool is never handed out again.
+  return new Uint8Array(decoded.buffer as ArrayBuffer, decoded.byteOffset, decoded.length)
+}
+
+/** The value of a base64url character already known to be in the alphabet. */
+function sextet(code: number): number {
+  if (code >= 97) return code - 71 // a-z: 26-51
+  if (code >= 65) return code === 95 ? 63 : code - 65 // A-Z: 0-25; _ (95) is 63
+  if (code >= 48) return code + 4 // 0-9: 52-61
+  return 62 // -
+}
+
 /** Two buffers as one plain Uint8Array (not a Buffer: what callers get is the same type in both builds). */
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const joined = new Uint8Array(a.length + b.length)
@@ -73,4 +98,4 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /** This build, as one object (for the tests that run both builds). */
-export const primitives: Primitives = { hkdf, digest, contentCipher }
+export const primitives: Primitives = { hkdf, digest, contentCipher, decodeBase64url }

@@ -4,6 +4,7 @@
  * run side by side.
  * @module
  */
+import { decodeBase64url } from "../encoding/base64.js"
 import { aadLength, wrongKind, type ContentCipher, type ContentEncryption, type Primitives } from "./contract.js"
 
 /** HKDF-SHA256. */
@@ -79,4 +80,6 @@ async function openGcm(key: CryptoKey, aad: Uint8Array, iv: Uint8Array, cipherte
 }
 
 /** This build, as one object (for the tests that run both builds). */
-export const primitives: Primitives = { hkdf, digest, contentCipher }
+export const primitives: Primitives = { hkdf, digest, contentCipher, decodeBase64url }
+
+export { decodeBase64url }

@@ -68,4 +68,32 @@ describe("the Web Crypto and node:crypto primitives", () => {
     expect(await cipher.openGcm(text("aaD"), iv, ciphertext, tag)).toBeUndefined()
     await expect(cipher.openCbc(text("aad"), iv, ciphertext)).rejects.toThrow(TypeError)
   })
+
+  it("decode base64url alike: the same bytes for every length, and the same refusals", () => {
+    for (let length = 0; length <= 40; length++) {
+      const value = Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 255)
+      const encoded = Buffer.from(value).toString("base64url")
+      expect(node.decodeBase64url(encoded), encoded).toEqual(value)
+      expect(web.decodeBase64url(encoded), encoded).toEqual(value)
+    }
+    // Node's own decoder would take each of these (skipping, padding or ignoring what it must not).
+    const refused = [
+      "A", // a length no value has
+      "AB==", // padding
+      "AB", // spare bits set: "AA" is the canonical spelling of that byte
+      "AAB", // likewise for two bytes
+      "AA+A", // the standard alphabet's character
+      "AA/A",
+      "AA A",
+      "AA.A",
+      "QUJD\n",
+      "QUJDé",
+    ]
+    for (const text of refused) {
+      expect(web.decodeBase64url(text), `web: ${text}`).toBeUndefined()
+      expect(node.decodeBase64url(text), `node: ${text}`).toBeUndefined()
+    }
+    expect(node.decodeBase64url("-_-_")).toEqual(web.decodeBase64url("-_-_"))
+    expect(Buffer.from(node.decodeBase64url("-_-_")!)).toEqual(Buffer.from([0xfb, 0xff, 0xbf]))
+  })
 })
