@@ -5,7 +5,7 @@
  * build the `Request`, read the cookie, decrypt, answer `Response.json`, and the caller reads the
  * answer as every other contender's is read. Both check their answers like any contender.
  */
-import { createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from "node:crypto"
+import { createDecipheriv, createHash, createHmac, hkdfSync, timingSafeEqual } from "node:crypto"
 import { expectSession } from "./expect.js"
 import { claims, secret, sessionCookieName, sessionRequest } from "./fixtures.js"
 
@@ -45,4 +45,25 @@ export function handlerFloor(token: string): () => Promise<void> {
     return Response.json({ user: { name, email, image: picture }, expires: new Date(Date.now() + 86_400_000).toISOString() })
   }
   return async () => expectSession(handler(sessionRequest(token)), "handler floor", claims.email)
+}
+
+/**
+ * The database session check's floor: a minimal Web handler around the one query no adapter can
+ * skip. Request in, cookie read, its SHA-256 taken (the row holds the hash), the session and its
+ * user read in one prepared statement on the pool, Response.json out, read back.
+ */
+export function queryFloor(pool: { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }> }, token: string, email: string): () => Promise<void> {
+  const text = `SELECT s.expires, u.id, u.name, u.email, u.image FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1`
+  const handler = async (request: Request): Promise<Response> => {
+    const header = request.headers.get("cookie") ?? ""
+    const start = header.indexOf(`${sessionCookieName}=`)
+    const end = header.indexOf(";", start)
+    const value = header.slice(start + sessionCookieName.length + 1, end === -1 ? undefined : end)
+    const key = `sha256:${createHash("sha256").update(value).digest("hex")}`
+    const { rows } = await pool.query({ name: "bench-query-floor", text, values: [key] })
+    const row = rows[0]
+    if (!row) return Response.json({})
+    return Response.json({ user: { name: row["name"], email: row["email"], image: row["image"] }, expires: (row["expires"] as Date).toISOString() })
+  }
+  return async () => expectSession(await handler(sessionRequest(token)), "query floor", email)
 }

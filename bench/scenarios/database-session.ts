@@ -19,6 +19,7 @@ import { join } from "node:path"
 import pg from "pg"
 import { startPostgres } from "../../packages/gatehouse/test/support/postgres-server.js"
 import { basePath, claims, githubOptions, secret } from "../fixtures.js"
+import { queryFloor } from "../floors.js"
 import { compare, interleave, timingAtScale } from "../measure.js"
 import type { Scenario, ScenarioContext } from "../scenario.js"
 import { sessionCheck } from "../session-checks.js"
@@ -87,6 +88,17 @@ async function postgres({ report, scale, cleanup }: ScenarioContext): Promise<vo
     const timings = await compare(checks, timingAtScale(scale, concurrency))
     report.throughput(`PostgreSQL, ${concurrency === 1 ? "sequential" : `concurrency ${concurrency}`}`, timings, { concurrency, poolSize: POOL_SIZE })
   }
+  // What no adapter can skip: one round trip for the session and its user. Against it, what the
+  // ratio to Auth.js can still gain (Auth.js's adapter makes two).
+  const floor = queryFloor(gatehousePool, gatehouseToken, `hashed-${claims.email}`)
+  const [gatehouse, floorTiming] = await interleave(
+    [
+      { name: "gatehouse", op: checks.gatehouse },
+      { name: "query floor", op: floor },
+    ],
+    timingAtScale(scale, 1),
+  )
+  report.cost("PostgreSQL: Auth() session route vs the query floor, sequential", { gatehouse: gatehouse!, floor: floorTiming! }, "query floor")
 }
 
 async function sqlite({ report, scale, cleanup }: ScenarioContext): Promise<void> {
