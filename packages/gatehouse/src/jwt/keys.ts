@@ -29,6 +29,8 @@ export interface ContentKey {
 const CACHE_LIMIT = 100
 const cache = new Map<string, Promise<ContentKey>>()
 const encoder = new TextEncoder()
+/** The key found last, and what it was found by. */
+let last: { secret: string; salt: string; enc: ContentEncryption; cacheKey: string; key: Promise<ContentKey> } | undefined
 
 /** Whether `enc` is one Gatehouse reads. */
 export function isSupportedEncryption(enc: unknown): enc is ContentEncryption {
@@ -43,9 +45,15 @@ export function isSupportedEncryption(enc: unknown): enc is ContentEncryption {
  * @see https://www.rfc-editor.org/rfc/rfc7638 JWK thumbprint
  */
 export function contentKey(secret: string, salt: string, enc: ContentEncryption): Promise<ContentKey> {
+  // An app reads every session with one secret and salt: that key is found without building the
+  // cache's string key on every read.
+  if (last !== undefined && last.secret === secret && last.salt === salt && last.enc === enc && cache.has(last.cacheKey)) return last.key
   const cacheKey = `${enc}\u0000${salt.length}\u0000${salt}\u0000${secret}`
   const cached = cache.get(cacheKey)
-  if (cached) return cached
+  if (cached) {
+    last = { secret, salt, enc, cacheKey, key: cached }
+    return cached
+  }
   const derived = derive(secret, salt, enc)
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
   cache.set(cacheKey, derived)

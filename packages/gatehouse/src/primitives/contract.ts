@@ -54,10 +54,14 @@ function refuse(): Promise<never> {
 /** The A256CBC-HS512 MAC input: AAD ‖ IV ‖ ciphertext ‖ the AAD's length in bits, 64-bit big-endian. */
 export function aadLength(aad: Uint8Array): Uint8Array {
   const length = new Uint8Array(8)
+  // Two 32-bit halves, big-endian: exact for any length a token can have, without a BigInt or a
+  // DataView per call.
   const bits = aad.length * 8
-  // Two 32-bit halves: exact for any length a token can have, without a BigInt per call.
-  const view = new DataView(length.buffer)
-  view.setUint32(0, Math.floor(bits / 2 ** 32))
-  view.setUint32(4, bits >>> 0)
+  const high = Math.floor(bits / 2 ** 32)
+  const low = bits >>> 0
+  for (let i = 0; i < 4; i++) {
+    length[3 - i] = (high >>> (8 * i)) & 255
+    length[7 - i] = (low >>> (8 * i)) & 255
+  }
   return length
 }
