@@ -9,10 +9,6 @@ const manifest = JSON.parse(readFileSync(`${pkg}/package.json`, "utf8"))
 
 // Files a pattern export reaches that are not modules of their own in the reference, and why.
 const notEntryPoints = new Set([
-  "adapters/index", //             the same module as "./adapters"
-  "adapters/hashed-session-token", // internal to the core and the SQL adapters
-  "adapters/sqlite-schema", //     re-exported by gatehouse-auth/adapters/sqlite
-  "adapters/postgres-schema", //   re-exported by gatehouse-auth/adapters/postgres
   "providers/types", //            re-exported in full by gatehouse-auth/types
 ])
 

@@ -68,6 +68,15 @@ describe("the built package", () => {
     expect(inputs.some((input) => input.endsWith("primitives/node.js"))).toBe(false)
   })
 
+  it("keeps the adapters' internal modules out of reach: only memory, sqlite and postgres are subpaths", () => {
+    const script = (specifier: string) => `try { console.log(import.meta.resolve(${JSON.stringify(specifier)})) } catch (error) { console.log(error.code) }`
+    const resolve = (specifier: string) => execFileSync(process.execPath, ["--input-type=module", "-e", script(specifier)], { cwd: packageDir, encoding: "utf8" }).trim()
+    for (const adapter of ["memory", "sqlite", "postgres"]) expect(resolve(`gatehouse-auth/adapters/${adapter}`)).toMatch(new RegExp(`/dist/adapters/${adapter}\\.js$`))
+    for (const internal of ["hashed-session-token", "sqlite-schema", "postgres-schema", "index"]) {
+      expect(resolve(`gatehouse-auth/adapters/${internal}`), internal).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED")
+    }
+  })
+
   it("exports each subpath with types first", () => {
     const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"))
     expect(manifest.type).toBe("module")
@@ -78,7 +87,7 @@ describe("the built package", () => {
       if (typeof target === "string") continue
       expect(Object.keys(target)[0], subpath).toBe("types")
       // A pattern export must resolve at least the subpath we document for it.
-      const documented: Record<string, string> = { "./providers/*": "credentials", "./adapters/*": "memory" }
+      const documented: Record<string, string> = { "./providers/*": "credentials" }
       const file = target.default!.replace("*", documented[subpath] ?? "*")
       expect(existsSync(join(packageDir, file)), `${subpath} → ${file}`).toBe(true)
     }
