@@ -1,0 +1,3 @@
+import { handlers } from "../../../../auth.js"
+
+export const { GET, POST } = handlers
