@@ -86,6 +86,9 @@ beforeAll(async () => {
     adapter,
     session: { strategy: "jwt" },
     experimental: { enableWebAuthn: true },
+    // The opt-in routes are on, so that the table below covers their POSTs too.
+    account: { routes: true },
+    backchannelLogout: true,
     providers: [
       // Unthrottled: ada signs in for every route and variant; throttling has its own tests.
       Credentials({ credentials: { username: {}, password: {} }, authorize: (c) => (c.username === "ada" && c.password === "correct horse" ? { ...ada } : null), rateLimit: false }),
@@ -163,6 +166,19 @@ const POST_WITHOUT_TOKEN: Record<AuthAction, string | Partial<Record<ProviderTyp
     oidc: "InvalidCheck",
     // A passkey answer is signed over the challenge in this browser's challenge cookie.
     webauthn: "WebAuthnVerificationError",
+  },
+  // The account routes: for the signed-in user's own browser only.
+  sessions: "MissingCSRF",
+  accounts: "MissingCSRF",
+  link: { none: "MissingCSRF", credentials: "MissingCSRF", oauth: "MissingCSRF", oidc: "MissingCSRF", email: "MissingCSRF", webauthn: "MissingCSRF" },
+  // Posted by the provider's server, not a browser: the logout token's signature is what binds it.
+  "backchannel-logout": {
+    none: "InvalidLogoutToken",
+    credentials: "InvalidLogoutToken",
+    oauth: "InvalidLogoutToken",
+    oidc: "InvalidLogoutToken",
+    email: "InvalidLogoutToken",
+    webauthn: "InvalidLogoutToken",
   },
   csrf: "UnknownAction",
   providers: "UnknownAction",
