@@ -44,6 +44,10 @@ export interface OidcClient {
   /** Default `["authorization_code", "refresh_token"]`. */
   grant_types?: ("authorization_code" | "refresh_token")[]
   post_logout_redirect_uris?: string[]
+  /** Where the provider posts logout tokens (needs `backchannelLogout` on the server). */
+  backchannel_logout_uri?: string
+  /** Whether logout tokens (and ID tokens) carry `sid`. */
+  backchannel_logout_session_required?: boolean
 }
 
 export interface OidcServerOptions {
@@ -64,6 +68,8 @@ export interface OidcServerOptions {
    * `"always"`, on every code exchange. Default `"offline_access"`.
    */
   refreshTokens?: "offline_access" | "always"
+  /** Turns on OpenID Connect Back-Channel Logout (clients then may have a `backchannel_logout_uri`). */
+  backchannelLogout?: boolean
 }
 
 /** Switches a test can flip to make the provider misbehave. */
@@ -196,6 +202,13 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
+      backchannelLogout: { enabled: options.backchannelLogout === true },
+    },
+    // Its own requests (logout tokens) go to the app under test on loopback, which its protection
+    // against requests to special-use addresses would refuse: the dispatcher doing that is dropped.
+    fetch: (url: URL | string, init: RequestInit & { dispatcher?: unknown }) => {
+      const { dispatcher: _dispatcher, ...rest } = init
+      return fetch(url, rest)
     },
     // Nothing here runs in a browser, so no CORS; saying so also silences a "should change" warning.
     clientBasedCORS: () => false,
