@@ -25,6 +25,7 @@ export {
   type AccountKey,
   type ActiveSession,
   type LinkedAccount,
+  type RevokedSessions,
 } from "./core/account/account-functions.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"

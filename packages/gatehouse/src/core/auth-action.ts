@@ -51,7 +51,12 @@ export function isAuthAction(action: string): action is AuthAction {
 /** Which of the opt-in routes a configuration serves (see `AuthConfig.account` and `backchannelLogout`). */
 export interface OptInRoutes {
   /** `account.routes`: `sessions`, `accounts`, `link/<provider>`. */
-  readonly account?: { readonly routes?: boolean | undefined } | undefined
+  readonly account?:
+    | {
+        /** Whether the account routes are served. */
+        readonly routes?: boolean | undefined
+      }
+    | undefined
   /** `backchannel-logout/<provider>`. */
   readonly backchannelLogout?: boolean | undefined
 }

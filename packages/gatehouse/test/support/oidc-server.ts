@@ -206,8 +206,8 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     },
     // Its own requests (logout tokens) go to the app under test on loopback, which its protection
     // against requests to special-use addresses would refuse: the dispatcher doing that is dropped.
-    fetch: (url: URL | string, init: RequestInit & { dispatcher?: unknown }) => {
-      const { dispatcher: _dispatcher, ...rest } = init
+    fetch: (url, init) => {
+      const { dispatcher: _dispatcher, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown }
       return fetch(url, rest)
     },
     // Nothing here runs in a browser, so no CORS; saying so also silences a "should change" warning.

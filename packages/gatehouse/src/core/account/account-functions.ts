@@ -12,6 +12,14 @@ import { listLinkedAccounts, unlinkLinkedAccount, type AccountKey, type LinkedAc
 
 export type { AccountKey, ActiveSession, LinkedAccount }
 
+/** What {@link revokeOtherSessions} did. */
+export interface RevokedSessions {
+  /** How many sessions ended; `null` under JWT sessions (nobody knows how many there were). */
+  revoked: number | null
+  /** `Set-Cookie` values to send with the response (the current JWT cookie, written again). */
+  setCookies: string[]
+}
+
 /**
  * The sessions of the user signed in on `request`: the current one first. Under database sessions
  * every live session, with when it was created, last used (to `session.updateAge` precision) and
@@ -32,7 +40,7 @@ export async function listSessions(request: SessionRequest, config: AuthConfig):
 /**
  * Ends one of the signed-in user's other sessions by its `id` (from {@link listSessions}).
  *
- * @throws {SessionRequired} without a session; {@link UnknownSession} for an id that is not one of
+ * @throws {SessionRequired} without a session; `UnknownSession` for an id that is not one of
  *   the user's other sessions (another user's, the current one, a JWT session's).
  * @example
  * ```ts
@@ -61,7 +69,7 @@ export async function revokeSession(request: SessionRequest, config: AuthConfig,
  * for (const line of setCookies) response.headers.append("set-cookie", line)
  * ```
  */
-export async function revokeOtherSessions(request: SessionRequest, config: AuthConfig): Promise<{ revoked: number | null; setCookies: string[] }> {
+export async function revokeOtherSessions(request: SessionRequest, config: AuthConfig): Promise<RevokedSessions> {
   const { revoked, cookies } = await endOtherSessions(await sessionRequestContext(request, config))
   return { revoked, setCookies: cookies.map((cookie) => serializeCookie(cookie.name, cookie.value, cookie.options)) }
 }
@@ -85,8 +93,8 @@ export async function listAccounts(request: SessionRequest, config: AuthConfig):
  * Unlinks one of the signed-in user's accounts and fires `unlinkAccount`, unless it is the last
  * way they can sign in.
  *
- * @throws {SessionRequired} without a session; {@link UnknownAccount} for an account that is not
- *   theirs; {@link LastSignInMethod} when nothing else would let them sign in.
+ * @throws {SessionRequired} without a session; `UnknownAccount` for an account that is not
+ *   theirs; `LastSignInMethod` when nothing else would let them sign in.
  * @example
  * ```ts
  * import { unlinkAccount } from "gatehouse-auth"
