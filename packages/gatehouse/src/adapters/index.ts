@@ -66,7 +66,10 @@ export interface AdapterSessionDetails {
   createdAt: Date
   /** The browser's `User-Agent` at sign-in (at most 512 characters), `null` when it sent none. */
   userAgent: string | null
-  /** The OIDC provider whose ID token named an identity provider session (`sid`), else `null`. */
+  /**
+   * The OIDC provider the session came from when its ID token named an identity provider session
+   * (`sid`) or its metadata offered RP-initiated logout (`end_session_endpoint`), else `null`.
+   */
   idpProvider: string | null
   /** That session id at the identity provider (for back-channel logout), else `null`. */
   idpSid: string | null

@@ -47,10 +47,19 @@ export interface SignInOptions extends SignInFields, BasePathOption {}
 
 /** What a sign-out takes wherever the auth routes are mounted. */
 export interface SignOutFields {
-  /** Where to go once signed out. Default: the current page. */
+  /**
+   * Where to go once signed out. Default: the current page. With `provider`, also the
+   * `post_logout_redirect_uri` the provider sends the browser back to: register it there.
+   */
   redirectTo?: string
   /** Whether to navigate once done. Default `true`. */
   redirect?: boolean
+  /**
+   * The OIDC provider the session came from, to end the session there too (RP-initiated logout):
+   * the browser goes to its end-session endpoint and comes back to `redirectTo`. Without an
+   * end-session endpoint, or for a provider the session did not come from, a plain sign-out.
+   */
+  provider?: string
 }
 
 /** Options of {@link signOut}: the {@link SignOutFields} and where the auth routes are mounted. */
@@ -139,16 +148,18 @@ export async function signIn(provider: string, options: SignInOptions = {}): Pro
 }
 
 /**
- * Signs out (ends the session), then navigates to `redirectTo` unless `redirect` is `false`.
+ * Signs out (ends the session), then navigates to `redirectTo` unless `redirect` is `false`. With
+ * `provider`, the session at that OIDC provider ends too: the navigation goes there first.
  *
  * @example
  * ```ts
  * await signOut({ redirectTo: "/" })
+ * await signOut({ provider: "keycloak", redirectTo: `${location.origin}/` }) // and at Keycloak
  * ```
  */
 export async function signOut(options: SignOutOptions = {}): Promise<AuthResult | undefined> {
-  const { basePath = "/auth", redirectTo = location.href, redirect = true } = options
-  const result = await post(basePath, `${basePath}/signout`, { callbackUrl: redirectTo })
+  const { basePath = "/auth", redirectTo = location.href, redirect = true, provider } = options
+  const result = await post(basePath, `${basePath}/signout`, { callbackUrl: redirectTo, ...(provider && { provider }) })
   return redirect ? navigate(result) : result
 }
 

@@ -28,6 +28,8 @@ export interface ProviderSignIn {
   emailProven?: boolean
   /** The identity provider session the sign-in came from (OIDC `sid`), kept with the new session. */
   idpSession?: IdpSession
+  /** The OIDC provider whose end-session endpoint can end the provider's session too (RP-initiated logout). */
+  logoutProvider?: string
   /** Stored with a newly linked account, all or nothing (a passkey's authenticator). */
   attach?: (owner: AdapterUser) => Promise<void>
 }
@@ -49,7 +51,9 @@ export async function completeSignIn(ctx: RequestContext, signIn: ProviderSignIn
   if (redirect) return { redirect }
 
   const { user, isNewUser, removed } = await resolveSignInUser(ctx, signIn)
-  const cookies = await issueSession(ctx, { user, account, ...(profile && { profile }), isNewUser, ...(signIn.idpSession && { idpSession: signIn.idpSession }) })
+  const cookies = await issueSession(ctx, { user, account, ...(profile && { profile }), isNewUser, ...(signIn.idpSession && { idpSession: signIn.idpSession }),
+    ...(signIn.logoutProvider !== undefined && { logoutProvider: signIn.logoutProvider }),
+  })
   await emitEvent(ctx.config, "signIn", { user, account, ...(profile && { profile }), isNewUser })
 
   const { newUser } = ctx.config.pages

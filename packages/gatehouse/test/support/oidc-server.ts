@@ -201,7 +201,14 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      // The end-session confirmation: oidc-provider's form (its xsrf field) and the two buttons its
+      // default page has, so a test submits `logout=yes` as a person clicking "Yes" would.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.body = `<!DOCTYPE html><title>Sign out</title>${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`
+        },
+      },
       backchannelLogout: { enabled: options.backchannelLogout === true },
     },
     // Its own requests (logout tokens) go to the app under test on loopback, which its protection

@@ -133,6 +133,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     ...(provider.allowDangerousEmailAccountLinking && { allowDangerousEmailAccountLinking: true }),
     ...(vouchesFor(profile, user.email) && { emailProven: true }),
     ...idpSessionOf(provider, tokens),
+    ...(offersProviderLogout(provider, as) && { logoutProvider: provider.id }),
   })
   return { ...signedIn, cookies: [...cookies, ...(signedIn.cookies ?? [])] }
 }
@@ -157,6 +158,15 @@ function vouchesFor(profile: Profile, email: unknown): boolean {
 function idpSessionOf(provider: OAuthConfig, tokens: o.TokenEndpointResponse): { idpSession?: IdpSession } {
   const sid = provider.type === "oidc" ? o.getValidatedIdTokenClaims(tokens)?.sid : undefined
   return typeof sid === "string" && sid !== "" && sid.length <= 255 ? { idpSession: { provider: provider.id, sid } } : {}
+}
+
+/**
+ * Whether the session can later be ended at the provider too (RP-initiated logout): an OIDC
+ * provider whose metadata names an `end_session_endpoint`. Only then does the session remember
+ * which provider it came from.
+ */
+function offersProviderLogout(provider: OAuthConfig, as: o.AuthorizationServer): boolean {
+  return provider.type === "oidc" && typeof as.end_session_endpoint === "string" && as.end_session_endpoint !== ""
 }
 
 /** The authorization response: the query, or the form body of a `form_post` response. */

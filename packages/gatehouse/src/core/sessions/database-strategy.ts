@@ -13,7 +13,7 @@ import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
-import type { SessionRead, SignInData } from "./jwt-strategy.js"
+import type { SessionOrigin, SessionRead, SignInData } from "./jwt-strategy.js"
 import { REFRESH_ERROR, refreshStoredTokens } from "./access-token-refresh.js"
 import { sessionStoreOf } from "./session-cookie.js"
 import { absoluteDeadline, startOfToken, withStart } from "./absolute-lifetime.js"
@@ -153,7 +153,7 @@ async function storeDetails(ctx: RequestContext, key: string, data: SignInData, 
     await callAdapter(adapter, "createSessionDetails", key, {
       createdAt: new Date(now),
       userAgent: userAgentOf(ctx.request.headers),
-      idpProvider: data.idpSession?.provider ?? null,
+      idpProvider: data.idpSession?.provider ?? data.logoutProvider ?? null,
       idpSid: data.idpSession?.sid ?? null,
     })
   } catch (error) {
@@ -171,6 +171,21 @@ export async function currentDatabaseSession(ctx: RequestContext): Promise<{ ses
   if (!sessionToken) return null
   const found = await liveSession(ctx, sessionToken)
   return found && { session: found.session, user: found.user }
+}
+
+/**
+ * The provider the request's database session came from, as its details keep it (`idpProvider`);
+ * `null` for no session, a session without details, or an adapter that keeps none.
+ */
+export async function databaseSessionOrigin(ctx: RequestContext): Promise<SessionOrigin | null> {
+  const { adapter } = ctx.config
+  if (typeof adapter?.listSessionsByUserId !== "function") return null
+  const current = await currentDatabaseSession(ctx)
+  const id = current?.session.id
+  if (!current || id === undefined) return null
+  const rows = await callAdapter(adapter, "listSessionsByUserId", current.user.id)
+  const provider = Array.isArray(rows) ? rows.find((row) => String(row.id) === String(id) && row.userId === current.user.id)?.details?.idpProvider : undefined
+  return typeof provider === "string" && provider !== "" ? { provider, userId: current.user.id, idToken: undefined } : null
 }
 
 /**

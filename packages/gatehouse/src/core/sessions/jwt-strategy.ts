@@ -119,7 +119,7 @@ type Standing = { deadline: number; checked: boolean; claims: JWT } | null
  * The claims that are Gatehouse's, never the application's: what a `jwt` callback (which may
  * spread the client's update data into the token) returns for them is replaced.
  */
-const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession"] as const
+const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider"] as const
 
 /**
  * Whether a decoded token still stands: not past `absoluteMaxAge`, and issued under the user's
@@ -136,10 +136,12 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   if (deadline <= now) return null
   const version = versionOfToken(payload)
   const idpSession = typeof payload.idpSession === "string" ? payload.idpSession : undefined
+  const logoutProvider = typeof payload.logoutProvider === "string" ? payload.logoutProvider : undefined
   const claims: JWT = {
     ...(started !== undefined && { signedInAt: started }),
     ...(version !== 0 && { sessionVersion: version }),
     ...(idpSession !== undefined && { idpSession }),
+    ...(logoutProvider !== undefined && { logoutProvider }),
   }
   const sub = payload.sub
   if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false, claims }
@@ -233,6 +235,8 @@ export interface SignInData {
   isNewUser: boolean
   /** The identity provider session the sign-in came from (OIDC `sid`), for back-channel logout. */
   idpSession?: IdpSession
+  /** The OIDC provider whose end-session endpoint can end the provider's session too (RP-initiated logout). */
+  logoutProvider?: string
 }
 
 /**
@@ -268,6 +272,8 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
   const claims: JWT = {
     ...(config.session.absoluteMaxAge !== undefined && { signedInAt: startedAt }),
     ...(data.idpSession && checksVersions(config) && { idpSession: await idpSessionKey(data.idpSession) }),
+    // Which provider the session came from, when it can be signed out of there too; never a token.
+    ...(data.logoutProvider !== undefined && { logoutProvider: data.logoutProvider }),
   }
   const token = await withSessionClaims(ctx, returned, claims, undefined)
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
@@ -340,6 +346,30 @@ export async function standingJwtSession(ctx: RequestContext): Promise<JWT | nul
   if (!payload) return null
   // A revoked or worn-out session must not act for its user (link an account, revoke others).
   return (await standingOf(ctx, payload, Date.now(), { force: true })) ? payload : null
+}
+
+/** Where a session came from: the provider, the user, and the ID token where the session itself holds it. */
+export interface SessionOrigin {
+  /** The provider's id. */
+  provider: string
+  /** The user's id (the JWT's `sub`), `undefined` when the token has none. */
+  userId: string | undefined
+  /** An `id_token` the application's `jwt` callback kept in the token; Gatehouse never puts it there. */
+  idToken: string | undefined
+}
+
+/**
+ * The provider the request's JWT session came from (its `logoutProvider` claim, set at an OIDC
+ * sign-in whose provider offers RP-initiated logout), when the session still stands.
+ */
+export async function jwtSessionOrigin(ctx: RequestContext): Promise<SessionOrigin | null> {
+  const token = await standingJwtSession(ctx)
+  if (typeof token?.logoutProvider !== "string") return null
+  return {
+    provider: token.logoutProvider,
+    userId: typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined,
+    idToken: typeof token.id_token === "string" && token.id_token !== "" ? token.id_token : undefined,
+  }
 }
 
 /**
