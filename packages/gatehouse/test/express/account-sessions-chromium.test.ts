@@ -6,6 +6,7 @@
  * (B's row goes at once) and JWT sessions with session versions (B ends within
  * `revocationCheckAge`, while A's rewritten cookie keeps A signed in).
  */
+import { readFileSync } from "node:fs"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
@@ -17,6 +18,19 @@ import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
 import { closeServers, expressVersions, isolateAuthEnv, listen } from "./express-apps.js"
 
 isolateAuthEnv()
+
+/** The browser client as the package ships it (`npm test` builds before testing). */
+const clientModule = readFileSync(new URL("../../dist/client/index.js", import.meta.url), "utf8")
+const CLIENT_PAGE = `<!doctype html><title>Client</title><script type="module">import * as gatehouse from "/client.js"; window.gatehouse = gatehouse; document.title = "Client ready"</script>`
+
+/** The client module's functions, as the page exposes them. */
+type ClientModule = typeof import("../../src/client/index.js")
+
+/** Opens the page that loads the client module, and waits for it. */
+async function clientPage(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/client`)
+  await page.waitForFunction(() => document.title === "Client ready")
+}
 
 let chromium: Browser
 let store: OpenStore
@@ -69,6 +83,8 @@ async function startApp(strategy: "database" | "jwt"): Promise<{ origin: string;
   }
   const app = expressVersions[0]!.express()
   app.use("/auth", ServerAuth(config))
+  app.get("/client.js", (_req, res) => void res.type("text/javascript").send(clientModule))
+  app.get("/client", (_req, res) => void res.type("html").send(CLIENT_PAGE))
   app.get("/account", requireAuth(config, { redirectTo: "/auth/signin" }), async (req, res) => {
     const request = new Request(`http://${req.headers.host}${req.originalUrl}`, { headers: { cookie: String(req.headers.cookie ?? ""), "user-agent": String(req.headers["user-agent"] ?? "") } })
     const sessions = await listSessions(request, config)
@@ -153,5 +169,55 @@ describe("sessions across two Chromium browsers", () => {
     expect(await nextRequest(b, origin)).toBe("signed out")
     expect(await nextRequest(a, origin)).toBe("account")
     expect(errors()).toEqual([])
+  })
+
+  it("through gatehouse-auth/client: lists, revokes one session, refuses its own and someone's unknown account, and a signed-out browser", async () => {
+    const { origin } = await startApp("database")
+    const a = await signedInBrowser(origin, "A")
+    const b = await signedInBrowser(origin, "B")
+    await clientPage(a, origin)
+    const results = await a.evaluate(async () => {
+      const client = (window as unknown as { gatehouse: ClientModule }).gatehouse
+      const refusal = async (run: () => Promise<unknown>) => {
+        try {
+          await run()
+          return "accepted"
+        } catch (error) {
+          return `${(error as Error).name} ${(error as { status?: number }).status}`
+        }
+      }
+      const before = await client.listSessions()
+      const mine = before.find((session) => session.current)!
+      const theirs = before.find((session) => !session.current)!
+      const after = await client.revokeSession(theirs.id)
+      return {
+        before: before.map((session) => [session.userAgent, session.current]),
+        after: after.map((session) => session.id),
+        mine: mine.id,
+        own: await refusal(() => client.revokeSession(mine.id)),
+        again: await refusal(() => client.revokeSession(theirs.id)),
+        accounts: await client.listAccounts(),
+        unknown: await refusal(() => client.unlinkAccount({ provider: "github", providerAccountId: "someone" })),
+      }
+    })
+    expect(results.before).toEqual([
+      ["Gatehouse test A", true],
+      ["Gatehouse test B", false],
+    ])
+    expect(results.after).toEqual([results.mine])
+    expect(results.own).toBe("UnknownSession 404")
+    expect(results.again).toBe("UnknownSession 404")
+    expect(results.accounts).toEqual([])
+    expect(results.unknown).toBe("UnknownAccount 404")
+    expect(await nextRequest(b, origin)).toBe("signed out")
+    await clientPage(b, origin)
+    const signedOut = await b.evaluate(async () => {
+      const client = (window as unknown as { gatehouse: ClientModule }).gatehouse
+      return client.listSessions().then(
+        () => "accepted",
+        (error: { name: string; status: number }) => `${error.name} ${error.status}`,
+      )
+    })
+    expect(signedOut).toBe("SessionRequired 401")
   })
 })
