@@ -288,6 +288,28 @@ const answersJson = (status: number) => async (response: Response) => {
 const checkCookies = (client: Client) =>
   [...client.jar.cookies.keys()].filter((name) => /pkce|\.state$|nonce/.test(name)).sort().join(",") || "none"
 
+/** The sign-out of a signed-in database session, posting `fields`. */
+function signOutRoute(name: string, fields: Record<string, string>): ProtectedRoute {
+  return {
+    name,
+    path: "signout",
+    config: () => databaseConfig!,
+    changes: "ends the session (its row is gone)",
+    prepare: async (client) => {
+      await signedIn(client)
+      const captured = client.jar.cookies.get(SESSION)!
+      // The session as anyone holding the cookie sees it, whatever the browser did with its jar.
+      const replay = async () => {
+        const other = new Client(databaseConfig!)
+        other.jar.cookies.set(SESSION, captured)
+        return sessionOf(other)
+      }
+      return { fields, state: replay }
+    },
+    acceptedProblem: redirectsTo((l) => l === APP, "the origin"),
+  }
+}
+
 const protectedRoutes: ProtectedRoute[] = [
   {
     name: "signin (no provider)",
@@ -337,42 +359,9 @@ const protectedRoutes: ProtectedRoute[] = [
     },
     acceptedProblem: redirectsTo((l) => l === `${BASE}/verify-request?provider=email&type=email`, "the verify-request page"),
   },
-  {
-    name: "signout (database session)",
-    path: "signout",
-    config: () => databaseConfig!,
-    changes: "ends the session (its row is gone)",
-    prepare: async (client) => {
-      await signedIn(client)
-      const captured = client.jar.cookies.get(SESSION)!
-      // The session as anyone holding the cookie sees it, whatever the browser did with its jar.
-      const replay = async () => {
-        const other = new Client(databaseConfig!)
-        other.jar.cookies.set(SESSION, captured)
-        return sessionOf(other)
-      }
-      return { fields: {}, state: replay }
-    },
-    acceptedProblem: redirectsTo((l) => l === APP, "the origin"),
-  },
-  {
-    name: "signout with provider (database session; the RP-initiated logout field)",
-    path: "signout",
-    config: () => databaseConfig!,
-    changes: "ends the session (its row is gone)",
-    prepare: async (client) => {
-      await signedIn(client)
-      const captured = client.jar.cookies.get(SESSION)!
-      // The session as anyone holding the cookie sees it, whatever the browser did with its jar.
-      const replay = async () => {
-        const other = new Client(databaseConfig!)
-        other.jar.cookies.set(SESSION, captured)
-        return sessionOf(other)
-      }
-      return { fields: { provider: "idp" }, state: replay }
-    },
-    acceptedProblem: redirectsTo((l) => l === APP, "the origin"),
-  },
+  signOutRoute("signout (database session)", {}),
+  // A sign-out asking to end the session at the provider too is the same route and check.
+  signOutRoute("signout with provider (database session; the RP-initiated logout field)", { provider: "idp" }),
   {
     name: "session (update, JWT session)",
     path: "session",
