@@ -84,7 +84,7 @@ async function signInFromProtectedPage(page: Page): Promise<void> {
 async function signOut(page: Page): Promise<void> {
   await page.goto(`${demo.url}/`)
   await page.getByRole("link", { name: "Sign out" }).click()
-  await page.getByRole("button", { name: "Sign out" }).click()
+  await page.getByRole("button", { name: "Sign out", exact: true }).click()
   await page.waitForURL(`${demo.url}/`)
   expect(await status(page)).toBe("You are signed out.")
 }
@@ -185,7 +185,7 @@ describe("the demo in a browser", () => {
     await signInFromProtectedPage(page)
     // Signed in for /protected: a sign-out without its own callbackUrl would go back there.
     await page.getByRole("link", { name: "Sign out" }).click()
-    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByRole("button", { name: "Sign out", exact: true }).click()
     await page.waitForURL(`${demo.url}/`)
     expect(await page.locator("#status").textContent()).toBe("You are signed out.")
     await page.context().close()
