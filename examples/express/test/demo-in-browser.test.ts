@@ -226,6 +226,30 @@ describe("the demo in a browser", () => {
     await page.context().close()
   })
 
+  it("signs out of the dev OpenID provider too from the sign-out page: its confirmation, back home, and its next sign-in asks again", async () => {
+    const lines = { info: printed("info"), log: printed("log"), warn: printed("warn") }
+    const page = await newPage()
+    await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
+    await page.getByRole("button", { name: "Sign in with Dev OpenID Provider" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/interaction\//)
+    await page.getByLabel("Email").fill("edsger@example.com")
+    await page.getByRole("button", { name: "Sign in to the Dev OpenID Provider" }).click()
+    await page.waitForURL(`${demo.url}/`)
+    await page.getByRole("link", { name: "Sign out" }).click()
+    await page.getByRole("button", { name: "Sign out of Dev OpenID Provider too" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/session\/end/)
+    await page.getByRole("button", { name: "Sign out of the Dev OpenID Provider" }).click()
+    await page.waitForURL(`${demo.url}/`)
+    expect(await status(page)).toBe("You are signed out.")
+    // Signed out at the provider as well: its login page again, not a silent sign-in.
+    await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
+    await page.getByRole("button", { name: "Sign in with Dev OpenID Provider" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/interaction\//)
+    expect(await page.getByLabel("Email").count()).toBe(1)
+    expect([...lines.info, ...lines.log, ...lines.warn].filter((line) => line.includes("oidc-provider"))).toEqual([])
+    await page.context().close()
+  })
+
   it("links the dev OpenID provider's pages back to the demo, and every link on them leads somewhere", async () => {
     const page = await newPage()
     await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
