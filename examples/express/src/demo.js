@@ -56,6 +56,8 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
   const oidc = await startDevOidcProvider({
     appUrl: url,
     redirectUris: [url, url.replace("localhost", "127.0.0.1")].map((origin) => `${origin}/auth/callback/dev-oidc`),
+    // The demo's sign-out always lands on its home page (see pages.js), here too.
+    postLogoutRedirectUris: [url, url.replace("localhost", "127.0.0.1")].map((origin) => `${origin}/`),
   })
 
   /** @type {import("gatehouse-auth/express").ServerAuthConfig} */

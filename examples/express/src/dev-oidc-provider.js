@@ -13,11 +13,12 @@ import { escapeHtml, page } from "./pages.js"
  */
 
 /**
- * @param {{ appUrl: string, redirectUris: string[] }} options the demo's origin (its pages' links point
- *   there, not at this server), and where the demo's callback may be reached
+ * @param {{ appUrl: string, redirectUris: string[], postLogoutRedirectUris?: string[] }} options the
+ *   demo's origin (its pages' links point there, not at this server), where the demo's callback may
+ *   be reached, and where a sign-out at this provider may send the browser back to
  * @returns {Promise<DevOidcProvider>}
  */
-export async function startDevOidcProvider({ appUrl, redirectUris }) {
+export async function startDevOidcProvider({ appUrl, redirectUris, postLogoutRedirectUris = [] }) {
   const server = createServer()
   await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)))
   const issuer = `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`
@@ -28,7 +29,16 @@ export async function startDevOidcProvider({ appUrl, redirectUris }) {
   const { default: Provider } = await quietly(() => import("oidc-provider"))
   /** @type {import("oidc-provider").default} */
   const provider = await quietly(async () => new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, response_types: ["code"], grant_types: ["authorization_code"] }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        post_logout_redirect_uris: postLogoutRedirectUris,
+        response_types: ["code"],
+        grant_types: ["authorization_code"],
+      },
+    ],
     jwks: { keys: [{ ...signingKey, kid: "dev", alg: "RS256", use: "sig" }] },
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     // Accounts are whoever typed their email on the login page.
@@ -52,7 +62,28 @@ export async function startDevOidcProvider({ appUrl, redirectUris }) {
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // Lifetimes set, rather than left to defaults that print a notice on every first use.
     ttl: { Interaction: 60 * 60, Session: 24 * 60 * 60, Grant: 24 * 60 * 60, AccessToken: 60 * 60, IdToken: 60 * 60 },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // "Sign out of Dev OpenID Provider too" on the demo's sign-out page comes here (RP-initiated
+      // logout): a confirmation in the demo's look, instead of oidc-provider's notice-printing default.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.type = "html"
+          ctx.body = page(
+            "Dev OpenID Provider",
+            `<p>Sign out of the Dev OpenID Provider too? Its next sign-in will ask for your email again.</p>${form}
+<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Sign out of the Dev OpenID Provider</button>
+<button type="submit" form="op.logoutForm">Stay signed in here</button>`,
+            { site: appUrl },
+          )
+        },
+        postLogoutSuccessSource: (ctx) => {
+          ctx.type = "html"
+          ctx.body = page("Dev OpenID Provider", "<p>You are signed out of the Dev OpenID Provider.</p>", { site: appUrl })
+        },
+      },
+    },
     clientBasedCORS: () => false,
   }))
   /** @type {Map<string, string>} */

@@ -84,7 +84,7 @@ async function signInFromProtectedPage(page: Page): Promise<void> {
 async function signOut(page: Page): Promise<void> {
   await page.goto(`${demo.url}/`)
   await page.getByRole("link", { name: "Sign out" }).click()
-  await page.getByRole("button", { name: "Sign out" }).click()
+  await page.getByRole("button", { name: "Sign out", exact: true }).click()
   await page.waitForURL(`${demo.url}/`)
   expect(await status(page)).toBe("You are signed out.")
 }
@@ -185,7 +185,7 @@ describe("the demo in a browser", () => {
     await signInFromProtectedPage(page)
     // Signed in for /protected: a sign-out without its own callbackUrl would go back there.
     await page.getByRole("link", { name: "Sign out" }).click()
-    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByRole("button", { name: "Sign out", exact: true }).click()
     await page.waitForURL(`${demo.url}/`)
     expect(await page.locator("#status").textContent()).toBe("You are signed out.")
     await page.context().close()
@@ -222,6 +222,30 @@ describe("the demo in a browser", () => {
     await page.goto(`${demo.url}/protected`)
     expect(JSON.parse((await page.locator("#session").textContent()) ?? "null").user.email).toBe("linus@example.com")
     await signOut(page)
+    expect([...lines.info, ...lines.log, ...lines.warn].filter((line) => line.includes("oidc-provider"))).toEqual([])
+    await page.context().close()
+  })
+
+  it("signs out of the dev OpenID provider too from the sign-out page: its confirmation, back home, and its next sign-in asks again", async () => {
+    const lines = { info: printed("info"), log: printed("log"), warn: printed("warn") }
+    const page = await newPage()
+    await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
+    await page.getByRole("button", { name: "Sign in with Dev OpenID Provider" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/interaction\//)
+    await page.getByLabel("Email").fill("edsger@example.com")
+    await page.getByRole("button", { name: "Sign in to the Dev OpenID Provider" }).click()
+    await page.waitForURL(`${demo.url}/`)
+    await page.getByRole("link", { name: "Sign out" }).click()
+    await page.getByRole("button", { name: "Sign out of Dev OpenID Provider too" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/session\/end/)
+    await page.getByRole("button", { name: "Sign out of the Dev OpenID Provider" }).click()
+    await page.waitForURL(`${demo.url}/`)
+    expect(await status(page)).toBe("You are signed out.")
+    // Signed out at the provider as well: its login page again, not a silent sign-in.
+    await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
+    await page.getByRole("button", { name: "Sign in with Dev OpenID Provider" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/interaction\//)
+    expect(await page.getByLabel("Email").count()).toBe(1)
     expect([...lines.info, ...lines.log, ...lines.warn].filter((line) => line.includes("oidc-provider"))).toEqual([])
     await page.context().close()
   })

@@ -730,6 +730,76 @@ export class PasswordInputError extends AuthError {
   }
 }
 
+/**
+ * An account route or function (sessions, linked accounts, linking) was asked without a session:
+ * they act for the signed-in user only. Answered with 401.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SessionRequired) return redirect("/login")
+ * ```
+ */
+export class SessionRequired extends AuthError {
+  static override readonly type = "SessionRequired"
+  static override readonly clientSafe = true
+}
+
+/**
+ * The session to revoke is not one of the signed-in user's (another user's, an ended one, or a
+ * made-up id), or is the current one (which signing out ends). Nothing was changed. Answered with 404.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof UnknownSession) console.error(error.message)
+ * ```
+ */
+export class UnknownSession extends AuthError {
+  static override readonly type = "UnknownSession"
+  static override readonly clientSafe = true
+}
+
+/**
+ * The account to unlink is not one of the signed-in user's. Nothing was changed. Answered with 404.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof UnknownAccount) console.error(error.message)
+ * ```
+ */
+export class UnknownAccount extends AuthError {
+  static override readonly type = "UnknownAccount"
+  static override readonly clientSafe = true
+}
+
+/**
+ * Unlinking the account would leave the user no way to sign in (no other account of a configured
+ * provider, no email sign-in for their address, no credentials as `account.canUseCredentials` says).
+ * Nothing was changed. Answered with 409.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof LastSignInMethod) showMessage("Add another way to sign in first")
+ * ```
+ */
+export class LastSignInMethod extends AuthError {
+  static override readonly type = "LastSignInMethod"
+  static override readonly clientSafe = true
+}
+
+/**
+ * A back-channel `logout_token` was refused: not a JWT signed by the provider's keys, another
+ * issuer or audience, too old or from the future, without the logout event, without `sid` and
+ * `sub`, with a `nonce`, or a `jti` seen before. Nothing was ended; answered with 400.
+ *
+ * @example
+ * ```ts
+ * logger: { error: (code) => code === "InvalidLogoutToken" && alerts.notify(code) }
+ * ```
+ */
+export class InvalidLogoutToken extends AuthError {
+  static override readonly type = "InvalidLogoutToken"
+}
+
 /** Every stable `type` string an {@link AuthError} can carry. */
 export type AuthErrorType =
   | "AuthError"
@@ -775,6 +845,11 @@ export type AuthErrorType =
   | "RefreshAccessTokenError"
   | "PasswordHashError"
   | "PasswordInputError"
+  | "SessionRequired"
+  | "UnknownSession"
+  | "UnknownAccount"
+  | "LastSignInMethod"
+  | "InvalidLogoutToken"
 
 /**
  * Whether an error may be named to the client (in `?error=` or a JSON body).

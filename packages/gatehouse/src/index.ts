@@ -16,6 +16,18 @@
  */
 export { Auth } from "./core/handler.js"
 export { signOutEverywhere } from "./core/sign-out-everywhere.js"
+export {
+  listSessions,
+  revokeSession,
+  revokeOtherSessions,
+  listAccounts,
+  unlinkAccount,
+  type AccountKey,
+  type ActiveSession,
+  type LinkedAccount,
+  type RevokedSessions,
+} from "./core/account/account-functions.js"
+export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"
 export { isAuthAction, type AuthAction } from "./core/auth-action.js"
@@ -24,6 +36,7 @@ export { AuthError, CredentialsSignin, type AuthErrorType } from "./errors.js"
 export type { WarningCode } from "./core/logger.js"
 export type {
   Account,
+  AccountOptions,
   AuthConfig,
   Awaitable,
   CallbacksOptions,

@@ -10,7 +10,7 @@
  * ```
  * @module gatehouse-auth/types
  */
-import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { Provider } from "./providers/types.js"
 import type { CookieOverride, CookiesOptions } from "./cookies/defaults.js"
@@ -18,7 +18,16 @@ import type { Account, Awaitable, Profile, User } from "./resources.js"
 import type { Theme } from "./theme.js"
 
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams, GetTokenParams, DefaultJWT } from "./jwt/index.js"
-export type { Adapter, AdapterUser, AdapterSession, AdapterAccount, AdapterAuthenticator, VerificationToken } from "./adapters/index.js"
+export type {
+  Adapter,
+  AdapterUser,
+  AdapterSession,
+  AdapterSessionDetails,
+  AdapterSessionListing,
+  AdapterAccount,
+  AdapterAuthenticator,
+  VerificationToken,
+} from "./adapters/index.js"
 export type { CookieAttributes, CookieOption, CookieOverride, CookiesOptions } from "./cookies/defaults.js"
 export type * from "./providers/types.js"
 export type { Account, AccountType, Awaitable, Profile, TokenSet, User } from "./resources.js"
@@ -199,8 +208,32 @@ export interface EventCallbacks {
   updateUser: (message: { user: User }) => Awaitable<void>
   /** After an account was linked to a user. */
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
+  /** After the signed-in user unlinked one of their accounts (no tokens in `account`). */
+  unlinkAccount: (message: { user: AdapterUser; account: Pick<AdapterAccount, "provider" | "providerAccountId" | "type"> }) => Awaitable<void>
   /** After every session read, with what the session route answers. */
   session: (message: { session: Session; token: JWT } | { session: Session }) => Awaitable<void>
+}
+
+/**
+ * The account pages' routes under the base path (off by default), and what they need to know.
+ *
+ * @example
+ * ```ts
+ * account: { routes: true, canUseCredentials: async (user) => Boolean(await db.passwordOf(user.id)) }
+ * ```
+ */
+export interface AccountOptions {
+  /**
+   * Serve `GET|POST {basePath}/sessions` (the signed-in user's sessions: list, revoke one, revoke
+   * the others), `GET|POST {basePath}/accounts` (their linked accounts: list, unlink) and
+   * `POST {basePath}/link/<provider>` (link another OAuth/OIDC account). Default `false`.
+   */
+  routes?: boolean
+  /**
+   * Whether `user` can still sign in with a credentials provider (a password of yours): counted as a
+   * way in when an unlink would otherwise remove the last one. Without it, credentials never count.
+   */
+  canUseCredentials?: (user: AdapterUser) => Awaitable<boolean>
 }
 
 /** The marker types for framework authors; see `raw` and `skipCSRFCheck` in `gatehouse-auth`. */
@@ -257,6 +290,14 @@ export interface AuthConfig {
    * the sign-in (preview deployments). Default: `AUTH_REDIRECT_PROXY_URL`.
    */
   redirectProxyUrl?: string
+  /** The account pages' routes (sessions, linked accounts), off by default; see {@link AccountOptions}. */
+  account?: AccountOptions
+  /**
+   * Serve `POST {basePath}/backchannel-logout/<provider>`, the OpenID Connect Back-Channel Logout
+   * receiver: an OIDC provider's signed `logout_token` ends the sessions it names. Register that
+   * URL as the client's `backchannel_logout_uri` at the provider. Default `false`.
+   */
+  backchannelLogout?: boolean
   /** Features whose API may still change. */
   experimental?: {
     /** Allows the `passkey` and `webauthn` providers. */

@@ -57,6 +57,32 @@ export interface AdapterSession {
   expires: Date
 }
 
+/**
+ * Gatehouse's addition: what is known about a database session beyond its row, kept apart from the
+ * `sessions` table (Auth.js's layout) by the adapters that store it.
+ */
+export interface AdapterSessionDetails {
+  /** When the session was created (its sign-in). */
+  createdAt: Date
+  /** The browser's `User-Agent` at sign-in (at most 512 characters), `null` when it sent none. */
+  userAgent: string | null
+  /**
+   * The OIDC provider the session came from when its ID token named an identity provider session
+   * (`sid`) or its metadata offered RP-initiated logout (`end_session_endpoint`), else `null`.
+   */
+  idpProvider: string | null
+  /** That session id at the identity provider (for back-channel logout), else `null`. */
+  idpSid: string | null
+}
+
+/** A session row with its id and details, as `listSessionsByUserId` returns it. */
+export interface AdapterSessionListing extends AdapterSession {
+  /** The row's own id: public (it names the session in the account routes), unlike the token. */
+  id: string
+  /** What `createSessionDetails` stored, or `null` for a session without (one Auth.js created). */
+  details: AdapterSessionDetails | null
+}
+
 /** A one-time email sign-in token, stored hashed with the secret. */
 export interface VerificationToken {
   /** The user's email address. */
@@ -154,6 +180,22 @@ export interface Adapter {
    */
   deleteSessionsByUserId?(userId: string): Awaitable<void>
   /**
+   * Gatehouse's addition: stores the details of the session row stored under `sessionToken` (just
+   * created). Needed to list a user's sessions with when and where they started, and for
+   * back-channel logout under database sessions.
+   */
+  createSessionDetails?(sessionToken: string, details: AdapterSessionDetails): Awaitable<void>
+  /**
+   * Gatehouse's addition: every session row of the user (expired ones too; the core skips them),
+   * each with its `id` and details, in no particular order; `[]` for an unknown user.
+   */
+  listSessionsByUserId?(userId: string): Awaitable<AdapterSessionListing[]>
+  /**
+   * Gatehouse's addition: deletes every session row whose details name this identity provider
+   * session, and returns how many there were (back-channel logout under database sessions).
+   */
+  deleteSessionsByIdpSid?(provider: string, sid: string): Awaitable<number>
+  /**
    * Gatehouse's addition: the user's session version, `0` for a user whose sessions were never
    * revoked (or who is not stored at all: a credentials user of a JWT app still has a version).
    * A JWT session remembers the version it was issued under and ends when it differs.
@@ -250,6 +292,9 @@ export interface StoredAdapter extends Adapter {
   updateSession: (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => Promise<AdapterSession | null>
   deleteSession: (sessionToken: string) => Promise<AdapterSession | null>
   deleteSessionsByUserId: (userId: string) => Promise<void>
+  createSessionDetails: (sessionToken: string, details: AdapterSessionDetails) => Promise<void>
+  listSessionsByUserId: (userId: string) => Promise<AdapterSessionListing[]>
+  deleteSessionsByIdpSid: (provider: string, sid: string) => Promise<number>
   getSessionVersion: (userId: string) => Promise<number>
   incrementSessionVersion: (userId: string) => Promise<number>
   createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>

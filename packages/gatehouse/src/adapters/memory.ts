@@ -20,6 +20,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionDetails,
   AdapterUser,
   NewAdapterUser,
   StoredAdapter,
@@ -65,6 +66,8 @@ export function MemoryAdapter(): MemoryAdapter {
   const authenticators = new Map<string, AdapterAuthenticator>()
   const rateLimits = new Map<string, { count: number; resetAt: number }>()
   const sessionVersions = new Map<string, number>()
+  // Keyed by sessionToken like the rows; an entry without its row is stale and never read.
+  const sessionDetails = new Map<string, AdapterSessionDetails>()
   let rateLimitCalls = 0
 
   const requireUser = (userId: string, what: string): void => {
@@ -160,8 +163,32 @@ export function MemoryAdapter(): MemoryAdapter {
       if (sessions.has(session.sessionToken)) throw new Error("MemoryAdapter: that sessionToken is already in use")
       requireUser(session.userId, "a session")
       checkDate(session.expires, "session.expires")
-      sessions.set(session.sessionToken, copy(session))
-      return copy(session)
+      // A row id, as the SQL tables give each session: the public name of a session.
+      const stored: AdapterSession = { id: globalThis.crypto.randomUUID(), ...copy(session) }
+      sessions.set(session.sessionToken, stored)
+      sessionDetails.delete(session.sessionToken)
+      return copy(stored)
+    },
+
+    createSessionDetails: async (sessionToken, details) => {
+      if (!sessions.has(sessionToken)) throw new Error("MemoryAdapter: no session to store details for")
+      checkDate(details.createdAt, "details.createdAt")
+      sessionDetails.set(sessionToken, copy(details))
+    },
+
+    listSessionsByUserId: async (userId) =>
+      [...sessions.values()]
+        .filter((row) => row.userId === userId)
+        .map((row) => ({ ...copy(row), id: row.id!, details: copyOrNull(sessionDetails.get(row.sessionToken)) })),
+
+    deleteSessionsByIdpSid: async (provider, sid) => {
+      let deleted = 0
+      for (const [key, details] of sessionDetails) {
+        if (details.idpProvider !== provider || details.idpSid !== sid) continue
+        sessionDetails.delete(key)
+        if (sessions.delete(key)) deleted++
+      }
+      return deleted
     },
 
     getSessionAndUser: async (sessionToken) => {
@@ -185,6 +212,7 @@ export function MemoryAdapter(): MemoryAdapter {
       const session = sessions.get(sessionToken)
       if (!session) return null
       sessions.delete(sessionToken)
+      sessionDetails.delete(sessionToken)
       return copy(session)
     },
 
@@ -283,6 +311,10 @@ export default MemoryAdapter
 // what it passed in or got back must not change the data, as with a real database.
 function copy<T>(value: T): T {
   return structuredClone(value)
+}
+
+function copyOrNull<T>(value: T | undefined): T | null {
+  return value === undefined ? null : copy(value)
 }
 
 // JSON of an array keeps the two parts apart whatever characters they contain.

@@ -65,6 +65,8 @@ const MIGRATION_LOCK_KEY = "29099075146642277"
  *   counts sign-in emails for every instance at once;
  * - the `session_versions` table (`"userId"`, `version`), Gatehouse's own, which lets
  *   `signOutEverywhere` end JWT sessions;
+ * - the `session_details` table (`"sessionId"`, `created_at`, `user_agent`, `idp_provider`,
+ *   `idp_sid`), Gatehouse's own: listing a user's sessions, and back-channel logout;
  * - a unique index on `sessions("sessionToken")` and on `accounts(provider, "providerAccountId")`
  *   (fails, naming the key, if an old database holds duplicates: those must be resolved by hand);
  * - an index on `users(email)` and on each `"userId"` column;
@@ -121,6 +123,7 @@ DECLARE
     WHERE attrelid = 'users'::regclass AND attname = 'id'
   );
   tbl TEXT;
+  session_id_type TEXT;
 BEGIN
   EXECUTE format($sql$
     CREATE TABLE IF NOT EXISTS accounts (
@@ -162,6 +165,25 @@ BEGIN
       transports TEXT,
       PRIMARY KEY ("credentialID")
     )$sql$, user_id_type);
+
+  -- Not in Auth.js: when and where each database session started, and the identity provider's
+  -- session id (back-channel logout). A table of its own rather than columns on sessions, so
+  -- Auth.js's tables stay exactly its own (its adapter reads sessions with SELECT *); the id
+  -- takes the type of sessions.id (TEXT fresh, INTEGER from Auth.js) and goes with its row.
+  session_id_type := (
+    SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+    WHERE attrelid = 'sessions'::regclass AND attname = 'id'
+  );
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS session_details (
+      "sessionId" %s NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+      created_at TIMESTAMPTZ NOT NULL,
+      user_agent TEXT,
+      idp_provider TEXT,
+      idp_sid TEXT,
+      PRIMARY KEY ("sessionId")
+    )$sql$, session_id_type);
+  CREATE INDEX IF NOT EXISTS session_details_idp_idx ON session_details (idp_provider, idp_sid);
 
   FOREACH tbl IN ARRAY ARRAY['accounts', 'sessions', 'authenticators'] LOOP
     IF NOT EXISTS (

@@ -18,6 +18,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionDetails,
   AdapterUser,
   StoredAdapter,
   VerificationToken,
@@ -108,6 +109,12 @@ function toUser(row: PostgresRow): AdapterUser {
     emailVerified: row.emailVerified == null ? null : toDate(row.emailVerified),
     image: (row.image ?? null) as string | null,
   }
+}
+
+function toSessionDetails(row: PostgresRow): AdapterSessionDetails | null {
+  if (row.detailed !== true) return null
+  const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+  return { createdAt: toDate(row.created_at), userAgent: text(row.user_agent), idpProvider: text(row.idp_provider), idpSid: text(row.idp_sid) }
 }
 
 function toSession(row: PostgresRow, id: unknown = row.id): AdapterSession {
@@ -401,6 +408,36 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
     deleteSessionsByUserId: async (userId) => {
       await rowsById(`DELETE FROM sessions WHERE "userId" = $1`, [userId])
     },
+
+    createSessionDetails: async (sessionToken, details) => {
+      const stored = await rows(
+        `INSERT INTO session_details ("sessionId", created_at, user_agent, idp_provider, idp_sid)
+         SELECT id, $2, $3, $4, $5 FROM sessions WHERE "sessionToken" = $1
+         ON CONFLICT ("sessionId") DO UPDATE SET created_at = excluded.created_at, user_agent = excluded.user_agent,
+           idp_provider = excluded.idp_provider, idp_sid = excluded.idp_sid
+         RETURNING "sessionId"`,
+        [sessionToken, details.createdAt, details.userAgent, details.idpProvider, details.idpSid],
+      )
+      if (stored.length === 0) throw new Error("PostgresAdapter.createSessionDetails: no session to store details for")
+    },
+
+    listSessionsByUserId: async (userId) =>
+      (
+        await rowsById(
+          `SELECT s.id::text AS id, s."sessionToken", s."userId"::text AS "userId", s.expires,
+                  d."sessionId" IS NOT NULL AS detailed, d.created_at, d.user_agent, d.idp_provider, d.idp_sid
+           FROM sessions s LEFT JOIN session_details d ON d."sessionId" = s.id WHERE s."userId" = $1`,
+          [userId],
+        )
+      ).map((row) => ({ ...toSession(row), id: String(row.id), details: toSessionDetails(row) })),
+
+    deleteSessionsByIdpSid: async (provider, sid) =>
+      (
+        await rows(
+          `DELETE FROM sessions WHERE id IN (SELECT "sessionId" FROM session_details WHERE idp_provider = $1 AND idp_sid = $2) RETURNING id`,
+          [provider, sid],
+        )
+      ).length,
 
     getSessionVersion: async (userId) => {
       try {

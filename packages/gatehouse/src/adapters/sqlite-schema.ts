@@ -2,7 +2,7 @@
  * The SQLite schema of `gatehouse-auth/adapters/sqlite` and its migrations.
  *
  * Table and column names are those of Auth.js's PostgreSQL adapter, which the PostgreSQL adapter
- * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`) is Gatehouse's own. Dates are stored as integer milliseconds since the
+ * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions` and `session_details` are Gatehouse's own. Dates are stored as integer milliseconds since the
  * epoch (SQLite has no date type and integers compare and index exactly; ISO text written by other
  * tools is read too), booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth
  * token response has it.
@@ -87,6 +87,19 @@ CREATE TABLE IF NOT EXISTS session_versions (
   "userId" TEXT PRIMARY KEY,
   version INTEGER NOT NULL
 );
+`,
+  // 4: Gatehouse's own: when and where each database session started (listing a user's sessions),
+  // and the identity provider's session id (back-channel logout). A table of its own rather than
+  // columns on sessions, so Auth.js's tables stay exactly its own; it goes with its row (cascade).
+  `
+CREATE TABLE IF NOT EXISTS session_details (
+  "sessionId" TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  user_agent TEXT,
+  idp_provider TEXT,
+  idp_sid TEXT
+);
+CREATE INDEX IF NOT EXISTS session_details_idp_idx ON session_details (idp_provider, idp_sid);
 `,
 ]
 

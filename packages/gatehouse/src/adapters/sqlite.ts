@@ -18,6 +18,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionDetails,
   AdapterUser,
   NewAdapterUser,
   StoredAdapter,
@@ -157,6 +158,16 @@ function toAccount(row: Row): AdapterAccount {
     account[field] = field === "expires_at" ? Number(value) : String(value)
   }
   return account as AdapterAccount
+}
+
+function toSessionDetails(row: Row): AdapterSessionDetails | null {
+  if (row.detailed === null || row.detailed === undefined) return null
+  return {
+    createdAt: toDate(row.created_at),
+    userAgent: textOrNull(row.user_agent),
+    idpProvider: textOrNull(row.idp_provider),
+    idpSid: textOrNull(row.idp_sid),
+  }
 }
 
 function toSession(row: Row, id: unknown = row.id): AdapterSession {
@@ -494,6 +505,36 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
     deleteSessionsByUserId: async (userId) => {
       statement(`DELETE FROM sessions WHERE "userId" = ?`).run(bind(userId, "userId"))
     },
+
+    createSessionDetails: async (sessionToken, details) => {
+      const stored = one(
+        `INSERT INTO session_details ("sessionId", created_at, user_agent, idp_provider, idp_sid)
+         SELECT id, ?, ?, ?, ? FROM sessions WHERE "sessionToken" = ?
+         ON CONFLICT ("sessionId") DO UPDATE SET created_at = excluded.created_at, user_agent = excluded.user_agent,
+           idp_provider = excluded.idp_provider, idp_sid = excluded.idp_sid
+         RETURNING "sessionId"`,
+        milliseconds(details.createdAt, "createdAt"),
+        details.userAgent,
+        details.idpProvider,
+        details.idpSid,
+        sessionToken,
+      )
+      if (!stored) throw new Error("SQLiteAdapter: no session to store details for")
+    },
+
+    listSessionsByUserId: async (userId) =>
+      many(
+        `SELECT s.id, s."sessionToken", s."userId", s.expires, d.created_at, d.user_agent, d.idp_provider, d.idp_sid, d."sessionId" AS detailed
+         FROM sessions s LEFT JOIN session_details d ON d."sessionId" = s.id WHERE s."userId" = ?`,
+        bind(userId, "userId"),
+      ).map((row) => ({ ...toSession(row), id: String(row.id), details: toSessionDetails(row) })),
+
+    deleteSessionsByIdpSid: async (provider, sid) =>
+      many(
+        `DELETE FROM sessions WHERE id IN (SELECT "sessionId" FROM session_details WHERE idp_provider = ? AND idp_sid = ?) RETURNING id`,
+        provider,
+        sid,
+      ).length,
 
     getSessionVersion: async (userId) =>
       Number(one(`SELECT version FROM session_versions WHERE "userId" = ?`, bind(userId, "userId"))?.version ?? 0),

@@ -12,6 +12,7 @@ import { emitEvent } from "./events.js"
 import type { ResponseInternal } from "./internal-response.js"
 import type { RequestContext } from "./request-context.js"
 import { issueSession } from "./sessions/index.js"
+import type { IdpSession } from "./sessions/idp-session.js"
 import { runSignInCallback } from "./sign-in-callback.js"
 import { removedAnything, type RemovedSignInMethods } from "./unproven-account.js"
 
@@ -25,6 +26,10 @@ export interface ProviderSignIn {
   allowDangerousEmailAccountLinking?: boolean
   /** Whether the provider vouched for `user.email` (OIDC `email_verified`). */
   emailProven?: boolean
+  /** The identity provider session the sign-in came from (OIDC `sid`), kept with the new session. */
+  idpSession?: IdpSession
+  /** The OIDC provider whose end-session endpoint can end the provider's session too (RP-initiated logout). */
+  logoutProvider?: string
   /** Stored with a newly linked account, all or nothing (a passkey's authenticator). */
   attach?: (owner: AdapterUser) => Promise<void>
 }
@@ -46,7 +51,9 @@ export async function completeSignIn(ctx: RequestContext, signIn: ProviderSignIn
   if (redirect) return { redirect }
 
   const { user, isNewUser, removed } = await resolveSignInUser(ctx, signIn)
-  const cookies = await issueSession(ctx, { user, account, ...(profile && { profile }), isNewUser })
+  const cookies = await issueSession(ctx, { user, account, ...(profile && { profile }), isNewUser, ...(signIn.idpSession && { idpSession: signIn.idpSession }),
+    ...(signIn.logoutProvider !== undefined && { logoutProvider: signIn.logoutProvider }),
+  })
   await emitEvent(ctx.config, "signIn", { user, account, ...(profile && { profile }), isNewUser })
 
   const { newUser } = ctx.config.pages

@@ -9,6 +9,7 @@ import { InvalidConfig } from "../errors.js"
 import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../jwt/index.js"
 import type { ProviderConfig } from "../providers/types.js"
 import type {
+  AccountOptions,
   AuthConfig,
   CallbacksOptions,
   EventCallbacks,
@@ -50,6 +51,8 @@ export interface ResolvedConfig {
   readonly useSecureCookies: boolean | undefined
   readonly redirectProxyUrl: string | undefined
   readonly experimental: { readonly enableWebAuthn: boolean }
+  readonly account: Readonly<AccountOptions>
+  readonly backchannelLogout: boolean
   /** Whether the caller asked for the internal response object. */
   readonly raw: boolean
   readonly skipCSRFCheck: boolean
@@ -156,6 +159,11 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     useSecureCookies: config.useSecureCookies,
     redirectProxyUrl: fromEnv.redirectProxyUrl,
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
+    account: Object.freeze({
+      routes: config.account?.routes === true,
+      ...(typeof config.account?.canUseCredentials === "function" && { canUseCredentials: config.account.canUseCredentials }),
+    }),
+    backchannelLogout: config.backchannelLogout === true,
     raw: config.raw === rawMarker,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheckMarker,
     originChecked: isOriginChecked(config),

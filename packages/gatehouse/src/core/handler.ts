@@ -38,8 +38,20 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
     error: errorPage,
     // Passkeys and the pages (below) are imported on first use; a session check needs neither.
     "webauthn-options": async (ctx) => (await import("./webauthn/options.js")).webAuthnOptions(ctx),
+    // The opt-in routes (the router serves them only when configured), imported on first use too.
+    sessions: async (ctx) => (await import("./account/account-routes.js")).sessionsList(ctx),
+    accounts: async (ctx) => (await import("./account/account-routes.js")).accountsList(ctx),
   },
-  POST: { session: updateSession, signin: signIn, signout: signOut, callback },
+  POST: {
+    session: updateSession,
+    signin: signIn,
+    signout: signOut,
+    callback,
+    sessions: async (ctx) => (await import("./account/account-routes.js")).sessionsChange(ctx),
+    accounts: async (ctx) => (await import("./account/account-routes.js")).accountsChange(ctx),
+    link: async (ctx) => (await import("./account/account-routes.js")).linkAccount(ctx),
+    "backchannel-logout": async (ctx) => (await import("./oauth/backchannel-logout.js")).backchannelLogout(ctx),
+  },
 }
 
 /**
@@ -48,8 +60,9 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
  * two `Set-Cookie`s, and the client fetches `csrf` before any POST anyway.
  */
 const STATELESS: Record<"GET" | "POST", ReadonlySet<AuthAction>> = {
-  GET: new Set<AuthAction>(["providers", "session"]),
-  POST: new Set<AuthAction>(),
+  GET: new Set<AuthAction>(["providers", "session", "sessions", "accounts"]),
+  // Posted by the identity provider's server, which has no browser cookies to check or give.
+  POST: new Set<AuthAction>(["backchannel-logout"]),
 }
 
 /** The routes that render an HTML page on GET, which also show configuration errors as a page. */
@@ -104,7 +117,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
 
   let internal: InternalRequest
   try {
-    internal = await toInternalRequest(request, resolved.basePath)
+    internal = await toInternalRequest(request, resolved.basePath, resolved)
   } catch (error) {
     const reported = error instanceof AuthError ? error : new InvalidRequest("The request could not be read", { cause: error })
     logError(logger, reported)

@@ -6,7 +6,7 @@
  */
 import { parseCookieHeader, type RequestCookies } from "../cookies/header.js"
 import { InvalidRequest, UnknownAction } from "../errors.js"
-import type { AuthAction } from "./auth-action.js"
+import type { AuthAction, OptInRoutes } from "./auth-action.js"
 import { parseRoute } from "./router.js"
 
 /** A request as the actions see it. */
@@ -42,11 +42,11 @@ export const MAX_JSON_DEPTH = 32
  * @throws {UnknownAction} for a method other than GET and POST, or a path that names no route.
  * @throws {InvalidRequest} for a body that is too large or not a JSON object.
  */
-export async function toInternalRequest(request: Request, basePath: string): Promise<InternalRequest> {
+export async function toInternalRequest(request: Request, basePath: string, optIn?: OptInRoutes): Promise<InternalRequest> {
   const method = request.method
   if (method !== "GET" && method !== "POST") throw new UnknownAction(`Unsupported HTTP method ${JSON.stringify(method)}`)
   const url = new URL(request.url)
-  const route = parseRoute(url.pathname, basePath)
+  const route = parseRoute(url.pathname, basePath, optIn)
   if (!route) throw new UnknownAction(`Cannot parse an auth action from ${url.pathname}`)
   return {
     url,

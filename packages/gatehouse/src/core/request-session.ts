@@ -11,7 +11,7 @@ import { assertConfig } from "./assert-config.js"
 import { resolveConfig } from "./config.js"
 import type { InternalRequest } from "./internal-request.js"
 import { logError, reportConfigWarnings } from "./logger.js"
-import { createRequestContext } from "./request-context.js"
+import { createRequestContext, type RequestContext } from "./request-context.js"
 import { readSession } from "./sessions/index.js"
 
 /** A request as far as reading its session goes: where it was sent (for the origin) and its headers. */
@@ -32,6 +32,22 @@ export interface SessionRequest {
  *   cannot be reached reads as no session (logged), as on the session route.
  */
 export async function readRequestSession(request: SessionRequest, config: AuthConfig): Promise<{ session: Session | null; cookies: Cookie[] }> {
+  const ctx = await sessionRequestContext(request, config)
+  try {
+    return await readSession(ctx)
+  } catch (failure) {
+    logError(ctx.logger, failure)
+    throw failure
+  }
+}
+
+/**
+ * The context of a server-side call acting for `request`'s session (a session read, the account
+ * functions): its cookies and origin, no CSRF state (the caller is the server itself).
+ *
+ * @throws {AuthError} when the configuration cannot serve requests.
+ */
+export async function sessionRequestContext(request: SessionRequest, config: AuthConfig): Promise<RequestContext> {
   const resolved = resolveConfig(config)
   const url = new URL(request.url)
   const { error, warnings } = assertConfig(resolved, { url })
@@ -50,11 +66,5 @@ export async function readRequestSession(request: SessionRequest, config: AuthCo
     query: {},
     body: undefined,
   }
-  const ctx = await createRequestContext(resolved, internal, false)
-  try {
-    return await readSession(ctx)
-  } catch (failure) {
-    logError(resolved.logger, failure)
-    throw failure
-  }
+  return createRequestContext(resolved, internal, false)
 }

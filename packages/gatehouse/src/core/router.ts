@@ -2,7 +2,7 @@
  * Which action and provider a request path names, relative to `basePath`.
  * @module
  */
-import { isAuthAction, type AuthAction } from "./auth-action.js"
+import { isAuthAction, isServedAction, type AuthAction, type OptInRoutes } from "./auth-action.js"
 
 /** An auth route: the action, and the provider id for the actions that take one. */
 export interface Route {
@@ -10,14 +10,15 @@ export interface Route {
   providerId: string | undefined
 }
 
-const TAKES_PROVIDER: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options"])
+const TAKES_PROVIDER: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options", "link", "backchannel-logout"])
 
 /**
  * The route `pathname` names under `basePath`, or `undefined` when it names none.
  *
  * A plain prefix comparison, never a RegExp built from `basePath`, so a base path containing
  * `.`, `+` or `(` means itself. The base path must end at a `/` (`/authsignin` is not under
- * `/auth`); repeated and trailing slashes after it are tolerated.
+ * `/auth`); repeated and trailing slashes after it are tolerated. The opt-in routes (account
+ * pages, back-channel logout) are routes only when `optIn` (the configuration) turns them on.
  *
  * @example
  * ```ts
@@ -25,12 +26,12 @@ const TAKES_PROVIDER: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "
  * parseRoute("/auth/nope", "/auth") // undefined
  * ```
  */
-export function parseRoute(pathname: string, basePath: string): Route | undefined {
+export function parseRoute(pathname: string, basePath: string, optIn?: OptInRoutes): Route | undefined {
   const base = basePath === "/" ? "" : basePath
   if (!pathname.startsWith(`${base}/`)) return undefined
   const segments = pathname.slice(base.length).split("/").filter(Boolean)
   const [action, provider, ...rest] = segments
-  if (!action || rest.length > 0 || !isAuthAction(action)) return undefined
+  if (!action || rest.length > 0 || !isAuthAction(action) || !isServedAction(action, optIn)) return undefined
   if (provider === undefined) return { action, providerId: undefined }
   if (!TAKES_PROVIDER.has(action)) return undefined
   let providerId: string

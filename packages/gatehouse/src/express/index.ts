@@ -63,7 +63,7 @@ export function ServerAuth(config: ServerAuthConfig): Middleware {
     try {
       const { config: prepared, origin } = prepareConfig(config)
       const basePath = mountPath(req) ?? prepared.basePath
-      if (!isAuthRoute(pathAndQuery(req), basePath)) return next()
+      if (!isAuthRoute(pathAndQuery(req), basePath, prepared)) return next()
       let request: Request
       try {
         request = toWebRequest(req, requestOrigin(req, origin))

@@ -34,6 +34,7 @@ export { prepareConfig, type PrepareConfigOptions, type PreparedConfig, type Set
 export { getSession, setCookieHeaders, type SessionRequest, type SessionResult } from "./session.js"
 export { runServerAction, type ServerActionInput, type ServerActionResult } from "./server-action.js"
 export { isAuthRoute } from "./routes.js"
+export type { OptInRoutes } from "../core/auth-action.js"
 export { requestAtOrigin } from "./request-origin.js"
 export { providerType } from "./providers.js"
 export type { Cookie } from "../cookies/defaults.js"

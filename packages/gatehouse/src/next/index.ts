@@ -132,7 +132,7 @@ export function NextAuth(config: NextAuthConfig | NextAuthConfigFunction): NextA
       action: "signout",
       origin: originOf(ready, incoming),
       headers: incoming,
-      fields: { callbackUrl },
+      fields: { callbackUrl, ...(options.provider && { provider: options.provider }) },
       originChecked: true,
     })
     await writeCookies(result.cookies)

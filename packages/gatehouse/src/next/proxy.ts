@@ -58,7 +58,7 @@ export async function proxyResponse<Context>(
 function exempt(prepared: PreparedConfig<NextAuthConfig>, request: NextRequestLike): boolean {
   const { basePath, pages } = prepared.config
   const pathname = request.nextUrl?.pathname ?? new URL(request.url).pathname
-  if (isAuthRoute(pathname, basePath)) return true
+  if (isAuthRoute(pathname, basePath, prepared.config)) return true
   const signIn = pages?.signIn
   return typeof signIn === "string" && signIn.startsWith("/") && pathname === new URL(signIn, "http://localhost").pathname
 }

@@ -103,6 +103,12 @@ export interface SignOutOptions {
   redirect?: boolean
   /** Where to go; default the current page (`Referer`). */
   redirectTo?: string
+  /**
+   * The OIDC provider the session came from, to end the session there too (RP-initiated logout):
+   * the redirect goes to its end-session endpoint, which sends the browser back to `redirectTo`
+   * (register it there as a post-logout redirect URI). Otherwise a plain sign-out.
+   */
+  provider?: string
 }
 
 /** The auth routes' handlers, for `app/api/auth/[...nextauth]/route.ts`. */

@@ -55,7 +55,7 @@ export function createKitAuth<Event extends KitRequestEvent>(
     // One session read per request, however many loads (run side by side) ask for it.
     let session: Promise<Session | null> | undefined
     event.locals.auth ??= () => (session ??= readSession(event))
-    if (isAuthRoute(event.url, ready.config.basePath)) return Auth(requestAtOrigin(ready, event.request), ready.config)
+    if (isAuthRoute(event.url, ready.config.basePath, ready.config)) return Auth(requestAtOrigin(ready, event.request), ready.config)
     return resolve(event)
   }
 

@@ -55,7 +55,7 @@ describe("MemoryAdapter", () => {
     session.expires.setFullYear(1999)
     const found = await adapter.getSessionAndUser("s1")
     found!.session.userId = "someone else"
-    expect((await adapter.getSessionAndUser("s1"))?.session).toEqual({ sessionToken: "s1", userId: "u1", expires })
+    expect((await adapter.getSessionAndUser("s1"))?.session).toEqual({ id: expect.any(String), sessionToken: "s1", userId: "u1", expires })
 
     const account = await adapter.linkAccount({ userId: "u1", type: "oauth", provider: "github", providerAccountId: "a1" })
     account.userId = "someone else"

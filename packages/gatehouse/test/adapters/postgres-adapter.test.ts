@@ -411,7 +411,7 @@ describe("migrate", () => {
       await p.query(postgresSchema)
       await p.query(postgresSchema)
       const tables = await p.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY 1`, [byHand.name])
-      expect(tables.rows.map((row) => row.tablename)).toEqual(["accounts", "authenticators", "rate_limits", "session_versions", "sessions", "users", "verification_token"])
+      expect(tables.rows.map((row) => row.tablename)).toEqual(["accounts", "authenticators", "rate_limits", "session_details", "session_versions", "sessions", "users", "verification_token"])
     } finally {
       await byHand.drop()
     }

@@ -110,6 +110,8 @@ describe("an Auth.js database with rows in it", () => {
       { table: "accounts", convalidated: false },
       // A table migrate creates gets its key inline, checked from the start.
       { table: "authenticators", convalidated: true },
+      // Gatehouse's own: its sessionId takes the type of Auth.js's SERIAL sessions.id.
+      { table: "session_details", convalidated: true },
       { table: "sessions", convalidated: false },
     ])
     // Gatehouse's own table, which Auth.js's schema has no counterpart of.

@@ -103,11 +103,12 @@ describe("SQLiteAdapter on SQLite", () => {
     SQLiteAdapter(db)
     expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()
-    expect(tables).toEqual(["accounts", "authenticators", "rate_limits", "session_versions", "sessions", "users", "verification_token"])
+    expect(tables).toEqual(["accounts", "authenticators", "rate_limits", "session_details", "session_versions", "sessions", "users", "verification_token"])
     const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all()
     expect(indexes).toEqual([
       "accounts_userId_idx",
       "authenticators_userId_idx",
+      "session_details_idp_idx",
       "sessions_sessionToken_key",
       "sessions_userId_idx",
       "users_email_idx",

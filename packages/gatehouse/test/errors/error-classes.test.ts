@@ -6,7 +6,7 @@ const classes = Object.entries(errors).filter(
   (entry): entry is [string, typeof AuthError] => typeof entry[1] === "function" && entry[1].prototype instanceof Error,
 )
 
-const clientSafe = ["CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
+const clientSafe = ["SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod", "CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
   "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "RateLimited",
   "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "InvalidCheck", "UnknownAction", "InvalidProvider"]
 const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
@@ -29,6 +29,9 @@ const expectedTypes: Record<string, string> = {
   RefreshAccessTokenError: "RefreshAccessTokenError", InvalidEmail: "InvalidEmail", RateLimited: "RateLimited",
   EmailRateLimited: "EmailRateLimited", CredentialsRateLimited: "CredentialsRateLimited", ServerBusy: "ServerBusy",
   MissingSecretError: "MissingSecret", PasswordHashError: "PasswordHashError", PasswordInputError: "PasswordInputError",
+  // The account routes and back-channel logout (Gatehouse's own).
+  SessionRequired: "SessionRequired", UnknownSession: "UnknownSession", UnknownAccount: "UnknownAccount",
+  LastSignInMethod: "LastSignInMethod", InvalidLogoutToken: "InvalidLogoutToken",
 }
 
 describe("error classes", () => {

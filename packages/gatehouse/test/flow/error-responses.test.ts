@@ -16,7 +16,9 @@ const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbac
   // Gatehouse names these too: the person can act on them (Auth.js shows Configuration).
   "EmailSignInError", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy",
   // ...and these, which the request itself got wrong (a lost check cookie, an unknown route or provider).
-  "InvalidCheck", "UnknownAction", "InvalidProvider"]
+  "InvalidCheck", "UnknownAction", "InvalidProvider",
+  // ...and the account routes' refusals, about the person's own sessions and accounts.
+  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod"]
 /** Refusals for now: answered with their status and Retry-After, not a redirect. */
 const RETRY_LATER: Record<string, number> = { RateLimited: 429, EmailRateLimited: 429, CredentialsRateLimited: 429, ServerBusy: 503 }
 

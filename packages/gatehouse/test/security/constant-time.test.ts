@@ -203,6 +203,10 @@ describe("no secret is compared with === in src/", () => {
       "compares a config value with the exported skipCSRFCheck symbol; no secret on either side",
     "core/sessions/access-token-refresh.ts: current.refresh_token !== account.refresh_token":
       "both sides come from the database (the row now vs. the row this request read); no client input reaches either",
+    "testing/adapter-conformance/session-details.ts: row.sessionToken === detailed.sessionToken":
+      "the conformance suite finds the row it created among an adapter's answers; test fixtures, no request reaches it",
+    "testing/adapter-conformance/session-details.ts: row.sessionToken === bare.sessionToken":
+      "the conformance suite finds the row it created among an adapter's answers; test fixtures, no request reaches it",
     "core/sessions/stored-token.ts: sessionToken.startsWith(HASHED_TOKEN_PREFIX)":
       "checks the cookie against a public prefix (sha256:) to refuse stored hashes as cookies; nothing secret is compared",
   }

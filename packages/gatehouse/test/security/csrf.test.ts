@@ -86,6 +86,9 @@ beforeAll(async () => {
     adapter,
     session: { strategy: "jwt" },
     experimental: { enableWebAuthn: true },
+    // The opt-in routes are on, so that the table below covers their POSTs too.
+    account: { routes: true },
+    backchannelLogout: true,
     providers: [
       // Unthrottled: ada signs in for every route and variant; throttling has its own tests.
       Credentials({ credentials: { username: {}, password: {} }, authorize: (c) => (c.username === "ada" && c.password === "correct horse" ? { ...ada } : null), rateLimit: false }),
@@ -109,6 +112,8 @@ beforeAll(async () => {
     logger: log.logger,
     adapter,
     session: { strategy: "database" },
+    // The account routes act for a stored user: the table covers them under database sessions.
+    account: { routes: true },
     providers: [
       Credentials({
         credentials: { username: {}, password: {} },
@@ -116,6 +121,8 @@ beforeAll(async () => {
         rateLimit: false,
       }),
       { id: "email-confirm", name: "Email", type: "email", confirmSignIn: true, sendVerificationRequest: capture },
+      githubProvider,
+      oidcProvider("idp"),
     ],
   }
 })
@@ -163,6 +170,19 @@ const POST_WITHOUT_TOKEN: Record<AuthAction, string | Partial<Record<ProviderTyp
     oidc: "InvalidCheck",
     // A passkey answer is signed over the challenge in this browser's challenge cookie.
     webauthn: "WebAuthnVerificationError",
+  },
+  // The account routes: for the signed-in user's own browser only.
+  sessions: "MissingCSRF",
+  accounts: "MissingCSRF",
+  link: { none: "MissingCSRF", credentials: "MissingCSRF", oauth: "MissingCSRF", oidc: "MissingCSRF", email: "MissingCSRF", webauthn: "MissingCSRF" },
+  // Posted by the provider's server, not a browser: the logout token's signature is what binds it.
+  "backchannel-logout": {
+    none: "InvalidLogoutToken",
+    credentials: "InvalidLogoutToken",
+    oauth: "InvalidLogoutToken",
+    oidc: "InvalidLogoutToken",
+    email: "InvalidLogoutToken",
+    webauthn: "InvalidLogoutToken",
   },
   csrf: "UnknownAction",
   providers: "UnknownAction",
@@ -249,6 +269,8 @@ interface ProtectedRoute {
   changes?: string
   /** Why the accepted answer is not what it should be, if it is not. */
   acceptedProblem(response: Response): Promise<string | undefined>
+  /** How a refusal answers: the sign-in page with MissingCSRF (default), or the account routes' 403 JSON. */
+  refusal?: "page" | "json"
 }
 
 const redirectsTo = (expected: (location: string) => boolean, what: string) => async (response: Response) => {
@@ -256,9 +278,37 @@ const redirectsTo = (expected: (location: string) => boolean, what: string) => a
   return response.status === 302 && expected(location) ? undefined : `answered ${response.status} ${location}, expected ${what}`
 }
 
+/** The account routes' accepted answer: JSON with `status`. */
+const answersJson = (status: number) => async (response: Response) => {
+  const type = response.headers.get("content-type") ?? ""
+  return response.status === status && type.includes("application/json") ? undefined : `answered ${response.status} ${type}, expected ${status} JSON`
+}
+
 /** The OAuth check cookies a started sign-in leaves (PKCE verifier, state, nonce). */
 const checkCookies = (client: Client) =>
   [...client.jar.cookies.keys()].filter((name) => /pkce|\.state$|nonce/.test(name)).sort().join(",") || "none"
+
+/** The sign-out of a signed-in database session, posting `fields`. */
+function signOutRoute(name: string, fields: Record<string, string>): ProtectedRoute {
+  return {
+    name,
+    path: "signout",
+    config: () => databaseConfig!,
+    changes: "ends the session (its row is gone)",
+    prepare: async (client) => {
+      await signedIn(client)
+      const captured = client.jar.cookies.get(SESSION)!
+      // The session as anyone holding the cookie sees it, whatever the browser did with its jar.
+      const replay = async () => {
+        const other = new Client(databaseConfig!)
+        other.jar.cookies.set(SESSION, captured)
+        return sessionOf(other)
+      }
+      return { fields, state: replay }
+    },
+    acceptedProblem: redirectsTo((l) => l === APP, "the origin"),
+  }
+}
 
 const protectedRoutes: ProtectedRoute[] = [
   {
@@ -309,24 +359,9 @@ const protectedRoutes: ProtectedRoute[] = [
     },
     acceptedProblem: redirectsTo((l) => l === `${BASE}/verify-request?provider=email&type=email`, "the verify-request page"),
   },
-  {
-    name: "signout (database session)",
-    path: "signout",
-    config: () => databaseConfig!,
-    changes: "ends the session (its row is gone)",
-    prepare: async (client) => {
-      await signedIn(client)
-      const captured = client.jar.cookies.get(SESSION)!
-      // The session as anyone holding the cookie sees it, whatever the browser did with its jar.
-      const replay = async () => {
-        const other = new Client(databaseConfig!)
-        other.jar.cookies.set(SESSION, captured)
-        return sessionOf(other)
-      }
-      return { fields: {}, state: replay }
-    },
-    acceptedProblem: redirectsTo((l) => l === APP, "the origin"),
-  },
+  signOutRoute("signout (database session)", {}),
+  // A sign-out asking to end the session at the provider too is the same route and check.
+  signOutRoute("signout with provider (database session; the RP-initiated logout field)", { provider: "idp" }),
   {
     name: "session (update, JWT session)",
     path: "session",
@@ -374,6 +409,67 @@ const protectedRoutes: ProtectedRoute[] = [
       }
     },
     acceptedProblem: redirectsTo((l) => l === `${APP}/dashboard`, "the callback URL"),
+  },
+  {
+    name: "sessions (revoke another session of the user)",
+    path: "sessions",
+    config: () => databaseConfig!,
+    changes: "ends that session (its row is gone)",
+    refusal: "json",
+    prepare: async (client) => {
+      await signedIn(client)
+      const elsewhere = new Client(databaseConfig!)
+      await signedIn(elsewhere)
+      // The other browser's session, as that browser's own listing names it.
+      const theirs = (await (await elsewhere.get("sessions")).json()) as { sessions: { id: string; current: boolean }[] }
+      const id = theirs.sessions.find((session) => session.current)!.id
+      return { fields: { revoke: id }, state: async () => sessionOf(elsewhere) }
+    },
+    acceptedProblem: answersJson(200),
+  },
+  {
+    name: "sessions (revoke every other session of the user)",
+    path: "sessions",
+    config: () => databaseConfig!,
+    changes: "ends the user's other sessions",
+    refusal: "json",
+    prepare: async (client) => {
+      await signedIn(client)
+      const elsewhere = new Client(databaseConfig!)
+      await signedIn(elsewhere)
+      return { fields: { revokeOthers: "true" }, state: async () => sessionOf(elsewhere) }
+    },
+    acceptedProblem: answersJson(200),
+  },
+  {
+    name: "accounts (unlink an account of the user)",
+    path: "accounts",
+    config: () => databaseConfig!,
+    changes: "unlinks the account",
+    refusal: "json",
+    prepare: async (client) => {
+      await signedIn(client)
+      const providerAccountId = crypto.randomUUID()
+      // Two accounts, so that unlinking one is not refused as the last way in.
+      await store!.adapter.linkAccount!({ userId: storedAda!.id, type: "oauth", provider: "github", providerAccountId })
+      await store!.adapter.linkAccount!({ userId: storedAda!.id, type: "oidc", provider: "idp", providerAccountId: crypto.randomUUID() })
+      return {
+        fields: { unlink: "github", providerAccountId },
+        state: async () => JSON.stringify(await store!.adapter.getUserByAccount!({ provider: "github", providerAccountId })),
+      }
+    },
+    acceptedProblem: answersJson(200),
+  },
+  {
+    name: "link/idp (link an OIDC account to the signed-in user)",
+    path: "link/idp",
+    config: () => databaseConfig!,
+    changes: "starts a linking sign-in at the provider (check cookies set)",
+    prepare: async (client) => {
+      await signedIn(client)
+      return { fields: { callbackUrl: "/account" }, state: async () => checkCookies(client) }
+    },
+    acceptedProblem: redirectsTo((l) => l.startsWith(`${oidc!.issuer}/auth?`), "the provider"),
   },
 ]
 
@@ -444,6 +540,9 @@ async function expectRefused(route: ProtectedRoute, response: Response): Promise
   if (route.path === "session") {
     expect(response.status).toBe(400)
     expect(await response.json()).toBeNull()
+  } else if (route.refusal === "json") {
+    expect(response.status).toBe(403)
+    expect(await response.json()).toMatchObject({ error: "MissingCSRF" })
   } else {
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(MISSING_CSRF)
@@ -483,6 +582,31 @@ for (const route of protectedRoutes) {
 // ---------------------------------------------------------------------------------------------
 // The POSTs that cannot carry the token, bound to the browser another way
 // ---------------------------------------------------------------------------------------------
+
+describe("POST backchannel-logout/<provider> takes no CSRF token, by design", () => {
+  // The identity provider's server posts it, with no browser and no cookies: what binds it is the
+  // logout token's signature by the provider's keys (the accepting case, a tokenless post from the
+  // real oidc-provider ending a session, is in test/flow/backchannel-logout.test.ts).
+  it("answers from the logout token alone: refused for a bad one with or without a CSRF pair, and never reads or sets a cookie", async () => {
+    const withPair = new Client(jwtConfig!)
+    const { token } = await pairOf(withPair)
+    const answers: { status: number; body: unknown; setCookie: string | null }[] = []
+    for (const [client, fields] of [
+      [new Client(jwtConfig!), { logout_token: "not.a.token" }],
+      [withPair, { logout_token: "not.a.token", csrfToken: token }],
+    ] as const) {
+      const response = await client.postForm("backchannel-logout/idp", fields)
+      answers.push({ status: response.status, body: await response.json(), setCookie: response.headers.get("set-cookie") })
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(400)
+      // Refused by the token check, not by a CSRF check, and identically with or without the pair.
+      expect(answer.body).toMatchObject({ error: "invalid_request" })
+      expect(answer.setCookie).toBeNull()
+    }
+    expect(answers[0]).toEqual(answers[1])
+  })
+})
 
 describe("POST callback/<oidc> with response_mode=form_post (the provider posts, so no CSRF token)", () => {
   /** Runs an attacker's sign-in at the provider up to its auto-posting form; returns the form's action and fields. */

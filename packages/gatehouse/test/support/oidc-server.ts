@@ -44,6 +44,10 @@ export interface OidcClient {
   /** Default `["authorization_code", "refresh_token"]`. */
   grant_types?: ("authorization_code" | "refresh_token")[]
   post_logout_redirect_uris?: string[]
+  /** Where the provider posts logout tokens (needs `backchannelLogout` on the server). */
+  backchannel_logout_uri?: string
+  /** Whether logout tokens (and ID tokens) carry `sid`. */
+  backchannel_logout_session_required?: boolean
 }
 
 export interface OidcServerOptions {
@@ -64,6 +68,8 @@ export interface OidcServerOptions {
    * `"always"`, on every code exchange. Default `"offline_access"`.
    */
   refreshTokens?: "offline_access" | "always"
+  /** Turns on OpenID Connect Back-Channel Logout (clients then may have a `backchannel_logout_uri`). */
+  backchannelLogout?: boolean
 }
 
 /** Switches a test can flip to make the provider misbehave. */
@@ -195,7 +201,21 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      // The end-session confirmation: oidc-provider's form (its xsrf field) and the two buttons its
+      // default page has, so a test submits `logout=yes` as a person clicking "Yes" would.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.body = `<!DOCTYPE html><title>Sign out</title>${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`
+        },
+      },
+      backchannelLogout: { enabled: options.backchannelLogout === true },
+    },
+    // Its own requests (logout tokens) go to the app under test on loopback, which its protection
+    // against requests to special-use addresses would refuse: the dispatcher doing that is dropped.
+    fetch: (url, init) => {
+      const { dispatcher: _dispatcher, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown }
+      return fetch(url, rest)
     },
     // Nothing here runs in a browser, so no CORS; saying so also silences a "should change" warning.
     clientBasedCORS: () => false,

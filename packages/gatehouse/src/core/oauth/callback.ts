@@ -19,6 +19,7 @@ import { loggableError } from "./protocol-error.js"
 import { proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
 import { withoutUndefined } from "../defined-fields.js"
 import { accountFields, tokenSetOf } from "./token-set.js"
+import type { IdpSession } from "../sessions/idp-session.js"
 
 /** Completes an OAuth or OIDC sign-in; anything unexpected becomes a {@link CallbackRouteError}. */
 export async function oauthCallback(ctx: RequestContext, provider: OAuthConfig): Promise<ResponseInternal> {
@@ -131,6 +132,8 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     profile,
     ...(provider.allowDangerousEmailAccountLinking && { allowDangerousEmailAccountLinking: true }),
     ...(vouchesFor(profile, user.email) && { emailProven: true }),
+    ...idpSessionOf(provider, tokens),
+    ...(offersProviderLogout(provider, as) && { logoutProvider: provider.id }),
   })
   return { ...signedIn, cookies: [...cookies, ...(signedIn.cookies ?? [])] }
 }
@@ -146,6 +149,24 @@ function vouchesFor(profile: Profile, email: unknown): boolean {
     typeof profile.email === "string" &&
     profile.email.toLowerCase() === email.toLowerCase()
   )
+}
+
+/**
+ * The identity provider session the ID token names (`sid`, OIDC Front/Back-Channel Logout), kept
+ * with the new session so that a logout token naming it ends it.
+ */
+function idpSessionOf(provider: OAuthConfig, tokens: o.TokenEndpointResponse): { idpSession?: IdpSession } {
+  const sid = provider.type === "oidc" ? o.getValidatedIdTokenClaims(tokens)?.sid : undefined
+  return typeof sid === "string" && sid !== "" && sid.length <= 255 ? { idpSession: { provider: provider.id, sid } } : {}
+}
+
+/**
+ * Whether the session can later be ended at the provider too (RP-initiated logout): an OIDC
+ * provider whose metadata names an `end_session_endpoint`. Only then does the session remember
+ * which provider it came from.
+ */
+function offersProviderLogout(provider: OAuthConfig, as: o.AuthorizationServer): boolean {
+  return provider.type === "oidc" && typeof as.end_session_endpoint === "string" && as.end_session_endpoint !== ""
 }
 
 /** The authorization response: the query, or the form body of a `form_post` response. */

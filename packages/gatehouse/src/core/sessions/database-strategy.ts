@@ -13,11 +13,12 @@ import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
-import type { SessionRead, SignInData } from "./jwt-strategy.js"
+import type { SessionOrigin, SessionRead, SignInData } from "./jwt-strategy.js"
 import { REFRESH_ERROR, refreshStoredTokens } from "./access-token-refresh.js"
 import { sessionStoreOf } from "./session-cookie.js"
 import { absoluteDeadline, startOfToken, withStart } from "./absolute-lifetime.js"
 import { sessionKeys, storedSessionToken } from "./stored-token.js"
+import { userAgentOf } from "./idp-session.js"
 
 /**
  * The session and user the cookie's token finds. An expired row is deleted and a cookie that
@@ -125,7 +126,9 @@ export async function issueDatabaseSession(ctx: RequestContext, data: SignInData
   const now = Date.now()
   const sessionToken = withStart(options, generated, now)
   const expires = new Date(Math.min(now + options.maxAge * 1000, absoluteDeadline(options, Math.floor(now / 1000), now)))
-  await callAdapter(adapter, "createSession", { sessionToken: await storedSessionToken(ctx, sessionToken), userId, expires })
+  const key = await storedSessionToken(ctx, sessionToken)
+  await callAdapter(adapter, "createSession", { sessionToken: key, userId, expires })
+  await storeDetails(ctx, key, data, now)
   // Only once the new session exists: a failed sign-in must not also end the one the user had.
   if (store.value) {
     try {
@@ -136,6 +139,53 @@ export async function issueDatabaseSession(ctx: RequestContext, data: SignInData
     }
   }
   return store.chunk(sessionToken, { expires })
+}
+
+/**
+ * The new row's details (created, user agent, identity provider session) where the adapter keeps
+ * them. A failure takes the row back and fails the sign-in: a session whose provider `sid` was
+ * lost could not be ended by back-channel logout.
+ */
+async function storeDetails(ctx: RequestContext, key: string, data: SignInData, now: number): Promise<void> {
+  const { adapter } = ctx.config
+  if (typeof adapter?.createSessionDetails !== "function") return
+  try {
+    await callAdapter(adapter, "createSessionDetails", key, {
+      createdAt: new Date(now),
+      userAgent: userAgentOf(ctx.request.headers),
+      idpProvider: data.idpSession?.provider ?? data.logoutProvider ?? null,
+      idpSid: data.idpSession?.sid ?? null,
+    })
+  } catch (error) {
+    await callAdapter(adapter, "deleteSession", key).catch((cleanup: unknown) => logError(ctx.logger, cleanup))
+    throw error
+  }
+}
+
+/**
+ * The request's live session row (its `id`, the key it is stored under) and user; `null` for none.
+ * Adapter failures propagate.
+ */
+export async function currentDatabaseSession(ctx: RequestContext): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+  const sessionToken = sessionStoreOf(ctx).value
+  if (!sessionToken) return null
+  const found = await liveSession(ctx, sessionToken)
+  return found && { session: found.session, user: found.user }
+}
+
+/**
+ * The provider the request's database session came from, as its details keep it (`idpProvider`);
+ * `null` for no session, a session without details, or an adapter that keeps none.
+ */
+export async function databaseSessionOrigin(ctx: RequestContext): Promise<SessionOrigin | null> {
+  const { adapter } = ctx.config
+  if (typeof adapter?.listSessionsByUserId !== "function") return null
+  const current = await currentDatabaseSession(ctx)
+  const id = current?.session.id
+  if (!current || id === undefined) return null
+  const rows = await callAdapter(adapter, "listSessionsByUserId", current.user.id)
+  const provider = Array.isArray(rows) ? rows.find((row) => String(row.id) === String(id) && row.userId === current.user.id)?.details?.idpProvider : undefined
+  return typeof provider === "string" && provider !== "" ? { provider, userId: current.user.id, idToken: undefined } : null
 }
 
 /**

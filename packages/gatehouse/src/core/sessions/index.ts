@@ -7,6 +7,7 @@ import type { Cookie } from "../../cookies/defaults.js"
 import type { SessionStrategy, User } from "../../types.js"
 import type { RequestContext } from "../request-context.js"
 import {
+  databaseSessionOrigin,
   databaseSessionUser,
   endDatabaseSession,
   issueDatabaseSession,
@@ -16,13 +17,15 @@ import {
 import {
   endJwtSession,
   issueJwtSession,
+  jwtSessionOrigin,
   jwtSessionUser,
   readJwtSession,
   type SessionRead,
+  type SessionOrigin,
   type SignInData,
 } from "./jwt-strategy.js"
 
-export type { SessionRead, SignInData }
+export type { SessionOrigin, SessionRead, SignInData }
 
 interface Strategy {
   read(ctx: RequestContext, update?: { data: unknown }): Promise<SessionRead>
@@ -30,6 +33,7 @@ interface Strategy {
   end(ctx: RequestContext): Promise<Cookie[]>
   currentUser(ctx: RequestContext): Promise<AdapterUser | null>
   sessionUser(ctx: RequestContext, user: User): Promise<User | null>
+  origin(ctx: RequestContext): Promise<SessionOrigin | null>
 }
 
 const strategies: Record<SessionStrategy, Strategy> = {
@@ -40,6 +44,7 @@ const strategies: Record<SessionStrategy, Strategy> = {
     currentUser: jwtSessionUser,
     // The token carries the user itself; nothing needs to be stored.
     sessionUser: async (_ctx, user) => user,
+    origin: jwtSessionOrigin,
   },
   database: {
     read: readDatabaseSession,
@@ -47,6 +52,7 @@ const strategies: Record<SessionStrategy, Strategy> = {
     end: endDatabaseSession,
     currentUser: databaseSessionUser,
     sessionUser: storedUserOf,
+    origin: databaseSessionOrigin,
   },
 }
 
@@ -67,6 +73,14 @@ export function issueSession(ctx: RequestContext, data: SignInData): Promise<Coo
 /** Ends the current session, firing `signOut`; returns the cookies that clear it. */
 export function endSession(ctx: RequestContext): Promise<Cookie[]> {
   return strategyOf(ctx).end(ctx)
+}
+
+/**
+ * The provider the request's session came from, when the session remembers it (an OIDC sign-in
+ * whose provider offers RP-initiated logout or named its session `sid`); `null` otherwise.
+ */
+export function sessionOrigin(ctx: RequestContext): Promise<SessionOrigin | null> {
+  return strategyOf(ctx).origin(ctx)
 }
 
 /** The stored user whose session this request carries, if any (needs an adapter). */

@@ -16,6 +16,7 @@ import { REFRESH_ERROR, refreshableTokenFields, refreshedToken } from "./access-
 import { absoluteDeadline } from "./absolute-lifetime.js"
 import { sessionStoreOf } from "./session-cookie.js"
 import { checksVersions, currentSessionVersion, versionOfToken } from "./session-version.js"
+import { idpSessionKey, type IdpSession } from "./idp-session.js"
 
 /** What a session read produces: the body for the client, and the cookies to set. */
 export interface SessionRead {
@@ -118,7 +119,7 @@ type Standing = { deadline: number; checked: boolean; claims: JWT } | null
  * The claims that are Gatehouse's, never the application's: what a `jwt` callback (which may
  * spread the client's update data into the token) returns for them is replaced.
  */
-const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt"] as const
+const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider"] as const
 
 /**
  * Whether a decoded token still stands: not past `absoluteMaxAge`, and issued under the user's
@@ -134,9 +135,13 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   const deadline = absoluteDeadline(session, started, expiry)
   if (deadline <= now) return null
   const version = versionOfToken(payload)
+  const idpSession = typeof payload.idpSession === "string" ? payload.idpSession : undefined
+  const logoutProvider = typeof payload.logoutProvider === "string" ? payload.logoutProvider : undefined
   const claims: JWT = {
     ...(started !== undefined && { signedInAt: started }),
     ...(version !== 0 && { sessionVersion: version }),
+    ...(idpSession !== undefined && { idpSession }),
+    ...(logoutProvider !== undefined && { logoutProvider }),
   }
   const sub = payload.sub
   if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false, claims }
@@ -145,6 +150,8 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
     return { deadline, checked: false, claims: { ...claims, versionCheckedAt: lastChecked / 1000 } }
   }
   if ((await currentSessionVersion(adapter, sub)) !== version) return null
+  // Ended at the identity provider (back-channel logout): its key's version left 0.
+  if (idpSession !== undefined && (await currentSessionVersion(adapter, idpSession)) !== 0) return null
   return { deadline, checked: true, claims: { ...claims, versionCheckedAt: Math.floor(now / 1000) } }
 }
 
@@ -226,6 +233,10 @@ export interface SignInData {
   account: Account | null
   profile?: Profile
   isNewUser: boolean
+  /** The identity provider session the sign-in came from (OIDC `sid`), for back-channel logout. */
+  idpSession?: IdpSession
+  /** The OIDC provider whose end-session endpoint can end the provider's session too (RP-initiated logout). */
+  logoutProvider?: string
 }
 
 /**
@@ -258,7 +269,12 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
   const startedAt = Math.floor(now / 1000)
   const deadline = absoluteDeadline(config.session, startedAt, now)
   // Keyed by the final `sub` (withSessionClaims reads it): the version a later check compares.
-  const claims: JWT = config.session.absoluteMaxAge === undefined ? {} : { signedInAt: startedAt }
+  const claims: JWT = {
+    ...(config.session.absoluteMaxAge !== undefined && { signedInAt: startedAt }),
+    ...(data.idpSession && checksVersions(config) && { idpSession: await idpSessionKey(data.idpSession) }),
+    // Which provider the session came from, when it can be signed out of there too; never a token.
+    ...(data.logoutProvider !== undefined && { logoutProvider: data.logoutProvider }),
+  }
   const token = await withSessionClaims(ctx, returned, claims, undefined)
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
   return store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, deadline, now) })), { expires })
@@ -307,17 +323,68 @@ function assertToken(token: unknown): asserts token is JWT {
  * checked now whatever its age), is no session; an adapter failure propagates.
  */
 export async function jwtSessionUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  if (!ctx.config.adapter) return null
+  const sub = (await standingJwtSession(ctx))?.sub
+  if (typeof sub !== "string" || sub === "") return null
+  return callAdapter(ctx.config.adapter, "getUser", sub)
+}
+
+/**
+ * The decoded token of the request's JWT session when it still stands, checked now whatever its
+ * age (absolute lifetime, session version, identity provider logout): what the account routes act
+ * for. `null` for no session or one that does not decode; an adapter failure propagates.
+ */
+export async function standingJwtSession(ctx: RequestContext): Promise<JWT | null> {
   const store = sessionStoreOf(ctx)
-  if (!store.value || !ctx.config.adapter) return null
+  if (!store.value) return null
   let payload: JWT | null
   try {
     payload = await ctx.config.jwt.decode(tokenParams(ctx, { token: store.value }))
   } catch {
     return null
   }
-  const sub = payload?.sub
-  if (typeof sub !== "string" || sub === "") return null
-  // A revoked or worn-out session must not be able to attach a new account to its user.
-  if (!(await standingOf(ctx, payload!, Date.now(), { force: true }))) return null
-  return callAdapter(ctx.config.adapter, "getUser", sub)
+  if (!payload) return null
+  // A revoked or worn-out session must not act for its user (link an account, revoke others).
+  return (await standingOf(ctx, payload, Date.now(), { force: true })) ? payload : null
+}
+
+/** Where a session came from: the provider, the user, and the ID token where the session itself holds it. */
+export interface SessionOrigin {
+  /** The provider's id. */
+  provider: string
+  /** The user's id (the JWT's `sub`), `undefined` when the token has none. */
+  userId: string | undefined
+  /** An `id_token` the application's `jwt` callback kept in the token; Gatehouse never puts it there. */
+  idToken: string | undefined
+}
+
+/**
+ * The provider the request's JWT session came from (its `logoutProvider` claim, set at an OIDC
+ * sign-in whose provider offers RP-initiated logout), when the session still stands.
+ */
+export async function jwtSessionOrigin(ctx: RequestContext): Promise<SessionOrigin | null> {
+  const token = await standingJwtSession(ctx)
+  if (typeof token?.logoutProvider !== "string") return null
+  return {
+    provider: token.logoutProvider,
+    userId: typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined,
+    idToken: typeof token.id_token === "string" && token.id_token !== "" ? token.id_token : undefined,
+  }
+}
+
+/**
+ * The cookies of the request's session `token` (standing, see {@link standingJwtSession}) written
+ * again under `sessionVersion`, just raised to end the user's other sessions: this one goes on.
+ * Its claims stay as they are; no callback runs.
+ */
+export async function reissueJwtSession(ctx: RequestContext, token: JWT, sessionVersion: number): Promise<Cookie[]> {
+  const { config } = ctx
+  const now = Date.now()
+  const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
+  const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : now
+  const expiry = typeof token.exp === "number" ? token.exp * 1000 : issuedAt + config.session.maxAge * 1000
+  const deadline = absoluteDeadline(config.session, typeof token.signedInAt === "number" ? token.signedInAt : undefined, expiry)
+  const written: JWT = { ...claims, sessionVersion, versionCheckedAt: Math.floor(now / 1000) }
+  const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
+  return sessionStoreOf(ctx).chunk(await config.jwt.encode(tokenParams(ctx, { token: written, maxAge: lifetimeUntil(ctx, deadline, now) })), { expires })
 }

@@ -58,7 +58,10 @@ export interface SignInProps extends Omit<HTMLFormAttributes, "action" | "method
 export interface SignOutProps extends Omit<HTMLFormAttributes, "action" | "method" | "children"> {
   /** The path of the page whose default action is `signOut`. Default `signout` (`/signout`). */
   signOutPage?: string
-  /** Hidden fields: `redirectTo` (default: the page the form is on). */
+  /**
+   * Hidden fields: `redirectTo` (default: the page the form is on); `provider`, the OIDC provider
+   * the session came from, to end the session there too (RP-initiated logout).
+   */
   options?: FormOptions
   /** The form's button, instead of the default "Sign out". */
   submitButton?: Snippet

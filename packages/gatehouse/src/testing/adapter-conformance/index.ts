@@ -8,6 +8,7 @@ import type { ConformanceCase } from "./case.js"
 import { rateLimitCases } from "./rate-limits.js"
 import { revocationCases } from "./revocation.js"
 import { sessionCases } from "./sessions.js"
+import { sessionDetailCases } from "./session-details.js"
 import { userCases } from "./users.js"
 import { verificationTokenCases } from "./verification-tokens.js"
 
@@ -15,6 +16,7 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...userCases,
   ...accountCases,
   ...sessionCases,
+  ...sessionDetailCases,
   ...revocationCases,
   ...verificationTokenCases,
   ...rateLimitCases,

@@ -1,0 +1,110 @@
+/**
+ * The opt-in account routes (`account.routes`), for the signed-in user only:
+ * `GET|POST {basePath}/sessions`, `GET|POST {basePath}/accounts`, `POST {basePath}/link/<provider>`.
+ * Reads answer JSON; changes need the CSRF token and answer the new list as JSON, or redirect to
+ * the posted `callbackUrl` (through the redirect callback) for plain HTML forms. Refusals are JSON
+ * with the error's type and a 4xx status, never a redirect to the error page.
+ * @module
+ */
+import {
+  AuthError,
+  InvalidProvider,
+  InvalidRequest,
+  LastSignInMethod,
+  MissingCSRF,
+  SessionRequired,
+  UnknownAccount,
+  UnknownSession,
+} from "../../errors.js"
+import type { Cookie } from "../../cookies/defaults.js"
+import { jsonResponse, type ResponseInternal } from "../internal-response.js"
+import type { RequestContext } from "../request-context.js"
+import { logError } from "../logger.js"
+import { currentUser } from "../sessions/index.js"
+import { signIn, requireProvider } from "../actions/signin.js"
+import { listActiveSessions, revokeActiveSession, revokeOtherSessions } from "./active-sessions.js"
+import { listLinkedAccounts, unlinkLinkedAccount } from "./linked-accounts.js"
+
+/** `GET sessions`: the user's sessions. */
+export function sessionsList(ctx: RequestContext): Promise<ResponseInternal> {
+  return answering(ctx, async () => jsonResponse({ sessions: await listActiveSessions(ctx) }, { noCache: true }))
+}
+
+/** `POST sessions` with `revoke=<id>` or `revokeOthers=true`. */
+export function sessionsChange(ctx: RequestContext): Promise<ResponseInternal> {
+  return answering(ctx, async () => {
+    requireCsrf(ctx)
+    const { revoke, revokeOthers } = ctx.request.body ?? {}
+    let cookies: Cookie[] = []
+    // A JWT session lists only itself, and the request's cookie is stale once the others are revoked.
+    const jwtListing = ctx.config.session.strategy === "jwt" ? await listActiveSessions(ctx) : undefined
+    if (typeof revoke === "string" && revoke !== "") await revokeActiveSession(ctx, revoke)
+    else if (revokeOthers === "true" || revokeOthers === true) cookies = (await revokeOtherSessions(ctx)).cookies
+    else throw new InvalidRequest("POST sessions needs revoke=<session id> or revokeOthers=true")
+    if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl, cookies }
+    return jsonResponse({ sessions: jwtListing ?? (await listActiveSessions(ctx)) }, { noCache: true, cookies })
+  })
+}
+
+/** `GET accounts`: the user's linked accounts. */
+export function accountsList(ctx: RequestContext): Promise<ResponseInternal> {
+  return answering(ctx, async () => jsonResponse({ accounts: await listLinkedAccounts(ctx) }, { noCache: true }))
+}
+
+/** `POST accounts` with `unlink=<provider>` and `providerAccountId`. */
+export function accountsChange(ctx: RequestContext): Promise<ResponseInternal> {
+  return answering(ctx, async () => {
+    requireCsrf(ctx)
+    const { unlink, providerAccountId } = ctx.request.body ?? {}
+    if (typeof unlink !== "string" || unlink === "" || typeof providerAccountId !== "string" || providerAccountId === "") {
+      throw new InvalidRequest("POST accounts needs unlink=<provider> and providerAccountId")
+    }
+    await unlinkLinkedAccount(ctx, { provider: unlink, providerAccountId })
+    if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl }
+    return jsonResponse({ accounts: await listLinkedAccounts(ctx) }, { noCache: true })
+  })
+}
+
+/**
+ * `POST link/<provider>`: starts an OAuth/OIDC sign-in that links the provider's account to the
+ * signed-in user, then returns to `callbackUrl`. A signed-out request is refused rather than
+ * signed in, and an account another user owns is refused at the callback (`OAuthAccountNotLinked`).
+ */
+export async function linkAccount(ctx: RequestContext): Promise<ResponseInternal> {
+  if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action link")
+  const provider = requireProvider(ctx)
+  if (provider.type !== "oauth" && provider.type !== "oidc") throw new InvalidProvider(`Only OAuth and OIDC providers can be linked, not ${JSON.stringify(provider.id)}`)
+  if (!(await currentUser(ctx))) throw new SessionRequired("Linking an account needs a signed-in user")
+  return signIn(ctx)
+}
+
+function requireCsrf(ctx: RequestContext): void {
+  if (!ctx.csrfVerified) throw new MissingCSRF(`CSRF token was missing during an action ${ctx.request.action}`)
+}
+
+function postedCallbackUrl(ctx: RequestContext): boolean {
+  const value = ctx.request.body?.callbackUrl
+  return typeof value === "string" && value !== ""
+}
+
+const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
+  [SessionRequired, 401],
+  [MissingCSRF, 403],
+  [UnknownSession, 404],
+  [UnknownAccount, 404],
+  [LastSignInMethod, 409],
+  [InvalidRequest, 400],
+]
+
+/** The route's answer, or the JSON refusal for the errors a client can cause; others propagate. */
+async function answering(ctx: RequestContext, run: () => Promise<ResponseInternal>): Promise<ResponseInternal> {
+  try {
+    return await run()
+  } catch (error) {
+    const status = STATUS.find(([kind]) => error instanceof kind)?.[1]
+    if (status === undefined || !(error instanceof AuthError)) throw error
+    // Logged like every refusal: a revoke of someone else's session is worth seeing.
+    logError(ctx.logger, error)
+    return jsonResponse({ error: error.type, message: error.message }, { status, noCache: true })
+  }
+}

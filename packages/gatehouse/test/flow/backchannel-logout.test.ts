@@ -1,0 +1,217 @@
+/**
+ * OpenID Connect Back-Channel Logout against the real oidc-provider: a user signs in through the
+ * provider, the provider ends its session and posts a logout token to the app over real HTTP,
+ * and the app's sessions from that provider session end (database rows at once; JWT sessions at
+ * their next revocation check). Forged, foreign, stale and replayed tokens are refused with 400
+ * and change nothing.
+ */
+import { SignJWT, generateKeyPair } from "jose"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import type { StoredAdapter as FullAdapter } from "../../src/adapters/index.js"
+import { Auth } from "../../src/core/handler.js"
+import type { AuthConfig } from "../../src/types.js"
+import { Browser } from "../support/browser.js"
+import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
+import { serveWeb, type WebServer } from "../support/web-server.js"
+import { sessionOf, signIn } from "./end-to-end-helpers.js"
+import { recordingLogger, secret } from "./flow-helpers.js"
+
+const APP = "https://app.test"
+const LOGOUT_EVENT = { "http://schemas.openid.net/event/backchannel-logout": {} }
+
+let idp: OidcServer
+let web: WebServer
+let adapter: FullAdapter
+let current: AuthConfig & { raw?: undefined }
+/** While set, logout tokens the provider posts are kept here instead of reaching the app. */
+let capturing: string[] | undefined
+const logger = recordingLogger()
+
+function config(strategy: "database" | "jwt"): AuthConfig & { raw?: undefined } {
+  return {
+    secret,
+    trustHost: true,
+    adapter,
+    logger: logger.logger,
+    backchannelLogout: true,
+    session: { strategy, revocationCheckAge: 0 },
+    providers: [
+      {
+        id: "idp",
+        name: "IdP",
+        type: "oidc",
+        issuer: idp.issuer,
+        clientId: "app-client",
+        clientSecret: "app-secret",
+        authorization: { params: { scope: "openid email profile" } },
+      },
+    ],
+  }
+}
+
+beforeAll(async () => {
+  adapter = MemoryAdapter()
+  // The provider posts to a real HTTP server running the same Auth() as the browser's app.
+  web = await serveWeb(async (request) => {
+    if (capturing && new URL(request.url).pathname.startsWith("/auth/backchannel-logout/")) {
+      capturing.push(new URLSearchParams(await request.text()).get("logout_token")!)
+      return new Response(null, { status: 200 })
+    }
+    return Auth(request, current)
+  })
+  const backchannel = `http://127.0.0.1:${web.port}/auth/backchannel-logout/idp`
+  idp = await startOidcServer({
+    backchannelLogout: true,
+    clients: [
+      { client_id: "app-client", client_secret: "app-secret", redirect_uris: [`${APP}/auth/callback/idp`], backchannel_logout_uri: backchannel, backchannel_logout_session_required: true },
+      // Another client of the same provider: its logout tokens are for another audience.
+      { client_id: "other-client", client_secret: "other-secret", redirect_uris: ["https://other.test/cb"], backchannel_logout_uri: backchannel, backchannel_logout_session_required: true },
+    ],
+    accounts: { alice: { email: "alice@example.com", email_verified: true, name: "Alice" } },
+  })
+})
+afterAll(async () => {
+  await Promise.all([idp?.stop(), web?.stop()])
+})
+afterEach(() => {
+  capturing = undefined
+  vi.useRealTimers()
+})
+
+/**
+ * A browser signed in through the provider with database sessions, and the provider session id
+ * (`sid`) its session row keeps. The app follows `current`, so a test can switch strategies.
+ */
+async function signedInBrowser(browser = new Browser({ app: (request) => Auth(request, current), appOrigin: APP })): Promise<{ browser: Browser; sid: string; sub: string }> {
+  current = config("database")
+  await signIn(browser, "idp")
+  expect(await sessionOf(browser)).toMatchObject({ user: { email: "alice@example.com" } })
+  const user = await adapter.getUserByAccount({ provider: "idp", providerAccountId: "alice" })
+  const newest = (await adapter.listSessionsByUserId(user!.id)).sort((a, b) => b.details!.createdAt.getTime() - a.details!.createdAt.getTime())[0]
+  expect(newest?.details?.idpSid).toBeTruthy()
+  return { browser, sid: newest!.details!.idpSid!, sub: "alice" }
+}
+
+/** The provider ends its session `sid` of `sub` and posts the logout token, as it does at its own sign-out. */
+async function providerLogsOut(clientId: string, sub: string, sid: string): Promise<void> {
+  const client = (await idp.provider.Client.find(clientId)) as unknown as { backchannelLogout(sub: string, sid: string): Promise<void> }
+  await client.backchannelLogout(sub, sid)
+}
+
+async function post(token: string | undefined): Promise<Response> {
+  return fetch(`http://127.0.0.1:${web.port}/auth/backchannel-logout/idp`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(token === undefined ? {} : { logout_token: token }),
+  })
+}
+
+describe("back-channel logout from the real oidc-provider", () => {
+  it("ends the database session started under the provider session it names, at once", async () => {
+    const { browser, sid, sub } = await signedInBrowser()
+    await providerLogsOut("app-client", sub, sid)
+    expect(await sessionOf(browser)).toBeNull()
+  })
+
+  it("ends a JWT session from that provider session at its next revocation check, and not another one", async () => {
+    // The sid is learnt from a database session; the same browser then signs in again under JWT
+    // sessions, and the provider (single sign-on) reuses its session, hence its sid.
+    const { browser, sid, sub } = await signedInBrowser()
+    const { browser: elsewhere } = await signedInBrowser()
+    current = config("jwt")
+    await signIn(browser, "idp")
+    await signIn(elsewhere, "idp")
+    expect(await sessionOf(browser)).toMatchObject({ user: { email: "alice@example.com" } })
+    await providerLogsOut("app-client", sub, sid)
+    // revocationCheckAge: 0, so the next read checks.
+    expect(await sessionOf(browser)).toBeNull()
+    expect(await sessionOf(elsewhere)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("answers 200 with no-store, and 400 with an OAuth error body for a request without a token", async () => {
+    const { sid, sub } = await signedInBrowser()
+    capturing = []
+    await providerLogsOut("app-client", sub, sid)
+    capturing = undefined
+    const accepted = await post(undefined)
+    expect(accepted.status).toBe(400)
+    expect(accepted.headers.get("cache-control")).toContain("no-store")
+    expect(await accepted.json()).toMatchObject({ error: "invalid_request" })
+  })
+
+  it("refuses a replayed token: the first use ends the session, the second changes nothing", async () => {
+    const { browser, sid, sub } = await signedInBrowser()
+    capturing = []
+    await providerLogsOut("app-client", sub, sid)
+    const [token] = capturing
+    capturing = undefined
+    const first = await post(token)
+    expect(first.status).toBe(200)
+    expect(first.headers.get("cache-control")).toContain("no-store")
+    expect(await sessionOf(browser)).toBeNull()
+    const { browser: again } = await signedInBrowser()
+    const replay = await post(token)
+    expect(replay.status).toBe(400)
+    expect(await replay.json()).toMatchObject({ error: "invalid_request", error_description: expect.stringMatching(/used before/) })
+    expect(await sessionOf(again)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("refuses a token for another client of the same provider (aud), and changes nothing", async () => {
+    const { browser, sid, sub } = await signedInBrowser()
+    capturing = []
+    await providerLogsOut("other-client", sub, sid)
+    const [foreign] = capturing
+    capturing = undefined
+    const response = await post(foreign)
+    expect(response.status).toBe(400)
+    expect((await response.json()).error_description).toMatch(/another client/)
+    expect(await sessionOf(browser)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("refuses a token too old to be a logout happening now", async () => {
+    const { browser, sid, sub } = await signedInBrowser()
+    capturing = []
+    await providerLogsOut("app-client", sub, sid)
+    const [token] = capturing
+    capturing = undefined
+    vi.useFakeTimers({ now: Date.now() + 10 * 60_000, toFake: ["Date"] })
+    const response = await post(token)
+    vi.useRealTimers()
+    expect(response.status).toBe(400)
+    expect(await sessionOf(browser)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("refuses forged tokens (another key under the provider's kid, alg none, HS256 keyed with the client secret, not a JWT, oversized) and changes nothing", async () => {
+    const { browser, sid } = await signedInBrowser()
+    const kid = idp.jwks.keys[0]!.kid!
+    const { privateKey } = await generateKeyPair("RS256")
+    const claims = { iss: idp.issuer, aud: "app-client", iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID(), sid, sub: "alice", events: LOGOUT_EVENT }
+    const signed = (payload: Record<string, unknown>) => new SignJWT(payload).setProtectedHeader({ alg: "RS256", kid, typ: "logout+jwt" }).sign(privateKey)
+    const none = `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`
+    const hs256 = await new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("app-secret"))
+    const forged = [
+      await signed(claims),
+      none,
+      hs256,
+      "not.a.jwt",
+      `${"a".repeat(20_000)}`,
+    ]
+    for (const token of forged) {
+      const response = await post(token)
+      expect(response.status, token.slice(0, 40)).toBe(400)
+    }
+    expect(await sessionOf(browser)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+})
+
+describe("back-channel logout is opt-in", () => {
+  it("is no route without backchannelLogout: true", async () => {
+    const response = await Auth(new Request(`${APP}/auth/backchannel-logout/idp`, { method: "POST", body: new URLSearchParams({ logout_token: "x" }) }), {
+      ...config("database"),
+      backchannelLogout: false,
+    })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toBe("Bad request.")
+  })
+})
