@@ -13,6 +13,7 @@ const notEntryPoints = new Set([
   "adapters/hashed-session-token", // internal to the core and the SQL adapters
   "adapters/sqlite-schema", //     re-exported by gatehouse-auth/adapters/sqlite
   "adapters/postgres-schema", //   re-exported by gatehouse-auth/adapters/postgres
+  "stores/index", //               the same module as "./stores"
   "providers/types", //            re-exported in full by gatehouse-auth/types
 ])
 

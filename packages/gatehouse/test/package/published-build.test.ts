@@ -78,7 +78,7 @@ describe("the built package", () => {
       if (typeof target === "string") continue
       expect(Object.keys(target)[0], subpath).toBe("types")
       // A pattern export must resolve at least the subpath we document for it.
-      const documented: Record<string, string> = { "./providers/*": "credentials", "./adapters/*": "memory" }
+      const documented: Record<string, string> = { "./providers/*": "credentials", "./adapters/*": "memory", "./stores/*": "redis" }
       const file = target.default!.replace("*", documented[subpath] ?? "*")
       expect(existsSync(join(packageDir, file)), `${subpath} → ${file}`).toBe(true)
     }
