@@ -125,11 +125,12 @@ function checkConfig(config: ResolvedConfig): StaticCheck {
   const { session } = config
   // Valid (Auth.js accepts it), but an active user is then signed out maxAge after signing in.
   if (session.strategy === "database" && session.updateAge >= session.maxAge) warnings.push("session-never-extended")
+  if (session.cacheMaxAge > 0 && (!config.sharedStore || session.strategy !== "database")) warnings.push("session-cache-unused")
   const hasWebAuthn = config.providers.some((provider) => provider.type === "webauthn")
   if (hasWebAuthn && config.experimental.enableWebAuthn) {
     warnings.push("experimental-webauthn")
     // Spent challenges are then remembered per process: a replay on another instance is not caught.
-    if (config.adapter && typeof config.adapter.hitRateLimit !== "function") warnings.push("webauthn-challenges-in-memory")
+    if (config.adapter && typeof config.adapter.hitRateLimit !== "function" && !config.sharedStore) warnings.push("webauthn-challenges-in-memory")
   }
   if (claimsAccounts(config)) {
     if (claimBlocker(config)) warnings.push("unproven-accounts-unclaimable")
@@ -242,6 +243,9 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
   return undefined
 }
 
+/** What a `sharedStore` must have (the contract in stores/index.ts). */
+const STORE_METHODS = ["increment", "setIfAbsent", "get", "set", "delete"] as const
+
 /** Option values no request could be served with. */
 function invalidOption(config: ResolvedConfig): AuthError | undefined {
   const { session, jwt, providers } = config
@@ -254,6 +258,7 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   for (const [name, value, min] of [
     ["session.maxAge", session.maxAge, 1],
     ["session.updateAge", session.updateAge, 0],
+    ["session.cacheMaxAge", session.cacheMaxAge, 0],
     ["jwt.maxAge", jwt.maxAge, 1],
   ] as const) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
@@ -279,6 +284,11 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   }
   if (typeof session.hashTokens !== "boolean") {
     return new InvalidConfig(`\`session.hashTokens\` must be true or false; received ${JSON.stringify(session.hashTokens)}`)
+  }
+  const store = config.sharedStore
+  if (store !== undefined) {
+    const missing = STORE_METHODS.filter((method) => typeof (store as unknown as Record<string, unknown> | null)?.[method] !== "function")
+    if (missing.length > 0) return new InvalidConfig(`\`sharedStore\` must be a shared store; it lacks ${missing.join(", ")}`)
   }
   const checkAge = session.revocationCheckAge
   if (checkAge !== false && !(typeof checkAge === "number" && checkAge >= 0 && Number.isFinite(checkAge))) {
