@@ -31,7 +31,7 @@ afterAll(async () => {
 /** A memory "database" shared by the instances, counting session reads. */
 async function database() {
   const raw = MemoryAdapter()
-  await raw.createUser({ id: ada.id, name: "Ada", email: ada.email, emailVerified: null })
+  await raw.createUser({ id: adaId, name: "Ada", email: adaEmail, emailVerified: null })
   const reads = { count: 0 }
   const adapter: Adapter = {
     ...raw,
@@ -50,7 +50,7 @@ function instance(adapter: Adapter, prefix: string, logger: LoggerInstance = rec
 /** A browser signed in on `config` with a fresh session row. */
 async function signedIn(raw: ReturnType<typeof MemoryAdapter>, config: AuthConfig): Promise<Client> {
   const token = crypto.randomUUID()
-  await raw.createSession({ sessionToken: storedKey(token), userId: ada.id, expires: new Date(Date.now() + 30 * 24 * 3600_000 - 1000) })
+  await raw.createSession({ sessionToken: storedKey(token), userId: adaId, expires: new Date(Date.now() + 30 * 24 * 3600_000 - 1000) })
   const browser = new Client(config)
   browser.jar.cookies.set(SESSION_COOKIE, token)
   return browser
@@ -63,6 +63,8 @@ function on(config: AuthConfig, browser: Client): Client {
   return moved
 }
 
+const adaId = ada.id!
+const adaEmail = ada.email!
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe("the database-session cache", () => {
@@ -71,9 +73,9 @@ describe("the database-session cache", () => {
     const prefix = randomPrefix()
     const [a, b] = [instance(adapter, prefix), instance(adapter, prefix)]
     const browser = await signedIn(raw, a)
-    expect(await browser.session()).toMatchObject({ user: { email: ada.email, name: "Ada" } })
+    expect(await browser.session()).toMatchObject({ user: { email: adaEmail, name: "Ada" } })
     expect(reads.count).toBe(1)
-    for (let i = 0; i < 5; i++) expect(await on(i % 2 ? a : b, browser).session()).toMatchObject({ user: { email: ada.email } })
+    for (let i = 0; i < 5; i++) expect(await on(i % 2 ? a : b, browser).session()).toMatchObject({ user: { email: adaEmail } })
     expect(reads.count).toBe(1)
   })
 
@@ -97,7 +99,7 @@ describe("the database-session cache", () => {
     const phone = await signedIn(raw, b)
     expect(await laptop.session()).not.toBeNull()
     expect(await phone.session()).not.toBeNull()
-    await signOutEverywhere(ada.id, b)
+    await signOutEverywhere(adaId, b)
     expect(await laptop.session()).toBeNull()
     expect(await on(b, phone).session()).toBeNull()
   })
@@ -107,7 +109,7 @@ describe("the database-session cache", () => {
     const config = instance(adapter, randomPrefix())
     const browser = await signedIn(raw, config)
     expect(await browser.session()).toMatchObject({ user: { name: "Ada" } })
-    await raw.updateUser({ id: ada.id, name: "Ada King" })
+    await raw.updateUser({ id: adaId, name: "Ada King" })
     // Within the bound the cached user may still be served…
     expect(await browser.session()).toMatchObject({ user: { name: "Ada" } })
     await sleep(CACHE_MAX_AGE * 1000 + 150)
@@ -124,7 +126,7 @@ describe("the database-session cache", () => {
     const browser = await signedIn(raw, config)
     expect(await browser.session()).toMatchObject({ user: { name: "Ada" } })
     const { resolveConfig } = await import("../../src/core/config.js")
-    await resolveConfig(config).adapter!.updateUser!({ id: ada.id, name: "Countess" })
+    await resolveConfig(config).adapter!.updateUser!({ id: adaId, name: "Countess" })
     expect(await browser.session()).toMatchObject({ user: { name: "Countess" } })
   })
 
@@ -164,7 +166,7 @@ describe("the database-session cache", () => {
     const browser = await signedIn(raw, config)
     await server.stop()
     while (client.isReady) await sleep(20)
-    for (let i = 0; i < 3; i++) expect(await browser.session()).toMatchObject({ user: { email: ada.email } })
+    for (let i = 0; i < 3; i++) expect(await browser.session()).toMatchObject({ user: { email: adaEmail } })
     expect(reads.count).toBe(3)
     expect(lines.filter((line) => line.code === "shared-store-unavailable")).toHaveLength(1)
     await server.start()

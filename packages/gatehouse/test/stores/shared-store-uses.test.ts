@@ -60,6 +60,8 @@ function limited(max: number, extra: Partial<AuthConfig>, logger: LoggerInstance
   })
 }
 
+const adaId = ada.id!
+const adaEmail = ada.email!
 const wrongPassword = (config: AuthConfig) => new Client(config).signIn({ username: "ada", password: "wrong" })
 const warnings = (lines: ReturnType<typeof recordingLogger>["lines"], code: string) => lines.filter((line) => line.code === code)
 
@@ -95,7 +97,7 @@ describe("rate limits in the shared store", () => {
 
   it("fall back to the adapter's hitRateLimit while Redis is down, which still enforces the limit", async () => {
     const adapter = MemoryAdapter()
-    await adapter.createUser({ id: ada.id, email: ada.email, emailVerified: null })
+    await adapter.createUser({ id: adaId, email: adaEmail, emailVerified: null })
     const config = limited(2, { adapter, session: { strategy: "jwt" }, sharedStore: redisStore({ client, prefix: randomPrefix() }) })
     await server.stop({ crash: true })
     await until(() => !client.isReady)
@@ -141,7 +143,7 @@ describe("JWT session versions in the shared store", () => {
 
   it("are read from the store after the first check, and signOutEverywhere on one instance ends the session on another at its next check", async () => {
     const { adapter, raw, calls } = countingAdapter()
-    await raw.createUser({ id: ada.id, email: ada.email, emailVerified: null })
+    await raw.createUser({ id: adaId, email: adaEmail, emailVerified: null })
     const prefix = randomPrefix()
     const instance = (logger: LoggerInstance = recordingLogger().logger) =>
       credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore: redisStore({ client, prefix }) })
@@ -149,12 +151,12 @@ describe("JWT session versions in the shared store", () => {
     const b = instance()
     const browser = new Client(a)
     await browser.signIn()
-    expect(await browser.session()).toMatchObject({ user: { email: ada.email } })
+    expect(await browser.session()).toMatchObject({ user: { email: adaEmail } })
     const before = calls.getSessionVersion
     for (let i = 0; i < 5; i++) expect(await browser.session()).not.toBeNull()
     expect(calls.getSessionVersion).toBe(before)
 
-    await signOutEverywhere(ada.id, b)
+    await signOutEverywhere(adaId, b)
     const onB = new Client(b)
     onB.jar.cookies.clear()
     for (const [name, value] of browser.jar.cookies) onB.jar.cookies.set(name, value)
@@ -164,15 +166,15 @@ describe("JWT session versions in the shared store", () => {
 
   it("are read from the adapter while Redis is down: sessions go on, the warning is logged once", async () => {
     const { adapter, raw } = countingAdapter()
-    await raw.createUser({ id: ada.id, email: ada.email, emailVerified: null })
+    await raw.createUser({ id: adaId, email: adaEmail, emailVerified: null })
     const { logger, lines } = recordingLogger()
     const config = credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore: redisStore({ client, prefix: randomPrefix() }) })
     const browser = new Client(config)
     await browser.signIn()
     await server.stop()
     await until(() => !client.isReady)
-    for (let i = 0; i < 3; i++) expect(await browser.session()).toMatchObject({ user: { email: ada.email } })
-    await signOutEverywhere(ada.id, config)
+    for (let i = 0; i < 3; i++) expect(await browser.session()).toMatchObject({ user: { email: adaEmail } })
+    await signOutEverywhere(adaId, config)
     expect(await browser.session()).toBeNull()
     expect(warnings(lines, "shared-store-unavailable").length).toBeGreaterThanOrEqual(1)
     expect(warnings(lines, "shared-store-unavailable").filter((line) => /session versions/.test(String(line.message[0])))).toHaveLength(1)

@@ -43,6 +43,8 @@ export interface MultiInstanceOptions {
   workers: number
   /** Seconds the instances may serve a database session from Redis. */
   cacheMaxAge?: number
+  /** The instance script; default ./instance-app.mjs beside this module (a bundle passes its own path). */
+  appPath?: string
 }
 
 /** Figures and findings of a run; every count of something wrong should be 0. */
@@ -159,7 +161,7 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     })
   const start = (instance: Instance) =>
     new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [APP], { env: { ...process.env, INSTANCE_CONFIG: settings(instance.port) }, stdio: ["ignore", "pipe", "pipe"] })
+      const child = spawn(process.execPath, [options.appPath ?? APP], { env: { ...process.env, INSTANCE_CONFIG: settings(instance.port) }, stdio: ["ignore", "pipe", "pipe"] })
       let output = ""
       const timer = setTimeout(() => reject(new Error(`instance on ${instance.port} did not start:\n${output}`)), 20_000)
       child.stderr!.on("data", (data: Buffer) => (output += data.toString()))
