@@ -5,10 +5,11 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
-import { createConnection, createServer } from "node:net"
+import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { freePort } from "./free-port.js"
 
 /** A running (or stopped) throwaway Redis. */
 export interface RedisServer {
@@ -54,20 +55,6 @@ export function redisServerBinary(): string {
   return found
 }
 
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer()
-      server.once("error", reject)
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address()
-        server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-      })
-    })
-    if (port !== 0 && port !== 6379) return port
-  }
-}
-
 /** Whether a server on `port` answers PING with PONG. */
 function pings(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -98,7 +85,7 @@ function pings(port: number): Promise<boolean> {
 export async function startRedis(): Promise<RedisServer> {
   const bin = redisServerBinary()
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-redis-"))
-  const port = await freePort()
+  const port = await freePort([6379])
   let child: ChildProcess | undefined
   let output = ""
 
