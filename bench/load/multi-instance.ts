@@ -46,6 +46,7 @@ function broken(result: MultiInstanceResult): string[] {
   if (result.serverErrors > 0) problems.push(`${result.serverErrors} answers with a 5xx: ${result.firstServerErrors.join(" | ")}`)
   if (result.unexpectedConnectionFailures > 0) problems.push(`${result.unexpectedConnectionFailures} connection failures on live instances`)
   if (result.lost + result.resurrected + result.wrongUser > 0) problems.push(`sessions lost ${result.lost}, resurrected ${result.resurrected}, wrong user ${result.wrongUser}`)
+  if (result.resurrectedAfterOutage > 0) problems.push(`${result.resurrectedAfterOutage} sessions signed out during the Redis outage still served after it`)
   if (result.magicLink.signedIn !== 1) problems.push(`a magic link signed in ${result.magicLink.signedIn} times`)
   if (result.emailLimit.sent !== result.emailLimit.limit) problems.push(`${result.emailLimit.sent} emails sent for a limit of ${result.emailLimit.limit}`)
   if (result.signOutEverywhere.stillSignedIn > 0) problems.push(`${result.signOutEverywhere.stillSignedIn} sessions outlived signOutEverywhere`)
@@ -65,6 +66,7 @@ function report(result: MultiInstanceResult, options: { durationSeconds: number;
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
     `| ${result.requests} | ${result.serverErrors} | ${result.connectionFailures} | ${result.p50Ms} ms | ${result.p99Ms} ms | ${result.cycles} | ${result.lost} | ${result.resurrected} |`,
     "",
+    `- sign-outs during the Redis outage still served from an older cached copy by another instance until the signing-out one reached Redis again: ${result.staleDuringOutage} reads; after it: ${result.resurrectedAfterOutage}`,
     `- magic link used on two instances at once: signed in ${result.magicLink.signedIn} time(s)`,
     `- email limit ${result.emailLimit.limit} per address: ${result.emailLimit.sent} of ${result.emailLimit.requested} requests across instances sent`,
     `- signOutEverywhere: ${result.signOutEverywhere.stillSignedIn} of ${result.signOutEverywhere.browsers} browsers still signed in on any instance right after`,

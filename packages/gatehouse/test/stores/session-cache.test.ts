@@ -9,6 +9,7 @@ import type { Adapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { signOutEverywhere } from "../../src/core/sign-out-everywhere.js"
 import { redisStore } from "../../src/stores/redis.js"
+import type { SharedStore } from "../../src/stores/index.js"
 import type { AuthConfig, LoggerInstance } from "../../src/types.js"
 import { ada, Client, credentialsConfig, recordingLogger, storedKey } from "../flow/flow-helpers.js"
 import { randomPrefix, testRedisClient } from "../support/redis.js"
@@ -156,6 +157,30 @@ describe("the database-session cache", () => {
     await onB.postForm("signout", { csrfToken: await onB.csrfToken() })
     release()
     await inFlight
+    expect(await on(a, browser).session()).toBeNull()
+  })
+
+  it("writes a sign-out the store missed on one instance as soon as that instance reaches the store again", async () => {
+    const { raw, adapter } = await database()
+    const prefix = randomPrefix()
+    // Instance B is cut off from Redis (a partition), A is not.
+    let cutOff = false
+    const redis = redisStore({ client, prefix })
+    const partitioned: SharedStore = Object.fromEntries(
+      Object.entries(redis).map(([name, method]) => [name, (...args: never[]) => (cutOff ? Promise.reject(new Error("unreachable")) : (method as (...a: never[]) => Promise<unknown>)(...args))]),
+    ) as unknown as SharedStore
+    const a = instance(adapter, prefix)
+    const b = credentialsConfig({ adapter, logger: recordingLogger().logger, sharedStore: partitioned, session: { strategy: "database", cacheMaxAge: 30 } })
+    const browser = await signedIn(raw, a)
+    expect(await browser.session()).not.toBeNull()
+    cutOff = true
+    const onB = on(b, browser)
+    await onB.postForm("signout", { csrfToken: await onB.csrfToken() })
+    // The stated bound: until B reaches the store, A may serve its cached copy.
+    expect(await on(a, browser).session()).not.toBeNull()
+    cutOff = false
+    // B's next use of the store writes the sign-out first.
+    expect(await on(b, await signedIn(raw, b)).session()).not.toBeNull()
     expect(await on(a, browser).session()).toBeNull()
   })
 

@@ -11,9 +11,11 @@
  *   `incrementSessionVersion` mark the user as changed at that moment; an entry whose database read
  *   began before the mark (with {@link CLOCK_MARGIN_MS} for clocks that disagree) is not served.
  *
- * When the store fails, reads go to the adapter; an invalidation the store missed leaves a stale
- * entry for at most `cacheMaxAge` seconds: that is the staleness bound. Keys hold SHA-256 hashes;
- * values hold the row (whose token is the stored one, a hash by default) and the user.
+ * When the store fails, reads go to the adapter. An invalidation the store missed (it was down, or
+ * unreachable from this instance only) is kept and written again as soon as this instance reaches
+ * the store; until then another instance may still serve the cached copy, at most `cacheMaxAge`
+ * seconds: that is the staleness bound. Keys hold SHA-256 hashes; values hold the row (whose token
+ * is the stored one, a hash by default) and the user.
  * @module
  */
 import type { Adapter, AdapterSession, AdapterUser } from "../../adapters/index.js"
@@ -25,6 +27,16 @@ export const CLOCK_MARGIN_MS = 5_000
 /** How long markers outlive the entries they judge (s): a read may take this long to be cached. */
 const MARKER_SLACK_SECONDS = 60
 const TOMBSTONE = "ended"
+/** Missed invalidations kept for writing again, at most; past it the oldest go (their bound still holds). */
+const PENDING_LIMIT = 10_000
+
+/** A write that ends cached copies: `value` with a ttl, or a delete when `value` is undefined. */
+interface Invalidation {
+  key: string
+  value: string | undefined
+  /** When it was first tried (epoch ms); useless once every entry it judges has expired. */
+  at: number
+}
 
 interface Entry {
   /** The session row, `expires` as ISO text. */
@@ -45,16 +57,36 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
   const markerTtl = maxAge + MARKER_SLACK_SECONDS
   const sessionKey = (token: string) => storeKey("session", token)
   const userKey = (userId: string) => storeKey("session-user", userId)
-  const markUser = async (userId: string) => {
-    const key = await userKey(userId)
-    await storeCall(config, "session-cache", (store) => store.set(key, String(Date.now()), markerTtl))
+
+  // Invalidations the store missed, written again before anything else once it answers.
+  let pending: Invalidation[] = []
+  const write = ({ key, value }: Invalidation) =>
+    storeCall(config, "session-cache", (store) => (value === undefined ? store.delete(key) : store.set(key, value, markerTtl)))
+  const invalidate = async (invalidation: Invalidation) => {
+    if (!(await write(invalidation)).ok) {
+      pending.push(invalidation)
+      if (pending.length > PENDING_LIMIT) pending = pending.slice(-PENDING_LIMIT)
+    }
   }
+  const retryPending = async () => {
+    if (pending.length === 0) return
+    const due = pending.filter((invalidation) => invalidation.at > Date.now() - markerTtl * 1000)
+    pending = []
+    for (const [index, invalidation] of due.entries()) {
+      if (!(await write(invalidation)).ok) {
+        pending = [...due.slice(index), ...pending]
+        return
+      }
+    }
+  }
+  const markUser = async (userId: string) => invalidate({ key: await userKey(userId), value: String(Date.now()), at: Date.now() })
   const read = adapter.getSessionAndUser.bind(adapter)
 
   // A copy whose prototype is the adapter: methods not overridden stay the adapter's own, class or object.
   const cached: Adapter = Object.create(adapter) as Adapter
 
   cached.getSessionAndUser = async (sessionToken) => {
+    await retryPending()
     const key = await sessionKey(sessionToken)
     const hit = await storeCall(config, "session-cache", (store) => store.get(key))
     if (hit.ok && hit.value !== null && hit.value !== TOMBSTONE) {
@@ -79,8 +111,7 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
     const remove = adapter.deleteSession.bind(adapter)
     cached.deleteSession = (async (sessionToken: string) => {
       const deleted = await remove(sessionToken)
-      const key = await sessionKey(sessionToken)
-      await storeCall(config, "session-cache", (store) => store.set(key, TOMBSTONE, markerTtl))
+      await invalidate({ key: await sessionKey(sessionToken), value: TOMBSTONE, at: Date.now() })
       return deleted
     }) as Adapter["deleteSession"]
   }
@@ -88,8 +119,7 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
     const update = adapter.updateSession.bind(adapter)
     cached.updateSession = async (changes) => {
       const updated = await update(changes)
-      const key = await sessionKey(changes.sessionToken)
-      await storeCall(config, "session-cache", (store) => store.delete(key))
+      await invalidate({ key: await sessionKey(changes.sessionToken), value: undefined, at: Date.now() })
       return updated
     }
   }

@@ -17,10 +17,11 @@
  *   endpoint once.
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { migrate, PostgresAdapter } from "../../../src/adapters/postgres.js"
+import { CookieJar } from "../../support/cookie-jar.js"
+import { freePort } from "../../support/free-port.js"
 import type { GitHubLikeServer } from "../../support/github-like-server.js"
 import type { RedisServer } from "../../support/redis-server.js"
 import type { TestSmtpServer } from "../../support/smtp-server.js"
@@ -30,6 +31,8 @@ const SECRET = "multi-instance-secret-0123456789abcdef0123456789"
 const PASSWORD = "multi-instance-password"
 const SESSION_COOKIE = "authjs.session-token"
 const INSTANCES = 3
+/** How long after Redis answers again its clients may still be reconnecting (ms). */
+const REDIS_RECONNECT_MARGIN_MS = 1500
 
 /** What the run needs: the servers the instances share, and how long and hard to run. */
 export interface MultiInstanceOptions {
@@ -59,8 +62,20 @@ export interface MultiInstanceResult {
   unexpectedConnectionFailures: number
   /** Reads without the session of a signed-in user. */
   lost: number
-  /** Reads with a session after its sign-out. */
+  /**
+   * Reads with a session after its sign-out, except those of sign-outs made while Redis was down
+   * (or coming back, and not yet reached by every instance): the stated bound, see below.
+   */
   resurrected: number
+  /**
+   * Sign-outs during the Redis outage whose session another instance still served from a copy
+   * cached before (within the stated bound: until the signing-out instance reaches Redis again).
+   */
+  staleDuringOutage: number
+  /** Of those, sessions still served by any instance once Redis had been back a few seconds: must be 0. */
+  resurrectedAfterOutage: number
+  /** What each lost or resurrected read was: which check, which instance, when (s into the load). */
+  incidents: string[]
   /** Reads answered with another user's session. */
   wrongUser: number
   cycles: number
@@ -83,34 +98,6 @@ interface Instance {
   url: string
   child: ChildProcess | undefined
   down: boolean
-}
-
-class Jar {
-  readonly cookies = new Map<string, string>()
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const eq = pair!.indexOf("=")
-      const name = pair!.slice(0, eq)
-      const value = pair!.slice(eq + 1)
-      if (/;\s*Max-Age=0(;|$)/i.test(line) || value === "") this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-  }
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -197,6 +184,9 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     unexpectedConnectionFailures: 0,
     lost: 0,
     resurrected: 0,
+    staleDuringOutage: 0,
+    resurrectedAfterOutage: 0,
+    incidents: [],
     wrongUser: 0,
     cycles: 0,
     p50Ms: 0,
@@ -217,7 +207,12 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
    * One request to instance `index` (or the next live one): a connection failure on an instance
    * that is down (or being killed) is retried on the next, as a load balancer would.
    */
-  async function send(jar: Jar, path: string, init: RequestInit = {}, index?: number): Promise<Response> {
+  let loadStart = Date.now()
+  let lastPort = 0
+  const incident = (what: string) => {
+    if (result.incidents.length < 10) result.incidents.push(`${what} on ${lastPort} at ${((Date.now() - loadStart) / 1000).toFixed(2)} s`)
+  }
+  async function send(jar: CookieJar, path: string, init: RequestInit = {}, index?: number): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       const instance = instances[(index ?? roundRobin++) % INSTANCES]!
       if (instance.down && index === undefined) continue
@@ -230,6 +225,7 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
           signal: AbortSignal.timeout(10_000),
         })
         const body = await response.text()
+        lastPort = instance.port
         latencies.push(performance.now() - started)
         result.requests++
         if (response.status >= 500) {
@@ -246,14 +242,14 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
       }
     }
   }
-  const csrf = async (jar: Jar, index?: number) => ((await (await send(jar, "/auth/csrf", {}, index)).json()) as { csrfToken: string }).csrfToken
+  const csrf = async (jar: CookieJar, index?: number) => ((await (await send(jar, "/auth/csrf", {}, index)).json()) as { csrfToken: string }).csrfToken
   const form = (fields: Record<string, string>): RequestInit => ({
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(fields).toString(),
   })
-  const session = async (jar: Jar, index?: number) => (await (await send(jar, "/auth/session", {}, index)).json()) as { user?: { email?: string } } | null
-  const signIn = async (jar: Jar, email: string) => {
+  const session = async (jar: CookieJar, index?: number) => (await (await send(jar, "/auth/session", {}, index)).json()) as { user?: { email?: string } } | null
+  const signIn = async (jar: CookieJar, email: string) => {
     const response = await send(jar, "/auth/callback/credentials", form({ csrfToken: await csrf(jar), email, password: PASSWORD }))
     if (!jar.cookies.has(SESSION_COOKIE)) throw new Error(`sign-in of ${email} failed: ${response.status} ${response.headers.get("location")}`)
   }
@@ -264,7 +260,7 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     // The email rate limit, across instances: requests round-robin, the limit counted once.
     const limited = "limited@multi.test"
     for (let i = 0; i < 9; i++) {
-      const jar = new Jar()
+      const jar = new CookieJar()
       await send(jar, "/auth/signin/nodemailer", form({ csrfToken: await csrf(jar), email: limited }))
       result.emailLimit.requested++
     }
@@ -273,13 +269,13 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
 
     // A magic link used on two other instances at once, by the browser that asked for it.
     const linkUser = users.at(-1)!
-    const browser = new Jar()
+    const browser = new CookieJar()
     await send(browser, "/auth/signin/nodemailer", form({ csrfToken: await csrf(browser, 0), email: linkUser.email }), 0)
     const message = await waitForMessage(options.smtp, linkUser.email)
     const link = new URL(/http:\/\/127\.0\.0\.1:\d+\/auth\/callback\/nodemailer\?[^\s"<>]+/.exec(message)![0].replaceAll("&amp;", "&"))
     const uses = await Promise.all(
       [1, 2].map(async (index) => {
-        const jar = new Jar()
+        const jar = new CookieJar()
         for (const [name, value] of browser.cookies) jar.cookies.set(name, value)
         await send(jar, `${link.pathname}${link.search}`, {}, index)
         return jar.cookies.has(SESSION_COOKIE)
@@ -289,7 +285,9 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
 
     // The load, with the faults on a timeline.
     const durationMs = options.durationSeconds * 1000
-    const loadStart = Date.now()
+    loadStart = Date.now()
+    let redisDown = { from: Infinity, to: Infinity }
+    const staleCookies: CookieJar[] = []
     const faults = (async () => {
       const at = async (fraction: number) => sleep(Math.max(0, loadStart + fraction * durationMs - Date.now()))
       await at(0.2)
@@ -299,41 +297,65 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
       await start(instances[2]!)
       result.faults.push(`instance 3 restarted at ${((Date.now() - loadStart) / 1000).toFixed(1)} s`)
       await at(0.55)
+      redisDown = { from: Date.now(), to: Infinity }
       await options.redis.stop()
       result.faults.push(`Redis stopped at ${((Date.now() - loadStart) / 1000).toFixed(1)} s`)
       await at(0.7)
       await options.redis.start()
+      // The instances' clients reconnect within about 100 ms; a margin for a busy machine.
+      redisDown.to = Date.now() + REDIS_RECONNECT_MARGIN_MS
       result.faults.push(`Redis started at ${((Date.now() - loadStart) / 1000).toFixed(1)} s`)
     })()
     const workers = Array.from({ length: options.workers }, async (_, w) => {
       const user = users[w]!
       while (Date.now() - loadStart < durationMs) {
-        const jar = new Jar()
+        const jar = new CookieJar()
         await signIn(jar, user.email)
         for (let read = 0; read < 6; read++) {
           const found = await session(jar)
-          if (!found?.user) result.lost++
+          if (!found?.user) {
+            result.lost++
+            incident("lost (read)")
+          }
           else if (found.user.email !== user.email) result.wrongUser++
         }
         const updated = await send(jar, "/auth/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ csrfToken: await csrf(jar), data: {} }) })
         const afterUpdate = (await updated.json()) as { user?: { email?: string } } | null
-        if (!afterUpdate?.user) result.lost++
-        const ended = new Jar()
+        if (!afterUpdate?.user) {
+          result.lost++
+          incident("lost (update)")
+        }
+        const ended = new CookieJar()
         for (const [name, value] of jar.cookies) ended.cookies.set(name, value)
+        const signOutAt = Date.now()
         await send(jar, "/auth/signout", form({ csrfToken: await csrf(jar) }))
+        const duringOutage = signOutAt >= redisDown.from && Date.now() <= redisDown.to
         // The old cookie, replayed on every instance, finds nothing.
         for (let index = 0; index < INSTANCES; index++) {
           if (instances[index]!.down) continue
-          if ((await session(ended, index))?.user) result.resurrected++
+          if ((await session(ended, index))?.user) {
+            if (duringOutage) {
+              result.staleDuringOutage++
+              staleCookies.push(ended)
+            } else {
+              result.resurrected++
+              incident("resurrected")
+            }
+          }
         }
         result.cycles++
       }
     })
     await Promise.all([...workers, faults])
+    // Sign-outs the store missed were written again once their instance reached it: none holds now.
+    await sleep(Math.max(0, redisDown.to + 1000 - Date.now()))
+    for (const jar of staleCookies) {
+      for (let index = 0; index < INSTANCES; index++) if ((await session(jar, index))?.user) result.resurrectedAfterOutage++
+    }
 
     // signOutEverywhere on one instance ends the user's sessions on all, at once.
     const everywhereUser = users.at(-2)!
-    const browsers = [new Jar(), new Jar(), new Jar()]
+    const browsers = [new CookieJar(), new CookieJar(), new CookieJar()]
     for (const jar of browsers) await signIn(jar, everywhereUser.email)
     for (const [index, jar] of browsers.entries()) await session(jar, index)
     await send(browsers[0]!, "/account/sign-out-everywhere", { method: "POST" }, 0)
@@ -355,7 +377,7 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
       expires_at: Math.floor(Date.now() / 1000) - 60,
       token_type: "bearer",
     })
-    const refresher = new Jar()
+    const refresher = new CookieJar()
     await signIn(refresher, refreshUser.email)
     const grantsBefore = refreshGrants(options.oauth)
     const reads = await Promise.all(Array.from({ length: 12 }, (_, i) => session(refresher, i % INSTANCES)))
