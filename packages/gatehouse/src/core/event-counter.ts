@@ -4,6 +4,8 @@
  * `hitRateLimit` when it has one (every instance then shares them), else to memory kept per
  * configuration. A store that fails hands the count to the adapter; with no adapter method to
  * count in, the event is refused ({@link ServerBusy}) rather than counted by one process only.
+ * A count that must outlive the store's data (a spent challenge: a Redis restarted without
+ * persistence, or evicting, would forget it and accept its replay) goes to the adapter first.
  * @module
  */
 import { sha256Hex } from "../encoding/hex.js"
@@ -32,15 +34,24 @@ export interface EventCount {
 /** How long a client is asked to wait when no shared count can be kept (s). */
 const STORE_DOWN_RETRY_AFTER = 5
 
+/** How an event is counted. */
+export interface CountOptions {
+  /**
+   * The count must survive the shared store losing its data: the adapter's `hitRateLimit` counts
+   * it when there is one, the store only otherwise.
+   */
+  durable?: boolean
+}
+
 /**
  * Counts one event under `key`. A window starts with its first event and lasts `windowSeconds`.
  * Atomic where the store's `increment` or the adapter's `hitRateLimit` is; in memory it is per process.
  *
  * @throws {ServerBusy} when the shared store failed and the adapter cannot count either.
  */
-export async function countEvent(ctx: RequestContext, key: string, windowSeconds: number): Promise<EventCount> {
+export async function countEvent(ctx: RequestContext, key: string, windowSeconds: number, options: CountOptions = {}): Promise<EventCount> {
   const { adapter, sharedStore } = ctx.config
-  if (sharedStore) {
+  if (sharedStore && !(options.durable && typeof adapter?.hitRateLimit === "function")) {
     const counted = await storeCall(ctx.config, "rate-limits", (store) => store.increment(key, windowSeconds))
     if (counted.ok) {
       if (!Number.isSafeInteger(counted.value) || counted.value < 1) throw new ServerBusy(`The shared store counted ${JSON.stringify(counted.value)}, not a count`)

@@ -15,7 +15,7 @@ export type StoreUse = "rate-limits" | "session-versions" | "session-cache" | "t
 /** What happens while the store cannot be reached, per use: the sentence logged with the warning. */
 export const FALLBACKS: Readonly<Record<StoreUse, string>> = {
   "rate-limits":
-    "sign-in rate limits and spent passkey challenges are counted by the adapter's hitRateLimit; without one, the sign-ins that need counting are refused with 503 until the store is back",
+    "sign-in rate limits (and spent passkey challenges, which the adapter's hitRateLimit counts whenever it has one) are counted by the adapter's hitRateLimit; without one, the sign-ins that need counting are refused with 503 until the store is back",
   "session-versions": "JWT session versions are read from the adapter (every check reaches the database)",
   "session-cache": "database sessions are read from the adapter; a cached session the store kept is trusted at most session.cacheMaxAge seconds",
   "token-refresh":

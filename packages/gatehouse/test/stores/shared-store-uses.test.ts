@@ -1,7 +1,8 @@
 /**
  * What the core keeps in the shared store, and what it does when the store (a real Redis, stopped
  * and started here) cannot be reached: rate limits fall back to the adapter's hitRateLimit or are
- * refused with 503 (never counted by one process alone), spent passkey challenges likewise, session
+ * refused with 503 (never counted by one process alone), spent passkey challenges likewise (kept by
+ * the adapter's hitRateLimit whenever it has one, so a Redis that forgets cannot let them be replayed), session
  * versions are read from the adapter; each failing use is logged once per outage, never a 500.
  * Two configuration objects on one store stand for two instances of an app.
  */
@@ -116,6 +117,20 @@ describe("spent passkey challenges in the shared store", () => {
     await spendChallenge(a, "challenge-1")
     await expect(spendChallenge(b, "challenge-1")).rejects.toBeInstanceOf(WebAuthnVerificationError)
     await expect(spendChallenge(a, "challenge-1")).rejects.toBeInstanceOf(WebAuthnVerificationError)
+  })
+
+  it("are kept by the adapter's hitRateLimit when it has one, so Redis restarted empty does not forget them", async () => {
+    const prefix = randomPrefix()
+    const adapter = MemoryAdapter()
+    const a = ctxOf(credentialsConfig({ adapter, sharedStore: redisStore({ client, prefix }) }))
+    const b = ctxOf(credentialsConfig({ adapter, sharedStore: redisStore({ client, prefix }) }))
+    await spendChallenge(a, "challenge-3")
+    // Nothing is persisted: the server comes back empty, as one without persistence would.
+    await server.stop()
+    await server.start()
+    await until(() => client.isReady)
+    await expect(spendChallenge(b, "challenge-3")).rejects.toThrow("This challenge was already used")
+    expect(await client.keys(`${prefix}*`)).toEqual([])
   })
 
   it("are not accepted on trust while Redis is down: refused as busy without an adapter to count in", async () => {
