@@ -2,8 +2,9 @@
 /**
  * One instance of the app the multi-instance test runs three of (child processes on loopback
  * ports): Express with ServerAuth on the built package, database sessions in the shared PostgreSQL
- * (PostgresAdapter) with the session cache in the shared Redis (redisStore), credentials, email
- * links over SMTP, and an OAuth provider with access-token refresh. Plain JavaScript on dist/, so it
+ * (PostgresAdapter) with the session cache in the shared Redis (redisStore), or JWT sessions with
+ * their versions cached there; credentials, email links over SMTP, passkeys (one relying party,
+ * https://app.test, as behind a load balancer), and an OAuth provider with access-token refresh. Plain JavaScript on dist/, so it
  * starts without a TypeScript loader. Configured by INSTANCE_CONFIG (JSON); prints READY once it
  * listens, and counts its error log lines on /stats.
  */
@@ -15,9 +16,10 @@ import { PostgresAdapter } from "gatehouse-auth/adapters/postgres"
 import { requireAuth, ServerAuth } from "gatehouse-auth/express"
 import Credentials from "gatehouse-auth/providers/credentials"
 import Nodemailer from "gatehouse-auth/providers/nodemailer"
+import Passkey from "gatehouse-auth/providers/passkey"
 import { redisStore } from "gatehouse-auth/stores/redis"
 
-/** @type {{ port: number, databaseUrl: string, schema: string, redisUrl: string, smtpUrl: string, secret: string, password: string, oauth: { clientId: string, clientSecret: string, authorizeUrl: string, tokenUrl: string, userUrl: string }, emailLimit: number, cacheMaxAge: number }} */
+/** @type {{ port: number, databaseUrl: string, schema: string, redisUrl: string, smtpUrl: string, secret: string, password: string, oauth: { clientId: string, clientSecret: string, authorizeUrl: string, tokenUrl: string, userUrl: string }, emailLimit: number, cacheMaxAge: number, strategy: "database" | "jwt", revocationCheckAge: number }} */
 const settings = JSON.parse(process.env.INSTANCE_CONFIG ?? "{}")
 
 const pool = new pg.Pool({ connectionString: settings.databaseUrl, options: `-c search_path=${settings.schema}`, max: 8 })
@@ -26,7 +28,16 @@ const redis = createClient({ url: settings.redisUrl, socket: { reconnectStrategy
 redis.on("error", () => {})
 await redis.connect()
 
-const counters = { errors: 0, warnings: 0, firstErrors: /** @type {string[]} */ ([]), warningCodes: /** @type {Record<string, number>} */ ({}) }
+const counters = {
+  errors: 0,
+  warnings: 0,
+  firstErrors: /** @type {string[]} */ ([]),
+  warningCodes: /** @type {Record<string, number>} */ ({}),
+  /** Errors the test provokes on purpose, by code and first message line. */
+  expected: /** @type {Record<string, number>} */ ({}),
+}
+/** What the test provokes on purpose: a rate-limited email, a magic link used twice, a spent passkey challenge replayed. */
+const EXPECTED_ERRORS = new Set(["EmailRateLimited", "Verification", "WebAuthnVerificationError"])
 const adapter = PostgresAdapter(pool)
 
 /** @type {import("gatehouse-auth/express").ServerAuthConfig} */
@@ -35,7 +46,11 @@ const config = {
   trustHost: true,
   adapter,
   sharedStore: redisStore({ client: redis, prefix: `${settings.schema}:` }),
-  session: { strategy: "database", cacheMaxAge: settings.cacheMaxAge },
+  session:
+    settings.strategy === "jwt"
+      ? { strategy: "jwt", revocationCheckAge: settings.revocationCheckAge }
+      : { strategy: "database", cacheMaxAge: settings.cacheMaxAge },
+  experimental: { enableWebAuthn: true },
   providers: [
     Credentials({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },
@@ -45,6 +60,7 @@ const config = {
       },
       rateLimit: { perIdentifier: { max: 1000, windowSeconds: 60 }, perIp: false },
     }),
+    Passkey({ relyingParty: { id: "app.test", origin: "https://app.test", name: "Multi-instance" } }),
     Nodemailer({ server: settings.smtpUrl, from: "auth@app.test", rateLimit: { perEmail: { max: settings.emailLimit, windowSeconds: 600 }, perIp: false } }),
     {
       id: "github",
@@ -59,12 +75,17 @@ const config = {
     },
   ],
   callbacks: {
-    session: ({ session, user }) => ({ ...session, user: { ...session.user, id: user.id } }),
+    // `user` under database sessions, the token's subject under JWT sessions.
+    session: ({ session, user, token }) => ({ ...session, user: { ...session.user, id: user?.id ?? token?.sub } }),
   },
   logger: {
     error(code, ...message) {
-      // What the test provokes on purpose: a rate-limited email, a magic link used twice.
-      if (code === "EmailRateLimited" || code === "Verification") return
+      if (EXPECTED_ERRORS.has(code)) {
+        const first = message[0] instanceof Error ? message[0].message : String(message[0])
+        const key = `${code}: ${first}`
+        counters.expected[key] = (counters.expected[key] ?? 0) + 1
+        return
+      }
       counters.errors++
       if (counters.firstErrors.length < 5) counters.firstErrors.push(`${code}: ${message.map((part) => (part instanceof Error ? `${part.message} ${JSON.stringify(part.cause ?? "")}` : String(part))).join(" ")}`)
     },

@@ -8,7 +8,7 @@ import { startGitHubLikeServer, type GitHubLikeServer } from "../../support/gith
 import { postgresUrl } from "../../support/postgres.js"
 import { startRedis, type RedisServer } from "../../support/redis-server.js"
 import { startSmtpServer, type TestSmtpServer } from "../../support/smtp-server.js"
-import { runMultiInstance, type MultiInstanceResult } from "./run.js"
+import { JWT_CHECK_AGE, runMultiInstance, type MultiInstanceResult } from "./run.js"
 
 let redis: RedisServer
 let smtp: TestSmtpServer
@@ -17,7 +17,7 @@ let result: MultiInstanceResult
 
 beforeAll(async () => {
   ;[redis, smtp, oauth] = await Promise.all([startRedis(), startSmtpServer(), startGitHubLikeServer({ refreshTokens: true })])
-  result = await runMultiInstance({ databaseUrl: postgresUrl(), redis, smtp, oauth, durationSeconds: 12, workers: 8 })
+  result = await runMultiInstance({ databaseUrl: postgresUrl(), redis, smtp, oauth, durationSeconds: 12, workers: 8, jwtSeconds: 4 })
 }, 120_000)
 
 afterAll(async () => {
@@ -56,6 +56,22 @@ describe("three instances sharing PostgreSQL and Redis, one killed and Redis res
     expect(result.magicLink).toEqual({ attempts: 2, signedIn: 1 })
   })
 
+  it("signs in with a passkey through any instance, and refuses its spent answer on every instance, also after Redis restarted empty", () => {
+    expect(result.passkey).toEqual({
+      registered: true,
+      signedIn: true,
+      // Three instances, before the load and after Redis came back.
+      replays: 6,
+      replaysRefused: 6,
+      race: { attempts: 3, signedIn: 1 },
+      // Registration, sign-in, the race's one winner: no replay made a session.
+      sessionRows: 3,
+    })
+    // Each refused as a spent challenge, not for anything else (what the killed instance logged is lost with it).
+    const refusals = Object.keys(result.expectedErrors).filter((what) => what.startsWith("WebAuthn"))
+    expect(refusals).toEqual(["WebAuthnVerificationError: This challenge was already used"])
+  })
+
   it("holds the email rate limit across instances, not once per instance", () => {
     expect(result.emailLimit).toEqual({ limit: 3, requested: 9, sent: 3 })
   })
@@ -66,6 +82,19 @@ describe("three instances sharing PostgreSQL and Redis, one killed and Redis res
 
   it("refreshes an expired access token once for concurrent reads on every instance", () => {
     expect(result.refresh).toEqual({ concurrentReads: 12, tokenRequests: 1, readsWithSession: 12 })
+  })
+
+  it("with JWT sessions: no 5xx, no session lost, under load on every instance", () => {
+    expect(result.jwt.cycles).toBeGreaterThan(5)
+    expect(result.jwt.requests).toBeGreaterThan(100)
+    expect({ lost: result.jwt.lost, wrongUser: result.jwt.wrongUser }).toEqual({ lost: 0, wrongUser: 0 })
+  })
+
+  it(`with JWT sessions: signOutEverywhere ends the user's sessions on every instance within revocationCheckAge (${JWT_CHECK_AGE} s), and none comes back`, () => {
+    const { lastServedAfterMs, ...counts } = result.jwt.signOutEverywhere
+    console.log(`JWT: last read served ${lastServedAfterMs} ms after signOutEverywhere returned`)
+    expect(counts).toEqual({ browsers: 3, checkAgeSeconds: JWT_CHECK_AGE, servedBeyondBound: 0, resurrected: 0 })
+    expect(lastServedAfterMs).toBeLessThanOrEqual(JWT_CHECK_AGE * 1000 + 1000)
   })
 
   it("logs the Redis outage as warnings, and no error", () => {

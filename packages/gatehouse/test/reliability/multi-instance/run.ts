@@ -11,10 +11,18 @@
  * - sessions: while a user is signed in, every read on every instance has their session (lost: 0);
  *   after a sign-out, none does (resurrected: 0);
  * - a magic link used on two instances at once signs in exactly once;
+ * - a passkey registered through one instance signs in through another; the signed answer, sent
+ *   again with its challenge cookie, is refused on every instance (also after Redis restarted
+ *   empty), and sent to all three at once it signs in on one: each use of a challenge adds one
+ *   session row at most;
  * - the email rate limit holds across instances (so many links for one address, not three times as many);
  * - signOutEverywhere on one instance ends the user's sessions on every instance at once;
  * - concurrent session reads on all instances of a user whose access token expired reach the token
- *   endpoint once.
+ *   endpoint once;
+ * - then, the instances restarted with JWT sessions (revocationCheckAge {@link JWT_CHECK_AGE} s)
+ *   under load: no 5xx, no session lost, and signOutEverywhere on one instance ends the user's JWT
+ *   sessions on every instance within revocationCheckAge of its return (plus one request in
+ *   flight), never served again after.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -25,6 +33,7 @@ import { freePort } from "../../support/free-port.js"
 import type { GitHubLikeServer } from "../../support/github-like-server.js"
 import type { RedisServer } from "../../support/redis-server.js"
 import type { TestSmtpServer } from "../../support/smtp-server.js"
+import { SoftwareAuthenticator, type CredentialJSON } from "../../support/software-authenticator.js"
 
 const APP = fileURLToPath(new URL("./instance-app.mjs", import.meta.url))
 const SECRET = "multi-instance-secret-0123456789abcdef0123456789"
@@ -33,6 +42,12 @@ const SESSION_COOKIE = "authjs.session-token"
 const INSTANCES = 3
 /** How long after Redis answers again its clients may still be reconnecting (ms). */
 const REDIS_RECONNECT_MARGIN_MS = 1500
+/** The JWT phase's session.revocationCheckAge (s): how long signOutEverywhere may take to reach a JWT. */
+export const JWT_CHECK_AGE = 2
+/** A request in flight when signOutEverywhere returned may still have checked the old version (ms). */
+const IN_FLIGHT_MARGIN_MS = 1000
+/** The relying party every instance serves passkeys for, as behind one load balancer. */
+const RP = { origin: "https://app.test", rpId: "app.test" }
 
 /** What the run needs: the servers the instances share, and how long and hard to run. */
 export interface MultiInstanceOptions {
@@ -48,6 +63,8 @@ export interface MultiInstanceOptions {
   cacheMaxAge?: number
   /** The instance script; default ./instance-app.mjs beside this module (a bundle passes its own path). */
   appPath?: string
+  /** Seconds of the JWT-sessions phase (default 5; at least JWT_CHECK_AGE + 2). */
+  jwtSeconds?: number
 }
 
 /** Figures and findings of a run; every count of something wrong should be 0. */
@@ -85,7 +102,39 @@ export interface MultiInstanceResult {
   emailLimit: { limit: number; requested: number; sent: number }
   signOutEverywhere: { browsers: number; stillSignedIn: number }
   refresh: { concurrentReads: number; tokenRequests: number; readsWithSession: number }
-  /** Error lines the instances logged (the killed one's up to its death are lost with it). */
+  passkey: {
+    /** Registered through one instance (options) and another (answer), signed in by it. */
+    registered: boolean
+    /** Signed in with it through a third instance. */
+    signedIn: boolean
+    /** The spent answer with its challenge cookie sent again, on every instance, before the load and after Redis restarted. */
+    replays: number
+    /** Of those, answered with the WebAuthn error page and no session cookie. */
+    replaysRefused: number
+    /** One fresh answer sent to all three instances at once: how many signed in. */
+    race: { attempts: number; signedIn: number }
+    /** Session rows the passkey user has: one per use of a challenge (registration, sign-in, race). */
+    sessionRows: number
+  }
+  jwt: {
+    requests: number
+    cycles: number
+    lost: number
+    wrongUser: number
+    /** signOutEverywhere under JWT sessions: browsers reading on every instance meanwhile. */
+    signOutEverywhere: {
+      browsers: number
+      checkAgeSeconds: number
+      /** The last read that found the session began this long after signOutEverywhere returned (ms; negative: none after). */
+      lastServedAfterMs: number
+      /** Reads that found the session beyond the bound (check age + one request in flight). */
+      servedBeyondBound: number
+      /** Cookies captured before the sign-out (and the last each browser held), replayed on every instance after the bound, that still had a session. */
+      resurrected: number
+    }
+  }
+  /** Errors the test provokes and the instances log as expected, by code and message. */
+  expectedErrors: Record<string, number>  /** Error lines the instances logged (the killed one's up to its death are lost with it). */
   loggedErrors: number
   firstLoggedErrors: string[]
   /** Warnings by code (shared-store-unavailable while Redis was down, etc.). */
@@ -127,8 +176,11 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     const port = await freePort()
     instances.push({ port, url: `http://127.0.0.1:${port}`, child: undefined, down: true })
   }
+  let strategy: "database" | "jwt" = "database"
   const settings = (port: number) =>
     JSON.stringify({
+      strategy,
+      revocationCheckAge: JWT_CHECK_AGE,
       port,
       databaseUrl: options.databaseUrl,
       schema,
@@ -195,6 +247,15 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     emailLimit: { limit: 3, requested: 0, sent: 0 },
     signOutEverywhere: { browsers: 0, stillSignedIn: 0 },
     refresh: { concurrentReads: 0, tokenRequests: 0, readsWithSession: 0 },
+    passkey: { registered: false, signedIn: false, replays: 0, replaysRefused: 0, race: { attempts: 0, signedIn: 0 }, sessionRows: 0 },
+    jwt: {
+      requests: 0,
+      cycles: 0,
+      lost: 0,
+      wrongUser: 0,
+      signOutEverywhere: { browsers: 0, checkAgeSeconds: JWT_CHECK_AGE, lastServedAfterMs: -1, servedBeyondBound: 0, resurrected: 0 },
+    },
+    expectedErrors: {},
     loggedErrors: 0,
     firstLoggedErrors: [],
     warnings: {},
@@ -253,6 +314,42 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     const response = await send(jar, "/auth/callback/credentials", form({ csrfToken: await csrf(jar), email, password: PASSWORD }))
     if (!jar.cookies.has(SESSION_COOKIE)) throw new Error(`sign-in of ${email} failed: ${response.status} ${response.headers.get("location")}`)
   }
+  const copyOf = (jar: CookieJar) => {
+    const copy = new CookieJar()
+    for (const [name, value] of jar.cookies) copy.cookies.set(name, value)
+    return copy
+  }
+  const passkeyOptions = async (jar: CookieJar, query: Record<string, string>, index: number) =>
+    (await (await send(jar, `/auth/webauthn-options/passkey?${new URLSearchParams(query)}`, {}, index)).json()) as { action: string; options: { challenge: string } }
+  const passkeyAnswer = (jar: CookieJar, action: string, credential: CredentialJSON, index: number) =>
+    send(jar, "/auth/callback/passkey", form({ action, data: JSON.stringify(credential) }), index)
+  /** Sends a spent answer again on every instance with the cookies it was first sent with; counts the refusals. */
+  const replayEverywhere = async (captured: CookieJar, credential: CredentialJSON) => {
+    for (let index = 0; index < INSTANCES; index++) {
+      const jar = copyOf(captured)
+      const response = await passkeyAnswer(jar, "authenticate", credential, index)
+      result.passkey.replays++
+      const refused = /[?&]error=WebAuthnVerificationError/.test(response.headers.get("location") ?? "") && !jar.cookies.has(SESSION_COOKIE)
+      if (refused) result.passkey.replaysRefused++
+    }
+  }
+  const sessionRows = async (userId: string) =>
+    Number((await pool.query<{ count: string }>(`SELECT count(*) FROM sessions WHERE "userId" = $1`, [userId])).rows[0]!.count)
+  const collectStats = async () => {
+    for (const instance of instances) {
+      if (instance.down) continue
+      const stats = (await (await fetch(`${instance.url}/stats`)).json()) as {
+        errors: number
+        firstErrors: string[]
+        warningCodes: Record<string, number>
+        expected: Record<string, number>
+      }
+      result.loggedErrors += stats.errors
+      result.firstLoggedErrors.push(...stats.firstErrors)
+      for (const [code, count] of Object.entries(stats.warningCodes)) result.warnings[code] = (result.warnings[code] ?? 0) + count
+      for (const [what, count] of Object.entries(stats.expected)) result.expectedErrors[what] = (result.expectedErrors[what] ?? 0) + count
+    }
+  }
 
   try {
     await Promise.all(instances.map(start))
@@ -282,6 +379,37 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
       }),
     )
     result.magicLink = { attempts: uses.length, signedIn: uses.filter(Boolean).length }
+
+    // A passkey: options from one instance, the answer to another, signing in through a third; its
+    // spent answer replayed on every instance; a fresh answer sent to all three at once.
+    const passkeyEmail = "passkey@multi.test"
+    // A counter that never moves, as many platform passkeys: only the spent challenge stops a replay.
+    const authenticator = new SoftwareAuthenticator({ countSignatures: false })
+    const registering = new CookieJar()
+    const registration = await passkeyOptions(registering, { action: "register", email: passkeyEmail }, 0)
+    const registered = await passkeyAnswer(registering, "register", authenticator.register({ challenge: registration.options.challenge, ...RP }), 1)
+    if (!registering.cookies.has(SESSION_COOKIE)) throw new Error(`passkey registration failed: ${registered.status} ${registered.headers.get("location")}`)
+    // A passkey's new user is named by what was typed; no address is proven, so none is stored.
+    const passkeyUser = ((await session(registering, 2)) as { user?: { id?: string; name?: string } } | null)?.user
+    result.passkey.registered = registration.action === "register" && passkeyUser?.name === passkeyEmail && typeof passkeyUser.id === "string"
+    const signingIn = new CookieJar()
+    const { options: signInOptions } = await passkeyOptions(signingIn, {}, 2)
+    const spentAnswer = authenticator.authenticate({ challenge: signInOptions.challenge, ...RP })
+    const spentCookies = copyOf(signingIn)
+    await passkeyAnswer(signingIn, "authenticate", spentAnswer, 0)
+    result.passkey.signedIn = ((await session(signingIn, 1)) as { user?: { id?: string } } | null)?.user?.id === passkeyUser?.id
+    await replayEverywhere(spentCookies, spentAnswer)
+    const racing = new CookieJar()
+    const { options: raceOptions } = await passkeyOptions(racing, {}, 1)
+    const raceAnswer = authenticator.authenticate({ challenge: raceOptions.challenge, ...RP })
+    const raced = await Promise.all(
+      Array.from({ length: INSTANCES }, async (_, index) => {
+        const jar = copyOf(racing)
+        await passkeyAnswer(jar, "authenticate", raceAnswer, index)
+        return jar.cookies.has(SESSION_COOKIE)
+      }),
+    )
+    result.passkey.race = { attempts: raced.length, signedIn: raced.filter(Boolean).length }
 
     // The load, with the faults on a timeline.
     const durationMs = options.durationSeconds * 1000
@@ -352,6 +480,9 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     for (const jar of staleCookies) {
       for (let index = 0; index < INSTANCES; index++) if ((await session(jar, index))?.user) result.resurrectedAfterOutage++
     }
+    // Redis restarted empty: the spent passkey answer is still refused everywhere.
+    await replayEverywhere(spentCookies, spentAnswer)
+    result.passkey.sessionRows = await sessionRows(passkeyUser?.id ?? "")
 
     // signOutEverywhere on one instance ends the user's sessions on all, at once.
     const everywhereUser = users.at(-2)!
@@ -387,12 +518,64 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
       readsWithSession: reads.filter((read) => read?.user && !(read as { error?: string }).error).length,
     }
 
-    for (const instance of instances) {
-      const stats = (await (await fetch(`${instance.url}/stats`)).json()) as { errors: number; firstErrors: string[]; warningCodes: Record<string, number> }
-      result.loggedErrors += stats.errors
-      result.firstLoggedErrors.push(...stats.firstErrors)
-      for (const [code, count] of Object.entries(stats.warningCodes)) result.warnings[code] = (result.warnings[code] ?? 0) + count
-    }
+    await collectStats()
+
+    // The same instances with JWT sessions: signOutEverywhere reaches a JWT at its next version
+    // check, at most revocationCheckAge after the sign-out returned.
+    await Promise.all(instances.map(kill))
+    strategy = "jwt"
+    await Promise.all(instances.map(start))
+    const jwtMs = Math.max(JWT_CHECK_AGE + 2, options.jwtSeconds ?? 5) * 1000
+    const jwtStart = Date.now()
+    const requestsBefore = result.requests
+    const jwtWorkers = Array.from({ length: options.workers }, async (_, w) => {
+      const user = users[w]!
+      while (Date.now() - jwtStart < jwtMs) {
+        const jar = new CookieJar()
+        await signIn(jar, user.email)
+        for (let read = 0; read < 6; read++) {
+          const found = await session(jar)
+          if (!found?.user) result.jwt.lost++
+          else if (found.user.email !== user.email) result.jwt.wrongUser++
+        }
+        await send(jar, "/auth/signout", form({ csrfToken: await csrf(jar) }))
+        result.jwt.cycles++
+      }
+    })
+    const everywhere = (async () => {
+      const jwtUser = users.at(-4)!
+      const jars = [new CookieJar(), new CookieJar(), new CookieJar()]
+      for (const jar of jars) await signIn(jar, jwtUser.email)
+      result.jwt.signOutEverywhere.browsers = jars.length
+      let signedOutAt = Infinity
+      const captured: CookieJar[] = []
+      // Each browser reads on every instance in turn, before and after the sign-out.
+      const readers = jars.map(async (jar, b) => {
+        for (let read = 0; Date.now() - jwtStart < jwtMs; read++) {
+          const began = Date.now()
+          const found = await session(jar, (b + read) % INSTANCES)
+          if (found?.user?.email === jwtUser.email && began > signedOutAt) {
+            result.jwt.signOutEverywhere.lastServedAfterMs = Math.max(result.jwt.signOutEverywhere.lastServedAfterMs, began - signedOutAt)
+            if (began - signedOutAt > JWT_CHECK_AGE * 1000 + IN_FLIGHT_MARGIN_MS) result.jwt.signOutEverywhere.servedBeyondBound++
+          }
+          await sleep(25)
+        }
+        captured.push(copyOf(jar))
+      })
+      await sleep(1000)
+      captured.push(...jars.map(copyOf))
+      await send(copyOf(jars[0]!), "/account/sign-out-everywhere", { method: "POST" }, 0)
+      signedOutAt = Date.now()
+      await Promise.all(readers)
+      // Past the bound, no copy of any of the browsers' cookies has a session anywhere.
+      await sleep(Math.max(0, signedOutAt + JWT_CHECK_AGE * 1000 + IN_FLIGHT_MARGIN_MS - Date.now()))
+      for (const jar of captured) {
+        for (let index = 0; index < INSTANCES; index++) if ((await session(copyOf(jar), index))?.user) result.jwt.signOutEverywhere.resurrected++
+      }
+    })()
+    await Promise.all([...jwtWorkers, everywhere])
+    result.jwt.requests = result.requests - requestsBefore
+    await collectStats()
   } finally {
     await Promise.all(instances.map(kill))
     await pool.end()
