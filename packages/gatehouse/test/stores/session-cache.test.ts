@@ -4,7 +4,7 @@
  * signOutEverywhere, user updates) shows on every instance at once, a change made behind its back
  * shows within cacheMaxAge (the stated staleness bound), and with Redis down reads go to the adapter.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { signOutEverywhere } from "../../src/core/sign-out-everywhere.js"
@@ -12,22 +12,12 @@ import { redisStore } from "../../src/stores/redis.js"
 import type { SharedStore } from "../../src/stores/index.js"
 import type { AuthConfig, LoggerInstance } from "../../src/types.js"
 import { ada, Client, credentialsConfig, recordingLogger, storedKey } from "../flow/flow-helpers.js"
-import { randomPrefix, testRedisClient } from "../support/redis.js"
-import { startRedis, type RedisServer } from "../support/redis-server.js"
+import { ownRedis, randomPrefix } from "../support/redis.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 const CACHE_MAX_AGE = 1
 
-let server: RedisServer
-let client: ReturnType<typeof testRedisClient>
-beforeAll(async () => {
-  server = await startRedis()
-  client = await testRedisClient(server.url).connect()
-})
-afterAll(async () => {
-  client.destroy()
-  await server.destroy()
-})
+const own = ownRedis()
 
 /** A memory "database" shared by the instances, counting session reads. */
 async function database() {
@@ -45,7 +35,7 @@ async function database() {
 }
 
 function instance(adapter: Adapter, prefix: string, logger: LoggerInstance = recordingLogger().logger): AuthConfig {
-  return credentialsConfig({ adapter, logger, sharedStore: redisStore({ client, prefix }), session: { strategy: "database", cacheMaxAge: CACHE_MAX_AGE } })
+  return credentialsConfig({ adapter, logger, sharedStore: redisStore({ client: own.client, prefix }), session: { strategy: "database", cacheMaxAge: CACHE_MAX_AGE } })
 }
 
 /** A browser signed in on `config` with a fresh session row. */
@@ -165,7 +155,7 @@ describe("the database-session cache", () => {
     const prefix = randomPrefix()
     // Instance B is cut off from Redis (a partition), A is not.
     let cutOff = false
-    const redis = redisStore({ client, prefix })
+    const redis = redisStore({ client: own.client, prefix })
     const partitioned: SharedStore = Object.fromEntries(
       Object.entries(redis).map(([name, method]) => [name, (...args: never[]) => (cutOff ? Promise.reject(new Error("unreachable")) : (method as (...a: never[]) => Promise<unknown>)(...args))]),
     ) as unknown as SharedStore
@@ -189,12 +179,12 @@ describe("the database-session cache", () => {
     const { logger, lines } = recordingLogger()
     const config = instance(adapter, randomPrefix(), logger)
     const browser = await signedIn(raw, config)
-    await server.stop()
-    while (client.isReady) await sleep(20)
+    await own.server.stop()
+    while (own.client.isReady) await sleep(20)
     for (let i = 0; i < 3; i++) expect(await browser.session()).toMatchObject({ user: { email: adaEmail } })
     expect(reads.count).toBe(3)
     expect(lines.filter((line) => line.code === "shared-store-unavailable")).toHaveLength(1)
-    await server.start()
-    while (!client.isReady) await sleep(20)
+    await own.server.start()
+    while (!own.client.isReady) await sleep(20)
   })
 })

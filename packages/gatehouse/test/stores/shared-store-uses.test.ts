@@ -6,7 +6,7 @@
  * versions are read from the adapter; each failing use is logged once per outage, never a 500.
  * Two configuration objects on one store stand for two instances of an app.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { resolveConfig } from "../../src/core/config.js"
@@ -18,24 +18,13 @@ import { Credentials } from "../../src/providers/credentials.js"
 import { redisStore } from "../../src/stores/redis.js"
 import type { AuthConfig, LoggerInstance } from "../../src/types.js"
 import { ada, Client, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
-import { randomPrefix, testRedisClient } from "../support/redis.js"
-import { startRedis, type RedisServer } from "../support/redis-server.js"
+import { ownRedis, randomPrefix } from "../support/redis.js"
 
-let server: RedisServer
-let client: ReturnType<typeof testRedisClient>
-
-beforeAll(async () => {
-  server = await startRedis()
-  client = await testRedisClient(server.url).connect()
-})
-afterAll(async () => {
-  client.destroy()
-  await server.destroy()
-})
+const own = ownRedis()
 beforeEach(async () => {
   // A test that stopped Redis leaves it running again for the next.
-  await server.start()
-  await until(() => client.isReady)
+  await own.server.start()
+  await until(() => own.client.isReady)
 })
 
 async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -69,7 +58,7 @@ const warnings = (lines: ReturnType<typeof recordingLogger>["lines"], code: stri
 describe("rate limits in the shared store", () => {
   it("hold across instances: the limit is the store's count, not one per instance", async () => {
     const prefix = randomPrefix()
-    const instances = [limited(3, { sharedStore: redisStore({ client, prefix }) }), limited(3, { sharedStore: redisStore({ client, prefix }) })]
+    const instances = [limited(3, { sharedStore: redisStore({ client: own.client, prefix }) }), limited(3, { sharedStore: redisStore({ client: own.client, prefix }) })]
     const statuses: number[] = []
     for (let i = 0; i < 6; i++) statuses.push((await wrongPassword(instances[i % 2]!)).status)
     // Three wrong passwords redirect back to the form; every attempt after them is refused, on either instance.
@@ -78,9 +67,9 @@ describe("rate limits in the shared store", () => {
 
   it("are refused with 503 and Retry-After while Redis is down and the adapter cannot count, logged once", async () => {
     const { logger, lines } = recordingLogger()
-    const config = limited(3, { sharedStore: redisStore({ client, prefix: randomPrefix() }) }, logger)
-    await server.stop()
-    await until(() => !client.isReady)
+    const config = limited(3, { sharedStore: redisStore({ client: own.client, prefix: randomPrefix() }) }, logger)
+    await own.server.stop()
+    await until(() => !own.client.isReady)
     for (let i = 0; i < 3; i++) {
       const started = Date.now()
       const response = await wrongPassword(config)
@@ -90,8 +79,8 @@ describe("rate limits in the shared store", () => {
     }
     expect(warnings(lines, "shared-store-unavailable")).toHaveLength(1)
     expect(String(warnings(lines, "shared-store-unavailable")[0]!.message[0])).toMatch(/refused with 503/)
-    await server.start()
-    await until(() => client.isReady)
+    await own.server.start()
+    await until(() => own.client.isReady)
     expect((await wrongPassword(config)).status).toBe(302)
     expect(warnings(lines, "shared-store-recovered")).toHaveLength(1)
   })
@@ -99,9 +88,9 @@ describe("rate limits in the shared store", () => {
   it("fall back to the adapter's hitRateLimit while Redis is down, which still enforces the limit", async () => {
     const adapter = MemoryAdapter()
     await adapter.createUser({ id: adaId, email: adaEmail, emailVerified: null })
-    const config = limited(2, { adapter, session: { strategy: "jwt" }, sharedStore: redisStore({ client, prefix: randomPrefix() }) })
-    await server.stop({ crash: true })
-    await until(() => !client.isReady)
+    const config = limited(2, { adapter, session: { strategy: "jwt" }, sharedStore: redisStore({ client: own.client, prefix: randomPrefix() }) })
+    await own.server.stop({ crash: true })
+    await until(() => !own.client.isReady)
     const statuses = [(await wrongPassword(config)).status, (await wrongPassword(config)).status, (await wrongPassword(config)).status]
     expect(statuses).toEqual([302, 302, 429])
   })
@@ -112,8 +101,8 @@ describe("spent passkey challenges in the shared store", () => {
 
   it("are refused on every instance once spent on one", async () => {
     const prefix = randomPrefix()
-    const a = ctxOf(credentialsConfig({ sharedStore: redisStore({ client, prefix }) }))
-    const b = ctxOf(credentialsConfig({ sharedStore: redisStore({ client, prefix }) }))
+    const a = ctxOf(credentialsConfig({ sharedStore: redisStore({ client: own.client, prefix }) }))
+    const b = ctxOf(credentialsConfig({ sharedStore: redisStore({ client: own.client, prefix }) }))
     await spendChallenge(a, "challenge-1")
     await expect(spendChallenge(b, "challenge-1")).rejects.toBeInstanceOf(WebAuthnVerificationError)
     await expect(spendChallenge(a, "challenge-1")).rejects.toBeInstanceOf(WebAuthnVerificationError)
@@ -122,21 +111,21 @@ describe("spent passkey challenges in the shared store", () => {
   it("are kept by the adapter's hitRateLimit when it has one, so Redis restarted empty does not forget them", async () => {
     const prefix = randomPrefix()
     const adapter = MemoryAdapter()
-    const a = ctxOf(credentialsConfig({ adapter, sharedStore: redisStore({ client, prefix }) }))
-    const b = ctxOf(credentialsConfig({ adapter, sharedStore: redisStore({ client, prefix }) }))
+    const a = ctxOf(credentialsConfig({ adapter, sharedStore: redisStore({ client: own.client, prefix }) }))
+    const b = ctxOf(credentialsConfig({ adapter, sharedStore: redisStore({ client: own.client, prefix }) }))
     await spendChallenge(a, "challenge-3")
     // Nothing is persisted: the server comes back empty, as one without persistence would.
-    await server.stop()
-    await server.start()
-    await until(() => client.isReady)
+    await own.server.stop()
+    await own.server.start()
+    await until(() => own.client.isReady)
     await expect(spendChallenge(b, "challenge-3")).rejects.toThrow("This challenge was already used")
-    expect(await client.keys(`${prefix}*`)).toEqual([])
+    expect(await own.client.keys(`${prefix}*`)).toEqual([])
   })
 
   it("are not accepted on trust while Redis is down: refused as busy without an adapter to count in", async () => {
-    const ctx = ctxOf(credentialsConfig({ sharedStore: redisStore({ client, prefix: randomPrefix() }) }))
-    await server.stop()
-    await until(() => !client.isReady)
+    const ctx = ctxOf(credentialsConfig({ sharedStore: redisStore({ client: own.client, prefix: randomPrefix() }) }))
+    await own.server.stop()
+    await until(() => !own.client.isReady)
     await expect(spendChallenge(ctx, "challenge-2")).rejects.toBeInstanceOf(ServerBusy)
   })
 })
@@ -161,7 +150,7 @@ describe("JWT session versions in the shared store", () => {
     await raw.createUser({ id: adaId, email: adaEmail, emailVerified: null })
     const prefix = randomPrefix()
     const instance = (logger: LoggerInstance = recordingLogger().logger) =>
-      credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore: redisStore({ client, prefix }) })
+      credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore: redisStore({ client: own.client, prefix }) })
     const a = instance()
     const b = instance()
     const browser = new Client(a)
@@ -183,11 +172,11 @@ describe("JWT session versions in the shared store", () => {
     const { adapter, raw } = countingAdapter()
     await raw.createUser({ id: adaId, email: adaEmail, emailVerified: null })
     const { logger, lines } = recordingLogger()
-    const config = credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore: redisStore({ client, prefix: randomPrefix() }) })
+    const config = credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore: redisStore({ client: own.client, prefix: randomPrefix() }) })
     const browser = new Client(config)
     await browser.signIn()
-    await server.stop()
-    await until(() => !client.isReady)
+    await own.server.stop()
+    await until(() => !own.client.isReady)
     for (let i = 0; i < 3; i++) expect(await browser.session()).toMatchObject({ user: { email: adaEmail } })
     await signOutEverywhere(adaId, config)
     expect(await browser.session()).toBeNull()
