@@ -262,7 +262,8 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
     ["jwt.maxAge", jwt.maxAge, 1],
   ] as const) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
-      return new InvalidConfig(`\`${name}\` must be a number of seconds of at least ${min}; received ${String(value)}`)
+      // A string is quoted: "30" is the mistake to see, not 30.
+      return new InvalidConfig(`\`${name}\` must be a number of seconds of at least ${min}; received ${typeof value === "string" ? JSON.stringify(value) : String(value)}`)
     }
   }
   for (const [role, cookie] of Object.entries(config.cookies.secure)) {
@@ -285,10 +286,15 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   if (typeof session.hashTokens !== "boolean") {
     return new InvalidConfig(`\`session.hashTokens\` must be true or false; received ${JSON.stringify(session.hashTokens)}`)
   }
-  const store = config.sharedStore
+  const store: unknown = config.sharedStore
   if (store !== undefined) {
-    const missing = STORE_METHODS.filter((method) => typeof (store as unknown as Record<string, unknown> | null)?.[method] !== "function")
-    if (missing.length > 0) return new InvalidConfig(`\`sharedStore\` must be a shared store; it lacks ${missing.join(", ")}`)
+    // A Redis client given as is is the likely mistake: it has get and set, but not this contract.
+    const hint = "(a Redis client goes through redisStore({ client }) from gatehouse-auth/stores/redis)"
+    if (typeof store !== "object" || store === null) {
+      return new InvalidConfig(`\`sharedStore\` must be a shared store object ${hint}; received ${store === null ? "null" : typeof store}`)
+    }
+    const missing = STORE_METHODS.filter((method) => typeof (store as Record<string, unknown>)[method] !== "function")
+    if (missing.length > 0) return new InvalidConfig(`\`sharedStore\` must be a shared store ${hint}; it lacks the methods ${missing.join(", ")}`)
   }
   const checkAge = session.revocationCheckAge
   if (checkAge !== false && !(typeof checkAge === "number" && checkAge >= 0 && Number.isFinite(checkAge))) {
