@@ -18,6 +18,8 @@
  *
  *   npm run load -- sessions          only the load above
  *   npm run load -- password-flood    only the flood
+ *   npm run load -- multi-instance    only the multi-instance run (load/multi-instance.ts;
+ *                                     MULTI_DURATION, MULTI_WORKERS), into bench/results/multi-instance.{json,md}
  *   FLOOD_SECONDS=15                  seconds per flood phase (three phases)
  *   FLOOD_ROUNDS=3                    rounds the idle and default-limit phases alternate in
  *   FLOOD_ATTACKERS=16                workers posting wrong passwords
@@ -29,6 +31,7 @@ import { runPasswordFlood } from "./load/password-flood.js"
 import { printFloodSummary, writeFloodResults } from "./load/password-flood-report.js"
 import { brokenChecks, loadEnvironment, printSummary, writeLoadResults } from "./load/report.js"
 import { resultsDir } from "./paths.js"
+import { multiInstanceLoad } from "./load/multi-instance.js"
 
 const POOL_SIZE = 10
 
@@ -43,7 +46,7 @@ function positiveFromEnv(name: string, fallback: number, integer: boolean): numb
   return value
 }
 
-const SCENARIOS = ["sessions", "password-flood"] as const
+const SCENARIOS = ["sessions", "password-flood", "multi-instance"] as const
 const chosen = process.argv.length > 2 ? process.argv.slice(2) : [...SCENARIOS]
 const unknown = chosen.filter((name) => !(SCENARIOS as readonly string[]).includes(name))
 if (unknown.length > 0) {
@@ -125,6 +128,18 @@ try {
   if (chosen.includes("password-flood")) {
     await tearDown()
     await passwordFlood()
+  }
+  if (chosen.includes("multi-instance")) {
+    await tearDown()
+    const broken = await multiInstanceLoad({
+      durationSeconds: positiveFromEnv("MULTI_DURATION", 60, false),
+      workers: positiveFromEnv("MULTI_WORKERS", 24, true),
+      log: (line) => console.log(line),
+    })
+    if (broken.length > 0) {
+      console.error(`\nMULTI-INSTANCE BROKEN:\n  ${broken.join("\n  ")}`)
+      process.exitCode = 1
+    }
   }
 } catch (error) {
   console.error("\nLOAD FAILED:", error)

@@ -111,6 +111,20 @@ export class AdapterError extends AuthError {
 }
 
 /**
+ * A shared store (`sharedStore`, e.g. Redis) did not answer in time or failed. Gatehouse catches
+ * it where the store is used and falls back or refuses (see the README's "Running many
+ * instances"); a store implementation throws it for a command that failed or timed out.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SharedStoreError) console.error("Redis:", error.cause?.err)
+ * ```
+ */
+export class SharedStoreError extends AuthError {
+  static override readonly type = "SharedStoreError"
+}
+
+/**
  * The `signIn` callback returned `false` or threw.
  *
  * @example
@@ -804,6 +818,7 @@ export class InvalidLogoutToken extends AuthError {
 export type AuthErrorType =
   | "AuthError"
   | "AdapterError"
+  | "SharedStoreError"
   | "AccessDenied"
   | "CallbackRouteError"
   | "ErrorPageLoop"

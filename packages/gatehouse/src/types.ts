@@ -16,6 +16,7 @@ import type { Provider } from "./providers/types.js"
 import type { CookieOverride, CookiesOptions } from "./cookies/defaults.js"
 import type { Account, Awaitable, Profile, User } from "./resources.js"
 import type { Theme } from "./theme.js"
+import type { SharedStore } from "./stores/index.js"
 
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams, GetTokenParams, DefaultJWT } from "./jwt/index.js"
 export type {
@@ -32,6 +33,7 @@ export type { CookieAttributes, CookieOption, CookieOverride, CookiesOptions } f
 export type * from "./providers/types.js"
 export type { Account, AccountType, Awaitable, Profile, TokenSet, User } from "./resources.js"
 export type { Theme } from "./theme.js"
+export type { SharedStore } from "./stores/index.js"
 
 /** The session returned by the session route; extend it through the `session` callback. */
 export interface DefaultSession {
@@ -100,6 +102,19 @@ export interface SessionOptions {
    * read; `false` never checks. Default 60.
    */
   revocationCheckAge: number | false
+  /**
+   * Database sessions with a `sharedStore`: seconds a session and its user read from the adapter
+   * may be served from the store instead, so a busy app does not ask the database on every request.
+   * Sign-out, session updates, user updates and `signOutEverywhere` through Gatehouse take effect at
+   * once on every instance; a change made to the tables behind Gatehouse's back shows within this
+   * time. Default `0`: no cache.
+   *
+   * @example
+   * ```ts
+   * { adapter, sharedStore: redisStore({ client }), session: { strategy: "database", cacheMaxAge: 30 } }
+   * ```
+   */
+  cacheMaxAge: number
 }
 
 /** Levels of the logger; each is called as `(code, ...message)`. */
@@ -264,6 +279,16 @@ export interface AuthConfig {
   secret?: string | string[]
   /** Session strategy, lifetimes and revocation; see {@link SessionOptions}. */
   session?: Partial<SessionOptions>
+  /**
+   * A key-value store shared by every instance of the app (e.g. `redisStore` from
+   * `gatehouse-auth/stores/redis`), for what must be the same everywhere and is short-lived: sign-in
+   * rate limits, spent passkey challenges, the OAuth refresh lock, cached session versions and the
+   * optional session cache (`session.cacheMaxAge`). Without one, these use the adapter where it can
+   * (`hitRateLimit`, session versions) and this process's memory otherwise. Spent passkey challenges
+   * go to the adapter's `hitRateLimit` even with a store, when it has one: a store that forgets
+   * (restarted without persistence, evicting keys) must not make a captured answer usable again.
+   */
+  sharedStore?: SharedStore
   /** The session token's lifetime and its encode/decode functions; see {@link JWTOptions}. */
   jwt?: Partial<JWTOptions>
   /** Hooks that steer sign-in, redirects, the token and the session; see {@link CallbacksOptions}. */

@@ -125,11 +125,12 @@ function checkConfig(config: ResolvedConfig): StaticCheck {
   const { session } = config
   // Valid (Auth.js accepts it), but an active user is then signed out maxAge after signing in.
   if (session.strategy === "database" && session.updateAge >= session.maxAge) warnings.push("session-never-extended")
+  if (session.cacheMaxAge > 0 && (!config.sharedStore || session.strategy !== "database")) warnings.push("session-cache-unused")
   const hasWebAuthn = config.providers.some((provider) => provider.type === "webauthn")
   if (hasWebAuthn && config.experimental.enableWebAuthn) {
     warnings.push("experimental-webauthn")
     // Spent challenges are then remembered per process: a replay on another instance is not caught.
-    if (config.adapter && typeof config.adapter.hitRateLimit !== "function") warnings.push("webauthn-challenges-in-memory")
+    if (config.adapter && typeof config.adapter.hitRateLimit !== "function" && !config.sharedStore) warnings.push("webauthn-challenges-in-memory")
   }
   if (claimsAccounts(config)) {
     if (claimBlocker(config)) warnings.push("unproven-accounts-unclaimable")
@@ -242,6 +243,9 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
   return undefined
 }
 
+/** What a `sharedStore` must have (the contract in stores/index.ts). */
+const STORE_METHODS = ["increment", "setIfAbsent", "get", "set", "delete"] as const
+
 /** Option values no request could be served with. */
 function invalidOption(config: ResolvedConfig): AuthError | undefined {
   const { session, jwt, providers } = config
@@ -254,10 +258,12 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   for (const [name, value, min] of [
     ["session.maxAge", session.maxAge, 1],
     ["session.updateAge", session.updateAge, 0],
+    ["session.cacheMaxAge", session.cacheMaxAge, 0],
     ["jwt.maxAge", jwt.maxAge, 1],
   ] as const) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
-      return new InvalidConfig(`\`${name}\` must be a number of seconds of at least ${min}; received ${String(value)}`)
+      // A string is quoted: "30" is the mistake to see, not 30.
+      return new InvalidConfig(`\`${name}\` must be a number of seconds of at least ${min}; received ${typeof value === "string" ? JSON.stringify(value) : String(value)}`)
     }
   }
   for (const [role, cookie] of Object.entries(config.cookies.secure)) {
@@ -279,6 +285,16 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   }
   if (typeof session.hashTokens !== "boolean") {
     return new InvalidConfig(`\`session.hashTokens\` must be true or false; received ${JSON.stringify(session.hashTokens)}`)
+  }
+  const store: unknown = config.sharedStore
+  if (store !== undefined) {
+    // A Redis client given as is is the likely mistake: it has get and set, but not this contract.
+    const hint = "(a Redis client goes through redisStore({ client }) from gatehouse-auth/stores/redis)"
+    if (typeof store !== "object" || store === null) {
+      return new InvalidConfig(`\`sharedStore\` must be a shared store object ${hint}; received ${store === null ? "null" : typeof store}`)
+    }
+    const missing = STORE_METHODS.filter((method) => typeof (store as Record<string, unknown>)[method] !== "function")
+    if (missing.length > 0) return new InvalidConfig(`\`sharedStore\` must be a shared store ${hint}; it lacks the methods ${missing.join(", ")}`)
   }
   const checkAge = session.revocationCheckAge
   if (checkAge !== false && !(typeof checkAge === "number" && checkAge >= 0 && Number.isFinite(checkAge))) {

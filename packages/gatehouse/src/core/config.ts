@@ -8,6 +8,7 @@ import { defaultCookies, mergeCookies, type CookiesOptions } from "../cookies/de
 import { InvalidConfig } from "../errors.js"
 import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../jwt/index.js"
 import type { ProviderConfig } from "../providers/types.js"
+import type { SharedStore } from "../stores/index.js"
 import type {
   AccountOptions,
   AuthConfig,
@@ -25,11 +26,14 @@ import { createLogger, type WarningCode } from "./logger.js"
 import { isOriginChecked } from "./origin-checked.js"
 import { raw as rawMarker, skipCSRFCheck as skipCSRFCheckMarker } from "../markers.js"
 import { withoutUndefined } from "./defined-fields.js"
+import { withSessionCache } from "./sessions/session-cache.js"
 
 /** The configuration with every default applied. Frozen; never the application's own object. */
 export interface ResolvedConfig {
   readonly providers: readonly ProviderConfig[]
   readonly adapter: Adapter | undefined
+  /** The store every instance shares, if configured (see ./shared-store.ts). */
+  readonly sharedStore: SharedStore | undefined
   /** Starts with `/`, no trailing slash (except the root itself). */
   readonly basePath: string
   /** Newest first; the first encrypts. Empty when no secret is configured. */
@@ -124,6 +128,7 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     absoluteMaxAge: config.session?.absoluteMaxAge,
     hashTokens: config.session?.hashTokens ?? true,
     revocationCheckAge: config.session?.revocationCheckAge ?? DEFAULT_REVOCATION_CHECK_AGE,
+    cacheMaxAge: config.session?.cacheMaxAge ?? 0,
   })
   const jwt: JWTOptions = Object.freeze({
     maxAge: config.jwt?.maxAge ?? sessionMaxAge,
@@ -137,9 +142,12 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     session: config.callbacks?.session ?? defaultSessionCallback,
   })
 
+  const logger = Object.freeze(createLogger(config))
+  const sharedStore = config.sharedStore
   return Object.freeze({
     providers: Object.freeze(fromEnv.providers.map((provider) => Object.freeze(provider))),
-    adapter,
+    adapter: withSessionCache(adapter, session, { sharedStore, logger }),
+    sharedStore,
     basePath: normalizeBasePath(fromEnv.basePath),
     secret: Object.freeze(fromEnv.secret),
     session,
@@ -153,7 +161,7 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     }),
     pages: Object.freeze({ ...config.pages }),
     debug: config.debug === true,
-    logger: Object.freeze(createLogger(config)),
+    logger,
     theme: Object.freeze({ colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...withoutUndefined(config.theme) }),
     trustHost: fromEnv.trustHost,
     useSecureCookies: config.useSecureCookies,

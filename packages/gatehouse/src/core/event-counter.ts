@@ -1,11 +1,17 @@
 /**
  * Counting events in fixed windows: sign-in attempts (see `throttle.ts`) and spent WebAuthn
- * challenges. Counts go to the adapter's `hitRateLimit` when it has one (every instance then
- * shares them), else to memory kept per configuration.
+ * challenges. Counts go to the `sharedStore` when there is one, else to the adapter's
+ * `hitRateLimit` when it has one (every instance then shares them), else to memory kept per
+ * configuration. A store that fails hands the count to the adapter; with no adapter method to
+ * count in, the event is refused ({@link ServerBusy}) rather than counted by one process only.
+ * A count that must outlive the store's data (a spent challenge: a Redis restarted without
+ * persistence, or evicting, would forget it and accept its replay) goes to the adapter first.
  * @module
  */
 import { sha256Hex } from "../encoding/hex.js"
+import { ServerBusy } from "../errors.js"
 import { callAdapter } from "./adapter-call.js"
+import { storeCall } from "./shared-store.js"
 import type { ResolvedConfig } from "./config.js"
 import type { RequestContext } from "./request-context.js"
 
@@ -25,12 +31,37 @@ export interface EventCount {
   resetsIn: number
 }
 
+/** How long a client is asked to wait when no shared count can be kept (s). */
+const STORE_DOWN_RETRY_AFTER = 5
+
+/** How an event is counted. */
+export interface CountOptions {
+  /**
+   * The count must survive the shared store losing its data: the adapter's `hitRateLimit` counts
+   * it when there is one, the store only otherwise.
+   */
+  durable?: boolean
+}
+
 /**
  * Counts one event under `key`. A window starts with its first event and lasts `windowSeconds`.
- * Atomic where the adapter's `hitRateLimit` is; in memory it is per process.
+ * Atomic where the store's `increment` or the adapter's `hitRateLimit` is; in memory it is per process.
+ *
+ * @throws {ServerBusy} when the shared store failed and the adapter cannot count either.
  */
-export async function countEvent(ctx: RequestContext, key: string, windowSeconds: number): Promise<EventCount> {
-  const { adapter } = ctx.config
+export async function countEvent(ctx: RequestContext, key: string, windowSeconds: number, options: CountOptions = {}): Promise<EventCount> {
+  const { adapter, sharedStore } = ctx.config
+  if (sharedStore && !(options.durable && typeof adapter?.hitRateLimit === "function")) {
+    const counted = await storeCall(ctx.config, "rate-limits", (store) => store.increment(key, windowSeconds))
+    if (counted.ok) {
+      if (!Number.isSafeInteger(counted.value) || counted.value < 1) throw new ServerBusy(`The shared store counted ${JSON.stringify(counted.value)}, not a count`)
+      return { count: counted.value, resetsIn: wholeSeconds(windowSeconds * 1000) }
+    }
+    if (typeof adapter?.hitRateLimit !== "function") {
+      // Counting in this process alone would let each instance allow the limit again: refuse instead.
+      throw new ServerBusy("The shared store is unreachable and the adapter has no hitRateLimit to count in", { retryAfter: STORE_DOWN_RETRY_AFTER })
+    }
+  }
   if (typeof adapter?.hitRateLimit === "function") {
     return { count: await callAdapter(adapter, "hitRateLimit", key, windowSeconds), resetsIn: wholeSeconds(windowSeconds * 1000) }
   }

@@ -26,6 +26,8 @@ export type WarningCode =
   | "credentials-not-revoked"
   /** `AUTH_TRUST_HOST` without `AUTH_URL` in production: URLs follow the request's Host header. */
   | "trust-host-without-url"
+  /** `session.cacheMaxAge` without a `sharedStore` or without database sessions: nothing is cached. */
+  | "session-cache-unused"
 
 /** What each warning means and what to do about it, logged after its code. */
 export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
@@ -36,13 +38,15 @@ export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
   "experimental-webauthn":
     "Passkeys (WebAuthn) are experimental: their API may change in a minor version. Logged once per configuration; to hide it, pass a `logger.warn` that skips the code `experimental-webauthn`.",
   "webauthn-challenges-in-memory":
-    "The adapter has no hitRateLimit: spent passkey challenges are remembered by this process only, so another instance would accept a replayed one.",
+    "The adapter has no hitRateLimit and there is no sharedStore: spent passkey challenges are remembered by this process only, so another instance would accept a replayed one.",
   "secret-too-short": "The secret is shorter than 32 characters; generate one with `npx gatehouse-auth secret`.",
   "session-never-extended": "`session.updateAge` is not below `session.maxAge`: database sessions end maxAge after sign-in, however active the user.",
   "unproven-accounts-unclaimable":
     "An account whose address was never proven cannot be claimed here (the adapter cannot list and unlink accounts, or sessions cannot be revoked): a sign-in that proves such an address fails instead.",
   "credentials-not-revoked":
     "A credentials provider has no `revokeCredentials`: a password set on an account before its address was proven keeps working after the owner proves it by email.",
+  "session-cache-unused":
+    "`session.cacheMaxAge` caches database sessions in the `sharedStore`: without a shared store, or with JWT sessions, nothing is cached.",
   "trust-host-without-url":
     "AUTH_TRUST_HOST is set without AUTH_URL: every URL Gatehouse builds (redirects, email links) follows the request's Host header. Set AUTH_URL, or make sure a proxy you control sets Host.",
 }

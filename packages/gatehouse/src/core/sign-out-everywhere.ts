@@ -8,6 +8,7 @@ import { AuthError, InvalidConfig, MissingAdapter, MissingAdapterMethods } from 
 import type { AuthConfig } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
 import { resolveConfig, type ResolvedConfig } from "./config.js"
+import { forgetSessionVersion } from "./sessions/session-version.js"
 
 /**
  * Signs `userId` out on every browser and device.
@@ -17,7 +18,8 @@ import { resolveConfig, type ResolvedConfig } from "./config.js"
  * - JWT sessions: the user's session version goes up (`incrementSessionVersion`); each token is
  *   checked against it `session.revocationCheckAge` seconds after its last check (default 60), so every
  *   JWT session of the user ends within that time. Needs an adapter with session versions (all of
- *   Gatehouse's own have them).
+ *   Gatehouse's own have them). With a `sharedStore`, the version cached there is replaced at once
+ *   (and a cached database session is no longer served).
  *
  * Both happen when the adapter can do both, so switching strategies later leaves nothing behind.
  * The user's stored data and accounts stay; a new sign-in works at once.
@@ -67,5 +69,8 @@ export function sessionRevoker(config: ResolvedConfig): (userId: string) => Prom
     // A throw here leaves at most some of the user's sessions ended; repeating the call finishes it.
     if (bumpVersion) await callAdapter(adapter, "incrementSessionVersion", userId)
     if (deleteRows) await callAdapter(adapter, "deleteSessionsByUserId", userId)
+    // After the adapter: a reader between the two would otherwise cache the old version again.
+    // The session cache, if any, is told by the adapter wrapper (./sessions/session-cache.ts).
+    if (bumpVersion) await forgetSessionVersion(config, userId)
   }
 }

@@ -13,7 +13,7 @@ const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked",
   "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy"]
 // Every class the facts file lists, with its Auth.js type string, and Gatehouse's own additions.
 const expectedTypes: Record<string, string> = {
-  AuthError: "AuthError", SignInError: "AuthError", AdapterError: "AdapterError", AccessDenied: "AccessDenied",
+  AuthError: "AuthError", SignInError: "AuthError", AdapterError: "AdapterError", SharedStoreError: "SharedStoreError", AccessDenied: "AccessDenied",
   CallbackRouteError: "CallbackRouteError", ErrorPageLoop: "ErrorPageLoop", EventError: "EventError",
   InvalidCallbackUrl: "InvalidCallbackUrl", CredentialsSignin: "CredentialsSignin", InvalidEndpoints: "InvalidEndpoints",
   InvalidCheck: "InvalidCheck", JWTSessionError: "JWTSessionError", MissingAdapter: "MissingAdapter",

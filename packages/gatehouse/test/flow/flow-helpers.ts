@@ -7,6 +7,9 @@ import { vi } from "vitest"
 import { Auth } from "../../src/core/handler.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig, LoggerInstance, User } from "../../src/types.js"
+import { CookieJar } from "../support/cookie-jar.js"
+
+export { CookieJar }
 
 export const secret = "flow-test-secret-0123456789abcdef0123456789"
 export const origin = "https://app.test"
@@ -56,32 +59,6 @@ export function credentialsConfig(extra: Partial<AuthConfig> = {}): AuthConfig &
     ],
     ...extra,
   } as AuthConfig & { raw?: undefined }
-}
-
-/** Cookies as a browser keeps them for one origin: set by `Set-Cookie`, removed by `Max-Age=0`. */
-export class CookieJar {
-  readonly cookies = new Map<string, string>()
-
-  store(response: Response): Response {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const eq = pair!.indexOf("=")
-      const name = pair!.slice(0, eq)
-      const value = pair!.slice(eq + 1)
-      if (/;\s*Max-Age=0(;|$)/i.test(line) || value === "") this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-    return response
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
-  }
-
-  get(name: string): string | undefined {
-    const value = this.cookies.get(name)
-    return value === undefined ? undefined : decodeURIComponent(value)
-  }
 }
 
 /** A browser-like client of one configuration on one origin: keeps cookies, fetches the CSRF token. */

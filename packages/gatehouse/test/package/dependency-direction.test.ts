@@ -40,6 +40,12 @@ describe("dependency direction", () => {
     expect(bad).toEqual([])
   })
 
+  it("keeps the shared stores free of core and providers: a store is a leaf the core is given", () => {
+    const fromStores = edges.filter((e) => e.from.startsWith("stores/"))
+    expect(fromStores.length).toBeGreaterThan(0)
+    expect(fromStores.filter((e) => !e.to.startsWith("stores/") && e.to !== "errors.ts")).toEqual([])
+  })
+
   it("keeps jwt free of core, providers and pages", () => {
     expect(edges.filter((e) => e.from.startsWith("jwt/") && /^(core|providers)\//.test(e.to))).toEqual([])
   })

@@ -7,10 +7,10 @@
  */
 import { execFile, execFileSync } from "node:child_process"
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
+import { freePort } from "./free-port.js"
 
 const run = promisify(execFile)
 
@@ -71,21 +71,6 @@ export function postgresBinDir(): string {
   return dir
 }
 
-/** A TCP port nothing listens on right now (the OS picks from its ephemeral range, never 5432). */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer()
-      server.once("error", reject)
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address()
-        server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-      })
-    })
-    if (port !== 0 && port !== 5432) return port
-  }
-}
-
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`
 
 /** Runs a server binary as the `postgres` user when we are root, else as ourselves. */
@@ -137,7 +122,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     chownSync(dir, uid, gid)
   }
   chmodSync(dir, 0o700)
-  const port = await freePort()
+  const port = await freePort([5432])
 
   await withLog(dir, "initdb", () =>
     asServerUser(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]),

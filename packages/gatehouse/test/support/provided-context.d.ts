@@ -7,6 +7,10 @@ declare module "vitest" {
     postgresUrl: string
     /** Why the server could not be started; "" when it runs. */
     postgresError: string
+    /** Connection URL of the run's Redis server; "" when it could not be started. */
+    redisUrl: string
+    /** Why Redis could not be started; "" when it runs. */
+    redisError: string
     /** Why Chromium is not there for the browser tests; "" when it is. */
     chromiumError: string
   }

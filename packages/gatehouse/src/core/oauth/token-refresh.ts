@@ -3,13 +3,22 @@
  * `refreshAccessToken`. Concurrent requests carrying the same refresh token share one refresh,
  * and requests that arrive shortly after it (still holding the old cookie) get its result: a
  * provider that rotates refresh tokens would refuse the old one a second time.
+ *
+ * With a `sharedStore`, the same holds across instances: the first to take a short lock in the
+ * store asks the provider and leaves the outcome there, sealed with the secret (it holds tokens);
+ * the others wait for it. While the store cannot be reached nothing is refreshed (the outcome is
+ * "failed": sessions keep their tokens and a later read tries again), since refreshing without the
+ * lock could spend one refresh token twice.
  * @module
  */
 import * as o from "oauth4webapi"
-import { RefreshAccessTokenError } from "../../errors.js"
+import { sha256Hex } from "../../encoding/hex.js"
+import { RefreshAccessTokenError, SharedStoreError } from "../../errors.js"
+import { decode, encode } from "../../jwt/index.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import type { Account, LoggerInstance } from "../../types.js"
 import { logError } from "../logger.js"
+import { storeCall, type StoreConfig } from "../shared-store.js"
 import { authorizationServer, conformed, idTokenIssuer, requestOptions } from "./authorization-server.js"
 import { clientAuthentication, clientOf } from "./client-auth.js"
 import { loggableError } from "./protocol-error.js"
@@ -26,6 +35,11 @@ const REUSE_MS: Record<RefreshOutcome["status"], number> = {
 }
 /** A token endpoint that does not answer within this long counts as down. */
 const REQUEST_TIMEOUT_MS = 10_000
+/** The cross-instance lock outlives a refresh that runs into the timeout, and then frees itself (s). */
+const LOCK_SECONDS = REQUEST_TIMEOUT_MS / 1000 + 10
+/** How often an instance waiting for another's refresh looks for its outcome (ms). */
+const POLL_MS = 25
+const OUTCOME_SALT = "gatehouse.oauth-refresh-outcome"
 /** The errors that say this refresh token is dead; GitHub says `bad_refresh_token`. Any other is an outage or misconfiguration. */
 const DEAD_TOKEN_ERRORS: ReadonlySet<string> = new Set(["invalid_grant", "bad_refresh_token"])
 
@@ -47,6 +61,8 @@ export interface RefreshRequest {
   logger: LoggerInstance
   /** Stores the new fields before anyone is told of them; a failure counts as a failed refresh. */
   persist?: (fields: Partial<Account>) => Promise<void>
+  /** The shared store and the secret that seals outcomes in it; without a store, single flight is per process. */
+  shared?: StoreConfig & { readonly secret: readonly string[] }
 }
 
 interface Flight {
@@ -69,13 +85,61 @@ export function refreshAccessToken(request: RefreshRequest): Promise<RefreshOutc
   const existing = flights.get(key)
   if (existing) return existing.outcome
 
-  const flight: Flight = { outcome: refreshOnce(request), until: Infinity }
+  const flight: Flight = { outcome: request.shared?.sharedStore ? refreshShared(request, request.shared) : refreshOnce(request), until: Infinity }
   flights.set(key, flight)
   flight.outcome.then(
     (outcome) => (flight.until = Date.now() + REUSE_MS[outcome.status]),
     () => flights.delete(key),
   )
   return flight.outcome
+}
+
+/**
+ * The refresh of `request` once across every instance sharing the store: the lock's holder asks the
+ * provider and leaves the sealed outcome for the others, who wait for it (up to the lock's life).
+ */
+async function refreshShared(request: RefreshRequest, shared: StoreConfig & { readonly secret: readonly string[] }): Promise<RefreshOutcome> {
+  const { provider, refreshToken } = request
+  const id = await sha256Hex(JSON.stringify([provider.id, provider.clientId ?? "", refreshToken]))
+  const lockKey = `oauth-refresh-lock:${id}`
+  const outcomeKey = `oauth-refresh:${id}`
+  const unreachable: RefreshOutcome = { status: "failed", error: new SharedStoreError("The shared store is unreachable; the access token is refreshed once it is back") }
+  const deadline = Date.now() + LOCK_SECONDS * 1000
+  for (;;) {
+    const stored = await storeCall(shared, "token-refresh", (store) => store.get(outcomeKey))
+    if (!stored.ok) return unreachable
+    if (stored.value !== null) return openOutcome(stored.value, shared.secret)
+    const locked = await storeCall(shared, "token-refresh", (store) => store.setIfAbsent(lockKey, "1", LOCK_SECONDS))
+    if (!locked.ok) return unreachable
+    if (locked.value) {
+      const outcome = await refreshOnce(request)
+      const sealed = await sealOutcome(outcome, shared.secret)
+      await storeCall(shared, "token-refresh", (store) => store.set(outcomeKey, sealed, REUSE_MS[outcome.status] / 1000))
+      await storeCall(shared, "token-refresh", (store) => store.delete(lockKey))
+      return outcome
+    }
+    if (Date.now() > deadline) return { status: "failed", error: new SharedStoreError("Another instance's refresh of this token did not finish in time") }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+  }
+}
+
+/** An outcome as the store keeps it: encrypted with the secret (it holds tokens), the error left out. */
+async function sealOutcome(outcome: RefreshOutcome, secret: readonly string[]): Promise<string> {
+  const kept =
+    outcome.status === "refreshed" ? { status: outcome.status, fields: outcome.fields } : outcome.status === "refused" ? outcome : { status: outcome.status }
+  return encode({ token: { outcome: kept }, secret: [...secret], salt: OUTCOME_SALT, maxAge: REUSE_MS.refused / 1000 })
+}
+
+async function openOutcome(sealed: string, secret: readonly string[]): Promise<RefreshOutcome> {
+  try {
+    const payload = await decode({ token: sealed, secret: [...secret], salt: OUTCOME_SALT })
+    const outcome = payload?.outcome as RefreshOutcome | undefined
+    if (outcome?.status === "refreshed" && typeof outcome.fields === "object") return outcome
+    if (outcome?.status === "refused") return { status: "refused", reason: String(outcome.reason) }
+    return { status: "failed", error: new SharedStoreError("Another instance's refresh of this token failed; a later read tries again") }
+  } catch (error) {
+    return { status: "failed", error }
+  }
 }
 
 async function refreshOnce({ provider, refreshToken, logger, persist }: RefreshRequest): Promise<RefreshOutcome> {

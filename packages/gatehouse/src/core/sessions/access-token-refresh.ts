@@ -33,7 +33,7 @@ export async function refreshedToken(ctx: RequestContext, token: JWT): Promise<J
   if (!provider || token.error === REFRESH_ERROR || !isExpiring(token.expires_at)) return token
   const refreshToken = typeof token.refresh_token === "string" ? token.refresh_token : ""
   // The refresh (and the OAuth client) is imported only once one is due, not by every read.
-  const outcome = await (await import("../oauth/token-refresh.js")).refreshAccessToken({ provider, refreshToken, logger: ctx.logger })
+  const outcome = await (await import("../oauth/token-refresh.js")).refreshAccessToken({ provider, refreshToken, logger: ctx.logger, shared: ctx.config })
   if (outcome.status === "refused") return { ...token, error: REFRESH_ERROR }
   if (outcome.status === "failed") return token
   const { access_token, refresh_token, expires_at } = outcome.fields
@@ -65,6 +65,7 @@ async function refreshAccount(ctx: RequestContext, provider: OAuthConfig, accoun
     provider,
     refreshToken: account.refresh_token ?? "",
     logger: ctx.logger,
+    shared: ctx.config,
     persist: async (fields) => {
       // `null`, not absence, clears a column: without a new expiry the token is taken to last.
       await callAdapter(adapter, "updateAccount", { expires_at: null, ...fields, ...key } as Partial<AdapterAccount> & typeof key)

@@ -149,9 +149,9 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   if (!force && lastChecked !== undefined && now - lastChecked < Number(session.revocationCheckAge) * 1000) {
     return { deadline, checked: false, claims: { ...claims, versionCheckedAt: lastChecked / 1000 } }
   }
-  if ((await currentSessionVersion(adapter, sub)) !== version) return null
+  if ((await currentSessionVersion(ctx.config, sub)) !== version) return null
   // Ended at the identity provider (back-channel logout): its key's version left 0.
-  if (idpSession !== undefined && (await currentSessionVersion(adapter, idpSession)) !== 0) return null
+  if (idpSession !== undefined && (await currentSessionVersion(ctx.config, idpSession)) !== 0) return null
   return { deadline, checked: true, claims: { ...claims, versionCheckedAt: Math.floor(now / 1000) } }
 }
 
@@ -165,7 +165,7 @@ async function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, p
   for (const claim of SESSION_CLAIMS) delete own[claim]
   const sub = own.sub
   if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { ...own, ...claims }
-  const version = await currentSessionVersion(ctx.config.adapter, sub)
+  const version = await currentSessionVersion(ctx.config, sub)
   const { sessionVersion: _previous, ...rest } = claims
   return { ...own, ...rest, ...(version !== 0 && { sessionVersion: version }), versionCheckedAt: Math.floor(Date.now() / 1000) }
 }

@@ -7,18 +7,54 @@
  * anywhere but in the token.
  * @module
  */
-import type { Adapter } from "../../adapters/index.js"
 import { AdapterError } from "../../errors.js"
 import { callAdapter } from "../adapter-call.js"
 import type { ResolvedConfig } from "../config.js"
+import { storeCall, storeKey } from "../shared-store.js"
+
+/**
+ * How long a session version stays cached in the `sharedStore` (s). `signOutEverywhere` replaces it
+ * at once; only if the store misses that write may a cached version be this old.
+ */
+export const VERSION_CACHE_SECONDS = 60
+/** What `signOutEverywhere` leaves under the key: not a number, so readers go to the adapter. */
+const VERSION_CHANGED = "changed"
 
 /** Whether JWT sessions under `config` are checked against session versions. */
 export function checksVersions(config: ResolvedConfig): boolean {
   return config.session.revocationCheckAge !== false && typeof config.adapter?.getSessionVersion === "function"
 }
 
-/** The user's current session version; an adapter answer that is not one is an error, not a `0`. */
-export async function currentSessionVersion(adapter: Adapter | undefined, userId: string): Promise<number> {
+/** The store key of a user's cached session version. */
+export function versionKey(userId: string): Promise<string> {
+  return storeKey("session-version", userId)
+}
+
+/**
+ * The user's current session version: from the `sharedStore` when it holds it, else from the
+ * adapter (then cached). An adapter answer that is not a version is an error, not a `0`.
+ */
+export async function currentSessionVersion(config: Pick<ResolvedConfig, "adapter" | "sharedStore" | "logger">, userId: string): Promise<number> {
+  const key = config.sharedStore ? await versionKey(userId) : ""
+  const cached = await storeCall(config, "session-versions", (store) => store.get(key))
+  if (cached.ok && cached.value !== null && /^\d{1,15}$/.test(cached.value)) return Number(cached.value)
+  const version = await adapterSessionVersion(config, userId)
+  // Only added, never replaced: a reader that asked the adapter just before a sign-out everywhere
+  // must not put the old version back over the marker that sign-out left.
+  if (cached.ok && cached.value === null) {
+    await storeCall(config, "session-versions", (store) => store.setIfAbsent(key, String(version), VERSION_CACHE_SECONDS))
+  }
+  return version
+}
+
+/** Marks the user's cached version as changed, so every instance asks the adapter for it next. */
+export async function forgetSessionVersion(config: Pick<ResolvedConfig, "sharedStore" | "logger">, userId: string): Promise<void> {
+  if (!config.sharedStore) return
+  const key = await versionKey(userId)
+  await storeCall(config, "session-versions", (store) => store.set(key, VERSION_CHANGED, VERSION_CACHE_SECONDS))
+}
+
+async function adapterSessionVersion({ adapter }: Pick<ResolvedConfig, "adapter">, userId: string): Promise<number> {
   const version: unknown = await callAdapter(adapter, "getSessionVersion", userId)
   if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0) {
     throw new AdapterError(`getSessionVersion returned ${JSON.stringify(version)}, not a session version`)

@@ -67,8 +67,10 @@ export async function readChallenge(ctx: RequestContext, provider: WebAuthnConfi
  */
 export async function spendChallenge(ctx: RequestContext, challenge: string): Promise<void> {
   // Remembered for as long as any cookie holding it can still decode: its whole life, plus the
-  // clock tolerance `decode` allows, counted from now (the latest it can have been issued).
+  // clock tolerance `decode` allows, counted from now (the latest it can have been issued). In the
+  // database when the adapter can count: a shared store that forgets (restarted empty, evicting)
+  // would otherwise accept the captured answer again.
   const window = CHECK_COOKIE_MAX_AGE + DECODE_CLOCK_TOLERANCE
-  const { count } = await countEvent(ctx, `webauthn-challenge:${await secretKeyed(ctx, challenge)}`, window)
+  const { count } = await countEvent(ctx, `webauthn-challenge:${await secretKeyed(ctx, challenge)}`, window, { durable: true })
   if (count !== 1) throw new WebAuthnVerificationError("This challenge was already used")
 }

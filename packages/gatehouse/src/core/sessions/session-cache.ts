@@ -1,0 +1,167 @@
+/**
+ * The read-through cache of database sessions (`session.cacheMaxAge` with a `sharedStore`): the
+ * adapter is wrapped so `getSessionAndUser` answers from the store for at most `cacheMaxAge`
+ * seconds (and never past the session's own expiry), and every write Gatehouse makes through it
+ * ends the cached copies it affects on every instance at once:
+ *
+ * - `deleteSession` leaves a tombstone under the session's key. Entries are only ever added with
+ *   `setIfAbsent`, so a reader that fetched the row just before the delete cannot put it back.
+ * - `updateSession` drops the entry (the next read caches the new expiry).
+ * - `updateUser`, `deleteUser`, `deleteSessionsByUserId` (sign-out everywhere) and
+ *   `incrementSessionVersion` mark the user as changed at that moment; an entry whose database read
+ *   began before the mark (with {@link CLOCK_MARGIN_MS} for clocks that disagree) is not served.
+ *
+ * When the store fails, reads go to the adapter. An invalidation the store missed (it was down, or
+ * unreachable from this instance only) is kept and written again as soon as this instance reaches
+ * the store; until then another instance may still serve the cached copy, at most `cacheMaxAge`
+ * seconds: that is the staleness bound. Keys hold SHA-256 hashes; values hold the row (whose token
+ * is the stored one, a hash by default) and the user.
+ * @module
+ */
+import type { Adapter, AdapterSession, AdapterUser } from "../../adapters/index.js"
+import type { SessionOptions } from "../../types.js"
+import { storeCall, storeKey, type StoreConfig } from "../shared-store.js"
+
+/** Instances' clocks may disagree by this much: an entry read this close to a user's change is not trusted. */
+export const CLOCK_MARGIN_MS = 5_000
+/** How long markers outlive the entries they judge (s): a read may take this long to be cached. */
+const MARKER_SLACK_SECONDS = 60
+const TOMBSTONE = "ended"
+/** Missed invalidations kept for writing again, at most; past it the oldest go (their bound still holds). */
+const PENDING_LIMIT = 10_000
+
+/** A write that ends cached copies: `value` with a ttl, or a delete when `value` is undefined. */
+interface Invalidation {
+  key: string
+  value: string | undefined
+  /** When it was first tried (epoch ms); useless once every entry it judges has expired. */
+  at: number
+}
+
+interface Entry {
+  /** The session row, `expires` as ISO text. */
+  session: Omit<AdapterSession, "expires"> & { expires: string }
+  user: Omit<AdapterUser, "emailVerified"> & { emailVerified: string | null }
+  /** When the database read began (epoch ms, this instance's clock). */
+  readAt: number
+}
+
+/**
+ * `adapter` with its session reads cached in the store, or `adapter` itself when the cache is off
+ * (no store, no positive `cacheMaxAge`, not database sessions, or an adapter without `getSessionAndUser`).
+ */
+export function withSessionCache(adapter: Adapter | undefined, session: SessionOptions, config: StoreConfig): Adapter | undefined {
+  const maxAge = session.cacheMaxAge
+  if (!adapter || !config.sharedStore || session.strategy !== "database" || typeof adapter.getSessionAndUser !== "function") return adapter
+  if (typeof maxAge !== "number" || !Number.isFinite(maxAge) || maxAge <= 0) return adapter
+  const markerTtl = maxAge + MARKER_SLACK_SECONDS
+  const sessionKey = (token: string) => storeKey("session", token)
+  const userKey = (userId: string) => storeKey("session-user", userId)
+
+  // Invalidations the store missed, written again before anything else once it answers.
+  let pending: Invalidation[] = []
+  const write = ({ key, value }: Invalidation) =>
+    storeCall(config, "session-cache", (store) => (value === undefined ? store.delete(key) : store.set(key, value, markerTtl)))
+  const invalidate = async (invalidation: Invalidation) => {
+    if (!(await write(invalidation)).ok) {
+      pending.push(invalidation)
+      if (pending.length > PENDING_LIMIT) pending = pending.slice(-PENDING_LIMIT)
+    }
+  }
+  const retryPending = async () => {
+    if (pending.length === 0) return
+    const due = pending.filter((invalidation) => invalidation.at > Date.now() - markerTtl * 1000)
+    pending = []
+    for (const [index, invalidation] of due.entries()) {
+      if (!(await write(invalidation)).ok) {
+        pending = [...due.slice(index), ...pending]
+        return
+      }
+    }
+  }
+  const markUser = async (userId: string) => invalidate({ key: await userKey(userId), value: String(Date.now()), at: Date.now() })
+  const read = adapter.getSessionAndUser.bind(adapter)
+
+  // A copy whose prototype is the adapter: methods not overridden stay the adapter's own, class or object.
+  const cached: Adapter = Object.create(adapter) as Adapter
+
+  cached.getSessionAndUser = async (sessionToken) => {
+    await retryPending()
+    const key = await sessionKey(sessionToken)
+    const hit = await storeCall(config, "session-cache", (store) => store.get(key))
+    if (hit.ok && hit.value !== null && hit.value !== TOMBSTONE) {
+      const entry = parse(hit.value)
+      if (entry) {
+        const marker = await storeCall(config, "session-cache", async (store) => store.get(await userKey(entry.user.id)))
+        if (marker.ok && !(marker.value !== null && Number(marker.value) >= entry.readAt - CLOCK_MARGIN_MS)) return revive(entry)
+      }
+      // Judged stale: dropped, so the read below may cache the row afresh.
+      if (hit.ok) await storeCall(config, "session-cache", (store) => store.delete(key))
+    }
+    const readAt = Date.now()
+    const found = await read(sessionToken)
+    if (found && hit.ok && hit.value !== TOMBSTONE) {
+      const ttl = Math.min(maxAge, (new Date(found.session.expires).getTime() - Date.now()) / 1000)
+      if (ttl > 0) await storeCall(config, "session-cache", (store) => store.setIfAbsent(key, serialize(found, readAt), ttl))
+    }
+    return found
+  }
+
+  if (adapter.deleteSession) {
+    const remove = adapter.deleteSession.bind(adapter)
+    cached.deleteSession = (async (sessionToken: string) => {
+      const deleted = await remove(sessionToken)
+      await invalidate({ key: await sessionKey(sessionToken), value: TOMBSTONE, at: Date.now() })
+      return deleted
+    }) as Adapter["deleteSession"]
+  }
+  if (adapter.updateSession) {
+    const update = adapter.updateSession.bind(adapter)
+    cached.updateSession = async (changes) => {
+      const updated = await update(changes)
+      await invalidate({ key: await sessionKey(changes.sessionToken), value: undefined, at: Date.now() })
+      return updated
+    }
+  }
+  if (adapter.updateUser) {
+    const update = adapter.updateUser.bind(adapter)
+    cached.updateUser = async (user) => {
+      const updated = await update(user)
+      await markUser(user.id)
+      return updated
+    }
+  }
+  for (const method of ["deleteUser", "deleteSessionsByUserId", "incrementSessionVersion"] as const) {
+    const original = adapter[method]
+    if (typeof original !== "function") continue
+    const bound = original.bind(adapter) as (userId: string) => Promise<never>
+    ;(cached as Record<typeof method, unknown>)[method] = async (userId: string) => {
+      const result = await bound(userId)
+      await markUser(userId)
+      return result
+    }
+  }
+  return cached
+}
+
+function serialize(found: { session: AdapterSession; user: AdapterUser }, readAt: number): string {
+  return JSON.stringify({ session: found.session, user: found.user, readAt })
+}
+
+function parse(text: string): Entry | null {
+  try {
+    const entry = JSON.parse(text) as Entry
+    return typeof entry.readAt === "number" && typeof entry.user?.id === "string" && typeof entry.session?.expires === "string" ? entry : null
+  } catch {
+    return null
+  }
+}
+
+/** The entry with its dates as `Date`s again, as the adapter returned them. */
+function revive(entry: Entry): { session: AdapterSession; user: AdapterUser } {
+  const { emailVerified } = entry.user
+  return {
+    session: { ...entry.session, expires: new Date(entry.session.expires) },
+    user: { ...entry.user, emailVerified: emailVerified === null || emailVerified === undefined ? null : new Date(emailVerified) },
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * How the core uses the configured `sharedStore` (e.g. Redis): every call goes through
+ * {@link storeCall}, which turns a failure into "not available" for the caller to fall back or
+ * refuse, and logs it once per outage and use (and once when the store answers again), so a dead
+ * store neither fails requests with a 500 nor floods the log.
+ * @module
+ */
+import { sha256Hex } from "../encoding/hex.js"
+import type { SharedStore } from "../stores/index.js"
+import type { LoggerInstance } from "../types.js"
+
+/** What the core uses the store for; each has its own fallback (see {@link FALLBACKS}). */
+export type StoreUse = "rate-limits" | "session-versions" | "session-cache" | "token-refresh"
+
+/** What happens while the store cannot be reached, per use: the sentence logged with the warning. */
+export const FALLBACKS: Readonly<Record<StoreUse, string>> = {
+  "rate-limits":
+    "sign-in rate limits (and spent passkey challenges, which the adapter's hitRateLimit counts whenever it has one) are counted by the adapter's hitRateLimit; without one, the sign-ins that need counting are refused with 503 until the store is back",
+  "session-versions": "JWT session versions are read from the adapter (every check reaches the database)",
+  "session-cache": "database sessions are read from the adapter; a cached session the store kept is trusted at most session.cacheMaxAge seconds",
+  "token-refresh":
+    "OAuth access tokens are not refreshed (sessions keep the tokens they have and a later read tries again), so that two instances never spend one refresh token",
+}
+
+/** The configuration a store call needs. */
+export interface StoreConfig {
+  readonly sharedStore: SharedStore | undefined
+  readonly logger: LoggerInstance
+}
+
+/** Uses currently failing, per store, so each outage is logged once per use. */
+const failing = new WeakMap<SharedStore, Set<StoreUse>>()
+
+/**
+ * Runs `operation` on the configured store: `{ ok: true, value }`, or `{ ok: false }` when there
+ * is no store or it failed (logged as a `shared-store-unavailable` warning once per outage and use).
+ */
+export async function storeCall<T>(
+  config: StoreConfig,
+  use: StoreUse,
+  operation: (store: SharedStore) => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false }> {
+  const store = config.sharedStore
+  if (!store) return { ok: false }
+  let down = failing.get(store)
+  try {
+    const value = await operation(store)
+    if (down?.delete(use)) config.logger.warn("shared-store-recovered", `The shared store answers again; ${use} use it again.`)
+    return { ok: true, value }
+  } catch (error) {
+    if (!down) failing.set(store, (down = new Set()))
+    if (!down.has(use)) {
+      down.add(use)
+      config.logger.warn("shared-store-unavailable", `The shared store (sharedStore) failed; until it answers again, ${FALLBACKS[use]}.`, error)
+    }
+    return { ok: false }
+  }
+}
+
+/** A store key for `value` under `use`: its SHA-256, so no identifier or token is kept in the clear. */
+export async function storeKey(use: string, value: string): Promise<string> {
+  return `${use}:${await sha256Hex(value)}`
+}

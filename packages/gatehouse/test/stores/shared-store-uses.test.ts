@@ -1,0 +1,186 @@
+/**
+ * What the core keeps in the shared store, and what it does when the store (a real Redis, stopped
+ * and started here) cannot be reached: rate limits fall back to the adapter's hitRateLimit or are
+ * refused with 503 (never counted by one process alone), spent passkey challenges likewise (kept by
+ * the adapter's hitRateLimit whenever it has one, so a Redis that forgets cannot let them be replayed), session
+ * versions are read from the adapter; each failing use is logged once per outage, never a 500.
+ * Two configuration objects on one store stand for two instances of an app.
+ */
+import { beforeEach, describe, expect, it } from "vitest"
+import type { Adapter } from "../../src/adapters/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { resolveConfig } from "../../src/core/config.js"
+import type { RequestContext } from "../../src/core/request-context.js"
+import { signOutEverywhere } from "../../src/core/sign-out-everywhere.js"
+import { spendChallenge } from "../../src/core/webauthn/challenge.js"
+import { ServerBusy, WebAuthnVerificationError } from "../../src/errors.js"
+import { Credentials } from "../../src/providers/credentials.js"
+import { redisStore } from "../../src/stores/redis.js"
+import type { AuthConfig, LoggerInstance } from "../../src/types.js"
+import { ada, Client, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
+import { ownRedis, randomPrefix } from "../support/redis.js"
+
+const own = ownRedis()
+beforeEach(async () => {
+  // A test that stopped Redis leaves it running again for the next.
+  await own.server.start()
+  await until(() => own.client.isReady)
+})
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** A credentials provider for ada, limited to `max` attempts per identifier per minute. */
+function limited(max: number, extra: Partial<AuthConfig>, logger: LoggerInstance = recordingLogger().logger): AuthConfig {
+  return credentialsConfig({
+    logger,
+    providers: [
+      Credentials({
+        credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+        authorize: ({ username, password }) => (username === "ada" && password === "correct horse" ? { ...ada } : null),
+        rateLimit: { perIdentifier: { max, windowSeconds: 60 }, perIp: false },
+      }),
+    ],
+    ...extra,
+  })
+}
+
+const adaId = ada.id!
+const adaEmail = ada.email!
+const wrongPassword = (config: AuthConfig) => new Client(config).signIn({ username: "ada", password: "wrong" })
+const warnings = (lines: ReturnType<typeof recordingLogger>["lines"], code: string) => lines.filter((line) => line.code === code)
+
+describe("rate limits in the shared store", () => {
+  it("hold across instances: the limit is the store's count, not one per instance", async () => {
+    const prefix = randomPrefix()
+    const instances = [limited(3, { sharedStore: redisStore({ client: own.client, prefix }) }), limited(3, { sharedStore: redisStore({ client: own.client, prefix }) })]
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) statuses.push((await wrongPassword(instances[i % 2]!)).status)
+    // Three wrong passwords redirect back to the form; every attempt after them is refused, on either instance.
+    expect(statuses).toEqual([302, 302, 302, 429, 429, 429])
+  })
+
+  it("are refused with 503 and Retry-After while Redis is down and the adapter cannot count, logged once", async () => {
+    const { logger, lines } = recordingLogger()
+    const config = limited(3, { sharedStore: redisStore({ client: own.client, prefix: randomPrefix() }) }, logger)
+    await own.server.stop()
+    await until(() => !own.client.isReady)
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now()
+      const response = await wrongPassword(config)
+      expect(response.status).toBe(503)
+      expect(response.headers.get("retry-after")).toBe("5")
+      expect(Date.now() - started).toBeLessThan(1000)
+    }
+    expect(warnings(lines, "shared-store-unavailable")).toHaveLength(1)
+    expect(String(warnings(lines, "shared-store-unavailable")[0]!.message[0])).toMatch(/refused with 503/)
+    await own.server.start()
+    await until(() => own.client.isReady)
+    expect((await wrongPassword(config)).status).toBe(302)
+    expect(warnings(lines, "shared-store-recovered")).toHaveLength(1)
+  })
+
+  it("fall back to the adapter's hitRateLimit while Redis is down, which still enforces the limit", async () => {
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ id: adaId, email: adaEmail, emailVerified: null })
+    const config = limited(2, { adapter, session: { strategy: "jwt" }, sharedStore: redisStore({ client: own.client, prefix: randomPrefix() }) })
+    await own.server.stop({ crash: true })
+    await until(() => !own.client.isReady)
+    const statuses = [(await wrongPassword(config)).status, (await wrongPassword(config)).status, (await wrongPassword(config)).status]
+    expect(statuses).toEqual([302, 302, 429])
+  })
+})
+
+describe("spent passkey challenges in the shared store", () => {
+  const ctxOf = (config: AuthConfig) => ({ config: resolveConfig(config) }) as RequestContext
+
+  it("are refused on every instance once spent on one", async () => {
+    const prefix = randomPrefix()
+    const a = ctxOf(credentialsConfig({ sharedStore: redisStore({ client: own.client, prefix }) }))
+    const b = ctxOf(credentialsConfig({ sharedStore: redisStore({ client: own.client, prefix }) }))
+    await spendChallenge(a, "challenge-1")
+    await expect(spendChallenge(b, "challenge-1")).rejects.toBeInstanceOf(WebAuthnVerificationError)
+    await expect(spendChallenge(a, "challenge-1")).rejects.toBeInstanceOf(WebAuthnVerificationError)
+  })
+
+  it("are kept by the adapter's hitRateLimit when it has one, so Redis restarted empty does not forget them", async () => {
+    const prefix = randomPrefix()
+    const adapter = MemoryAdapter()
+    const a = ctxOf(credentialsConfig({ adapter, sharedStore: redisStore({ client: own.client, prefix }) }))
+    const b = ctxOf(credentialsConfig({ adapter, sharedStore: redisStore({ client: own.client, prefix }) }))
+    await spendChallenge(a, "challenge-3")
+    // Nothing is persisted: the server comes back empty, as one without persistence would.
+    await own.server.stop()
+    await own.server.start()
+    await until(() => own.client.isReady)
+    await expect(spendChallenge(b, "challenge-3")).rejects.toThrow("This challenge was already used")
+    expect(await own.client.keys(`${prefix}*`)).toEqual([])
+  })
+
+  it("are not accepted on trust while Redis is down: refused as busy without an adapter to count in", async () => {
+    const ctx = ctxOf(credentialsConfig({ sharedStore: redisStore({ client: own.client, prefix: randomPrefix() }) }))
+    await own.server.stop()
+    await until(() => !own.client.isReady)
+    await expect(spendChallenge(ctx, "challenge-2")).rejects.toBeInstanceOf(ServerBusy)
+  })
+})
+
+describe("JWT session versions in the shared store", () => {
+  /** The memory adapter, counting getSessionVersion calls. */
+  function countingAdapter() {
+    const adapter = MemoryAdapter()
+    const calls = { getSessionVersion: 0 }
+    const counted: Adapter = {
+      ...adapter,
+      getSessionVersion: (userId) => {
+        calls.getSessionVersion++
+        return adapter.getSessionVersion(userId)
+      },
+    }
+    return { adapter: counted, raw: adapter, calls }
+  }
+
+  it("are read from the store after the first check, and signOutEverywhere on one instance ends the session on another at its next check", async () => {
+    const { adapter, raw, calls } = countingAdapter()
+    await raw.createUser({ id: adaId, email: adaEmail, emailVerified: null })
+    const prefix = randomPrefix()
+    const instance = (logger: LoggerInstance = recordingLogger().logger) =>
+      credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore: redisStore({ client: own.client, prefix }) })
+    const a = instance()
+    const b = instance()
+    const browser = new Client(a)
+    await browser.signIn()
+    expect(await browser.session()).toMatchObject({ user: { email: adaEmail } })
+    const before = calls.getSessionVersion
+    for (let i = 0; i < 5; i++) expect(await browser.session()).not.toBeNull()
+    expect(calls.getSessionVersion).toBe(before)
+
+    await signOutEverywhere(adaId, b)
+    const onB = new Client(b)
+    onB.jar.cookies.clear()
+    for (const [name, value] of browser.jar.cookies) onB.jar.cookies.set(name, value)
+    expect(await onB.session()).toBeNull()
+    expect(await browser.session()).toBeNull()
+  })
+
+  it("are read from the adapter while Redis is down: sessions go on, the warning is logged once", async () => {
+    const { adapter, raw } = countingAdapter()
+    await raw.createUser({ id: adaId, email: adaEmail, emailVerified: null })
+    const { logger, lines } = recordingLogger()
+    const config = credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore: redisStore({ client: own.client, prefix: randomPrefix() }) })
+    const browser = new Client(config)
+    await browser.signIn()
+    await own.server.stop()
+    await until(() => !own.client.isReady)
+    for (let i = 0; i < 3; i++) expect(await browser.session()).toMatchObject({ user: { email: adaEmail } })
+    await signOutEverywhere(adaId, config)
+    expect(await browser.session()).toBeNull()
+    expect(warnings(lines, "shared-store-unavailable").length).toBeGreaterThanOrEqual(1)
+    expect(warnings(lines, "shared-store-unavailable").filter((line) => /session versions/.test(String(line.message[0])))).toHaveLength(1)
+  })
+})
