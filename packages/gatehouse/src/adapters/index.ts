@@ -192,9 +192,10 @@ export interface Adapter {
   listSessionsByUserId?(userId: string): Awaitable<AdapterSessionListing[]>
   /**
    * Gatehouse's addition: deletes every session row whose details name this identity provider
-   * session, and returns how many there were (back-channel logout under database sessions).
+   * session (back-channel logout under database sessions), and returns the user id of each row
+   * deleted, so a cache of sessions can drop those users' copies.
    */
-  deleteSessionsByIdpSid?(provider: string, sid: string): Awaitable<number>
+  deleteSessionsByIdpSid?(provider: string, sid: string): Awaitable<string[]>
   /**
    * Gatehouse's addition: the user's session version, `0` for a user whose sessions were never
    * revoked (or who is not stored at all: a credentials user of a JWT app still has a version).
@@ -294,7 +295,7 @@ export interface StoredAdapter extends Adapter {
   deleteSessionsByUserId: (userId: string) => Promise<void>
   createSessionDetails: (sessionToken: string, details: AdapterSessionDetails) => Promise<void>
   listSessionsByUserId: (userId: string) => Promise<AdapterSessionListing[]>
-  deleteSessionsByIdpSid: (provider: string, sid: string) => Promise<number>
+  deleteSessionsByIdpSid: (provider: string, sid: string) => Promise<string[]>
   getSessionVersion: (userId: string) => Promise<number>
   incrementSessionVersion: (userId: string) => Promise<number>
   createVerificationToken: (verificationToken: VerificationToken) => Promise<VerificationToken>

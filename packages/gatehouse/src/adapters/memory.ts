@@ -182,13 +182,14 @@ export function MemoryAdapter(): MemoryAdapter {
         .map((row) => ({ ...copy(row), id: row.id!, details: copyOrNull(sessionDetails.get(row.sessionToken)) })),
 
     deleteSessionsByIdpSid: async (provider, sid) => {
-      let deleted = 0
+      const users: string[] = []
       for (const [key, details] of sessionDetails) {
         if (details.idpProvider !== provider || details.idpSid !== sid) continue
         sessionDetails.delete(key)
-        if (sessions.delete(key)) deleted++
+        const row = sessions.get(key)
+        if (row && sessions.delete(key)) users.push(row.userId)
       }
-      return deleted
+      return users
     },
 
     getSessionAndUser: async (sessionToken) => {

@@ -434,10 +434,10 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
     deleteSessionsByIdpSid: async (provider, sid) =>
       (
         await rows(
-          `DELETE FROM sessions WHERE id IN (SELECT "sessionId" FROM session_details WHERE idp_provider = $1 AND idp_sid = $2) RETURNING id`,
+          `DELETE FROM sessions WHERE id IN (SELECT "sessionId" FROM session_details WHERE idp_provider = $1 AND idp_sid = $2) RETURNING "userId"::text AS "userId"`,
           [provider, sid],
         )
-      ).length,
+      ).map((row) => String(row.userId)),
 
     getSessionVersion: async (userId) => {
       try {

@@ -531,10 +531,10 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
 
     deleteSessionsByIdpSid: async (provider, sid) =>
       many(
-        `DELETE FROM sessions WHERE id IN (SELECT "sessionId" FROM session_details WHERE idp_provider = ? AND idp_sid = ?) RETURNING id`,
+        `DELETE FROM sessions WHERE id IN (SELECT "sessionId" FROM session_details WHERE idp_provider = ? AND idp_sid = ?) RETURNING "userId"`,
         provider,
         sid,
-      ).length,
+      ).map((row) => String(row.userId)),
 
     getSessionVersion: async (userId) =>
       Number(one(`SELECT version FROM session_versions WHERE "userId" = ?`, bind(userId, "userId"))?.version ?? 0),

@@ -8,7 +8,7 @@ import { AuthError, InvalidConfig, MissingAdapter, MissingAdapterMethods } from 
 import type { AuthConfig } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
 import { resolveConfig, type ResolvedConfig } from "./config.js"
-import { forgetSessionVersion } from "./sessions/session-version.js"
+import { raiseSessionVersion } from "./sessions/session-version.js"
 
 /**
  * Signs `userId` out on every browser and device.
@@ -67,10 +67,8 @@ export function sessionRevoker(config: ResolvedConfig): (userId: string) => Prom
   const deleteRows = typeof adapter.deleteSessionsByUserId === "function"
   return async (userId) => {
     // A throw here leaves at most some of the user's sessions ended; repeating the call finishes it.
-    if (bumpVersion) await callAdapter(adapter, "incrementSessionVersion", userId)
-    if (deleteRows) await callAdapter(adapter, "deleteSessionsByUserId", userId)
-    // After the adapter: a reader between the two would otherwise cache the old version again.
+    if (bumpVersion) await raiseSessionVersion(config, userId)
     // The session cache, if any, is told by the adapter wrapper (./sessions/session-cache.ts).
-    if (bumpVersion) await forgetSessionVersion(config, userId)
+    if (deleteRows) await callAdapter(adapter, "deleteSessionsByUserId", userId)
   }
 }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { resolveConfig } from "../../src/core/config.js"
 import { signOutEverywhere } from "../../src/core/sign-out-everywhere.js"
 import { redisStore } from "../../src/stores/redis.js"
 import type { SharedStore } from "../../src/stores/index.js"
@@ -59,6 +60,25 @@ const adaEmail = ada.email!
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe("the database-session cache", () => {
+  it("ends, on every instance at once, the sessions a back-channel logout deletes by the provider's sid", async () => {
+    const { raw, adapter } = await database()
+    const prefix = randomPrefix()
+    const [a, b] = [instance(adapter, prefix), instance(adapter, prefix)]
+    const fromProvider = await signedIn(raw, a)
+    const other = await signedIn(raw, a)
+    const sid = crypto.randomUUID()
+    const tokenOf = (browser: Client) => storedKey(browser.jar.cookies.get(SESSION_COOKIE)!)
+    await raw.createSessionDetails(tokenOf(fromProvider), { createdAt: new Date(), userAgent: null, idpProvider: "oidc", idpSid: sid })
+    // Cached on both instances.
+    for (const config of [a, b]) expect(await on(config, fromProvider).session()).toMatchObject({ user: { email: adaEmail } })
+
+    // What the back-channel receiver calls, through the configuration's (cached) adapter.
+    expect(await resolveConfig(b).adapter!.deleteSessionsByIdpSid!("oidc", sid)).toEqual([adaId])
+    for (const config of [a, b]) expect(await on(config, fromProvider).session()).toBeNull()
+    // The user's other session is read again from the database, and stands.
+    expect(await on(b, other).session()).toMatchObject({ user: { email: adaEmail } })
+  })
+
   it("serves repeated reads on any instance from the store, not the database", async () => {
     const { raw, adapter, reads } = await database()
     const prefix = randomPrefix()

@@ -168,6 +168,36 @@ describe("JWT session versions in the shared store", () => {
     expect(await browser.session()).toBeNull()
   })
 
+  it("are replaced when the account routes end every other session: the other browsers end on every instance, this one goes on", async () => {
+    const { adapter, raw } = countingAdapter()
+    await raw.createUser({ id: adaId, email: adaEmail, emailVerified: null })
+    const prefix = randomPrefix()
+    const instance = () =>
+      credentialsConfig({
+        adapter,
+        logger: recordingLogger().logger,
+        session: { strategy: "jwt", revocationCheckAge: 0 },
+        account: { routes: true },
+        sharedStore: redisStore({ client: own.client, prefix }),
+      })
+    const [a, b] = [instance(), instance()]
+    const here = new Client(a)
+    await here.signIn()
+    const there = new Client(b)
+    await there.signIn()
+    // Both read, so the user's version is cached in the store before the revocation.
+    expect(await here.session()).toMatchObject({ user: { email: adaEmail } })
+    expect(await there.session()).toMatchObject({ user: { email: adaEmail } })
+
+    const answer = await here.postForm("sessions", { csrfToken: await here.csrfToken(), revokeOthers: "true" })
+    expect(answer.status).toBe(200)
+    expect(await there.session()).toBeNull()
+    const hereOnB = new Client(b)
+    for (const [name, value] of here.jar.cookies) hereOnB.jar.cookies.set(name, value)
+    expect(await hereOnB.session()).toMatchObject({ user: { email: adaEmail } })
+    expect(await here.session()).toMatchObject({ user: { email: adaEmail } })
+  })
+
   it("are read from the adapter while Redis is down: sessions go on, the warning is logged once", async () => {
     const { adapter, raw } = countingAdapter()
     await raw.createUser({ id: adaId, email: adaEmail, emailVerified: null })

@@ -15,7 +15,7 @@ import type { RequestContext } from "../request-context.js"
 import { currentDatabaseSession } from "../sessions/database-strategy.js"
 import { userAgentOf } from "../sessions/idp-session.js"
 import { reissueJwtSession, standingJwtSession } from "../sessions/jwt-strategy.js"
-import { checksVersions } from "../sessions/session-version.js"
+import { checksVersions, raiseSessionVersion } from "../sessions/session-version.js"
 
 /**
  * One of the signed-in user's sessions, as the account routes and functions show it: no token, no
@@ -104,7 +104,7 @@ export async function revokeOtherSessions(ctx: RequestContext): Promise<{ revoke
       throw new InvalidConfig("Ending other JWT sessions needs an adapter with session versions and a revocationCheckAge other than false")
     }
     const token = await requireJwtSession(ctx)
-    const version = await callAdapter(config.adapter, "incrementSessionVersion", String(token.sub))
+    const version = await raiseSessionVersion(config, String(token.sub))
     return { revoked: null, cookies: await reissueJwtSession(ctx, token, version) }
   }
   const { currentId, rows } = await databaseRows(ctx)

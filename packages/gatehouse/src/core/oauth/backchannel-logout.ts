@@ -15,6 +15,7 @@ import { NO_CACHE_HEADERS, type ResponseInternal } from "../internal-response.js
 import { logError } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
 import { idpSessionKey } from "../sessions/idp-session.js"
+import { raiseSessionVersion } from "../sessions/session-version.js"
 import { sessionRevoker } from "../sign-out-everywhere.js"
 import { authorizationServer } from "./authorization-server.js"
 import { verifyProviderJws } from "./provider-keys.js"
@@ -117,7 +118,7 @@ async function endIdpSession(ctx: RequestContext, provider: OAuthConfig, sid: st
       `Back-channel logout by sid needs an adapter with ${session.strategy === "jwt" ? "incrementSessionVersion" : "deleteSessionsByIdpSid"}`,
     )
   }
-  if (versions) await callAdapter(adapter, "incrementSessionVersion", await idpSessionKey({ provider: provider.id, sid }))
+  if (versions) await raiseSessionVersion(ctx.config, await idpSessionKey({ provider: provider.id, sid }))
   if (rows) await callAdapter(adapter, "deleteSessionsByIdpSid", provider.id, sid)
 }
 

@@ -7,8 +7,9 @@
  * - `deleteSession` leaves a tombstone under the session's key. Entries are only ever added with
  *   `setIfAbsent`, so a reader that fetched the row just before the delete cannot put it back.
  * - `updateSession` drops the entry (the next read caches the new expiry).
- * - `updateUser`, `deleteUser`, `deleteSessionsByUserId` (sign-out everywhere) and
- *   `incrementSessionVersion` mark the user as changed at that moment; an entry whose database read
+ * - `updateUser`, `deleteUser`, `deleteSessionsByUserId` (sign-out everywhere),
+ *   `incrementSessionVersion` and `deleteSessionsByIdpSid` (back-channel logout: each user whose
+ *   rows went) mark the user as changed at that moment; an entry whose database read
  *   began before the mark (with {@link CLOCK_MARGIN_MS} for clocks that disagree) is not served.
  *
  * When the store fails, reads go to the adapter. An invalidation the store missed (it was down, or
@@ -129,6 +130,16 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
       const updated = await update(user)
       await markUser(user.id)
       return updated
+    }
+  }
+  if (adapter.deleteSessionsByIdpSid) {
+    const remove = adapter.deleteSessionsByIdpSid.bind(adapter)
+    // Back-channel logout: the cache is keyed by token, not by provider session, so the users whose
+    // rows went are marked, as a sign-out everywhere marks one.
+    cached.deleteSessionsByIdpSid = async (provider, sid) => {
+      const users = await remove(provider, sid)
+      for (const userId of new Set(Array.isArray(users) ? users : [])) await markUser(userId)
+      return users
     }
   }
   for (const method of ["deleteUser", "deleteSessionsByUserId", "incrementSessionVersion"] as const) {

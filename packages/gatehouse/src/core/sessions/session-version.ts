@@ -47,6 +47,18 @@ export async function currentSessionVersion(config: Pick<ResolvedConfig, "adapte
   return version
 }
 
+/**
+ * Raises the session version under `key` (a user id, or an identity provider session's key) in the
+ * adapter, then marks the cached copy as changed, so every instance asks the adapter next and the
+ * sessions issued under the old version end at their next check. Returns the new version.
+ */
+export async function raiseSessionVersion(config: Pick<ResolvedConfig, "adapter" | "sharedStore" | "logger">, key: string): Promise<number> {
+  const version = await callAdapter(config.adapter, "incrementSessionVersion", key)
+  // After the adapter: a reader between the two would otherwise cache the old version again.
+  await forgetSessionVersion(config, key)
+  return version
+}
+
 /** Marks the user's cached version as changed, so every instance asks the adapter for it next. */
 export async function forgetSessionVersion(config: Pick<ResolvedConfig, "sharedStore" | "logger">, userId: string): Promise<void> {
   if (!config.sharedStore) return

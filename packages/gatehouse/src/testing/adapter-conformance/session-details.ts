@@ -57,7 +57,7 @@ export const sessionDetailCases: readonly ConformanceCase[] = [
     },
   },
   {
-    name: "deleteSessionsByIdpSid: deletes the sessions of that provider session only, and says how many",
+    name: "deleteSessionsByIdpSid: deletes the sessions of that provider session only, and returns each one's user id",
     uses: ["deleteSessionsByIdpSid", "createSessionDetails", "createUser", "createSession", "getSessionAndUser", "deleteSession"],
     async run(adapter) {
       const user = await storedUser(adapter)
@@ -70,15 +70,15 @@ export const sessionDetailCases: readonly ConformanceCase[] = [
       await adapter.createSessionDetails(otherSid.sessionToken, detailsFixture({ idpProvider: "oidc", idpSid: randomUUID() }))
       await adapter.createSessionDetails(otherProvider.sessionToken, detailsFixture({ idpProvider: "other", idpSid: sid }))
 
-      assert.equal(await adapter.deleteSessionsByIdpSid("oidc", sid), 2, "two sessions of that provider session")
+      assert.deepEqual(await adapter.deleteSessionsByIdpSid("oidc", sid), [user.id, user.id], "two sessions of that provider session, by their user")
       for (const session of ended) assert.equal(await adapter.getSessionAndUser(session.sessionToken), null, "ended")
       assert.ok(await adapter.getSessionAndUser(otherSid.sessionToken), "another provider session stays")
       assert.ok(await adapter.getSessionAndUser(otherProvider.sessionToken), "the same sid at another provider stays")
-      assert.equal(await adapter.deleteSessionsByIdpSid("oidc", sid), 0, "nothing left to end")
+      assert.deepEqual(await adapter.deleteSessionsByIdpSid("oidc", sid), [], "nothing left to end")
 
       // Details go with their row: a deleted session is not ended again, nor listed.
       await adapter.deleteSession(otherSid.sessionToken)
-      assert.equal(await adapter.deleteSessionsByIdpSid("oidc", randomUUID()), 0)
+      assert.deepEqual(await adapter.deleteSessionsByIdpSid("oidc", randomUUID()), [])
     },
   },
 ]
