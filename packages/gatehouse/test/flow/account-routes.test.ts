@@ -3,31 +3,22 @@
  * revoke one, revoke the others) under database and JWT sessions, and their linked accounts
  * (list, unlink, the last-method refusal), on every stored adapter.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { beforeEach, describe, expect, it } from "vitest"
 import type { AdapterUser, StoredAdapter as FullAdapter } from "../../src/adapters/index.js"
 import { listAccounts, listSessions, revokeOtherSessions, unlinkAccount } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Client, credentialsConfig, storedKey } from "./flow-helpers.js"
-import { storedAdapters, type StoredAdapter } from "./stored-adapters.js"
+import { storedAdapters, twoUserCredentials, withStoredUsers, type StoredAdapter } from "./stored-adapters.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 
 describe.each(storedAdapters)("account routes on the $name adapter", (store: StoredAdapter) => {
+  const users = withStoredUsers(store)
   let adapter: FullAdapter
-  let close: () => Promise<void>
   let user: AdapterUser
   let other: AdapterUser
-
-  beforeAll(async () => {
-    const opened = await store.open()
-    adapter = opened.adapter as FullAdapter
-    close = opened.close
-  })
-  afterAll(() => close())
-  beforeEach(async () => {
-    const fresh = () => ({ name: "Ada", image: null, email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
-    user = await adapter.createUser({ ...fresh(), id: crypto.randomUUID() })
-    other = await adapter.createUser({ ...fresh(), id: crypto.randomUUID() })
+  beforeEach(() => {
+    ;({ adapter, user, other } = users())
   })
 
   function config(extra: Partial<AuthConfig> = {}): AuthConfig {
@@ -35,14 +26,7 @@ describe.each(storedAdapters)("account routes on the $name adapter", (store: Sto
       adapter,
       account: { routes: true },
       providers: [
-        {
-          id: "credentials",
-          name: "Credentials",
-          type: "credentials",
-          credentials: {},
-          authorize: ({ username }) => (username === "user" ? { id: user.id, email: user.email } : { id: other.id, email: other.email }),
-          rateLimit: false,
-        },
+        twoUserCredentials(users),
         { id: "github", name: "GitHub", type: "oauth", clientId: "id", clientSecret: "secret", authorization: "https://gh.test/a", token: "https://gh.test/t", userinfo: "https://gh.test/u" },
         { id: "gitlab", name: "GitLab", type: "oauth", clientId: "id", clientSecret: "secret", authorization: "https://gl.test/a", token: "https://gl.test/t", userinfo: "https://gl.test/u" },
       ],

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, beforeEach } from "vitest"
-import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
+import type { Adapter, AdapterUser, StoredAdapter as FullAdapter } from "../../src/adapters/index.js"
+import type { CredentialsConfig } from "../../src/providers/types.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
 import { SQLiteAdapter } from "../../src/adapters/sqlite.js"
@@ -80,4 +81,50 @@ export function withStoredUser(store: StoredAdapter, use: (opened: { adapter: Fl
     const user = await opened.adapter.createUser({ ...ada, id: crypto.randomUUID(), email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
     use({ adapter: opened.adapter, user })
   })
+}
+
+/** The two users of {@link withStoredUsers}, and the store they are in. */
+export interface TwoUsers {
+  adapter: FullAdapter
+  /** Signs in with the username `user`. */
+  user: AdapterUser
+  /** Signs in with any other username: whose sessions a test must leave alone. */
+  other: AdapterUser
+}
+
+/**
+ * Opens `store` for the enclosing `describe` (closed after it) and stores two fresh users before
+ * each test; `users()` gives the current two. With {@link twoUserCredentials}, browsers sign in as either.
+ */
+export function withStoredUsers(store: StoredAdapter): () => TwoUsers {
+  let opened: OpenStore
+  let current: TwoUsers
+  beforeAll(async () => {
+    opened = await store.open()
+  })
+  afterAll(() => opened.close())
+  beforeEach(async () => {
+    const adapter = opened.adapter as FullAdapter
+    const fresh = () => ({ ...ada, id: crypto.randomUUID(), email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
+    current = { adapter, user: await adapter.createUser(fresh()), other: await adapter.createUser(fresh()) }
+  })
+  return () => current
+}
+
+/**
+ * A credentials provider that signs in as `users().user` (username `user`) or `users().other`,
+ * never throttled: the same users sign in over and over, and the adapter would count them.
+ */
+export function twoUserCredentials(users: () => TwoUsers): CredentialsConfig {
+  return {
+    id: "credentials",
+    name: "Credentials",
+    type: "credentials",
+    credentials: {},
+    authorize: ({ username }) => {
+      const { user, other } = users()
+      return username === "user" ? { id: user.id, email: user.email } : { id: other.id, email: other.email }
+    },
+    rateLimit: false,
+  }
 }

@@ -4,14 +4,14 @@
  * are `session.revocationCheckAge` seconds old (default 60), which bounds the lag. Runs against
  * every stored adapter (in memory, a SQLite file, a PostgreSQL server).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AdapterUser, StoredAdapter as FullAdapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { signOutEverywhere } from "../../src/core/sign-out-everywhere.js"
 import { encode } from "../../src/jwt/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ada, Client, credentialsConfig, recordingLogger, secret } from "../flow/flow-helpers.js"
-import { storedAdapters, type StoredAdapter } from "../flow/stored-adapters.js"
+import { storedAdapters, twoUserCredentials, withStoredUsers, type StoredAdapter } from "../flow/stored-adapters.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 const SECOND = 1000
@@ -21,21 +21,12 @@ afterEach(() => {
 })
 
 describe.each(storedAdapters)("signOutEverywhere on the $name adapter", (store: StoredAdapter) => {
+  const users = withStoredUsers(store)
   let adapter: FullAdapter
-  let close: () => Promise<void>
   let user: AdapterUser
   let other: AdapterUser
-
-  beforeAll(async () => {
-    const opened = await store.open()
-    adapter = opened.adapter as FullAdapter
-    close = opened.close
-  })
-  afterAll(() => close())
-  beforeEach(async () => {
-    const fresh = () => ({ ...ada, id: crypto.randomUUID(), email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
-    user = await adapter.createUser(fresh())
-    other = await adapter.createUser(fresh())
+  beforeEach(() => {
+    ;({ adapter, user, other } = users())
   })
 
   /** Signs in as `user` (username "user") or `other` (username "other"). */
@@ -43,15 +34,7 @@ describe.each(storedAdapters)("signOutEverywhere on the $name adapter", (store: 
     return credentialsConfig({
       adapter,
       providers: [
-        {
-          id: "credentials",
-          name: "Credentials",
-          type: "credentials",
-          credentials: {},
-          authorize: ({ username }) => (username === "user" ? { id: user.id, email: user.email } : { id: other.id, email: other.email }),
-          // The same users sign in over and over, counted in the shared adapter otherwise.
-          rateLimit: false,
-        },
+        twoUserCredentials(users),
       ],
       ...extra,
     })

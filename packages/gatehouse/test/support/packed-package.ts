@@ -4,12 +4,16 @@
  * per test process.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync } from "node:fs"
+import { existsSync, mkdtempSync, realpathSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { dirname, join } from "node:path"
 
-const packageDir = fileURLToPath(new URL("../..", import.meta.url))
+/**
+ * The package's folder, found through its name (a self-reference from the tests, the workspace's
+ * link from the bench), so this module works bundled as well as from its source.
+ */
+const packageDir = dirname(realpathSync(createRequire(import.meta.url).resolve("gatehouse-auth/package.json")))
 
 let packed: string | undefined
 
