@@ -207,6 +207,8 @@ describe("no secret is compared with === in src/", () => {
       "the conformance suite finds the row it created among an adapter's answers; test fixtures, no request reaches it",
     "testing/adapter-conformance/session-details.ts: row.sessionToken === bare.sessionToken":
       "the conformance suite finds the row it created among an adapter's answers; test fixtures, no request reaches it",
+    "jwt/keys.ts: last.secret === secret":
+      "finds the content key used last: both sides are the application's configured secret (the same string each read), never request input",
     "core/sessions/stored-token.ts: sessionToken.startsWith(HASHED_TOKEN_PREFIX)":
       "checks the cookie against a public prefix (sha256:) to refuse stored hashes as cookies; nothing secret is compared",
   }
