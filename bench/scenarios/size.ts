@@ -75,7 +75,8 @@ async function bundleSize(entry: string, external: string[] = [], splitting = fa
   }
   // The entry chunk, then every chunk reachable from it by static imports.
   const outputs = result.metafile!.outputs
-  const entryPath = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined)!
+  // The bundle's own entry: esbuild names every import() target an entry point too.
+  const entryPath = Object.keys(outputs).find((path) => outputs[path]!.entryPoint === "<stdin>")!
   const loaded = new Set<string>()
   const visit = (path: string): void => {
     if (loaded.has(path)) return

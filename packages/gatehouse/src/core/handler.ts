@@ -16,13 +16,9 @@ import { NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-
 import { keptFields } from "./credentials/kept-fields.js"
 import { createLogger, logError, reportConfigWarnings } from "./logger.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
-import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
-import { errorPage, verifyRequestPage } from "./actions/info-pages.js"
 import { providers } from "./actions/providers.js"
 import { getSession, updateSession } from "./actions/session.js"
-import { signIn, signInPage } from "./actions/signin.js"
-import { signOut, signOutPage } from "./actions/signout.js"
 
 type Action = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
 
@@ -31,12 +27,13 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
     providers,
     csrf,
     session: getSession,
-    signin: signInPage,
-    signout: signOutPage,
-    callback,
-    "verify-request": verifyRequestPage,
-    error: errorPage,
-    // Passkeys and the pages (below) are imported on first use; a session check needs neither.
+    // Everything but the session, CSRF and provider routes is imported on first use: a process
+    // that only checks sessions never loads sign-in, sign-out, callbacks, pages or passkeys.
+    signin: async (ctx) => (await import("./actions/signin.js")).signInPage(ctx),
+    signout: async (ctx) => (await import("./actions/signout.js")).signOutPage(ctx),
+    callback: async (ctx) => (await import("./actions/callback.js")).callback(ctx),
+    "verify-request": async (ctx) => (await import("./actions/info-pages.js")).verifyRequestPage(ctx),
+    error: async (ctx) => (await import("./actions/info-pages.js")).errorPage(ctx),
     "webauthn-options": async (ctx) => (await import("./webauthn/options.js")).webAuthnOptions(ctx),
     // The opt-in routes (the router serves them only when configured), imported on first use too.
     sessions: async (ctx) => (await import("./account/account-routes.js")).sessionsList(ctx),
@@ -44,9 +41,9 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
   },
   POST: {
     session: updateSession,
-    signin: signIn,
-    signout: signOut,
-    callback,
+    signin: async (ctx) => (await import("./actions/signin.js")).signIn(ctx),
+    signout: async (ctx) => (await import("./actions/signout.js")).signOut(ctx),
+    callback: async (ctx) => (await import("./actions/callback.js")).callback(ctx),
     sessions: async (ctx) => (await import("./account/account-routes.js")).sessionsChange(ctx),
     accounts: async (ctx) => (await import("./account/account-routes.js")).accountsChange(ctx),
     link: async (ctx) => (await import("./account/account-routes.js")).linkAccount(ctx),

@@ -6,9 +6,17 @@
  */
 import { serializeCookie } from "../../cookies/serialize.js"
 import type { AuthConfig } from "../../types.js"
-import { sessionRequestContext, type SessionRequest } from "../request-session.js"
-import { listActiveSessions, revokeActiveSession, revokeOtherSessions as endOtherSessions, type ActiveSession } from "./active-sessions.js"
-import { listLinkedAccounts, unlinkLinkedAccount, type AccountKey, type LinkedAccount } from "./linked-accounts.js"
+import type { RequestContext } from "../request-context.js"
+import type { SessionRequest } from "../request-session.js"
+import type { ActiveSession } from "./active-sessions.js"
+import type { AccountKey, LinkedAccount } from "./linked-accounts.js"
+
+// Loaded on first use, like the routes: every app imports this module with `gatehouse-auth`,
+// few call these functions, and none needs them to answer a session check.
+const sessions = () => import("./active-sessions.js")
+const accounts = () => import("./linked-accounts.js")
+const contextOf = async (request: SessionRequest, config: AuthConfig): Promise<RequestContext> =>
+  (await import("../request-session.js")).sessionRequestContext(request, config)
 
 export type { AccountKey, ActiveSession, LinkedAccount }
 
@@ -34,7 +42,7 @@ export interface RevokedSessions {
  * ```
  */
 export async function listSessions(request: SessionRequest, config: AuthConfig): Promise<ActiveSession[]> {
-  return listActiveSessions(await sessionRequestContext(request, config))
+  return (await sessions()).listActiveSessions(await contextOf(request, config))
 }
 
 /**
@@ -50,7 +58,7 @@ export async function listSessions(request: SessionRequest, config: AuthConfig):
  * ```
  */
 export async function revokeSession(request: SessionRequest, config: AuthConfig, id: string): Promise<void> {
-  await revokeActiveSession(await sessionRequestContext(request, config), String(id))
+  await (await sessions()).revokeActiveSession(await contextOf(request, config), String(id))
 }
 
 /**
@@ -70,7 +78,7 @@ export async function revokeSession(request: SessionRequest, config: AuthConfig,
  * ```
  */
 export async function revokeOtherSessions(request: SessionRequest, config: AuthConfig): Promise<RevokedSessions> {
-  const { revoked, cookies } = await endOtherSessions(await sessionRequestContext(request, config))
+  const { revoked, cookies } = await (await sessions()).revokeOtherSessions(await contextOf(request, config))
   return { revoked, setCookies: cookies.map((cookie) => serializeCookie(cookie.name, cookie.value, cookie.options)) }
 }
 
@@ -86,7 +94,7 @@ export async function revokeOtherSessions(request: SessionRequest, config: AuthC
  * ```
  */
 export async function listAccounts(request: SessionRequest, config: AuthConfig): Promise<LinkedAccount[]> {
-  return listLinkedAccounts(await sessionRequestContext(request, config))
+  return (await accounts()).listLinkedAccounts(await contextOf(request, config))
 }
 
 /**
@@ -103,5 +111,5 @@ export async function listAccounts(request: SessionRequest, config: AuthConfig):
  * ```
  */
 export async function unlinkAccount(request: SessionRequest, config: AuthConfig, account: AccountKey): Promise<void> {
-  await unlinkLinkedAccount(await sessionRequestContext(request, config), { provider: String(account?.provider), providerAccountId: String(account?.providerAccountId) })
+  await (await accounts()).unlinkLinkedAccount(await contextOf(request, config), { provider: String(account?.provider), providerAccountId: String(account?.providerAccountId) })
 }

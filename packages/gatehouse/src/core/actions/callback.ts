@@ -5,7 +5,6 @@
 import type { ResponseInternal } from "../internal-response.js"
 import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { RequestContext } from "../request-context.js"
-import { credentialsCallback } from "./callback-credentials.js"
 import { requireProvider } from "./signin.js"
 
 /**
@@ -13,7 +12,7 @@ import { requireProvider } from "./signin.js"
  * use: a process that only reads sessions never loads them (or oauth4webapi), and starts sooner.
  */
 const complete: ProviderHandlers<RequestContext, Promise<ResponseInternal>> = {
-  credentials: credentialsCallback,
+  credentials: async (ctx, provider) => (await import("./callback-credentials.js")).credentialsCallback(ctx, provider),
   oauth: async (ctx, provider) => (await import("../oauth/callback.js")).oauthCallback(ctx, provider),
   oidc: async (ctx, provider) => (await import("../oauth/callback.js")).oauthCallback(ctx, provider),
   email: async (ctx, provider) => (await import("../email/callback.js")).emailCallback(ctx, provider),

@@ -6,24 +6,7 @@ import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import type { SessionStrategy, User } from "../../types.js"
 import type { RequestContext } from "../request-context.js"
-import {
-  databaseSessionOrigin,
-  databaseSessionUser,
-  endDatabaseSession,
-  issueDatabaseSession,
-  readDatabaseSession,
-  storedUserOf,
-} from "./database-strategy.js"
-import {
-  endJwtSession,
-  issueJwtSession,
-  jwtSessionOrigin,
-  jwtSessionUser,
-  readJwtSession,
-  type SessionRead,
-  type SessionOrigin,
-  type SignInData,
-} from "./jwt-strategy.js"
+import type { SessionOrigin, SessionRead, SignInData } from "./jwt-strategy.js"
 
 export type { SessionOrigin, SessionRead, SignInData }
 
@@ -36,43 +19,67 @@ interface Strategy {
   origin(ctx: RequestContext): Promise<SessionOrigin | null>
 }
 
-const strategies: Record<SessionStrategy, Strategy> = {
-  jwt: {
-    read: readJwtSession,
-    issue: issueJwtSession,
-    end: endJwtSession,
-    currentUser: jwtSessionUser,
-    // The token carries the user itself; nothing needs to be stored.
-    sessionUser: async (_ctx, user) => user,
-    origin: jwtSessionOrigin,
+/**
+ * Each strategy's module, imported the first time a request needs it: an app uses one strategy,
+ * and need not load (or bundle into its first chunk) the other.
+ */
+const loaders: Record<SessionStrategy, () => Promise<Strategy>> = {
+  jwt: async () => {
+    const jwt = await import("./jwt-strategy.js")
+    return {
+      read: jwt.readJwtSession,
+      issue: jwt.issueJwtSession,
+      end: jwt.endJwtSession,
+      currentUser: jwt.jwtSessionUser,
+      // The token carries the user itself; nothing needs to be stored.
+      sessionUser: async (_ctx, user) => user,
+      origin: jwt.jwtSessionOrigin,
+    }
   },
-  database: {
-    read: readDatabaseSession,
-    issue: issueDatabaseSession,
-    end: endDatabaseSession,
-    currentUser: databaseSessionUser,
-    sessionUser: storedUserOf,
-    origin: databaseSessionOrigin,
+  database: async () => {
+    const database = await import("./database-strategy.js")
+    return {
+      read: database.readDatabaseSession,
+      issue: database.issueDatabaseSession,
+      end: database.endDatabaseSession,
+      currentUser: database.databaseSessionUser,
+      sessionUser: database.storedUserOf,
+      origin: database.databaseSessionOrigin,
+    }
   },
 }
 
-function strategyOf(ctx: RequestContext): Strategy {
-  return strategies[ctx.config.session.strategy]
+/** The strategies loaded so far: once loaded, a session read calls its strategy without an extra await. */
+const loaded: Partial<Record<SessionStrategy, Strategy>> = {}
+const loading: Partial<Record<SessionStrategy, Promise<Strategy>>> = {}
+
+function withStrategy<T>(ctx: RequestContext, use: (strategy: Strategy) => Promise<T>): Promise<T> {
+  const name = ctx.config.session.strategy
+  const strategy = loaded[name]
+  if (strategy) return use(strategy)
+  const pending = (loading[name] ??= loaders[name]().then(
+    (ready) => (loaded[name] = ready),
+    (error: unknown) => {
+      // Not kept: the next request tries the import again.
+      delete loading[name]
+      throw error
+    },
+  ))
+  return pending.then(use)
 }
 
-/** The current session (and cookies to set); `update` carries a client's session update. */
 export function readSession(ctx: RequestContext, update?: { data: unknown }): Promise<SessionRead> {
-  return strategyOf(ctx).read(ctx, update)
+  return withStrategy(ctx, (strategy) => strategy.read(ctx, update))
 }
 
 /** The cookies of a new session for a signed-in user. */
 export function issueSession(ctx: RequestContext, data: SignInData): Promise<Cookie[]> {
-  return strategyOf(ctx).issue(ctx, data)
+  return withStrategy(ctx, (strategy) => strategy.issue(ctx, data))
 }
 
 /** Ends the current session, firing `signOut`; returns the cookies that clear it. */
 export function endSession(ctx: RequestContext): Promise<Cookie[]> {
-  return strategyOf(ctx).end(ctx)
+  return withStrategy(ctx, (strategy) => strategy.end(ctx))
 }
 
 /**
@@ -80,12 +87,12 @@ export function endSession(ctx: RequestContext): Promise<Cookie[]> {
  * whose provider offers RP-initiated logout or named its session `sid`); `null` otherwise.
  */
 export function sessionOrigin(ctx: RequestContext): Promise<SessionOrigin | null> {
-  return strategyOf(ctx).origin(ctx)
+  return withStrategy(ctx, (strategy) => strategy.origin(ctx))
 }
 
 /** The stored user whose session this request carries, if any (needs an adapter). */
 export function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
-  return strategyOf(ctx).currentUser(ctx)
+  return withStrategy(ctx, (strategy) => strategy.currentUser(ctx))
 }
 
 /**
@@ -93,5 +100,5 @@ export function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
  * `user.id` under database sessions (`null` when the adapter does not know them).
  */
 export function sessionUserFor(ctx: RequestContext, user: User): Promise<User | null> {
-  return strategyOf(ctx).sessionUser(ctx, user)
+  return withStrategy(ctx, (strategy) => strategy.sessionUser(ctx, user))
 }
