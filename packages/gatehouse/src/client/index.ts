@@ -367,10 +367,9 @@ async function accountRoute(options: BasePathOption, route: string, fields?: Rec
   const basePath = options.basePath ?? "/auth"
   const init: RequestInit = { credentials: "same-origin", headers: { Accept: "application/json" } }
   if (fields) {
-    const csrf = (await getJson(`${basePath}/csrf`)) as { csrfToken?: string } | null
     init.method = "POST"
     init.headers = { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" }
-    init.body = new URLSearchParams({ ...fields, csrfToken: csrf?.csrfToken ?? "" })
+    init.body = new URLSearchParams({ ...fields, csrfToken: (await getCsrfToken({ basePath })) ?? "" })
   }
   const response = await fetch(`${basePath}/${route}`, init)
   const answer = (await response.json().catch(() => null)) as { error?: unknown; message?: unknown } | null

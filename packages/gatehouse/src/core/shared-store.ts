@@ -9,11 +9,11 @@ import { sha256Hex } from "../encoding/hex.js"
 import type { SharedStore } from "../stores/index.js"
 import type { LoggerInstance } from "../types.js"
 
-/** What the core uses the store for; each has its own fallback (see {@link FALLBACKS}). */
+/** What the core uses the store for; each has its own fallback (see `FALLBACKS`). */
 export type StoreUse = "rate-limits" | "session-versions" | "session-cache" | "token-refresh"
 
 /** What happens while the store cannot be reached, per use: the sentence logged with the warning. */
-export const FALLBACKS: Readonly<Record<StoreUse, string>> = {
+const FALLBACKS: Readonly<Record<StoreUse, string>> = {
   "rate-limits":
     "sign-in rate limits (and spent passkey challenges, which the adapter's hitRateLimit counts whenever it has one) are counted by the adapter's hitRateLimit; without one, the sign-ins that need counting are refused with 503 until the store is back",
   "session-versions": "JWT session versions are read from the adapter (every check reaches the database)",

@@ -7,7 +7,7 @@
  * The answer is 200, or 400 with an OAuth error body; never cached.
  * @module
  */
-import { AdapterError, AuthError, InvalidLogoutToken } from "../../errors.js"
+import { AdapterError, AuthError, InvalidLogoutToken, ServerBusy } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
 import { countEvent, secretKeyed } from "../event-counter.js"
@@ -22,7 +22,7 @@ import { verifyProviderJws } from "./provider-keys.js"
 
 const LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
 /** How old (`iat`) a logout token may be, in seconds: the provider sends it when the session ends. */
-export const LOGOUT_TOKEN_MAX_AGE = 300
+const LOGOUT_TOKEN_MAX_AGE = 300
 /** Clock difference tolerated, in seconds, as for session tokens. */
 const CLOCK_TOLERANCE = 15
 
@@ -34,8 +34,11 @@ export async function backchannelLogout(ctx: RequestContext): Promise<ResponseIn
   } catch (error) {
     logError(ctx.logger, error)
     if (error instanceof InvalidLogoutToken) return refusal(400, "invalid_request", error.message)
-    // The store failed: the provider may try again (the token's jti is spent, see SECURITY.md).
-    if (error instanceof AdapterError) return refusal(503, "temporarily_unavailable", "The sessions could not be ended")
+    // The database, the shared counters or the provider's keys could not be reached: the provider
+    // may try again (the token's jti may be spent already, see SECURITY.md).
+    if (error instanceof AdapterError || error instanceof ServerBusy || error instanceof TypeError) {
+      return refusal(503, "temporarily_unavailable", "The sessions could not be ended")
+    }
     return refusal(500, "server_error", "The logout could not be processed")
   }
 }
@@ -104,9 +107,9 @@ function checkedClaims(claims: Record<string, unknown>, issuer: string, clientId
 }
 
 /**
- * Ends the sessions started under the provider session `sid`: the database rows that name it,
- * and JWT sessions carrying its key, through that key's session version (both where the adapter
- * can, as `signOutEverywhere` does, so switching strategies leaves nothing behind).
+ * Ends the sessions started under the provider session `sid`, as the configured strategy keeps
+ * them: the database rows that name it, or JWT sessions carrying its key, through that key's
+ * session version (a session of the other strategy is never read, so nothing is left behind).
  */
 async function endIdpSession(ctx: RequestContext, provider: OAuthConfig, sid: string): Promise<void> {
   const { adapter, session } = ctx.config
@@ -118,8 +121,8 @@ async function endIdpSession(ctx: RequestContext, provider: OAuthConfig, sid: st
       `Back-channel logout by sid needs an adapter with ${session.strategy === "jwt" ? "incrementSessionVersion" : "deleteSessionsByIdpSid"}`,
     )
   }
-  if (versions) await raiseSessionVersion(ctx.config, await idpSessionKey({ provider: provider.id, sid }))
-  if (rows) await callAdapter(adapter, "deleteSessionsByIdpSid", provider.id, sid)
+  if (session.strategy === "jwt") await raiseSessionVersion(ctx.config, await idpSessionKey({ provider: provider.id, sid }))
+  else await callAdapter(adapter, "deleteSessionsByIdpSid", provider.id, sid)
 }
 
 /** Ends every session of the user who owns the provider's account `sub` (none when nobody does). */

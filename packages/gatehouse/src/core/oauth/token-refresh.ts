@@ -62,8 +62,11 @@ export interface RefreshRequest {
   /** Stores the new fields before anyone is told of them; a failure counts as a failed refresh. */
   persist?: (fields: Partial<Account>) => Promise<void>
   /** The shared store and the secret that seals outcomes in it; without a store, single flight is per process. */
-  shared?: StoreConfig & { readonly secret: readonly string[] }
+  shared?: SharedRefresh
 }
+
+/** The shared store and the secret that seals refresh outcomes in it. */
+type SharedRefresh = StoreConfig & { readonly secret: readonly string[] }
 
 interface Flight {
   outcome: Promise<RefreshOutcome>
@@ -85,7 +88,7 @@ export function refreshAccessToken(request: RefreshRequest): Promise<RefreshOutc
   const existing = flights.get(key)
   if (existing) return existing.outcome
 
-  const flight: Flight = { outcome: request.shared?.sharedStore ? refreshShared(request, request.shared) : refreshOnce(request), until: Infinity }
+  const flight: Flight = { outcome: request.shared?.sharedStore ? refreshShared(request, request.shared, key) : refreshOnce(request), until: Infinity }
   flights.set(key, flight)
   flight.outcome.then(
     (outcome) => (flight.until = Date.now() + REUSE_MS[outcome.status]),
@@ -98,9 +101,8 @@ export function refreshAccessToken(request: RefreshRequest): Promise<RefreshOutc
  * The refresh of `request` once across every instance sharing the store: the lock's holder asks the
  * provider and leaves the sealed outcome for the others, who wait for it (up to the lock's life).
  */
-async function refreshShared(request: RefreshRequest, shared: StoreConfig & { readonly secret: readonly string[] }): Promise<RefreshOutcome> {
-  const { provider, refreshToken } = request
-  const id = await sha256Hex(JSON.stringify([provider.id, provider.clientId ?? "", refreshToken]))
+async function refreshShared(request: RefreshRequest, shared: SharedRefresh, flightKey: string): Promise<RefreshOutcome> {
+  const id = await sha256Hex(flightKey)
   const lockKey = `oauth-refresh-lock:${id}`
   const outcomeKey = `oauth-refresh:${id}`
   const unreachable: RefreshOutcome = { status: "failed", error: new SharedStoreError("The shared store is unreachable; the access token is refreshed once it is back") }

@@ -149,9 +149,12 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   if (!force && lastChecked !== undefined && now - lastChecked < Number(session.revocationCheckAge) * 1000) {
     return { deadline, checked: false, claims: { ...claims, versionCheckedAt: lastChecked / 1000 } }
   }
-  if ((await currentSessionVersion(ctx.config, sub)) !== version) return null
-  // Ended at the identity provider (back-channel logout): its key's version left 0.
-  if (idpSession !== undefined && (await currentSessionVersion(ctx.config, idpSession)) !== 0) return null
+  // Both at once; the identity provider's session (back-channel logout) ended when its key's version left 0.
+  const [userVersion, idpVersion] = await Promise.all([
+    currentSessionVersion(ctx.config, sub),
+    idpSession === undefined ? 0 : currentSessionVersion(ctx.config, idpSession),
+  ])
+  if (userVersion !== version || idpVersion !== 0) return null
   return { deadline, checked: true, claims: { ...claims, versionCheckedAt: Math.floor(now / 1000) } }
 }
 
@@ -271,7 +274,8 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
   // Keyed by the final `sub` (withSessionClaims reads it): the version a later check compares.
   const claims: JWT = {
     ...(config.session.absoluteMaxAge !== undefined && { signedInAt: startedAt }),
-    ...(data.idpSession && checksVersions(config) && { idpSession: await idpSessionKey(data.idpSession) }),
+    // Only where back-channel logout can end it: every later check of the token reads its version.
+    ...(config.backchannelLogout && data.idpSession && checksVersions(config) && { idpSession: await idpSessionKey(data.idpSession) }),
     // Which provider the session came from, when it can be signed out of there too; never a token.
     ...(data.logoutProvider !== undefined && { logoutProvider: data.logoutProvider }),
   }

@@ -7,10 +7,10 @@
  * - `deleteSession` leaves a tombstone under the session's key. Entries are only ever added with
  *   `setIfAbsent`, so a reader that fetched the row just before the delete cannot put it back.
  * - `updateSession` drops the entry (the next read caches the new expiry).
- * - `updateUser`, `deleteUser`, `deleteSessionsByUserId` (sign-out everywhere),
- *   `incrementSessionVersion` and `deleteSessionsByIdpSid` (back-channel logout: each user whose
- *   rows went) mark the user as changed at that moment; an entry whose database read
- *   began before the mark (with {@link CLOCK_MARGIN_MS} for clocks that disagree) is not served.
+ * - `updateUser`, `deleteUser`, `deleteSessionsByUserId` (sign-out everywhere) and
+ *   `deleteSessionsByIdpSid` (back-channel logout: each user whose rows went) mark the user as
+ *   changed at that moment (session versions are JWT sessions' alone, which this cache never serves); an entry whose database read
+ *   began before the mark (with `CLOCK_MARGIN_MS` for clocks that disagree) is not served.
  *
  * When the store fails, reads go to the adapter. An invalidation the store missed (it was down, or
  * unreachable from this instance only) is kept and written again as soon as this instance reaches
@@ -24,7 +24,7 @@ import type { SessionOptions } from "../../types.js"
 import { storeCall, storeKey, type StoreConfig } from "../shared-store.js"
 
 /** Instances' clocks may disagree by this much: an entry read this close to a user's change is not trusted. */
-export const CLOCK_MARGIN_MS = 5_000
+const CLOCK_MARGIN_MS = 5_000
 /** How long markers outlive the entries they judge (s): a read may take this long to be cached. */
 const MARKER_SLACK_SECONDS = 60
 const TOMBSTONE = "ended"
@@ -69,16 +69,18 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
       if (pending.length > PENDING_LIMIT) pending = pending.slice(-PENDING_LIMIT)
     }
   }
-  const retryPending = async () => {
-    if (pending.length === 0) return
+  /** Writes the missed invalidations; `false` while the store still fails (then nothing is served from it). */
+  const retryPending = async (): Promise<boolean> => {
+    if (pending.length === 0) return true
     const due = pending.filter((invalidation) => invalidation.at > Date.now() - markerTtl * 1000)
     pending = []
     for (const [index, invalidation] of due.entries()) {
       if (!(await write(invalidation)).ok) {
         pending = [...due.slice(index), ...pending]
-        return
+        return false
       }
     }
+    return true
   }
   const markUser = async (userId: string) => invalidate({ key: await userKey(userId), value: String(Date.now()), at: Date.now() })
   const read = adapter.getSessionAndUser.bind(adapter)
@@ -87,7 +89,8 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
   const cached: Adapter = Object.create(adapter) as Adapter
 
   cached.getSessionAndUser = async (sessionToken) => {
-    await retryPending()
+    // A store that just failed is not asked again in the same read: one timeout, not two.
+    if (!(await retryPending())) return read(sessionToken)
     const key = await sessionKey(sessionToken)
     const hit = await storeCall(config, "session-cache", (store) => store.get(key))
     if (hit.ok && hit.value !== null && hit.value !== TOMBSTONE) {
@@ -142,7 +145,7 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
       return users
     }
   }
-  for (const method of ["deleteUser", "deleteSessionsByUserId", "incrementSessionVersion"] as const) {
+  for (const method of ["deleteUser", "deleteSessionsByUserId"] as const) {
     const original = adapter[method]
     if (typeof original !== "function") continue
     const bound = original.bind(adapter) as (userId: string) => Promise<never>

@@ -16,7 +16,7 @@ import { storeCall, storeKey } from "../shared-store.js"
  * How long a session version stays cached in the `sharedStore` (s). `signOutEverywhere` replaces it
  * at once; only if the store misses that write may a cached version be this old.
  */
-export const VERSION_CACHE_SECONDS = 60
+const VERSION_CACHE_SECONDS = 60
 /** What `signOutEverywhere` leaves under the key: not a number, so readers go to the adapter. */
 const VERSION_CHANGED = "changed"
 
@@ -26,7 +26,7 @@ export function checksVersions(config: ResolvedConfig): boolean {
 }
 
 /** The store key of a user's cached session version. */
-export function versionKey(userId: string): Promise<string> {
+function versionKey(userId: string): Promise<string> {
   return storeKey("session-version", userId)
 }
 
@@ -35,7 +35,8 @@ export function versionKey(userId: string): Promise<string> {
  * adapter (then cached). An adapter answer that is not a version is an error, not a `0`.
  */
 export async function currentSessionVersion(config: Pick<ResolvedConfig, "adapter" | "sharedStore" | "logger">, userId: string): Promise<number> {
-  const key = config.sharedStore ? await versionKey(userId) : ""
+  if (!config.sharedStore) return adapterSessionVersion(config, userId)
+  const key = await versionKey(userId)
   const cached = await storeCall(config, "session-versions", (store) => store.get(key))
   if (cached.ok && cached.value !== null && /^\d{1,15}$/.test(cached.value)) return Number(cached.value)
   const version = await adapterSessionVersion(config, userId)
@@ -55,15 +56,11 @@ export async function currentSessionVersion(config: Pick<ResolvedConfig, "adapte
 export async function raiseSessionVersion(config: Pick<ResolvedConfig, "adapter" | "sharedStore" | "logger">, key: string): Promise<number> {
   const version = await callAdapter(config.adapter, "incrementSessionVersion", key)
   // After the adapter: a reader between the two would otherwise cache the old version again.
-  await forgetSessionVersion(config, key)
+  if (config.sharedStore) {
+    const cacheKey = await versionKey(key)
+    await storeCall(config, "session-versions", (store) => store.set(cacheKey, VERSION_CHANGED, VERSION_CACHE_SECONDS))
+  }
   return version
-}
-
-/** Marks the user's cached version as changed, so every instance asks the adapter for it next. */
-export async function forgetSessionVersion(config: Pick<ResolvedConfig, "sharedStore" | "logger">, userId: string): Promise<void> {
-  if (!config.sharedStore) return
-  const key = await versionKey(userId)
-  await storeCall(config, "session-versions", (store) => store.set(key, VERSION_CHANGED, VERSION_CACHE_SECONDS))
 }
 
 async function adapterSessionVersion({ adapter }: Pick<ResolvedConfig, "adapter">, userId: string): Promise<number> {
