@@ -26,20 +26,26 @@ export interface SessionStore {
 /** The session store for the session cookie `cookie` given the request's cookies. */
 export function sessionStore(cookie: CookieOption, requestCookies: RequestCookies): SessionStore {
   const { value, stray } = readChunkedCookie(requestCookies, cookie.name)
-  // Bounded: a header stuffed with chunk names must not buy a deletion line per name.
-  const seen: string[] = []
-  for (const name of requestCookies.keys()) {
-    if (seen.length === MAX_CHUNKS) break
-    if (isChunkName(name, cookie.name)) seen.push(name)
+  // Listed only when a response sets or clears the cookie: most session reads do neither.
+  let seen: string[] | undefined
+  const sent = (): string[] => {
+    if (seen) return seen
+    seen = []
+    // Bounded: a header stuffed with chunk names must not buy a deletion line per name.
+    for (const name of requestCookies.keys()) {
+      if (seen.length === MAX_CHUNKS) break
+      if (isChunkName(name, cookie.name)) seen.push(name)
+    }
+    return seen
   }
   const deletion = (name: string): Cookie => ({ name, value: "", options: { ...cookie.options, maxAge: 0 } })
-  const clean = () => seen.map(deletion)
+  const clean = () => sent().map(deletion)
 
   return {
     value,
     chunk(newValue, { expires }) {
       // Keyed by name so a rewritten chunk replaces its deletion entry in place, as Auth.js does.
-      const out = new Map<string, Cookie>(seen.map((name) => [name, deletion(name)]))
+      const out = new Map<string, Cookie>(sent().map((name) => [name, deletion(name)]))
       const options = { ...cookie.options, expires }
       const count = Math.ceil(newValue.length / CHUNK_SIZE)
       if (count === 1) {

@@ -216,7 +216,7 @@ async function linkAccount(
   profile: User,
   attach: SignInIdentity["attach"],
   /** Fires the new owner's `createUser`, once the account is theirs for good. */
-  announceOwner?: () => Promise<void>,
+  announceOwner?: () => Promise<void> | undefined,
 ): Promise<void> {
   const stored = { ...account, userId: owner.id } as AdapterAccount
   await callAdapter(ctx.config.adapter, "linkAccount", stored)

@@ -36,6 +36,8 @@ export const MAX_BODY_BYTES = 64 * 1024
  */
 export const MAX_JSON_DEPTH = 32
 
+const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({})
+
 /**
  * The internal request for `request`.
  *
@@ -55,7 +57,8 @@ export async function toInternalRequest(request: Request, basePath: string, optI
     providerId: route.providerId,
     headers: request.headers,
     cookies: parseCookieHeader(request.headers.get("cookie")),
-    query: Object.fromEntries(url.searchParams),
+    // Most requests (every session check) have no query: no URLSearchParams is built for them.
+    query: url.search === "" ? NO_QUERY : Object.fromEntries(url.searchParams),
     body: method === "POST" ? await readBody(request) : undefined,
   }
 }

@@ -28,9 +28,14 @@ export function refreshableTokenFields(ctx: RequestContext, account: Account | n
  * {@link REFRESH_ERROR} when the provider refuses. A marked token is not tried again; an outage
  * leaves the token as it was for the next read to retry.
  */
-export async function refreshedToken(ctx: RequestContext, token: JWT): Promise<JWT> {
+export function refreshedToken(ctx: RequestContext, token: JWT): JWT | Promise<JWT> {
   const provider = refreshingProvider(ctx.config.providers, token.provider)
+  // Answered without a promise when nothing is due: every session read asks.
   if (!provider || token.error === REFRESH_ERROR || !isExpiring(token.expires_at)) return token
+  return refreshNow(ctx, provider, token)
+}
+
+async function refreshNow(ctx: RequestContext, provider: OAuthConfig, token: JWT): Promise<JWT> {
   const refreshToken = typeof token.refresh_token === "string" ? token.refresh_token : ""
   // The refresh (and the OAuth client) is imported only once one is due, not by every read.
   const outcome = await (await import("../oauth/token-refresh.js")).refreshAccessToken({ provider, refreshToken, logger: ctx.logger, shared: ctx.config })

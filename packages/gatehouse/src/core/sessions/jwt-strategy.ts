@@ -64,10 +64,13 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     if (!standing) return { session: null, cookies: store.clean() }
 
     const refreshed = await refreshedToken(ctx, payload)
-    const returned = await config.callbacks.jwt({
-      token: refreshed,
-      ...(update && { trigger: "update" as const, session: update.data }),
-    } as Parameters<typeof config.callbacks.jwt>[0])
+    // The default `jwt` callback returns the token it is given: not called, as the session callback below.
+    const returned = keepsClaims
+      ? refreshed
+      : await config.callbacks.jwt({
+          token: refreshed,
+          ...(update && { trigger: "update" as const, session: update.data }),
+        } as Parameters<typeof config.callbacks.jwt>[0])
     if (returned === null) return { session: null, cookies: store.clean() }
     assertToken(returned)
     const token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
@@ -79,18 +82,21 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       standing.checked ||
       now - issuedAt >= reissueAfterMs(config.session, config.jwt) ||
       changed()
-    const slid = new Date(Math.min(now + config.session.maxAge * 1000, standing.deadline))
-    const expires = due ? slid : new Date(Math.min(issuedAt! + config.session.maxAge * 1000, standing.deadline))
+    const slid = Math.min(now + config.session.maxAge * 1000, standing.deadline)
+    const expires = due ? slid : Math.min(issuedAt! + config.session.maxAge * 1000, standing.deadline)
     const defaultSession: Session = {
       user: { name: token.name, email: token.email, image: token.picture },
-      expires: expires.toISOString(),
+      expires: isoTime(expires),
       ...(token.error === REFRESH_ERROR && { error: REFRESH_ERROR }),
     }
-    const session: unknown = await config.callbacks.session({
-      session: defaultSession,
-      token,
-      ...(update && { trigger: "update" as const, newSession: update.data }),
-    })
+    // The default session callback would copy `defaultSession` field for field.
+    const session: unknown = keepsClaims
+      ? defaultSession
+      : await config.callbacks.session({
+          session: defaultSession,
+          token,
+          ...(update && { trigger: "update" as const, newSession: update.data }),
+        })
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
     }
@@ -99,7 +105,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     // earlier one, which errs on the safe side.
     const cookies =
       due || changed()
-        ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, standing.deadline, now) })), { expires: slid })
+        ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, standing.deadline, now) })), { expires: new Date(slid) })
         : []
     await emitEvent(config, "session", { session: session as Session, token })
     return { session: session as Session, cookies }
@@ -107,6 +113,18 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     logError(ctx.logger, error instanceof JWTSessionError ? error : new JWTSessionError("The session could not be read", { cause: error }))
     return { session: null, cookies: store.clean() }
   }
+}
+
+/** The last time {@link isoTime} wrote, and how. */
+let lastIsoTime = { ms: Number.NaN, text: "" }
+
+/**
+ * `ms` as an ISO 8601 string. Between writes a session's expiry stays the same (the token's
+ * `iat` plus `maxAge`), so every read of one session asks for the same instant: formatted once.
+ */
+function isoTime(ms: number): string {
+  if (lastIsoTime.ms !== ms) lastIsoTime = { ms, text: new Date(ms).toISOString() }
+  return lastIsoTime.text
 }
 
 /**
@@ -120,6 +138,9 @@ type Standing = { deadline: number; checked: boolean; claims: JWT } | null
  * spread the client's update data into the token) returns for them is replaced.
  */
 const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider"] as const
+
+/** None of {@link SESSION_CLAIMS}: what most sessions (no absolute lifetime, no revocation) carry. */
+const NO_CLAIMS: JWT = Object.freeze({})
 
 /**
  * Whether a decoded token still stands: not past `absoluteMaxAge`, and issued under the user's
@@ -137,12 +158,15 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   const version = versionOfToken(payload)
   const idpSession = typeof payload.idpSession === "string" ? payload.idpSession : undefined
   const logoutProvider = typeof payload.logoutProvider === "string" ? payload.logoutProvider : undefined
-  const claims: JWT = {
-    ...(started !== undefined && { signedInAt: started }),
-    ...(version !== 0 && { sessionVersion: version }),
-    ...(idpSession !== undefined && { idpSession }),
-    ...(logoutProvider !== undefined && { logoutProvider }),
-  }
+  const claims: JWT =
+    started === undefined && version === 0 && idpSession === undefined && logoutProvider === undefined
+      ? NO_CLAIMS
+      : {
+          ...(started !== undefined && { signedInAt: started }),
+          ...(version !== 0 && { sessionVersion: version }),
+          ...(idpSession !== undefined && { idpSession }),
+          ...(logoutProvider !== undefined && { logoutProvider }),
+        }
   const sub = payload.sub
   if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false, claims }
   const lastChecked = typeof payload.versionCheckedAt === "number" ? payload.versionCheckedAt * 1000 : issuedAt
@@ -163,11 +187,17 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
  * them), and, when the callback moved the session to another user (`sub`), with that user's
  * current version: the session must answer to the revocations of the user it now belongs to.
  */
-async function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previousSub: unknown): Promise<JWT> {
-  const own: JWT = { ...token }
-  for (const claim of SESSION_CLAIMS) delete own[claim]
+function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previousSub: unknown): JWT | Promise<JWT> {
+  // Every name of SESSION_CLAIMS, left out by a rest copy: spreading and then deleting them would
+  // turn the copy into a slow dictionary object that each later spread of it pays for.
+  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, ...own } = token
   const sub = own.sub
-  if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { ...own, ...claims }
+  if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return claims === NO_CLAIMS ? own : { ...own, ...claims }
+  return withMovedUserVersion(ctx, own, claims, sub)
+}
+
+/** `own` with the session version of `sub`, the user a `jwt` callback moved the session to. */
+async function withMovedUserVersion(ctx: RequestContext, own: JWT, claims: JWT, sub: string): Promise<JWT> {
   const version = await currentSessionVersion(ctx.config, sub)
   const { sessionVersion: _previous, ...rest } = claims
   return { ...own, ...rest, ...(version !== 0 && { sessionVersion: version }), versionCheckedAt: Math.floor(Date.now() / 1000) }
