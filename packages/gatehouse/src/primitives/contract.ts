@@ -10,20 +10,15 @@
 /** The content encryptions a session token may use. */
 export type ContentEncryption = "A256CBC-HS512" | "A256GCM"
 
-/** A content key, imported once, ready to seal and open JWE content. */
+/**
+ * A content key as one build imported it (Web Crypto keys, or node:crypto key objects), once:
+ * opaque outside that build, and handed back to its `sealCbc`, `openCbc` or `openGcm`. Functions
+ * rather than methods of the key, so that a bundle that only reads tokens (`getToken`) carries no
+ * sealing code.
+ */
 export interface ContentCipher {
-  /**
-   * A256CBC-HS512 (RFC 7518 §5.2.2): a fresh IV, the ciphertext, and the full HMAC-SHA-512 over
-   * AAD ‖ IV ‖ ciphertext ‖ AAD length (the caller keeps its first half as the tag).
-   */
-  sealCbc(aad: Uint8Array, plaintext: Uint8Array): Promise<{ iv: Uint8Array; ciphertext: Uint8Array; mac: Uint8Array }>
-  /**
-   * A256CBC-HS512 opened: the HMAC the caller compares with the token's tag (in constant time,
-   * before using anything), and the plaintext, or `undefined` when the padding is wrong.
-   */
-  openCbc(aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<{ mac: Uint8Array; plaintext: Uint8Array | undefined }>
-  /** A256GCM opened: the plaintext, or `undefined` when the tag does not verify. */
-  openGcm(aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array | undefined>
+  /** The content encryption the key was imported for. */
+  readonly enc: ContentEncryption
 }
 
 /** The primitives each build exports. */
@@ -35,20 +30,24 @@ export interface Primitives {
   /** `key` (64 bytes for A256CBC-HS512: MAC half, then AES half; 32 for A256GCM) imported for `enc`. */
   contentCipher(key: Uint8Array, enc: ContentEncryption): Promise<ContentCipher>
   /**
+   * A256CBC-HS512 (RFC 7518 §5.2.2) under an A256CBC-HS512 key: a fresh IV, the ciphertext, and the
+   * full HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AAD length (the caller keeps its first half as the tag).
+   */
+  sealCbc(cipher: ContentCipher, aad: Uint8Array, plaintext: Uint8Array): Promise<{ iv: Uint8Array; ciphertext: Uint8Array; mac: Uint8Array }>
+  /**
+   * A256CBC-HS512 opened: the HMAC the caller compares with the token's tag (in constant time,
+   * before using anything), and the plaintext, or `undefined` when the padding is wrong.
+   */
+  openCbc(cipher: ContentCipher, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<{ mac: Uint8Array; plaintext: Uint8Array | undefined }>
+  /** A256GCM opened under an A256GCM key: the plaintext, or `undefined` when the tag does not verify. */
+  openGcm(cipher: ContentCipher, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array | undefined>
+  /**
    * The bytes of unpadded, canonical base64url `text` (spare bits zero); `undefined` for anything
-   * else. A JWE's segments, on the runtime's native decoder where it has one.
+   * else. A JWE's segments, on the runtime's native decoder.
    */
   decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefined
-}
-
-/**
- * A cipher's methods for the other kind of key, which the JWE reader never calls (it dispatches on
- * the key's `enc`); a build spreads this and fills in its kind's.
- */
-export const wrongKind: ContentCipher = { sealCbc: refuse, openCbc: refuse, openGcm: refuse }
-
-function refuse(): Promise<never> {
-  return Promise.reject(new TypeError("This content key is of the other kind"))
+  /** `bytes` as unpadded base64url (key ids, the protected header), on the runtime's native encoder. */
+  encodeBase64url(bytes: Uint8Array): string
 }
 
 /** The A256CBC-HS512 MAC input: AAD ‖ IV ‖ ciphertext ‖ the AAD's length in bits, 64-bit big-endian. */
@@ -64,4 +63,26 @@ export function aadLength(aad: Uint8Array): Uint8Array {
     length[7 - i] = (low >>> (8 * i)) & 255
   }
   return length
+}
+
+/** What unpadded base64url text may hold. */
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/
+
+/**
+ * Whether `text` is canonical unpadded base64url: in the alphabet, of a length a value can have,
+ * and with the spare bits of its last character zero. Native decoders skip, pad or ignore each of
+ * these, so both builds check it first: the same refusals whichever decodes.
+ */
+export function isCanonicalBase64url(text: string): boolean {
+  const spare = text.length % 4
+  if (spare === 1 || !BASE64URL_TEXT.test(text)) return false
+  return spare === 0 || (sextet(text.charCodeAt(text.length - 1)) & (spare === 2 ? 15 : 3)) === 0
+}
+
+/** The value of a base64url character already known to be in the alphabet. */
+function sextet(code: number): number {
+  if (code >= 97) return code - 71 // a-z: 26-51
+  if (code >= 65) return code === 95 ? 63 : code - 65 // A-Z: 0-25; _ (95) is 63
+  if (code >= 48) return code + 4 // 0-9: 52-61
+  return 62 // -
 }
