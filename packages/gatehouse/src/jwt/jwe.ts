@@ -8,8 +8,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2 AES_CBC_HMAC_SHA2
  */
 import { JWTSessionError } from "../errors.js"
-import { encodeBase64url } from "../encoding/base64.js"
-import { decodeBase64url, openCbc, openGcm, sealCbc } from "#primitives"
+import { decodeBase64url, encodeBase64url, openCbc, openGcm, sealCbc } from "#primitives"
 import { equalBytes } from "./constant-time.js"
 import { isSupportedEncryption, type ContentEncryption, type ContentKey } from "./keys.js"
 

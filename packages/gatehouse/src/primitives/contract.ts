@@ -64,25 +64,3 @@ export function aadLength(aad: Uint8Array): Uint8Array {
   }
   return length
 }
-
-/** What unpadded base64url text may hold. */
-const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/
-
-/**
- * Whether `text` is canonical unpadded base64url: in the alphabet, of a length a value can have,
- * and with the spare bits of its last character zero. Native decoders skip, pad or ignore each of
- * these, so both builds check it first: the same refusals whichever decodes.
- */
-export function isCanonicalBase64url(text: string): boolean {
-  const spare = text.length % 4
-  if (spare === 1 || !BASE64URL_TEXT.test(text)) return false
-  return spare === 0 || (sextet(text.charCodeAt(text.length - 1)) & (spare === 2 ? 15 : 3)) === 0
-}
-
-/** The value of a base64url character already known to be in the alphabet. */
-function sextet(code: number): number {
-  if (code >= 97) return code - 71 // a-z: 26-51
-  if (code >= 65) return code === 95 ? 63 : code - 65 // A-Z: 0-25; _ (95) is 63
-  if (code >= 48) return code + 4 // 0-9: 52-61
-  return 62 // -
-}

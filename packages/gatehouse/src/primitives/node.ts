@@ -6,7 +6,8 @@
  * @module
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, randomFillSync, type KeyObject } from "node:crypto"
-import { aadLength, isCanonicalBase64url, type ContentCipher, type ContentEncryption, type Primitives } from "./contract.js"
+import { isCanonicalBase64url } from "../encoding/base64.js"
+import { aadLength, type ContentCipher, type ContentEncryption, type Primitives } from "./contract.js"
 
 /** HKDF-SHA256. */
 export async function hkdf(secret: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): Promise<Uint8Array> {

@@ -4,7 +4,8 @@
  * run side by side.
  * @module
  */
-import { aadLength, isCanonicalBase64url, type ContentCipher, type ContentEncryption, type Primitives } from "./contract.js"
+import { decodeBase64url, encodeBase64url } from "../encoding/base64.js"
+import { aadLength, type ContentCipher, type ContentEncryption, type Primitives } from "./contract.js"
 
 /** HKDF-SHA256. */
 export async function hkdf(secret: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): Promise<Uint8Array> {
@@ -96,25 +97,7 @@ export async function openGcm(cipher: ContentCipher, aad: Uint8Array, iv: Uint8A
   }
 }
 
-/**
- * Canonical unpadded base64url, decoded by the platform's `atob` once the text is known to be
- * canonical (`atob` skips whitespace and ignores spare bits): the same refusals as the Node build.
- */
-export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!isCanonicalBase64url(text)) return undefined
-  // Canonical text is in the alphabet and of a decodable length, so atob cannot throw.
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"))
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return bytes
-}
-
-/** Unpadded base64url by the platform's `btoa`. */
-export function encodeBase64url(bytes: Uint8Array): string {
-  let binary = ""
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!)
-  return btoa(binary).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")
-}
-
 /** This build, as one object (for the tests that run both builds). */
 export const primitives: Primitives = { hkdf, digest, contentCipher, sealCbc, openCbc, openGcm, decodeBase64url, encodeBase64url }
+
+export { decodeBase64url, encodeBase64url }
