@@ -180,7 +180,6 @@ async function accountRoute(options: BasePathOption, route: string, fields?: Rec
   return answer
 }
 
-
 /** The CSRF token the account routes' POSTs carry (`""` when the route gave none: the POST is then refused). */
 async function csrfToken(basePath: string): Promise<string> {
   const response = await fetch(`${basePath}/csrf`, { credentials: "same-origin", headers: { Accept: "application/json" } })
