@@ -1,6 +1,7 @@
 /**
  * Signing in and out from your own pages, in the browser: any provider, passkeys included.
- * Talks to the auth routes with `fetch`; no framework, no dependencies.
+ * Talks to the auth routes with `fetch`; no framework, no dependencies. An account page's
+ * sessions and linked accounts are in `gatehouse-auth/client/account`.
  *
  * @example
  * ```ts
@@ -15,7 +16,7 @@
  * @module gatehouse-auth/client
  */
 
-/** Where the auth routes are mounted: every function of this module takes it. */
+/** Where the auth routes are mounted: every function of the browser client takes it. */
 export interface BasePathOption {
   /** Where the auth routes are mounted. Default `/auth`. */
   basePath?: string
@@ -124,27 +125,23 @@ export interface ProviderListing extends ProviderEntry {
  * ```
  */
 export async function signIn(provider: string, options: SignInOptions = {}): Promise<AuthResult | undefined> {
-  const { basePath = "/auth", redirectTo = location.href, redirect = true, action, ...fields } = options
+  const { basePath = "/auth", redirectTo = location.href, redirect = true, action, ...rest } = options
   const providers = (await getJson(`${basePath}/providers`)) as Record<string, ProviderEntry> | null
   const entry = providers?.[provider]
   if (!entry) throw new Error(`No provider with id ${JSON.stringify(provider)} at ${basePath}`)
 
   const id = encodeURIComponent(provider)
-  const body: Record<string, string> = { ...stringFields(fields), callbackUrl: redirectTo }
+  const fields = stringFields(rest)
+  const body: Record<string, string> = { ...fields, callbackUrl: redirectTo }
+  if (entry.type === "webauthn") {
+    if (action) fields.action = action
+    Object.assign(body, await passkeyCeremony(`${basePath}/webauthn-options/${id}?${new URLSearchParams(fields)}`))
+  }
   // Paths under basePath, not the absolute URLs /providers lists: those carry AUTH_URL's origin,
   // which may not be this page's (www vs apex), and a cross-origin POST would go without cookies.
-  let url = `${basePath}/signin/${id}`
-  if (entry.type === "webauthn") {
-    const query = new URLSearchParams(stringFields(fields))
-    if (action) query.set("action", action)
-    Object.assign(body, await passkeyCeremony(`${basePath}/webauthn-options/${id}?${query}`))
-    url = `${basePath}/callback/${id}`
-  } else if (entry.type === "credentials") {
-    url = `${basePath}/callback/${id}`
-  }
-  const result = await post(basePath, url, body)
-  if (redirect || entry.type === "oauth" || entry.type === "oidc") return navigate(result)
-  return result
+  const route = entry.type === "webauthn" || entry.type === "credentials" ? "callback" : "signin"
+  const result = await post(basePath, `${basePath}/${route}/${id}`, body)
+  return redirect || entry.type === "oauth" || entry.type === "oidc" ? navigate(result) : result
 }
 
 /**
@@ -187,12 +184,11 @@ export async function getSession(options: BasePathOption = {}): Promise<Record<s
  */
 export async function updateSession(data?: unknown, options: BasePathOption = {}): Promise<Record<string, unknown> | null> {
   const basePath = options.basePath ?? "/auth"
-  const csrf = (await getJson(`${basePath}/csrf`)) as { csrfToken?: string } | null
   const response = await fetch(`${basePath}/session`, {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify({ csrfToken: csrf?.csrfToken ?? "", data }),
+    body: JSON.stringify({ csrfToken: await csrfToken(basePath), data }),
   })
   return response.ok ? sessionOf(await response.json().catch(() => null)) : null
 }
@@ -225,161 +221,6 @@ export async function getProviders(options: BasePathOption = {}): Promise<Record
   return (await getJson(`${options.basePath ?? "/auth"}/providers`)) as Record<string, ProviderListing> | null
 }
 
-/**
- * One of the signed-in user's sessions, as `GET {basePath}/sessions` lists it (opt-in
- * `account.routes`): never its token.
- */
-export interface SessionListing {
-  /** The session's id, what {@link revokeSession} takes (`"current"` for a JWT session). */
-  id: string
-  /** Whether it is this browser's session. */
-  current: boolean
-  /** When it was signed in (ISO), `null` when unknown. */
-  createdAt: string | null
-  /** When it was last used (ISO, to the precision of `session.updateAge`), `null` when unknown. */
-  lastSeenAt: string | null
-  /** When it ends unless used again (ISO). */
-  expiresAt: string
-  /** The browser's `User-Agent` at sign-in, `null` when unknown. */
-  userAgent: string | null
-}
-
-/** One of the signed-in user's linked accounts, as `GET {basePath}/accounts` lists it: never its tokens. */
-export interface AccountListing {
-  /** The provider's id. */
-  provider: string
-  /** The user's id at that provider. */
-  providerAccountId: string
-  /** `oauth`, `oidc`, `email` or `webauthn`. */
-  type: string
-  /** The provider's display name, `null` when it is no longer configured. */
-  providerName: string | null
-}
-
-/**
- * An account route refused: `name` is the error type the server named (`SessionRequired`,
- * `UnknownSession`, `UnknownAccount`, `LastSignInMethod`, `MissingCSRF`, or `HTTP <status>`).
- *
- * @example
- * ```ts
- * try { await unlinkAccount(account) } catch (error) {
- *   if (error instanceof AccountRouteError && error.name === "LastSignInMethod") showMessage("Add another way to sign in first")
- * }
- * ```
- */
-export class AccountRouteError extends Error {
-  /** The HTTP status of the refusal. */
-  readonly status: number
-  constructor(type: string, message: string, status: number) {
-    super(message)
-    this.name = type
-    this.status = status
-  }
-}
-
-/**
- * The signed-in user's sessions, this browser's first (needs `account.routes` on the server).
- *
- * @throws {AccountRouteError} when signed out (`SessionRequired`) or refused.
- * @example
- * ```ts
- * for (const session of await listSessions()) render(session.userAgent, session.current)
- * ```
- */
-export async function listSessions(options: BasePathOption = {}): Promise<SessionListing[]> {
-  return ((await accountRoute(options, "sessions")) as { sessions: SessionListing[] }).sessions
-}
-
-/**
- * Ends one of the signed-in user's other sessions, by its `id` from {@link listSessions}; returns
- * the sessions left.
- *
- * @throws {AccountRouteError} `UnknownSession` for an id that is not one of the user's other sessions.
- * @example
- * ```ts
- * await revokeSession(session.id)
- * ```
- */
-export async function revokeSession(id: string, options: BasePathOption = {}): Promise<SessionListing[]> {
-  return ((await accountRoute(options, "sessions", { revoke: id })) as { sessions: SessionListing[] }).sessions
-}
-
-/**
- * Ends every session of the signed-in user but this browser's ("sign out other devices"); returns
- * the sessions left. Under JWT sessions the others end within `session.revocationCheckAge`.
- *
- * @example
- * ```ts
- * await revokeOtherSessions()
- * ```
- */
-export async function revokeOtherSessions(options: BasePathOption = {}): Promise<SessionListing[]> {
-  return ((await accountRoute(options, "sessions", { revokeOthers: "true" })) as { sessions: SessionListing[] }).sessions
-}
-
-/**
- * The signed-in user's linked accounts.
- *
- * @example
- * ```ts
- * const linked = new Set((await listAccounts()).map((account) => account.provider))
- * ```
- */
-export async function listAccounts(options: BasePathOption = {}): Promise<AccountListing[]> {
-  return ((await accountRoute(options, "accounts")) as { accounts: AccountListing[] }).accounts
-}
-
-/**
- * Unlinks one of the signed-in user's accounts; returns the accounts left.
- *
- * @throws {AccountRouteError} `LastSignInMethod` when it is the user's last way to sign in,
- *   `UnknownAccount` when it is not theirs.
- * @example
- * ```ts
- * await unlinkAccount({ provider: "github", providerAccountId: "12345" })
- * ```
- */
-export async function unlinkAccount(
-  account: Pick<AccountListing, "provider" | "providerAccountId">,
-  options: BasePathOption = {},
-): Promise<AccountListing[]> {
-  const fields = { unlink: account.provider, providerAccountId: account.providerAccountId }
-  return ((await accountRoute(options, "accounts", fields)) as { accounts: AccountListing[] }).accounts
-}
-
-/**
- * Links another OAuth/OIDC provider's account to the signed-in user: the browser goes to the
- * provider and comes back to `redirectTo` (default: this page). An account another user already
- * has is refused there (`OAuthAccountNotLinked` on the error page).
- *
- * @example
- * ```ts
- * await linkAccount("github", { redirectTo: "/account" })
- * ```
- */
-export async function linkAccount(provider: string, options: BasePathOption & { redirectTo?: string } = {}): Promise<undefined> {
-  const { basePath = "/auth", redirectTo = location.href } = options
-  return navigate(await post(basePath, `${basePath}/link/${encodeURIComponent(provider)}`, { callbackUrl: redirectTo }))
-}
-
-/** GET (no `fields`) or POST an account route; its JSON, or an {@link AccountRouteError}. */
-async function accountRoute(options: BasePathOption, route: string, fields?: Record<string, string>): Promise<unknown> {
-  const basePath = options.basePath ?? "/auth"
-  const init: RequestInit = { credentials: "same-origin", headers: { Accept: "application/json" } }
-  if (fields) {
-    init.method = "POST"
-    init.headers = { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" }
-    init.body = new URLSearchParams({ ...fields, csrfToken: (await getCsrfToken({ basePath })) ?? "" })
-  }
-  const response = await fetch(`${basePath}/${route}`, init)
-  const answer = (await response.json().catch(() => null)) as { error?: unknown; message?: unknown } | null
-  if (!response.ok || answer === null || typeof answer !== "object") {
-    const type = typeof answer?.error === "string" ? answer.error : `HTTP ${response.status}`
-    throw new AccountRouteError(type, typeof answer?.message === "string" ? answer.message : type, response.status)
-  }
-  return answer
-}
-
 /** A session answer, or `null` for an empty one. */
 function sessionOf(value: unknown): Record<string, unknown> | null {
   return value && typeof value === "object" && Object.keys(value).length > 0 ? (value as Record<string, unknown>) : null
@@ -387,34 +228,26 @@ function sessionOf(value: unknown): Record<string, unknown> | null {
 
 /** Runs the passkey ceremony the server chooses; returns the fields the callback takes. */
 async function passkeyCeremony(optionsUrl: string): Promise<Record<string, string>> {
-  if (
-    typeof PublicKeyCredential !== "function" ||
-    typeof PublicKeyCredential.parseRequestOptionsFromJSON !== "function" ||
-    typeof PublicKeyCredential.parseCreationOptionsFromJSON !== "function"
-  ) {
+  const credentials = globalThis.PublicKeyCredential as typeof PublicKeyCredential | undefined
+  if (typeof credentials?.parseRequestOptionsFromJSON !== "function" || typeof credentials.parseCreationOptionsFromJSON !== "function") {
     throw new Error("This browser cannot use passkeys")
   }
-  const response = await fetch(optionsUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+  const response = await fetch(optionsUrl, GET_JSON)
   const answer = (await response.json().catch(() => null)) as { action?: string; options?: object; error?: string } | null
   if (!response.ok || !answer?.options) {
     throw new Error(`Passkey options were refused: ${answer?.error ?? (response.redirected ? new URL(response.url).searchParams.get("error") : null) ?? response.status}`)
   }
-  const action = answer.action === "register" ? "register" : "authenticate"
+  const register = answer.action === "register"
   let credential: Credential | null
   try {
-    credential =
-      action === "register"
-        ? await navigator.credentials.create({
-            publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(answer.options as PublicKeyCredentialCreationOptionsJSON),
-          })
-        : await navigator.credentials.get({
-            publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(answer.options as PublicKeyCredentialRequestOptionsJSON),
-          })
+    credential = register
+      ? await navigator.credentials.create({ publicKey: credentials.parseCreationOptionsFromJSON(answer.options as PublicKeyCredentialCreationOptionsJSON) })
+      : await navigator.credentials.get({ publicKey: credentials.parseRequestOptionsFromJSON(answer.options as PublicKeyCredentialRequestOptionsJSON) })
   } catch (error) {
-    throw explained(error, action)
+    throw explained(error, register)
   }
   if (!credential) throw new Error("The browser returned no passkey")
-  return { action, data: JSON.stringify(credential) }
+  return { action: register ? "register" : "authenticate", data: JSON.stringify(credential) }
 }
 
 /**
@@ -423,56 +256,51 @@ async function passkeyCeremony(optionsUrl: string): Promise<Record<string, strin
  * signing in, "no passkey on this device" (so that pages cannot learn which passkeys a device
  * holds): the message says everything it may mean. Other errors are returned as they are.
  */
-function explained(error: unknown, action: "register" | "authenticate"): unknown {
+function explained(error: unknown, register: boolean): unknown {
   if (!(error instanceof DOMException)) return error
-  const message = refusalMessage(error.name, action)
-  return message === undefined ? error : new DOMException(message, error.name)
-}
-
-function refusalMessage(name: string, action: "register" | "authenticate"): string | undefined {
+  const { name } = error
   const host = location.hostname
-  // Browsers refuse passkeys on an IP address: they belong to a host name.
+  let message: string | undefined
   if (name === "SecurityError" && (/^[0-9.]+$/.test(host) || host.startsWith("["))) {
-    if (!/^127\./.test(host) && host !== "[::1]") return `Passkeys do not work at an IP address such as ${host}. Open this page at the site's host name instead.`
+    // Browsers refuse passkeys on an IP address: they belong to a host name.
     const here = new URL(location.href)
     here.hostname = "localhost"
-    return `Passkeys do not work at an IP address such as ${host}. Open ${here.href} instead.`
+    const instead = /^127\./.test(host) || host === "[::1]" ? `Open ${here.href} instead.` : "Open this page at the site's host name instead."
+    message = `Passkeys do not work at an IP address such as ${host}. ${instead}`
+  } else if (name === "NotAllowedError" || name === "InvalidStateError") {
+    message = !register
+      ? "No passkey for this site was found on this device, or the request was cancelled. To make one, sign up with a passkey."
+      : name === "InvalidStateError"
+        ? "This device already holds a passkey for this account."
+        : "No passkey was created: the request was cancelled or timed out."
   }
-  if (action === "register") {
-    if (name === "InvalidStateError") return "This device already holds a passkey for this account."
-    if (name === "NotAllowedError") return "No passkey was created: the request was cancelled or timed out."
-    return undefined
-  }
-  if (name === "NotAllowedError" || name === "InvalidStateError") {
-    return "No passkey for this site was found on this device, or the request was cancelled. To make one, sign up with a passkey."
-  }
-  return undefined
+  return message === undefined ? error : new DOMException(message, name)
 }
 
 /** Posts `body` as a form with the CSRF token, asking for the redirect as JSON. */
 async function post(basePath: string, url: string, body: Record<string, string>): Promise<AuthResult> {
-  const csrf = (await getJson(`${basePath}/csrf`)) as { csrfToken?: string } | null
+  const token = await csrfToken(basePath)
   const response = await fetch(url, {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Auth-Return-Redirect": "1" },
-    body: new URLSearchParams({ ...body, csrfToken: csrf?.csrfToken ?? "" }),
+    body: new URLSearchParams({ ...body, csrfToken: token }),
   })
-  const answer = (await response.json().catch(() => null)) as { url?: string } | null
+  const answer = (await response.json().catch(() => null)) as { url?: unknown } | null
   // Only a URL the server vouched for: the caller's redirectTo is unchecked input.
   const vouched = typeof answer?.url === "string" ? answer.url : undefined
-  const target = vouched ?? location.href
   // A refusal with a URL (429, 503) names its error there; the current page's query names nothing.
   const params = vouched === undefined ? new URLSearchParams() : new URL(vouched, location.href).searchParams
   const error = params.get("error") ?? (response.ok ? null : `HTTP ${response.status}`)
-  const retryAfter = Number(response.headers.get("Retry-After"))
+  // No header reads as NaN, hence null.
+  const retryAfter = Number(response.headers.get("Retry-After") ?? Number.NaN)
   return {
     ok: error === null,
-    url: target,
+    url: vouched ?? location.href,
     error,
     code: params.get("code"),
     status: response.status,
-    retryAfter: response.headers.has("Retry-After") && Number.isFinite(retryAfter) ? retryAfter : null,
+    retryAfter: Number.isFinite(retryAfter) ? retryAfter : null,
   }
 }
 
@@ -481,9 +309,17 @@ function navigate(result: AuthResult): undefined {
   return undefined
 }
 
+/** How every GET of a route asks: with the site's cookies, for JSON. */
+const GET_JSON: RequestInit = { credentials: "same-origin", headers: { Accept: "application/json" } }
+
 async function getJson(url: string): Promise<unknown> {
-  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+  const response = await fetch(url, GET_JSON)
   return response.ok ? response.json().catch(() => null) : null
+}
+
+/** The CSRF token a POST carries (`""` when the route gave none: the POST is then refused). */
+async function csrfToken(basePath: string): Promise<string> {
+  return (await getCsrfToken({ basePath })) ?? ""
 }
 
 function stringFields(fields: Record<string, unknown>): Record<string, string> {

@@ -13,32 +13,25 @@
  * ignore. Where a value is a token or a hash Gatehouse wrote, they must be zero, so every changed
  * character is a refused value; where it comes from a browser or another tool's rows, they are
  * ignored, as the platform's decoder would.
+ *
+ * The bytes themselves go through the platform's `atob` and `btoa` (every Web runtime, and Node);
+ * what `atob` would forgive (whitespace, a misplaced `=`, the other alphabet, spare bits) is
+ * refused here first, so each spelling reads exactly what the table says.
  * @module
  */
 
-interface Alphabet {
-  readonly chars: string
-  /** The value of each ASCII character, -1 for those outside the alphabet. */
-  readonly values: Int8Array
-}
-
-function alphabet(chars: string): Alphabet {
-  const values = new Int8Array(128).fill(-1)
-  for (let i = 0; i < chars.length; i++) values[chars.charCodeAt(i)] = i
-  return { chars, values }
-}
-
-const BASE64 = alphabet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-const BASE64URL = alphabet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+/** What unpadded text of each alphabet may hold. */
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/
+const BASE64_TEXT = /^[A-Za-z0-9+/]*$/
 
 /** `bytes` as unpadded base64url. */
 export function encodeBase64url(bytes: Uint8Array): string {
-  return encode(bytes, BASE64URL, false)
+  return encodeBase64Unpadded(bytes).replace(/\+/g, "-").replace(/\//g, "_")
 }
 
 /** The bytes of unpadded, canonical base64url `text`; `undefined` for anything else. */
 export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  return decode(text, BASE64URL, true)
+  return decode(text, true, true)
 }
 
 /**
@@ -48,28 +41,39 @@ export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefin
 export function decodeBase64urlLenient(text: string): Uint8Array<ArrayBuffer> | undefined {
   const unpadded = withoutPadding(text)
   if (unpadded.length !== text.length && text.length % 4 !== 0) return undefined
-  return decode(unpadded, BASE64URL, false)
+  return decode(unpadded, true, false)
 }
 
 /** `bytes` as standard, padded base64. */
 export function encodeBase64(bytes: Uint8Array): string {
-  return encode(bytes, BASE64, true)
+  let binary = ""
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!)
+  return btoa(binary)
 }
 
 /** The bytes of standard, padded base64 `text`, spare bits ignored; `undefined` for anything else. */
 export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (text.length % 4 !== 0) return undefined
-  return decode(withoutPadding(text), BASE64, false)
+  return decode(withoutPadding(text), false, false)
 }
 
 /** `bytes` as unpadded standard base64. */
 export function encodeBase64Unpadded(bytes: Uint8Array): string {
-  return encode(bytes, BASE64, false)
+  return encodeBase64(bytes).replace(/=+$/, "")
 }
 
 /** The bytes of unpadded, canonical standard base64 `text`; `undefined` for anything else. */
 export function decodeBase64Unpadded(text: string): Uint8Array<ArrayBuffer> | undefined {
-  return decode(text, BASE64, true)
+  return decode(text, false, true)
+}
+
+/**
+ * Whether `text` is canonical unpadded base64url: in the alphabet, of a length a value can have,
+ * and with the spare bits of its last character zero. Native decoders (Node's, `atob`) skip, pad
+ * or ignore each of these, so every decoder of that spelling checks this first.
+ */
+export function isCanonicalBase64url(text: string): boolean {
+  return BASE64URL_TEXT.test(text) && text.length % 4 !== 1 && spareBitsZero(text)
 }
 
 /** `text` without the one or two `=` a padded value ends in; a third is left, to be refused. */
@@ -77,59 +81,30 @@ function withoutPadding(text: string): string {
   return text.replace(/={1,2}$/, "")
 }
 
-function encode(bytes: Uint8Array, { chars }: Alphabet, padded: boolean): string {
-  let out = ""
-  let i = 0
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!
-    out += chars[n >> 18]! + chars[(n >> 12) & 63]! + chars[(n >> 6) & 63]! + chars[n & 63]!
-  }
-  if (i + 1 === bytes.length) {
-    const n = bytes[i]! << 4
-    out += chars[n >> 6]! + chars[n & 63]! + (padded ? "==" : "")
-  } else if (i + 2 === bytes.length) {
-    const n = (bytes[i]! << 10) | (bytes[i + 1]! << 2)
-    out += chars[n >> 12]! + chars[(n >> 6) & 63]! + chars[n & 63]! + (padded ? "=" : "")
-  }
-  return out
+/**
+ * The bytes of unpadded `text` in the base64url (`url`) or standard alphabet; with `canonical`,
+ * the spare bits of its last character must be zero.
+ */
+function decode(text: string, url: boolean, canonical: boolean): Uint8Array<ArrayBuffer> | undefined {
+  if (text.length % 4 === 1 || !(url ? BASE64URL_TEXT : BASE64_TEXT).test(text)) return undefined
+  if (canonical && !spareBitsZero(text)) return undefined
+  // In the alphabet and of a decodable length, so atob cannot throw.
+  const binary = atob(url ? text.replace(/-/g, "+").replace(/_/g, "/") : text)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
 }
 
-/** The bytes of unpadded `text`; with `canonical`, the spare bits of its last character must be zero. */
-function decode(text: string, { values }: Alphabet, canonical: boolean): Uint8Array<ArrayBuffer> | undefined {
+/** Whether the low bits of the last character that no byte takes are zero (true for whole groups). */
+function spareBitsZero(text: string): boolean {
   const spare = text.length % 4
-  if (spare === 1) return undefined
-  const out = new Uint8Array((text.length * 3) >> 2)
-  const whole = text.length - spare
-  let o = 0
-  for (let i = 0; i < whole; i += 4) {
-    const a = valueAt(values, text, i)
-    const b = valueAt(values, text, i + 1)
-    const c = valueAt(values, text, i + 2)
-    const d = valueAt(values, text, i + 3)
-    if ((a | b | c | d) < 0) return undefined
-    const n = (a << 18) | (b << 12) | (c << 6) | d
-    out[o++] = n >> 16
-    out[o++] = (n >> 8) & 255
-    out[o++] = n & 255
-  }
-  if (spare === 2) {
-    const a = valueAt(values, text, whole)
-    const b = valueAt(values, text, whole + 1)
-    if ((a | b) < 0 || (canonical && (b & 15) !== 0)) return undefined
-    out[o] = (a << 2) | (b >> 4)
-  } else if (spare === 3) {
-    const a = valueAt(values, text, whole)
-    const b = valueAt(values, text, whole + 1)
-    const c = valueAt(values, text, whole + 2)
-    if ((a | b | c) < 0 || (canonical && (c & 3) !== 0)) return undefined
-    const n = (a << 12) | (b << 6) | c
-    out[o++] = n >> 10
-    out[o] = (n >> 2) & 255
-  }
-  return out
+  return spare === 0 || (sextet(text.charCodeAt(text.length - 1)) & (spare === 2 ? 15 : 3)) === 0
 }
 
-function valueAt(values: Int8Array, text: string, index: number): number {
-  const code = text.charCodeAt(index)
-  return code < 128 ? values[code]! : -1
+/** The value of a character already known to be in one of the two alphabets. */
+function sextet(code: number): number {
+  if (code >= 97) return code - 71 // a-z: 26-51
+  if (code >= 65) return code === 95 ? 63 : code - 65 // A-Z: 0-25; _ (95) is 63
+  if (code >= 48) return code + 4 // 0-9: 52-61
+  return code === 47 ? 63 : 62 // "/" is 63; "+" and "-" are 62
 }

@@ -122,7 +122,7 @@ export interface GetTokenParams<R extends boolean = false> {
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
 const ENCRYPTION = "A256CBC-HS512"
-const encoder = new TextEncoder()
+const encoder = /* @__PURE__ */ new TextEncoder()
 const decoder = new TextDecoder("utf-8", { fatal: true })
 /** Seconds of clock skew between the servers of one deployment that `decode` allows (Auth.js's allowance). */
 export const CLOCK_TOLERANCE = 15

@@ -8,8 +8,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2 AES_CBC_HMAC_SHA2
  */
 import { JWTSessionError } from "../errors.js"
-import { encodeBase64url } from "../encoding/base64.js"
-import { decodeBase64url } from "#primitives"
+import { decodeBase64url, encodeBase64url, openCbc, openGcm, sealCbc } from "#primitives"
 import { equalBytes } from "./constant-time.js"
 import { isSupportedEncryption, type ContentEncryption, type ContentKey } from "./keys.js"
 
@@ -37,7 +36,7 @@ export type KeyLookup = (kid: string | undefined, enc: ContentEncryption) => Pro
 /** Encrypts `plaintext` under `key` (A256CBC-HS512) into a compact JWE. */
 export async function encryptCompact(plaintext: Uint8Array, key: ContentKey): Promise<string> {
   if (key.enc !== "A256CBC-HS512") throw new JWTSessionError(`Gatehouse writes A256CBC-HS512 tokens only, not ${key.enc}`)
-  const { iv, ciphertext, mac } = await key.cipher.sealCbc(encoder.encode(key.protectedHeader), plaintext)
+  const { iv, ciphertext, mac } = await sealCbc(key.cipher, encoder.encode(key.protectedHeader), plaintext)
   return `${key.protectedHeader}..${encodeBase64url(iv)}.${encodeBase64url(ciphertext)}.${encodeBase64url(mac.subarray(0, SIZES[key.enc].tag))}`
 }
 
@@ -62,13 +61,13 @@ export async function decryptCompact(token: string, lookup: KeyLookup): Promise<
 
   const key = await lookup(header.kid, header.enc)
   if (key.enc === "A256GCM") {
-    const plaintext = await key.cipher.openGcm(aad, iv, ciphertext, tag)
+    const plaintext = await openGcm(key.cipher, aad, iv, ciphertext, tag)
     if (!plaintext) throw failed()
     return plaintext
   }
   // The tag is checked before the plaintext is used, and a padding failure is reported exactly
   // like a tag failure.
-  const { mac, plaintext } = await key.cipher.openCbc(aad, iv, ciphertext)
+  const { mac, plaintext } = await openCbc(key.cipher, aad, iv, ciphertext)
   if (!equalBytes(mac.subarray(0, sizes.tag), tag) || !plaintext) throw failed()
   return plaintext
 }

@@ -5,8 +5,7 @@
  * per (secret, salt, enc): a session check must pay none of it.
  * @module
  */
-import { contentCipher, digest, hkdf } from "#primitives"
-import { encodeBase64url } from "../encoding/base64.js"
+import { contentCipher, digest, encodeBase64url, hkdf } from "#primitives"
 import type { ContentCipher } from "../primitives/contract.js"
 
 /** Content encryption algorithms Gatehouse can derive keys for, with their key sizes in bytes. */

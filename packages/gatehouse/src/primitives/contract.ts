@@ -10,20 +10,15 @@
 /** The content encryptions a session token may use. */
 export type ContentEncryption = "A256CBC-HS512" | "A256GCM"
 
-/** A content key, imported once, ready to seal and open JWE content. */
+/**
+ * A content key as one build imported it (Web Crypto keys, or node:crypto key objects), once:
+ * opaque outside that build, and handed back to its `sealCbc`, `openCbc` or `openGcm`. Functions
+ * rather than methods of the key, so that a bundle that only reads tokens (`getToken`) carries no
+ * sealing code.
+ */
 export interface ContentCipher {
-  /**
-   * A256CBC-HS512 (RFC 7518 §5.2.2): a fresh IV, the ciphertext, and the full HMAC-SHA-512 over
-   * AAD ‖ IV ‖ ciphertext ‖ AAD length (the caller keeps its first half as the tag).
-   */
-  sealCbc(aad: Uint8Array, plaintext: Uint8Array): Promise<{ iv: Uint8Array; ciphertext: Uint8Array; mac: Uint8Array }>
-  /**
-   * A256CBC-HS512 opened: the HMAC the caller compares with the token's tag (in constant time,
-   * before using anything), and the plaintext, or `undefined` when the padding is wrong.
-   */
-  openCbc(aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<{ mac: Uint8Array; plaintext: Uint8Array | undefined }>
-  /** A256GCM opened: the plaintext, or `undefined` when the tag does not verify. */
-  openGcm(aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array | undefined>
+  /** The content encryption the key was imported for. */
+  readonly enc: ContentEncryption
 }
 
 /** The primitives each build exports. */
@@ -35,20 +30,24 @@ export interface Primitives {
   /** `key` (64 bytes for A256CBC-HS512: MAC half, then AES half; 32 for A256GCM) imported for `enc`. */
   contentCipher(key: Uint8Array, enc: ContentEncryption): Promise<ContentCipher>
   /**
+   * A256CBC-HS512 (RFC 7518 §5.2.2) under an A256CBC-HS512 key: a fresh IV, the ciphertext, and the
+   * full HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AAD length (the caller keeps its first half as the tag).
+   */
+  sealCbc(cipher: ContentCipher, aad: Uint8Array, plaintext: Uint8Array): Promise<{ iv: Uint8Array; ciphertext: Uint8Array; mac: Uint8Array }>
+  /**
+   * A256CBC-HS512 opened: the HMAC the caller compares with the token's tag (in constant time,
+   * before using anything), and the plaintext, or `undefined` when the padding is wrong.
+   */
+  openCbc(cipher: ContentCipher, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<{ mac: Uint8Array; plaintext: Uint8Array | undefined }>
+  /** A256GCM opened under an A256GCM key: the plaintext, or `undefined` when the tag does not verify. */
+  openGcm(cipher: ContentCipher, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array | undefined>
+  /**
    * The bytes of unpadded, canonical base64url `text` (spare bits zero); `undefined` for anything
-   * else. A JWE's segments, on the runtime's native decoder where it has one.
+   * else. A JWE's segments, on the runtime's native decoder.
    */
   decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefined
-}
-
-/**
- * A cipher's methods for the other kind of key, which the JWE reader never calls (it dispatches on
- * the key's `enc`); a build spreads this and fills in its kind's.
- */
-export const wrongKind: ContentCipher = { sealCbc: refuse, openCbc: refuse, openGcm: refuse }
-
-function refuse(): Promise<never> {
-  return Promise.reject(new TypeError("This content key is of the other kind"))
+  /** `bytes` as unpadded base64url (key ids, the protected header), on the runtime's native encoder. */
+  encodeBase64url(bytes: Uint8Array): string
 }
 
 /** The A256CBC-HS512 MAC input: AAD ‖ IV ‖ ciphertext ‖ the AAD's length in bits, 64-bit big-endian. */

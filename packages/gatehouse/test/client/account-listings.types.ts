@@ -5,7 +5,7 @@
  * compile error here. Nothing runs.
  */
 import { expectTypeOf } from "vitest"
-import type { AccountListing, SessionListing } from "../../src/client/index.js"
+import type { AccountListing, SessionListing } from "../../src/client/account.js"
 import type { ActiveSession } from "../../src/core/account/active-sessions.js"
 import type { LinkedAccount } from "../../src/core/account/linked-accounts.js"
 

@@ -19,12 +19,12 @@ import { closeServers, expressVersions, isolateAuthEnv, listen } from "./express
 
 isolateAuthEnv()
 
-/** The browser client as the package ships it (`npm test` builds before testing). */
-const clientModule = readFileSync(new URL("../../dist/client/index.js", import.meta.url), "utf8")
-const CLIENT_PAGE = `<!doctype html><title>Client</title><script type="module">import * as gatehouse from "/client.js"; window.gatehouse = gatehouse; document.title = "Client ready"</script>`
+/** The browser client's account helpers as the package ships them (`npm test` builds before testing). */
+const accountModule = readFileSync(new URL("../../dist/client/account.js", import.meta.url), "utf8")
+const CLIENT_PAGE = `<!doctype html><title>Client</title><script type="module">import * as gatehouse from "/client/account.js"; window.gatehouse = gatehouse; document.title = "Client ready"</script>`
 
-/** The client module's functions, as the page exposes them. */
-type ClientModule = typeof import("../../src/client/index.js")
+/** The functions of `gatehouse-auth/client/account`, as the page exposes them. */
+type ClientModule = typeof import("../../src/client/account.js")
 
 /** Opens the page that loads the client module, and waits for it. */
 async function clientPage(page: Page, origin: string): Promise<void> {
@@ -83,7 +83,7 @@ async function startApp(strategy: "database" | "jwt"): Promise<{ origin: string;
   }
   const app = expressVersions[0]!.express()
   app.use("/auth", ServerAuth(config))
-  app.get("/client.js", (_req, res) => void res.type("text/javascript").send(clientModule))
+  app.get("/client/account.js", (_req, res) => void res.type("text/javascript").send(accountModule))
   app.get("/client", (_req, res) => void res.type("html").send(CLIENT_PAGE))
   app.get("/account", requireAuth(config, { redirectTo: "/auth/signin" }), async (req, res) => {
     const request = new Request(`http://${req.headers.host}${req.originalUrl}`, { headers: { cookie: String(req.headers.cookie ?? ""), "user-agent": String(req.headers["user-agent"] ?? "") } })
@@ -171,7 +171,7 @@ describe("sessions across two Chromium browsers", () => {
     expect(errors()).toEqual([])
   })
 
-  it("through gatehouse-auth/client: lists, revokes one session, refuses its own and someone's unknown account, and a signed-out browser", async () => {
+  it("through gatehouse-auth/client/account: lists, revokes one session, refuses its own and someone's unknown account, and a signed-out browser", async () => {
     const { origin } = await startApp("database")
     const a = await signedInBrowser(origin, "A")
     const b = await signedInBrowser(origin, "B")
@@ -219,5 +219,17 @@ describe("sessions across two Chromium browsers", () => {
       )
     })
     expect(signedOut).toBe("SessionRequired 401")
+  })
+
+  it("through gatehouse-auth/client/account: linkAccount posts with the CSRF token and goes where the server says (a credentials provider cannot be linked: the error page)", async () => {
+    const { origin } = await startApp("database")
+    const a = await signedInBrowser(origin, "A")
+    await clientPage(a, origin)
+    await Promise.all([
+      a.waitForURL((url) => url.pathname === "/auth/error"),
+      a.evaluate(() => void (window as unknown as { gatehouse: ClientModule }).gatehouse.linkAccount("credentials", { redirectTo: "/account" })),
+    ])
+    expect(new URL(a.url()).searchParams.get("error")).toBe("InvalidProvider")
+    expect(await nextRequest(a, origin)).toBe("account")
   })
 })

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import type { ContentCipher, Primitives } from "../../src/primitives/contract.js"
 import { primitives as node } from "../../src/primitives/node.js"
 import { primitives as web } from "../../src/primitives/web.js"
+import { encodeBase64url } from "../../src/encoding/base64.js"
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
 const text = (value: string) => new TextEncoder().encode(value)
@@ -33,23 +34,23 @@ describe("the Web Crypto and node:crypto primitives", () => {
   it.each(builds)("%s: A256CBC-HS512 sealed by one is opened by the other, with the same MAC", async (_, sealer, opener) => {
     const aad = text("protected-header")
     const plaintext = text(JSON.stringify({ sub: "user-1", name: "Ada" }))
-    const sealed = await (await sealer.contentCipher(key64, "A256CBC-HS512")).sealCbc(aad, plaintext)
+    const sealed = await sealer.sealCbc(await sealer.contentCipher(key64, "A256CBC-HS512"), aad, plaintext)
     expect(sealed.iv.length).toBe(16)
     expect(sealed.mac.length).toBe(64)
-    const opened = await (await opener.contentCipher(key64, "A256CBC-HS512")).openCbc(aad, sealed.iv, sealed.ciphertext)
+    const opened = await opener.openCbc(await opener.contentCipher(key64, "A256CBC-HS512"), aad, sealed.iv, sealed.ciphertext)
     expect(Buffer.from(opened.mac)).toEqual(Buffer.from(sealed.mac))
     expect(opened.plaintext && new TextDecoder().decode(opened.plaintext)).toBe(JSON.stringify({ sub: "user-1", name: "Ada" }))
   })
 
   it.each([["web", web], ["node", node]] as const)("%s: gives another MAC for other AAD, and no plaintext for bad padding", async (_, build) => {
     const cipher: ContentCipher = await build.contentCipher(key64, "A256CBC-HS512")
-    const sealed = await cipher.sealCbc(text("aad"), text("hello"))
-    const other = await cipher.openCbc(text("aaD"), sealed.iv, sealed.ciphertext)
+    const sealed = await build.sealCbc(cipher, text("aad"), text("hello"))
+    const other = await build.openCbc(cipher, text("aaD"), sealed.iv, sealed.ciphertext)
     expect(Buffer.from(other.mac)).not.toEqual(Buffer.from(sealed.mac))
     // Flipping the last IV byte changes only the last plaintext byte of a one-block message: its padding.
     const iv = Uint8Array.from(sealed.iv)
     iv[15]! ^= 0xff
-    expect((await cipher.openCbc(text("aad"), iv, sealed.ciphertext)).plaintext).toBeUndefined()
+    expect((await build.openCbc(cipher, text("aad"), iv, sealed.ciphertext)).plaintext).toBeUndefined()
   })
 
   it.each([["web", web], ["node", node]] as const)("%s: opens A256GCM from a known vector and refuses a changed tag or AAD", async (_, build) => {
@@ -61,12 +62,26 @@ describe("the Web Crypto and node:crypto primitives", () => {
     const ciphertext = Buffer.concat([sealer.update(text("gcm payload")), sealer.final()])
     const tag = sealer.getAuthTag()
     const cipher = await build.contentCipher(key32, "A256GCM")
-    expect(new TextDecoder().decode(await cipher.openGcm(text("aad"), iv, ciphertext, tag))).toBe("gcm payload")
+    expect(new TextDecoder().decode(await build.openGcm(cipher, text("aad"), iv, ciphertext, tag))).toBe("gcm payload")
     const badTag = Uint8Array.from(tag)
     badTag[0]! ^= 1
-    expect(await cipher.openGcm(text("aad"), iv, ciphertext, badTag)).toBeUndefined()
-    expect(await cipher.openGcm(text("aaD"), iv, ciphertext, tag)).toBeUndefined()
-    await expect(cipher.openCbc(text("aad"), iv, ciphertext)).rejects.toThrow(TypeError)
+    expect(await build.openGcm(cipher, text("aad"), iv, ciphertext, badTag)).toBeUndefined()
+    expect(await build.openGcm(cipher, text("aaD"), iv, ciphertext, tag)).toBeUndefined()
+    await expect(build.openCbc(cipher, text("aad"), iv, ciphertext)).rejects.toThrow(TypeError)
+  })
+
+  it("encode base64url alike, unpadded, as the JS codec does, for every length and every byte value", () => {
+    const values = [...Array.from({ length: 41 }, (_, length) => Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 255)), Uint8Array.from({ length: 256 }, (_, i) => i)]
+    for (const value of values) {
+      const expected = encodeBase64url(value)
+      expect(node.encodeBase64url(value)).toBe(expected)
+      expect(web.encodeBase64url(value)).toBe(expected)
+      expect(expected).toBe(Buffer.from(value).toString("base64url"))
+    }
+    // A view into a larger buffer is encoded as its own bytes only.
+    const view = Uint8Array.from([1, 2, 3, 250, 251, 252, 9]).subarray(3, 6)
+    expect(node.encodeBase64url(view)).toBe("-vv8")
+    expect(web.encodeBase64url(view)).toBe("-vv8")
   })
 
   it("decode base64url alike: the same bytes for every length, and the same refusals", () => {
