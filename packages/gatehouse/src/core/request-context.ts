@@ -42,14 +42,26 @@ export interface RequestContext {
  *   and a `Set-Cookie` on every session check. `csrfVerified` is then false and `callbackUrl` the
  *   origin.
  */
-export async function createRequestContext(config: ResolvedConfig, request: InternalRequest, withState = true): Promise<RequestContext> {
+export function createRequestContext(config: ResolvedConfig, request: InternalRequest, withState = true): RequestContext | Promise<RequestContext> {
   const secure = config.useSecureCookies ?? request.url.protocol === "https:"
   const cookies = secure ? config.cookies.secure : config.cookies.insecure
   const origin = request.url.origin
   const provider = request.providerId === undefined ? undefined : config.providers.find((p) => p.id === request.providerId)
+  // Ready at once: a session read waits for nothing before it starts.
   if (!withState) {
-    return { config, request, logger: config.logger, origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: [] }
+    return { config, request, logger: config.logger, origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: NO_COOKIES }
   }
+  return statefulContext(config, request, { origin, cookies, provider })
+}
+
+const NO_COOKIES: readonly Cookie[] = Object.freeze([])
+
+/** The context of a route that reads or mints the CSRF token and the callback URL. */
+async function statefulContext(
+  config: ResolvedConfig,
+  request: InternalRequest,
+  { origin, cookies, provider }: Pick<RequestContext, "origin" | "cookies" | "provider">,
+): Promise<RequestContext> {
   const cookiesToSet: Cookie[] = []
 
   let csrfToken: string | undefined

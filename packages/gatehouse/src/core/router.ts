@@ -29,9 +29,11 @@ const TAKES_PROVIDER: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "
 export function parseRoute(pathname: string, basePath: string, optIn?: OptInRoutes): Route | undefined {
   const base = basePath === "/" ? "" : basePath
   if (!pathname.startsWith(`${base}/`)) return undefined
-  const segments = pathname.slice(base.length).split("/").filter(Boolean)
-  const [action, provider, ...rest] = segments
-  if (!action || rest.length > 0 || !isAuthAction(action) || !isServedAction(action, optIn)) return undefined
+  const tail = pathname.slice(base.length + 1)
+  // A lone action (every session check) needs no split; repeated or trailing slashes take the general way.
+  const segments = tail.includes("/") ? tail.split("/").filter(Boolean) : tail === "" ? [] : [tail]
+  const [action, provider] = segments
+  if (!action || segments.length > 2 || !isAuthAction(action) || !isServedAction(action, optIn)) return undefined
   if (provider === undefined) return { action, providerId: undefined }
   if (!TAKES_PROVIDER.has(action)) return undefined
   let providerId: string
