@@ -209,6 +209,10 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
   const withoutAuthorize = credentials.find((provider) => typeof provider.authorize !== "function")
   if (withoutAuthorize) return new MissingAuthorize(`Provider "${withoutAuthorize.id}" needs an \`authorize\` function`)
 
+  // Linked accounts and the end of other sessions are stored by the adapter; without one only this
+  // browser's JWT would be listed, and every other route would answer as if nobody were signed in.
+  if (config.account.routes && !adapter) return new MissingAdapter("The account routes (account.routes) require an adapter")
+
   const required = new Set<keyof Adapter>()
   if (providers.some((provider) => provider.type === "email")) {
     if (!adapter) return new MissingAdapter("Email login requires an adapter")

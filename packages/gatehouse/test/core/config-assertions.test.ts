@@ -98,6 +98,15 @@ describe("config assertions", () => {
     expect(errorOf({ ...base, providers: [broken] })?.type).toBe("MissingAuthorize")
   })
 
+  it("requires an adapter for the account routes, which list and unlink stored accounts", () => {
+    expect(errorOf({ ...base, providers: [credentials()], account: { routes: true } })).toEqual({
+      type: "MissingAdapter",
+      message: "The account routes (account.routes) require an adapter",
+    })
+    expect(errorOf({ ...base, providers: [credentials()], account: { routes: true }, adapter: allMethods(databaseMethods) })).toBeUndefined()
+    expect(errorOf({ ...base, providers: [credentials()], account: { routes: false } })).toBeUndefined()
+  })
+
   it("requires an adapter with the verification-token methods for email sign-in", () => {
     expect(errorOf({ ...base, providers: [email] })).toEqual({ type: "MissingAdapter", message: "Email login requires an adapter" })
     const adapter = allMethods(["createVerificationToken", "getUserByEmail"])

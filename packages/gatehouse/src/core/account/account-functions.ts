@@ -5,6 +5,7 @@
  * @module
  */
 import { serializeCookie } from "../../cookies/serialize.js"
+import { MissingAdapter } from "../../errors.js"
 import type { AuthConfig } from "../../types.js"
 import type { RequestContext } from "../request-context.js"
 import type { SessionRequest } from "../request-session.js"
@@ -17,6 +18,14 @@ const sessions = () => import("./active-sessions.js")
 const accounts = () => import("./linked-accounts.js")
 const contextOf = async (request: SessionRequest, config: AuthConfig): Promise<RequestContext> =>
   (await import("../request-session.js")).sessionRequestContext(request, config)
+
+/** The context for the linked-account functions, which read rows only an adapter keeps. */
+async function accountsContextOf(request: SessionRequest, config: AuthConfig): Promise<RequestContext> {
+  const ctx = await contextOf(request, config)
+  // Without one there is nobody to find: say what is missing rather than "no session".
+  if (!ctx.config.adapter) throw new MissingAdapter("Linked accounts are stored by the adapter: listAccounts and unlinkAccount need one")
+  return ctx
+}
 
 export type { AccountKey, ActiveSession, LinkedAccount }
 
@@ -85,7 +94,7 @@ export async function revokeOtherSessions(request: SessionRequest, config: AuthC
 /**
  * The signed-in user's linked accounts: provider, `providerAccountId` and type, never a token.
  *
- * @throws {SessionRequired} without a session.
+ * @throws {SessionRequired} without a session; `MissingAdapter` without an adapter.
  * @example
  * ```ts
  * import { listAccounts } from "gatehouse-auth"
@@ -94,7 +103,7 @@ export async function revokeOtherSessions(request: SessionRequest, config: AuthC
  * ```
  */
 export async function listAccounts(request: SessionRequest, config: AuthConfig): Promise<LinkedAccount[]> {
-  return (await accounts()).listLinkedAccounts(await contextOf(request, config))
+  return (await accounts()).listLinkedAccounts(await accountsContextOf(request, config))
 }
 
 /**
@@ -102,7 +111,8 @@ export async function listAccounts(request: SessionRequest, config: AuthConfig):
  * way they can sign in.
  *
  * @throws {SessionRequired} without a session; `UnknownAccount` for an account that is not
- *   theirs; `LastSignInMethod` when nothing else would let them sign in.
+ *   theirs; `LastSignInMethod` when nothing else would let them sign in; `MissingAdapter` without
+ *   an adapter.
  * @example
  * ```ts
  * import { unlinkAccount } from "gatehouse-auth"
@@ -111,5 +121,5 @@ export async function listAccounts(request: SessionRequest, config: AuthConfig):
  * ```
  */
 export async function unlinkAccount(request: SessionRequest, config: AuthConfig, account: AccountKey): Promise<void> {
-  await (await accounts()).unlinkLinkedAccount(await contextOf(request, config), { provider: String(account?.provider), providerAccountId: String(account?.providerAccountId) })
+  await (await accounts()).unlinkLinkedAccount(await accountsContextOf(request, config), { provider: String(account?.provider), providerAccountId: String(account?.providerAccountId) })
 }
