@@ -5,7 +5,7 @@
  * their next revocation check). Forged, foreign, stale and replayed tokens are refused with 400
  * and change nothing.
  */
-import { SignJWT, generateKeyPair } from "jose"
+import { SignJWT, exportSPKI, generateKeyPair, importJWK } from "jose"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { StoredAdapter as FullAdapter } from "../../src/adapters/index.js"
@@ -202,6 +202,98 @@ describe("back-channel logout from the real oidc-provider", () => {
       expect(response.status, token.slice(0, 40)).toBe(400)
     }
     expect(await sessionOf(browser)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+})
+
+/** What a logout token for this client may look like: each case changes one thing of {@link goodToken}. */
+interface TokenCase {
+  name: string
+  claims?: (good: Record<string, unknown>) => Record<string, unknown>
+  header?: Record<string, unknown>
+  /** Builds the whole token instead, from the good claims (tokens the provider's key did not sign). */
+  token?: (good: Record<string, unknown>) => Promise<string>
+}
+
+/** The claims of a logout token that must be accepted, ending the provider session `sid`. */
+function goodClaims(sid: string): Record<string, unknown> {
+  return { iss: idp.issuer, aud: "app-client", iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID(), sub: "alice", sid, events: LOGOUT_EVENT }
+}
+
+async function goodToken(sid: string, change: Pick<TokenCase, "claims" | "header" | "token"> = {}): Promise<string> {
+  const good = goodClaims(sid)
+  if (change.token) return change.token(good)
+  return idp.signJwt(change.claims ? change.claims(good) : good, { typ: "logout+jwt", ...change.header })
+}
+
+const without = (claims: Record<string, unknown>, ...names: string[]) => Object.fromEntries(Object.entries(claims).filter(([name]) => !names.includes(name)))
+const now = () => Math.floor(Date.now() / 1000)
+
+/** Each signed with the provider's real key (but the last three), each wrong in one way only. */
+const refused: (TokenCase & { /** What the refusal's error_description says: the rule that refused it, not another one. */ why: string })[] = [
+  { name: "from another issuer (iss)", why: "another issuer", claims: (good) => ({ ...good, iss: `${idp.issuer}/other` }) },
+  { name: "without iss", why: "another issuer", claims: (good) => without(good, "iss") },
+  { name: "for another client only (aud)", why: "another client", claims: (good) => ({ ...good, aud: "other-client" }) },
+  { name: "for other clients only (aud as an array)", why: "another client", claims: (good) => ({ ...good, aud: ["other-client", "third-client"] }) },
+  { name: "without aud", why: "another client", claims: (good) => without(good, "aud") },
+  { name: "issued too long ago (iat)", why: "too old", claims: (good) => ({ ...good, iat: now() - 400 }) },
+  { name: "issued in the future beyond the clock tolerance (iat)", why: "in the future", claims: (good) => ({ ...good, iat: now() + 60 }) },
+  { name: "without iat", why: "no iat", claims: (good) => without(good, "iat") },
+  { name: "with iat as a string", why: "no iat", claims: (good) => ({ ...good, iat: String(now()) }) },
+  { name: "expired (exp past)", why: "expired", claims: (good) => ({ ...good, iat: now() - 120, exp: now() - 60 }) },
+  { name: "with exp as a string", why: "expired", claims: (good) => ({ ...good, exp: String(now() + 60) }) },
+  { name: "without events", why: "no back-channel logout event", claims: (good) => without(good, "events") },
+  { name: "with another event than back-channel logout", why: "no back-channel logout event", claims: (good) => ({ ...good, events: { "http://schemas.openid.net/event/other": {} } }) },
+  { name: "with the logout event not an object", why: "no back-channel logout event", claims: (good) => ({ ...good, events: { "http://schemas.openid.net/event/backchannel-logout": true } }) },
+  { name: "with events a string", why: "no back-channel logout event", claims: (good) => ({ ...good, events: "http://schemas.openid.net/event/backchannel-logout" }) },
+  { name: "with events an array", why: "no back-channel logout event", claims: (good) => ({ ...good, events: ["http://schemas.openid.net/event/backchannel-logout"] }) },
+  { name: "naming neither sid nor sub", why: "neither sid nor sub", claims: (good) => without(good, "sid", "sub") },
+  { name: "with sid not a string", why: "sid is not a string", claims: (good) => ({ ...good, sid: [good.sid] }) },
+  { name: "without jti", why: "no jti", claims: (good) => without(good, "jti") },
+  { name: "with an empty jti", why: "no jti", claims: (good) => ({ ...good, jti: "" }) },
+  { name: "with a nonce (an ID token's claim)", why: "must not have a nonce", claims: (good) => ({ ...good, nonce: "n-0S6_WzA2Mj" }) },
+  { name: "typed as an access token (typ at+jwt)", why: "typ is", header: { typ: "at+jwt" } },
+  { name: "typed as something else (typ JOSE)", why: "typ is", header: { typ: "JOSE" } },
+  { name: "with typ not a string", why: "typ is", header: { typ: ["logout+jwt"] } },
+  { name: "with alg none (no signature)", why: "not signed by the provider's keys", token: async (good) => `${Buffer.from(JSON.stringify({ alg: "none", typ: "logout+jwt" })).toString("base64url")}.${Buffer.from(JSON.stringify(good)).toString("base64url")}.` },
+  { name: "HS256, keyed with the client secret", why: "not signed by the provider's keys", token: (good) => new SignJWT(good).setProtectedHeader({ alg: "HS256", typ: "logout+jwt" }).sign(new TextEncoder().encode("app-secret")) },
+  {
+    name: "HS256, keyed with the provider's public key (algorithm confusion)", why: "not signed by the provider's keys",
+    token: async (good) => {
+      const key = await importJWK(idp.jwks.keys[0]!, "RS256")
+      const pem = await exportSPKI(key as CryptoKey)
+      return new SignJWT(good).setProtectedHeader({ alg: "HS256", kid: idp.jwks.keys[0]!.kid!, typ: "logout+jwt" }).sign(new TextEncoder().encode(pem))
+    },
+  },
+]
+
+/** Tokens as a provider may send them: each must end the session. */
+const accepted: TokenCase[] = [
+  { name: "typ logout+jwt, sid and sub, no exp" },
+  { name: "typ application/logout+jwt, aud an array with this client, exp in the future", header: { typ: "application/logout+jwt" }, claims: (good) => ({ ...good, aud: ["other-client", "app-client"], exp: now() + 120 }) },
+  { name: "typ JWT, iat within the clock tolerance ahead", header: { typ: "JWT" }, claims: (good) => ({ ...good, iat: now() + 10 }) },
+  { name: "no typ, only sub (every session of the user)", header: { typ: undefined }, claims: (good) => without(good, "sid") },
+]
+
+describe("logout tokens signed with the provider's real key", () => {
+  it.each(accepted)("accepts one that is right: $name", async ({ claims, header }) => {
+    const { browser, sid } = await signedInBrowser()
+    const response = await post(await goodToken(sid, { ...(claims && { claims }), ...(header && { header }) }))
+    expect(response.status).toBe(200)
+    expect(await sessionOf(browser)).toBeNull()
+  })
+
+  it.each(refused)("refuses one $name with 400 invalid_request, and ends no session", async ({ why, ...change }) => {
+    const { browser, sid } = await signedInBrowser()
+    const response = await post(await goodToken(sid, change))
+    expect(response.status).toBe(400)
+    expect(response.headers.get("cache-control")).toContain("no-store")
+    const body = (await response.json()) as { error: string; error_description: string }
+    expect(body.error).toBe("invalid_request")
+    expect(body.error_description).toContain(why)
+    expect(await sessionOf(browser)).toMatchObject({ user: { email: "alice@example.com" } })
+    // The refusal spent nothing: the same provider session still ends with a right token.
+    expect((await post(await goodToken(sid))).status).toBe(200)
+    expect(await sessionOf(browser)).toBeNull()
   })
 })
 

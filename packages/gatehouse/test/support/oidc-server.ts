@@ -13,9 +13,13 @@
  *
  * Failure switches (`server.failures`) act around oidc-provider, in a Koa middleware in front of
  * its routes, because it has no setting to misbehave.
+ *
+ * `server.signJwt(claims, header?)` signs anything with the provider's own key (test-only): a token
+ * the provider would never issue, yet whose signature is genuine, so a test proves that a check of
+ * the claims or header refuses it, not the signature check.
  */
 import type { ClientMetadata, Configuration, InteractionResults, KoaContextWithOIDC, Provider } from "oidc-provider"
-import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK } from "jose"
+import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, type JWTHeaderParameters } from "jose"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { RecordedRequest } from "./github-like-server.js"
@@ -100,6 +104,19 @@ export interface OidcServer {
   jwks: { keys: JWK[] }
   /** The oidc-provider instance, for what the switches above don't cover. */
   provider: Provider
+  /**
+   * Test-only: a JWS compact token of exactly `claims`, signed RS256 with the provider's own
+   * signing key (the one its jwks_uri publishes), so it verifies as the provider's. The protected
+   * header is `{ alg: "RS256", kid: <the provider's kid> }` with `header` over it; `alg` cannot be
+   * changed (the key is RSA), anything else can, malformed values included (e.g. `typ: ["jwt"]`).
+   * Nothing is added to the claims: no `iat`, `exp` or `jti` unless given.
+   *
+   * @example
+   * ```ts
+   * const token = await idp.signJwt({ iss: idp.issuer, aud: "app-client", nonce: "n" }, { typ: "logout+jwt" })
+   * ```
+   */
+  signJwt(claims: Record<string, unknown>, header?: Record<string, unknown>): Promise<string>
   stop(): Promise<void>
 }
 
@@ -274,12 +291,17 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     const tamper = server.failures.idTokenClaims
     const body: unknown = ctx.body
     if (ctx.path === "/token" && tamper && ctx.status === 200 && isIdTokenBody(body)) {
-      const header = decodeProtectedHeader(body.id_token)
-      const claims = { ...decodeJwt(body.id_token), ...tamper }
-      const resigned = await new SignJWT(claims).setProtectedHeader({ ...header, alg: "RS256", kid }).sign(privateKey)
+      const resigned = await signJwt({ ...decodeJwt(body.id_token), ...tamper }, decodeProtectedHeader(body.id_token))
       ctx.body = { ...body, id_token: resigned }
     }
   })
+
+  /** See {@link OidcServer.signJwt}: the provider's key, whatever the claims and header say. */
+  function signJwt(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
+    // jose types the header's members; a test may want them malformed, which jose signs as given.
+    const protectedHeader = { ...header, alg: "RS256", kid: "kid" in header ? header.kid : kid } as JWTHeaderParameters
+    return new SignJWT(claims).setProtectedHeader(protectedHeader).sign(privateKey)
+  }
 
   /** Finishes whichever prompt the interaction is at, without any page; returns where to go next. */
   async function interact(req: IncomingMessage, res: ServerResponse): Promise<string> {
@@ -324,6 +346,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     requests: [],
     jwks: { keys: [publicJwk] },
     provider,
+    signJwt,
     stop: () =>
       new Promise<void>((resolve, reject) => {
         httpServer.close((error) => (error ? reject(error) : resolve()))

@@ -45,6 +45,13 @@ export async function listLinkedAccounts(ctx: RequestContext): Promise<LinkedAcc
  * configured provider, an email provider for their address, or credentials (as
  * `account.canUseCredentials` says) must remain.
  *
+ * The adapter contract has no transaction, so two unlinks of a user's last two accounts could
+ * both pass the first check. The check is made again once the account is gone, on what the store
+ * then holds: when no way in is left, the row read before (tokens included) is linked back and
+ * the unlink is refused. Whichever of two such unlinks looks last sees the other's deletion, so
+ * at least one of them restores its account; both may, and then both are refused. The
+ * authenticator and the event wait until the unlink stands.
+ *
  * @throws {SessionRequired} without a session; {@link UnknownAccount} for an account that is not the
  *   user's; {@link LastSignInMethod} when it is their last way in.
  */
@@ -52,16 +59,39 @@ export async function unlinkLinkedAccount(ctx: RequestContext, key: AccountKey):
   const { config } = ctx
   const user = await requireUser(ctx)
   const accounts = await accountsOf(ctx, user)
-  const account = accounts.find((candidate) => candidate.provider === key.provider && candidate.providerAccountId === key.providerAccountId)
+  const account = accounts.find((candidate) => sameAccount(candidate, key))
   if (!account) throw new UnknownAccount("The signed-in user has no such account")
-  if (!(await hasAnotherWayIn(ctx, user, accounts.filter((other) => other !== account)))) {
-    throw new LastSignInMethod("Unlinking this account would leave the user no way to sign in")
-  }
+  const lastWayIn = () => new LastSignInMethod("Unlinking this account would leave the user no way to sign in")
+  if (!(await hasAnotherWayIn(ctx, user, accounts.filter((other) => other !== account)))) throw lastWayIn()
   await callAdapter(config.adapter, "unlinkAccount", key)
+  // This account is left out even when present: another request may have put it back meanwhile,
+  // and a row this unlink is deleting is no way in.
+  const remaining = (await accountsOf(ctx, user)).filter((other) => !sameAccount(other, key))
+  if (!(await hasAnotherWayIn(ctx, user, remaining))) {
+    await relink(ctx, user, account)
+    throw lastWayIn()
+  }
   if (account.type === "webauthn" && typeof config.adapter?.deleteAuthenticator === "function") {
     await callAdapter(config.adapter, "deleteAuthenticator", account.providerAccountId)
   }
   await emitEvent(config, "unlinkAccount", { user, account: { provider: account.provider, providerAccountId: account.providerAccountId, type: account.type } })
+}
+
+/**
+ * Links `account` (the whole row as it was read) back to `user`. A refused unlink of the same
+ * account running alongside may have linked it back first: the store then refuses a second row,
+ * and finding it the user's again is success.
+ */
+async function relink(ctx: RequestContext, user: AdapterUser, account: AdapterAccount): Promise<void> {
+  try {
+    await callAdapter(ctx.config.adapter, "linkAccount", account)
+  } catch (error) {
+    if (!(await accountsOf(ctx, user)).some((other) => sameAccount(other, account))) throw error
+  }
+}
+
+function sameAccount(account: AccountKey, key: AccountKey): boolean {
+  return account.provider === key.provider && account.providerAccountId === key.providerAccountId
 }
 
 /** Whether `user` can still sign in without the account being removed (`remaining` are the others). */

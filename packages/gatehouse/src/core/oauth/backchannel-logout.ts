@@ -61,7 +61,8 @@ async function endLoggedOutSessions(ctx: RequestContext): Promise<void> {
   const verified = await verifyProviderJws(provider, as.jwks_uri, token)
   if (!verified) throw new InvalidLogoutToken("The logout token is not signed by the provider's keys")
   const typ = verified.header.typ
-  if (typ !== undefined && !/^(application\/)?(logout\+jwt|jwt)$/i.test(String(typ))) throw new InvalidLogoutToken(`The logout token's typ is ${JSON.stringify(typ)}`)
+  // A string (RFC 7515, 4.1.9) or absent: String() of ["logout+jwt"] would pass the pattern.
+  if (typ !== undefined && (typeof typ !== "string" || !/^(application\/)?(logout\+jwt|jwt)$/i.test(typ))) throw new InvalidLogoutToken(`The logout token's typ is ${JSON.stringify(typ)}`)
   const { sid, sub, jti } = checkedClaims(verified.claims, as.issuer, provider.clientId ?? "")
 
   // Single use, shared by every instance through the adapter's hitRateLimit: counted before
