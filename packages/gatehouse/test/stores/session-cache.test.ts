@@ -90,6 +90,48 @@ describe("the database-session cache", () => {
     expect(reads.count).toBe(1)
   })
 
+  it("asks the store for a repeated hit's entry and its user's mark together, in one round trip", async () => {
+    const { raw, adapter } = await database()
+    const redis = redisStore({ client: own.client, prefix: randomPrefix() })
+    let inFlight = 0
+    let mostAtOnce = 0
+    const counting: SharedStore = {
+      ...redis,
+      get: async (key) => {
+        mostAtOnce = Math.max(mostAtOnce, ++inFlight)
+        try {
+          return await redis.get(key)
+        } finally {
+          inFlight--
+        }
+      },
+    }
+    const config = credentialsConfig({ adapter, logger: recordingLogger().logger, sharedStore: counting, session: { strategy: "database", cacheMaxAge: 30 } })
+    const browser = await signedIn(raw, config)
+    expect(await browser.session()).toMatchObject({ user: { name: "Ada" } })
+    expect(mostAtOnce).toBe(1)
+    expect(await browser.session()).toMatchObject({ user: { name: "Ada" } })
+    expect(mostAtOnce).toBe(2)
+  })
+
+  it("judges an entry by the mark of the user it holds, not the one this instance remembered for the session", async () => {
+    const { raw, adapter } = await database()
+    const bobId = crypto.randomUUID()
+    await raw.createUser({ id: bobId, name: "Bob", email: "bob@example.com", emailVerified: null })
+    const prefix = randomPrefix()
+    const [a, b] = [instance(adapter, prefix), instance(adapter, prefix)]
+    const browser = await signedIn(raw, a)
+    // A remembers the session as Ada's.
+    expect(await browser.session()).toMatchObject({ user: { name: "Ada" } })
+    // The row moves to Bob; B caches it as Bob's, then Bob is renamed through B.
+    const cachedOnB = resolveConfig(b).adapter!
+    await cachedOnB.updateSession!({ sessionToken: storedKey(browser.jar.get(SESSION_COOKIE)!), userId: bobId })
+    expect(await on(b, browser).session()).toMatchObject({ user: { name: "Bob" } })
+    await cachedOnB.updateUser!({ id: bobId, name: "Robert" })
+    // Ada's mark says nothing about Bob's entry: A must not serve "Bob".
+    expect(await browser.session()).toMatchObject({ user: { name: "Robert" } })
+  })
+
   it("ends a session signed out on one instance at once on every other", async () => {
     const { raw, adapter } = await database()
     const prefix = randomPrefix()

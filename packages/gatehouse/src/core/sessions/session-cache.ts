@@ -30,6 +30,8 @@ const MARKER_SLACK_SECONDS = 60
 const TOMBSTONE = "ended"
 /** Missed invalidations kept for writing again, at most; past it the oldest go (their bound still holds). */
 const PENDING_LIMIT = 10_000
+/** Sessions whose user this instance remembers, at most (a few MB): a forgotten one costs a round trip, not a wrong answer. */
+const KNOWN_USERS_LIMIT = 10_000
 
 /** A write that ends cached copies: `value` with a ttl, or a delete when `value` is undefined. */
 interface Invalidation {
@@ -85,6 +87,18 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
   const markUser = async (userId: string) => invalidate({ key: await userKey(userId), value: String(Date.now()), at: Date.now() })
   const read = adapter.getSessionAndUser.bind(adapter)
 
+  // Whose session each key held when this instance last read it. A hit needs the entry and its
+  // user's mark; asked one after the other that is two round trips to the store, slower than the
+  // one query the cache stands in for. With the user known from an earlier read, both go at once;
+  // a guess the entry contradicts costs the second trip, as before. Bounded, oldest dropped first.
+  const knownUsers = new Map<string, string>()
+  const remember = (key: string, userId: string) => {
+    if (knownUsers.get(key) === userId) return
+    if (knownUsers.size >= KNOWN_USERS_LIMIT) knownUsers.delete(knownUsers.keys().next().value!)
+    knownUsers.set(key, userId)
+  }
+  const markOf = async (userId: string) => storeCall(config, "session-cache", async (store) => store.get(await userKey(userId)))
+
   // A copy whose prototype is the adapter: methods not overridden stay the adapter's own, class or object.
   const cached: Adapter = Object.create(adapter) as Adapter
 
@@ -92,11 +106,13 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
     // A store that just failed is not asked again in the same read: one timeout, not two.
     if (!(await retryPending())) return read(sessionToken)
     const key = await sessionKey(sessionToken)
-    const hit = await storeCall(config, "session-cache", (store) => store.get(key))
+    const guess = knownUsers.get(key)
+    const [hit, guessedMark] = await Promise.all([storeCall(config, "session-cache", (store) => store.get(key)), guess === undefined ? undefined : markOf(guess)])
     if (hit.ok && hit.value !== null && hit.value !== TOMBSTONE) {
       const entry = parse(hit.value)
       if (entry) {
-        const marker = await storeCall(config, "session-cache", async (store) => store.get(await userKey(entry.user.id)))
+        remember(key, entry.user.id)
+        const marker = guessedMark !== undefined && guess === entry.user.id ? guessedMark : await markOf(entry.user.id)
         if (marker.ok && !(marker.value !== null && Number(marker.value) >= entry.readAt - CLOCK_MARGIN_MS)) return revive(entry)
       }
       // Judged stale: dropped, so the read below may cache the row afresh.
@@ -104,6 +120,7 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
     }
     const readAt = Date.now()
     const found = await read(sessionToken)
+    if (found) remember(key, found.user.id)
     if (found && hit.ok && hit.value !== TOMBSTONE) {
       const ttl = Math.min(maxAge, (new Date(found.session.expires).getTime() - Date.now()) / 1000)
       if (ttl > 0) await storeCall(config, "session-cache", (store) => store.setIfAbsent(key, serialize(found, readAt), ttl))
