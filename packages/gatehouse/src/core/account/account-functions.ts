@@ -5,7 +5,6 @@
  * @module
  */
 import { serializeCookie } from "../../cookies/serialize.js"
-import { MissingAdapter } from "../../errors.js"
 import type { AuthConfig } from "../../types.js"
 import type { RequestContext } from "../request-context.js"
 import type { SessionRequest } from "../request-session.js"
@@ -18,14 +17,6 @@ const sessions = () => import("./active-sessions.js")
 const accounts = () => import("./linked-accounts.js")
 const contextOf = async (request: SessionRequest, config: AuthConfig): Promise<RequestContext> =>
   (await import("../request-session.js")).sessionRequestContext(request, config)
-
-/** The context for the linked-account functions, which read rows only an adapter keeps. */
-async function accountsContextOf(request: SessionRequest, config: AuthConfig): Promise<RequestContext> {
-  const ctx = await contextOf(request, config)
-  // Without one there is nobody to find: say what is missing rather than "no session".
-  if (!ctx.config.adapter) throw new MissingAdapter("Linked accounts are stored by the adapter: listAccounts and unlinkAccount need one")
-  return ctx
-}
 
 export type { AccountKey, ActiveSession, LinkedAccount }
 
@@ -103,7 +94,7 @@ export async function revokeOtherSessions(request: SessionRequest, config: AuthC
  * ```
  */
 export async function listAccounts(request: SessionRequest, config: AuthConfig): Promise<LinkedAccount[]> {
-  return (await accounts()).listLinkedAccounts(await accountsContextOf(request, config))
+  return (await accounts()).listLinkedAccounts(await contextOf(request, config))
 }
 
 /**
@@ -121,5 +112,5 @@ export async function listAccounts(request: SessionRequest, config: AuthConfig):
  * ```
  */
 export async function unlinkAccount(request: SessionRequest, config: AuthConfig, account: AccountKey): Promise<void> {
-  await (await accounts()).unlinkLinkedAccount(await accountsContextOf(request, config), { provider: String(account?.provider), providerAccountId: String(account?.providerAccountId) })
+  await (await accounts()).unlinkLinkedAccount(await contextOf(request, config), { provider: String(account?.provider), providerAccountId: String(account?.providerAccountId) })
 }

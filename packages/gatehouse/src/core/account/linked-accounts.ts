@@ -4,7 +4,7 @@
  * @module
  */
 import type { AdapterAccount, AdapterUser } from "../../adapters/index.js"
-import { LastSignInMethod, SessionRequired, UnknownAccount } from "../../errors.js"
+import { LastSignInMethod, MissingAdapter, SessionRequired, UnknownAccount } from "../../errors.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import type { RequestContext } from "../request-context.js"
@@ -27,7 +27,7 @@ export type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
 /**
  * The request user's accounts.
- * @throws {SessionRequired} without a session.
+ * @throws {SessionRequired} without a session; {@link MissingAdapter} without an adapter.
  */
 export async function listLinkedAccounts(ctx: RequestContext): Promise<LinkedAccount[]> {
   const user = await requireUser(ctx)
@@ -46,8 +46,9 @@ export async function listLinkedAccounts(ctx: RequestContext): Promise<LinkedAcc
  * `account.canUseCredentials` says) must remain.
  *
  * The adapter contract has no transaction, so two unlinks of a user's last two accounts could
- * both pass the first check. The check is made again once the account is gone, on what the store
- * then holds: when no way in is left, the row read before (tokens included) is linked back and
+ * both pass the first check. When the other accounts are the user's only way in (no email
+ * provider for their address, no password), the check is made again once the account is gone, on
+ * what the store then holds: when no way in is left, the row read before (tokens included) is linked back and
  * the unlink is refused. Whichever of two such unlinks looks last sees the other's deletion, so
  * at least one of them restores its account; both may, and then both are refused. The
  * authenticator and the event wait until the unlink stands.
@@ -62,12 +63,14 @@ export async function unlinkLinkedAccount(ctx: RequestContext, key: AccountKey):
   const account = accounts.find((candidate) => sameAccount(candidate, key))
   if (!account) throw new UnknownAccount("The signed-in user has no such account")
   const lastWayIn = () => new LastSignInMethod("Unlinking this account would leave the user no way to sign in")
-  if (!(await hasAnotherWayIn(ctx, user, accounts.filter((other) => other !== account)))) throw lastWayIn()
+  // An email address or a password does not depend on the accounts: asked once, and then no
+  // concurrent unlink can take the user's last way in, so nothing needs looking at again.
+  const besidesAccounts = await wayInBesidesAccounts(ctx, user)
+  if (!besidesAccounts && !accountsLetIn(ctx, accounts.filter((other) => other !== account))) throw lastWayIn()
   await callAdapter(config.adapter, "unlinkAccount", key)
   // This account is left out even when present: another request may have put it back meanwhile,
   // and a row this unlink is deleting is no way in.
-  const remaining = (await accountsOf(ctx, user)).filter((other) => !sameAccount(other, key))
-  if (!(await hasAnotherWayIn(ctx, user, remaining))) {
+  if (!besidesAccounts && !accountsLetIn(ctx, (await accountsOf(ctx, user)).filter((other) => !sameAccount(other, key)))) {
     await relink(ctx, user, account)
     throw lastWayIn()
   }
@@ -94,17 +97,26 @@ function sameAccount(account: AccountKey, key: AccountKey): boolean {
   return account.provider === key.provider && account.providerAccountId === key.providerAccountId
 }
 
-/** Whether `user` can still sign in without the account being removed (`remaining` are the others). */
-async function hasAnotherWayIn(ctx: RequestContext, user: AdapterUser, remaining: AdapterAccount[]): Promise<boolean> {
-  const { providers, account: options } = ctx.config
-  const configured = (type: string, id?: string): boolean => providers.some((provider) => provider.type === type && (id === undefined || provider.id === id))
-  if (remaining.some((account) => configured(account.type, account.provider))) return true
-  if (typeof user.email === "string" && user.email !== "" && configured("email")) return true
-  if (configured("credentials") && options.canUseCredentials) return (await options.canUseCredentials(user)) === true
+/** Whether one of `remaining` is an account of a provider still configured, so a way to sign in. */
+function accountsLetIn(ctx: RequestContext, remaining: AdapterAccount[]): boolean {
+  return remaining.some((account) => configured(ctx, account.type, account.provider))
+}
+
+/** Whether `user` can sign in without any linked account: an email provider for their address, or a password. */
+async function wayInBesidesAccounts(ctx: RequestContext, user: AdapterUser): Promise<boolean> {
+  const { canUseCredentials } = ctx.config.account
+  if (typeof user.email === "string" && user.email !== "" && configured(ctx, "email")) return true
+  if (configured(ctx, "credentials") && canUseCredentials) return (await canUseCredentials(user)) === true
   return false
 }
 
+function configured(ctx: RequestContext, type: string, id?: string): boolean {
+  return ctx.config.providers.some((provider) => provider.type === type && (id === undefined || provider.id === id))
+}
+
 async function requireUser(ctx: RequestContext): Promise<AdapterUser> {
+  // Without an adapter there is no stored user to find: say what is missing, not "no session".
+  if (!ctx.config.adapter) throw new MissingAdapter("Linked accounts are stored by the adapter: listing and unlinking them need one")
   const user = await currentUser(ctx)
   if (!user) throw new SessionRequired("No session")
   return user

@@ -50,8 +50,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     if (!payload) throw new JWTSessionError("The session token decoded to nothing")
     // Taken before any callback can change the decoded object in place; the default callbacks
     // change nothing, which spares serialising the claims twice on every read.
-    const keepsClaims = config.defaultTokenCallbacks
-    const decodedClaims = keepsClaims ? undefined : savedForm(payload)
+    const defaultCallbacks = config.defaultTokenCallbacks
+    const decodedClaims = defaultCallbacks ? undefined : savedForm(payload)
     const now = Date.now()
     const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
     let standing: Standing
@@ -65,7 +65,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
 
     const refreshed = await refreshedToken(ctx, payload)
     // The default `jwt` callback returns the token it is given: not called, as the session callback below.
-    const returned = keepsClaims
+    const returned = defaultCallbacks
       ? refreshed
       : await config.callbacks.jwt({
           token: refreshed,
@@ -74,7 +74,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     if (returned === null) return { session: null, cookies: store.clean() }
     assertToken(returned)
     const token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
-    const changed = (): boolean => (keepsClaims ? refreshed !== payload || !sameSessionClaims(payload, standing.claims) : changedClaims(token, decodedClaims))
+    const changed = (): boolean => (defaultCallbacks ? refreshed !== payload || !sameSessionClaims(payload, standing.claims) : changedClaims(token, decodedClaims))
 
     const due =
       update !== undefined ||
@@ -90,7 +90,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       ...(token.error === REFRESH_ERROR && { error: REFRESH_ERROR }),
     }
     // The default session callback would copy `defaultSession` field for field.
-    const session: unknown = keepsClaims
+    const session: unknown = defaultCallbacks
       ? defaultSession
       : await config.callbacks.session({
           session: defaultSession,
