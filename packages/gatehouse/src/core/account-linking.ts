@@ -39,6 +39,11 @@ export interface SignInIdentity {
    * when it fails, the account is unlinked again and a user created for it removed.
    */
   attach?: (owner: AdapterUser) => Promise<void>
+  /**
+   * The signed-in user (`null`: nobody), when the caller has read it already: it must be the one
+   * its own checks were made for. Read from the request otherwise.
+   */
+  signedInUser?: AdapterUser | null
 }
 
 /** The user to sign in as, and whether the sign-in created them. */
@@ -87,11 +92,11 @@ async function emailUser(ctx: RequestContext, { user }: SignInIdentity): Promise
 /** OAuth, OIDC and passkeys: the account decides, then the signed-in user, then the email. */
 async function linkedUser(
   ctx: RequestContext,
-  { user, account: signedInWith, storedAccount, allowDangerousEmailAccountLinking, emailProven, attach }: SignInIdentity,
+  { user, account: signedInWith, storedAccount, allowDangerousEmailAccountLinking, emailProven, attach, signedInUser }: SignInIdentity,
 ): Promise<SignInOutcome> {
   const account = storedAccount ?? signedInWith
   const { adapter } = ctx.config
-  const signedIn = await currentUser(ctx)
+  const signedIn = signedInUser !== undefined ? signedInUser : await currentUser(ctx)
   const NotLinked = account.type === "webauthn" ? AccountNotLinked : OAuthAccountNotLinked
   const { provider, providerAccountId } = account
   const owner = await callAdapter(adapter, "getUserByAccount", { provider, providerAccountId })

@@ -32,6 +32,8 @@ export interface ProviderSignIn {
   logoutProvider?: string
   /** Stored with a newly linked account, all or nothing (a passkey's authenticator). */
   attach?: (owner: AdapterUser) => Promise<void>
+  /** The signed-in user, when the caller has read it already (see {@link SignInIdentity.signedInUser}). */
+  signedInUser?: AdapterUser | null
 }
 
 /**

@@ -6,6 +6,8 @@
  * @module
  */
 import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, RateLimited, ServerBusy, UnknownAction, UntrustedHost, isClientError } from "../errors.js"
+import type { Cookie } from "../cookies/defaults.js"
+import { serializeCookie } from "../cookies/serialize.js"
 import { raw } from "../markers.js"
 import type { AuthConfig, RawMarker } from "../types.js"
 import type { AuthAction } from "./auth-action.js"
@@ -131,13 +133,19 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   }
 
   const returnRedirect = internal.headers.has("X-Auth-Return-Redirect")
+  let ctx: RequestContext | undefined
   try {
-    const ctx = await createRequestContext(resolved, internal, !STATELESS[internal.method].has(internal.action))
+    ctx = await createRequestContext(resolved, internal, !STATELESS[internal.method].has(internal.action))
     const action = routes[internal.method][internal.action]
     if (!action) throw new UnknownAction(`Cannot handle action: ${internal.method} ${internal.action}`)
     const actionResult = await action(ctx)
-    // A new CSRF cookie and a changed callback URL go out first on every successful answer.
-    const result = ctx.cookiesToSet.length === 0 ? actionResult : { ...actionResult, cookies: [...ctx.cookiesToSet, ...(actionResult.cookies ?? [])] }
+    // A new CSRF cookie and a changed callback URL go out first on every successful answer, then
+    // what goes out with any answer; the action's own come last, so they win over both.
+    const { cookiesToSet, cookiesAlways } = ctx
+    const result =
+      cookiesToSet.length === 0 && cookiesAlways.length === 0
+        ? actionResult
+        : { ...actionResult, cookies: [...cookiesToSet, ...cookiesAlways, ...(actionResult.cookies ?? [])] }
     if (resolved.raw) return result
     const response = toResponse(result)
     // Clients that cannot follow a redirect themselves (fetch from a form handler) ask for the URL.
@@ -146,14 +154,22 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   } catch (error) {
     logError(logger, error)
     if (resolved.raw && error instanceof AuthError && !returnRedirect) throw error
-    return errorResponse(resolved, internal, error, returnRedirect)
+    return withCookies(await errorResponse(resolved, internal, error, returnRedirect), ctx?.cookiesAlways ?? [])
   }
+}
+
+/** `answer` with `cookies` added before its own: what goes out with a failure too. */
+function withCookies(answer: Response | ResponseInternal, cookies: readonly Cookie[]): Response | ResponseInternal {
+  if (cookies.length === 0) return answer
+  if (!(answer instanceof Response)) return { ...answer, cookies: [...cookies, ...(answer.cookies ?? [])] }
+  for (const cookie of cookies) answer.headers.append("Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options))
+  return answer
 }
 
 /**
  * The answer to a failed action. Only client-safe error types are named (everything else is
  * `Configuration`), on the page of the error's kind; cookies computed before the failure are
- * dropped, as in Auth.js. A refusal for now (throttled, busy) is not a redirect: see {@link retryLaterResponse}.
+ * dropped, as in Auth.js, except the context's `cookiesAlways` (added by the caller). A refusal for now (throttled, busy) is not a redirect: see {@link retryLaterResponse}.
  */
 async function errorResponse(config: ResolvedConfig, request: InternalRequest, error: unknown, returnRedirect: boolean): Promise<Response | ResponseInternal> {
   if (request.method === "POST" && request.action === "session") {

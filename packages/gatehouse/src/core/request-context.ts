@@ -32,6 +32,12 @@ export interface RequestContext {
   readonly csrfVerified: boolean
   /** Cookies the handler sends first on a successful answer: a new CSRF cookie, the callback URL. */
   readonly cookiesToSet: readonly Cookie[]
+  /**
+   * Cookies the handler sends with whatever answer this request gets, a failure's too (a failed
+   * action's own cookies are dropped): deletions that must happen whether the action succeeds,
+   * such as the check cookies of an OAuth flow its callback ends. Actions add to it.
+   */
+  readonly cookiesAlways: Cookie[]
 }
 
 /**
@@ -49,7 +55,7 @@ export function createRequestContext(config: ResolvedConfig, request: InternalRe
   const provider = request.providerId === undefined ? undefined : config.providers.find((p) => p.id === request.providerId)
   // Ready at once: a session read waits for nothing before it starts.
   if (!withState) {
-    return { config, request, logger: config.logger, origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: NO_COOKIES }
+    return { config, request, logger: config.logger, origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: NO_COOKIES, cookiesAlways: [] }
   }
   return statefulContext(config, request, { origin, cookies, provider })
 }
@@ -93,6 +99,7 @@ async function statefulContext(
     csrfToken,
     csrfVerified,
     cookiesToSet,
+    cookiesAlways: [],
   }
 }
 

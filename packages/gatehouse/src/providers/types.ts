@@ -44,7 +44,7 @@ export type EndpointConfig =
       conform?: (response: Response) => Awaitable<Response | undefined>
     }
 
-/** Which OAuth protections to apply; `pkce` by default. */
+/** An OAuth protection of the sign-in round trip (see {@link OAuthConfig.checks}); `none` turns `state` off. */
 export type OAuthCheck = "pkce" | "state" | "none" | "nonce"
 
 /** An OAuth 2 or OpenID Connect provider. */
@@ -68,7 +68,19 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
   token?: EndpointConfig
   /** Where the profile is fetched (for `oauth`, or `oidc` with `idToken: false`); `request` can replace the call. */
   userinfo?: EndpointConfig
-  /** The protections of the sign-in round trip; default `["pkce"]` (plus `state` behind a redirect proxy). */
+  /**
+   * The protections of the sign-in round trip; default `["pkce"]`. `state` is always added: it
+   * ties the callback to the browser (and the signed-in user) that started the flow, which PKCE
+   * alone does not where a provider ignores `code_verifier`. `"none"` in the list is the one way
+   * to leave `state` out (Auth.js's opt-out; a redirect proxy still needs it), with whatever else
+   * the list names still in force.
+   *
+   * @example
+   * ```ts
+   * checks: ["pkce", "nonce"] // PKCE, nonce and state
+   * checks: ["none"] // no checks at all: only for a provider that cannot take any
+   * ```
+   */
   checks?: OAuthCheck[]
   /**
    * Client metadata: `token_endpoint_auth_method` is `client_secret_basic` (the default),

@@ -3,11 +3,12 @@
  * switch between the two libraries (either way) must keep users signed in and forms working, and
  * the JSON answers clients read must be the same.
  */
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { Auth as AuthJs, type AuthConfig as AuthJsConfig } from "@auth/core"
 import CredentialsJs from "@auth/core/providers/credentials"
 import { Auth } from "../../src/core/handler.js"
 import type { AuthConfig } from "../../src/types.js"
+import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, ada, credentialsConfig, moveClockOn, secret as stringSecret } from "./flow-helpers.js"
 
 type Server = "gatehouse" | "authjs"
@@ -267,6 +268,59 @@ describe.each(SECRETS)("CSRF cookies across Gatehouse and Auth.js with %s", (_, 
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(`${HTTPS}/auth/signin?error=MissingCSRF`)
     expect(browser.jar.get(SESSION)).toBeUndefined()
+  })
+})
+
+describe("an OAuth sign-in started on one library and finished on the other", () => {
+  const CALLBACK = `${HTTPS}/auth/callback/github`
+  let github: GitHubLikeServer
+  beforeAll(async () => {
+    github = await startGitHubLikeServer({ redirectUris: [CALLBACK] })
+  })
+  afterAll(() => github?.stop())
+
+  /** The same GitHub-shaped provider for both libraries (PKCE only, their default). A fresh object: Auth.js mutates it. */
+  const provider = () => githubLikeProvider(github)
+  const oauthBrowser = () =>
+    new Browser(stringSecret, HTTPS, {
+      gatehouse: gatehouseConfig(stringSecret, { providers: [provider()] }),
+      authjs: authjsConfig(stringSecret, { providers: [provider() as unknown as NonNullable<AuthJsConfig["providers"]>[number]] }),
+    })
+
+  /** POST signin/github, then the provider's (automatic) approval; returns the callback's path and query under /auth. */
+  async function untilCallback(browser: Browser): Promise<{ route: string; authorize: URL }> {
+    const started = await browser.postForm("signin/github", { csrfToken: await browser.csrfToken(), callbackUrl: `${HTTPS}/dashboard` })
+    expect(started.status).toBe(302)
+    const authorize = new URL(started.headers.get("location")!)
+    const approved = await fetch(authorize, { redirect: "manual" })
+    const back = new URL(approved.headers.get("location")!)
+    expect(back.origin + back.pathname).toBe(CALLBACK)
+    return { route: `callback/github${back.search}`, authorize }
+  }
+
+  it("a sign-in started on Gatehouse (PKCE and state) finishes on Auth.js, which checks the PKCE verifier and ignores the state", async () => {
+    const browser = oauthBrowser().on("gatehouse")
+    const { route, authorize } = await untilCallback(browser)
+    expect(authorize.searchParams.has("state")).toBe(true)
+    const finished = await browser.on("authjs").get(route)
+    expect(finished.status).toBe(302)
+    expect(finished.headers.get("location")).toBe(`${HTTPS}/dashboard`)
+    expect(await browser.session()).toMatchObject({ user: { name: "The Octocat" } })
+    expect(await browser.on("gatehouse").session()).toMatchObject({ user: { name: "The Octocat" } })
+  })
+
+  it("a sign-in started on Auth.js (PKCE only, no state cookie) fails Gatehouse's state check once; the next one, started on Gatehouse, finishes", async () => {
+    const browser = oauthBrowser().on("authjs")
+    const { route, authorize } = await untilCallback(browser)
+    expect(authorize.searchParams.has("state")).toBe(false)
+    const refused = await browser.on("gatehouse").get(route)
+    expect(refused.headers.get("location")).toBe(`${HTTPS}/auth/error?error=InvalidCheck`)
+    expect(browser.jar.get("__Secure-authjs.pkce.code_verifier")).toBeUndefined()
+    expect(await browser.session()).toBeNull()
+
+    const again = await untilCallback(browser)
+    expect((await browser.get(again.route)).headers.get("location")).toBe(`${HTTPS}/dashboard`)
+    expect(await browser.session()).toMatchObject({ user: { name: "The Octocat" } })
   })
 })
 

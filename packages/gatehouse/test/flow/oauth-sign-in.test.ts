@@ -53,6 +53,12 @@ async function start(client: Client, query = "") {
   return new URL(response.headers.get("location")!)
 }
 
+/** Starts a sign-in and comes back to the callback as the provider would: with `code` and the state it was sent. */
+async function signInWithCode(client: Client, code = "c") {
+  const state = (await start(client)).searchParams.get("state")!
+  return client.get(`callback/hub?${new URLSearchParams({ code, state })}`)
+}
+
 describe("OAuth sign-in", () => {
   function setup(extra: Partial<AuthConfig> = {}, overrides: Partial<OAuthConfig> = {}) {
     const fake = fakeProvider(overrides)
@@ -74,17 +80,34 @@ describe("OAuth sign-in", () => {
       code_challenge_method: "S256",
     })
     expect(url.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/)
-    expect(url.searchParams.has("state")).toBe(false)
+    // State as well as PKCE, although the provider sets no checks: PKCE binds nothing where a
+    // provider ignores the verifier.
+    expect(url.searchParams.get("state")!.split(".")).toHaveLength(5)
     expect(client.jar.get("__Secure-authjs.pkce.code_verifier")).toBeTruthy()
+    expect(client.jar.get("__Secure-authjs.state")).toBeTruthy()
+  })
+
+  it("adds state to the checks a provider sets, and leaves it out only for checks: [\"none\"]", async () => {
+    const nonce = await start(setup({}, { checks: ["nonce"] }).client)
+    expect(nonce.searchParams.has("state")).toBe(true)
+    expect(nonce.searchParams.has("nonce")).toBe(true)
+    expect(nonce.searchParams.has("code_challenge")).toBe(false)
+
+    const { client } = setup({}, { checks: ["none"] })
+    const none = await start(client)
+    expect(["state", "nonce", "code_challenge"].filter((name) => none.searchParams.has(name))).toEqual([])
+    expect(client.jar.get("__Secure-authjs.state")).toBeUndefined()
+    const back = await client.get("callback/hub?code=c")
+    expect(back.headers.get("location")).toBe("https://app.test/dashboard")
   })
 
   it("exchanges the code with the PKCE verifier and basic client auth, and signs the user in", async () => {
     const { client, seen } = setup()
-    await start(client)
-    const back = await client.get("callback/hub?code=the-code")
+    const back = await signInWithCode(client, "the-code")
     expect(back.status).toBe(302)
     expect(back.headers.get("location")).toBe("https://app.test/dashboard")
     expect(client.jar.get("__Secure-authjs.pkce.code_verifier")).toBeUndefined()
+    expect(client.jar.get("__Secure-authjs.state")).toBeUndefined()
 
     const token = seen.find((request) => request.url === "https://hub.test/token")!
     expect(token.body?.get("code")).toBe("the-code")
@@ -103,9 +126,8 @@ describe("OAuth sign-in", () => {
   it("hands the jwt callback a lower-cased token type, expires_at and the string account id", async () => {
     let account: Account | null | undefined
     const { client } = setup({ callbacks: { jwt: (params) => ((account ??= params.account), params.token) } })
-    await start(client)
     const before = Math.floor(Date.now() / 1000)
-    await client.get("callback/hub?code=c")
+    await signInWithCode(client)
     expect(account).toMatchObject({ provider: "hub", type: "oauth", providerAccountId: "4242", token_type: "bearer", access_token: "at-1", refresh_token: "rt-1" })
     expect(account!.expires_at).toBeGreaterThanOrEqual(before + 3600)
     expect(account!.expires_at).toBeLessThanOrEqual(before + 3601)
@@ -114,27 +136,27 @@ describe("OAuth sign-in", () => {
   it("creates and links a stored user under database sessions, and finds them again next time", async () => {
     const adapter = MemoryAdapter()
     const { client } = setup({ adapter })
-    await start(client)
-    await client.get("callback/hub?code=c")
+    await signInWithCode(client)
     const stored = await adapter.getUserByAccount({ provider: "hub", providerAccountId: "4242" })
     expect(stored).toMatchObject({ email: "octo@example.com", name: "Octo Cat" })
     expect((await adapter.getSessionAndUser(storedKey(client.jar.get(SESSION_COOKIE))))?.user.id).toBe(stored!.id)
 
     const again = new Client(client.config)
-    await start(again)
-    await again.get("callback/hub?code=c")
+    await signInWithCode(again)
     expect((await adapter.getSessionAndUser(storedKey(again.jar.get(SESSION_COOKIE))))?.user.id).toBe(stored!.id)
   })
 
   it("sends a new user to pages.newUser with the callback URL", async () => {
     const { client } = setup({ adapter: MemoryAdapter(), pages: { newUser: "/welcome" } })
-    await start(client)
-    const back = await client.get("callback/hub?code=c")
+    const back = await signInWithCode(client)
     expect(back.headers.get("location")).toBe("/welcome?callbackUrl=https%3A%2F%2Fapp.test%2Fdashboard")
   })
 
-  it("refuses a callback without the PKCE cookie, or with one made for another provider", async () => {
-    const { client } = setup()
+  it.each([
+    ["the PKCE cookie (state turned off)", { checks: ["none", "pkce"] } as Partial<OAuthConfig>],
+    ["the state cookie", {}],
+  ])("refuses a callback without %s, or with one made for another provider", async (_, checks) => {
+    const { client } = setup({}, checks)
     const missing = await client.get("callback/hub?code=c")
     expect(missing.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
 
@@ -142,50 +164,102 @@ describe("OAuth sign-in", () => {
     const otherClient = new Client({ ...client.config, providers: [client.config.providers[0]!, other.provider] } as AuthConfig)
     const url = new URL((await otherClient.postForm("signin/other", { csrfToken: await otherClient.csrfToken() })).headers.get("location")!)
     expect(url.searchParams.get("code_challenge")).toBeTruthy()
-    const crossed = await otherClient.get("callback/hub?code=c")
+    const crossed = await otherClient.get(`callback/hub?${new URLSearchParams({ code: "c", state: url.searchParams.get("state")! })}`)
     expect(crossed.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
     expect(await otherClient.session()).toBeNull()
   })
 
-  it("uses and checks state when asked to, and refuses a tampered one", async () => {
-    const { client } = setup({}, { checks: ["pkce", "state"] })
-    const url = await start(client)
-    const state = url.searchParams.get("state")!
+  it("refuses a callback without state or with a tampered one, and that ends the flow", async () => {
+    const { client, seen } = setup({}, { checks: ["pkce", "state"] })
+    const state = (await start(client)).searchParams.get("state")!
     expect(state.split(".")).toHaveLength(5)
-    const tampered = await client.get(`callback/hub?code=c&state=${state.slice(0, -2)}xx`)
-    expect(tampered.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
+    const missing = await client.get("callback/hub?code=c")
+    expect(missing.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
 
-    // A failed callback sets no cookies, so the real state still completes the sign-in.
-    const ok = await client.get(`callback/hub?code=c&state=${encodeURIComponent(state)}`)
-    expect(ok.headers.get("location")).toBe("https://app.test/dashboard")
+    const again = (await start(client)).searchParams.get("state")!
+    const tampered = await client.get(`callback/hub?code=c&state=${again.slice(0, -2)}xx`)
+    expect(tampered.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
+    // The failed callback deleted the flow's checks, so its real state does not complete it either.
     expect(client.jar.get("__Secure-authjs.state")).toBeUndefined()
+    expect(client.jar.get("__Secure-authjs.pkce.code_verifier")).toBeUndefined()
+    const late = await client.get(`callback/hub?code=c&state=${encodeURIComponent(again)}`)
+    expect(late.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
+    expect(seen.filter((request) => request.url === "https://hub.test/token")).toHaveLength(0)
+    expect(await client.session()).toBeNull()
+  })
+
+  it("deletes the check cookies a failed callback carried, with the names and attributes they were set with", async () => {
+    const { client } = setup()
+    await start(client)
+    const failed = await client.get("callback/hub?code=c&state=forged")
+    expect(failed.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
+    const deletions = failed.headers.getSetCookie().filter((line) => /^__Secure-authjs\.(pkce|state|nonce)/.test(line))
+    expect(deletions.map((line) => line.slice(0, line.indexOf("=")))).toEqual(["__Secure-authjs.pkce.code_verifier", "__Secure-authjs.state"])
+    for (const line of deletions) expect(line).toMatch(/^[^=]+=; Max-Age=0; Path=\/; .*HttpOnly; Secure; SameSite=Lax$/)
+    // Nothing else of the failed callback goes out.
+    expect(failed.headers.getSetCookie()).toHaveLength(2)
+
+    // A form_post provider's checks were set SameSite=None, and are deleted so.
+    const posted = setup({}, { authorization: { url: "https://hub.test/authorize", params: { response_mode: "form_post", scope: "name" } } })
+    await posted.client.postForm("signin/hub", { csrfToken: await posted.client.csrfToken() })
+    const refused = await posted.client.postForm("callback/hub", { code: "c", state: "forged" })
+    const postedDeletions = refused.headers.getSetCookie().filter((line) => /^__Secure-authjs\.(pkce|state)/.test(line))
+    expect(postedDeletions).toHaveLength(2)
+    for (const line of postedDeletions) expect(line).toMatch(/Max-Age=0; .*Secure; SameSite=None$/)
   })
 
   it("shows a provider's refusal on the sign-in page", async () => {
     const { client } = setup()
-    await start(client)
-    const back = await client.get("callback/hub?error=access_denied&error_description=User+cancelled")
+    const state = (await start(client)).searchParams.get("state")!
+    const back = await client.get(`callback/hub?${new URLSearchParams({ error: "access_denied", error_description: "User cancelled", state })}`)
     expect(back.headers.get("location")).toBe("https://app.test/auth/signin?error=OAuthCallbackError")
+  })
+
+  it.each([
+    ["invalid_grant with HTTP 400, as RFC 6749 says", 400, "invalid_grant"],
+    ["bad_verification_code with HTTP 200, as GitHub says", 200, "bad_verification_code"],
+  ])("shows a provider refusing the code (%s) on the sign-in page as OAuthCallbackError", async (_, status, error) => {
+    const { client, lines } = setup({}, {
+      fetch: async (input) => String(input instanceof Request ? input.url : input) === "https://hub.test/token"
+        ? Response.json({ error, error_description: "The code passed is incorrect or expired." }, { status })
+        : new Response("not found", { status: 404 }),
+    })
+    const back = await signInWithCode(client)
+    expect(back.status).toBe(302)
+    expect(back.headers.get("location")).toBe("https://app.test/auth/signin?error=OAuthCallbackError")
+    expect(lines.map((line) => line.code)).toContain("OAuthCallbackError")
+    expect(lines.map((line) => line.code)).not.toContain("CallbackRouteError")
+    expect(await client.session()).toBeNull()
+  })
+
+  it.each([
+    ["invalid_client with HTTP 401", 401, "invalid_client"],
+    ["unauthorized_client with HTTP 400", 400, "unauthorized_client"],
+    ["incorrect_client_credentials with HTTP 200, as GitHub says", 200, "incorrect_client_credentials"],
+  ])("keeps a token endpoint's refusal of the client (%s) a server-side Configuration error", async (_, status, error) => {
+    const { client, lines } = setup({}, {
+      fetch: async () => Response.json({ error }, { status }),
+    })
+    const back = await signInWithCode(client)
+    expect(back.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect(lines.map((line) => line.code)).toContain("CallbackRouteError")
   })
 
   it("fails cleanly when the token endpoint breaks or the profile is not an object", async () => {
     const broken = setup()
     broken.failToken(500)
-    await start(broken.client)
-    expect((await broken.client.get("callback/hub?code=c")).headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect((await signInWithCode(broken.client)).headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
     expect(broken.lines.map((line) => line.code)).toContain("CallbackRouteError")
 
     const garbage = setup()
     garbage.setProfile([1, 2, 3] as unknown as Record<string, unknown>)
-    await start(garbage.client)
-    expect((await garbage.client.get("callback/hub?code=c")).headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
+    expect((await signInWithCode(garbage.client)).headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
     expect(garbage.lines.map((line) => line.code)).toContain("OAuthProfileParseError")
   })
 
   it("reports a throwing profile() as OAuthProfileParseError on the error page, not a broken URL", async () => {
     const { client, lines } = setup({}, { profile: () => { throw new Error("no id in profile") } })
-    await start(client)
-    const back = await client.get("callback/hub?code=c")
+    const back = await signInWithCode(client)
     expect(back.headers.get("location")).toBe("https://app.test/auth/error?error=Configuration")
     expect(lines.map((line) => line.code)).toContain("OAuthProfileParseError")
   })
@@ -193,20 +267,22 @@ describe("OAuth sign-in", () => {
   it("makes the check cookies SameSite=None for form_post providers and reads the posted response", async () => {
     const { client } = setup({}, { authorization: { url: "https://hub.test/authorize", params: { response_mode: "form_post", scope: "name" } } })
     const response = await client.postForm("signin/hub", { csrfToken: await client.csrfToken() })
-    const pkce = response.headers.getSetCookie().find((line) => line.startsWith("__Secure-authjs.pkce.code_verifier="))!
-    expect(pkce).toMatch(/SameSite=None/)
-    expect(pkce).toMatch(/Secure/)
+    for (const name of ["__Secure-authjs.pkce.code_verifier", "__Secure-authjs.state"]) {
+      const check = response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`))!
+      expect(check).toMatch(/SameSite=None/)
+      expect(check).toMatch(/Secure/)
+    }
     const lines = response.headers.getSetCookie().filter((line) => line.startsWith("__Secure-authjs.callback-url="))
     expect(lines.at(-1)).toMatch(/SameSite=None/)
-    const back = await client.postForm("callback/hub", { code: "posted-code" })
+    const state = new URL(response.headers.get("location")!).searchParams.get("state")!
+    const back = await client.postForm("callback/hub", { code: "posted-code", state })
     expect(back.headers.get("location")).toBe("https://app.test")
     expect(await client.session()).toMatchObject({ user: { email: "octo@example.com" } })
   })
 
   it("authenticates with client_secret_post when configured", async () => {
     const { client, seen } = setup({}, { client: { token_endpoint_auth_method: "client_secret_post" } })
-    await start(client)
-    await client.get("callback/hub?code=c")
+    await signInWithCode(client)
     const token = seen.find((request) => request.url === "https://hub.test/token")!
     expect(token.headers.get("authorization")).toBeNull()
     expect(token.body?.get("client_secret")).toBe("s3cret:with/odd chars")

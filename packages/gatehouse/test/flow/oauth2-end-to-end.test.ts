@@ -13,7 +13,7 @@ import type { OAuthConfig, ProviderEnvOptions } from "../../src/providers/types.
 import type { AuthConfig, Profile } from "../../src/types.js"
 import { Browser } from "../support/browser.js"
 import { startGitHubLikeServer, type GitHubEmail, type GitHubLikeServer, type GitHubUser, type RecordedRequest } from "../support/github-like-server.js"
-import { authApp, expectLandedOn, SESSION_COOKIE, sessionOf, signIn } from "./end-to-end-helpers.js"
+import { authApp, expectLandedOn, SESSION_COOKIE, sessionOf, signIn, signInUntilCallback } from "./end-to-end-helpers.js"
 import { recordingLogger, secret, storedKey } from "./flow-helpers.js"
 
 const APP = "https://app.test"
@@ -207,6 +207,39 @@ describe("OAuth 2 sign-in with explicit endpoints and a userinfo hook", () => {
     const visit = await signIn(browser, "github")
     expect(github.failures.denyNextAuthorization).toBe(false)
     expect(visit.url).toBe(`${APP}/auth/signin?error=OAuthCallbackError`)
+    expect(await sessionOf(browser)).toBeNull()
+  })
+
+  it("shows a replayed code, refused with HTTP 200 bad_verification_code as GitHub does, on the sign-in page as OAuthCallbackError", async () => {
+    const { logger, lines } = recordingLogger()
+    const browser = browserFor(config([handWritten()], { logger }))
+    const first = await signInUntilCallback(browser, "github")
+    expectLandedOn(await browser.get(first), DASHBOARD)
+    const session = browser.cookie(SESSION_COOKIE)
+
+    // A new flow in the same browser, coming back with the first flow's spent code.
+    const second = new URL(await signInUntilCallback(browser, "github"))
+    second.searchParams.set("code", new URL(first).searchParams.get("code")!)
+    const mark = github.requests.length
+    const replay = await browser.get(second.href)
+    expect(replay.hops[0]!.status).toBe(302)
+    expect(replay.url).toBe(`${APP}/auth/signin?error=OAuthCallbackError`)
+    expect(requestsSince(mark, "/login/oauth/access_token")).toHaveLength(1)
+    expect(lines.map((line) => line.code)).toContain("OAuthCallbackError")
+    expect(lines.map((line) => line.code)).not.toContain("CallbackRouteError")
+    expect(browser.cookie(SESSION_COOKIE)).toBe(session)
+  })
+
+  it("shows a code redeemed with another flow's PKCE verifier (invalid_grant) on the sign-in page as OAuthCallbackError", async () => {
+    const browser = browserFor(config([handWritten()]))
+    const first = new URL(await signInUntilCallback(browser, "github"))
+    // A second flow replaces the first one's cookies; its callback comes back with the first code.
+    const second = new URL(await signInUntilCallback(browser, "github"))
+    second.searchParams.set("code", first.searchParams.get("code")!)
+    const mark = github.requests.length
+    expect((await browser.get(second.href)).url).toBe(`${APP}/auth/signin?error=OAuthCallbackError`)
+    const token = tokenRequest(mark)
+    expect(token.body?.get("code")).toBe(first.searchParams.get("code"))
     expect(await sessionOf(browser)).toBeNull()
   })
 

@@ -116,8 +116,8 @@ describe("OIDC sign-in with discovery", () => {
       login_hint: "alice",
       code_challenge_method: "S256",
     })
-    // Only PKCE by default: no state and no nonce.
-    expect(authorize.has("state")).toBe(false)
+    // PKCE and state by default (state binds the callback to this browser), no nonce.
+    expect(authorize.get("state")!.split(".")).toHaveLength(5)
     expect(authorize.has("nonce")).toBe(false)
 
     expect(await sessionOf(browser)).toEqual({
@@ -245,7 +245,7 @@ describe("OIDC checks", () => {
     expect(await sessionOf(browser)).toBeNull()
   })
 
-  it("refuses a replayed callback: without its check cookies at once, with them at the provider; only one session is made", async () => {
+  it("refuses a replayed callback: without its check cookies at once, with them at the provider (OAuthCallbackError); only one session is made", async () => {
     const memory = MemoryAdapter()
     const created: string[] = []
     const adapter: Adapter = { ...memory, createSession: (session) => (created.push(session.sessionToken), memory.createSession(session)) }
@@ -255,7 +255,7 @@ describe("OIDC checks", () => {
 
     const callbackUrl = await signInUntilCallback(browser, "idp", { login_hint: "alice" })
     const checkCookies = browser.cookies().filter((cookie) => CHECK_COOKIES.includes(cookie.name))
-    expect(checkCookies.map((cookie) => cookie.name)).toEqual(["__Secure-authjs.pkce.code_verifier"])
+    expect(checkCookies.map((cookie) => cookie.name).sort()).toEqual(["__Secure-authjs.pkce.code_verifier", "__Secure-authjs.state"])
     expectLandedOn(await browser.get(callbackUrl), DASHBOARD)
     const sessionToken = browser.cookie(SESSION_COOKIE)
     expect(created).toEqual([storedKey(sessionToken)])
@@ -265,10 +265,11 @@ describe("OIDC checks", () => {
     expect(tokenRequests(mark)).toHaveLength(1)
     expect(browser.cookie(SESSION_COOKIE)).toBe(sessionToken)
 
-    // Someone who captured the URL and the check cookie: the provider refuses the spent code.
+    // Someone who captured the URL and the check cookies: the provider refuses the spent code
+    // (invalid_grant), a failed sign-in on the sign-in page, not a server fault.
     const replayer = browserFor(appConfig)
     for (const cookie of checkCookies) replayer.setCookie(`${cookie.name}=${cookie.value}; Path=/; Secure; HttpOnly; SameSite=Lax`)
-    expect((await replayer.get(callbackUrl)).url).toBe(CONFIGURATION_ERROR)
+    expect((await replayer.get(callbackUrl)).url).toBe(`${APP}/auth/signin?error=OAuthCallbackError`)
     expect(tokenRequests(mark)).toHaveLength(2)
     expect(replayer.cookie(SESSION_COOKIE)).toBeUndefined()
     expect(created).toHaveLength(1)
@@ -287,8 +288,12 @@ describe("OIDC checks", () => {
     expect(tokenRequests(mark)).toHaveLength(0)
     expect(await sessionOf(browser)).toBeNull()
 
-    // The refused callback changed no cookie, so the sign-in it belongs to still completes.
-    expectLandedOn(await browser.get(callbackUrl), DASHBOARD)
+    // The refused callback ended the flow (its check cookies deleted), so the sign-in it belongs to
+    // does not complete either; a new one does.
+    expect(browser.cookies().filter((cookie) => CHECK_COOKIES.includes(cookie.name))).toEqual([])
+    expect((await browser.get(callbackUrl)).url).toBe(INVALID_CHECK)
+    expect(tokenRequests(mark)).toHaveLength(0)
+    expectLandedOn(await signIn(browser, "idp-b"), DASHBOARD)
     expect(await sessionOf(browser)).toMatchObject({ user: { email: "alice@example.com" } })
   })
 

@@ -57,8 +57,9 @@ async function signIn(issuerInToken: string) {
   const { logger, lines } = recordingLogger()
   const client = new Client({ secret, trustHost: true, logger, providers: [entra(issuerInToken)] } as AuthConfig)
   const start = await client.postForm("signin/microsoft-entra-id", { csrfToken: await client.csrfToken() })
-  expect(new URL(start.headers.get("location")!).pathname).toBe("/common/oauth2/v2.0/authorize")
-  const back = await client.get("callback/microsoft-entra-id?code=c")
+  const authorize = new URL(start.headers.get("location")!)
+  expect(authorize.pathname).toBe("/common/oauth2/v2.0/authorize")
+  const back = await client.get(`callback/microsoft-entra-id?${new URLSearchParams({ code: "c", state: authorize.searchParams.get("state")! })}`)
   return { client, back, lines }
 }
 

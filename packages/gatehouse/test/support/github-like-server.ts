@@ -5,7 +5,8 @@
  * Routes, as GitHub has them (and under `/api/v3` too, where GitHub Enterprise puts its API, so
  * Auth.js's GitHub provider can point at this server with `enterprise: { baseUrl }`):
  * - `GET /login/oauth/authorize`: no login page; approves at once and 302s back with `code`, `state`.
- * - `POST /login/oauth/access_token`: the code grant (client auth, redirect_uri and PKCE checked)
+ * - `POST /login/oauth/access_token`: the code grant (client auth, redirect_uri and PKCE checked,
+ *   unless `ignoreCodeVerifier`)
  *   and, when `refreshTokens` is on, the refresh grant (rotates; can be told to refuse).
  * - `GET /user`, `GET /user/emails`: bearer-protected profile and email list.
  *
@@ -61,6 +62,11 @@ export interface GitHubLikeServerOptions {
   accessTokenTtl?: number
   /** HTTP status of token endpoint errors. GitHub answers 200; 400 is what RFC 6749 says. */
   errorStatus?: number
+  /**
+   * Ignore PKCE, as many plain OAuth 2 servers do: `code_challenge` is not kept, so a code is
+   * redeemed with any `code_verifier`, or none. Default false.
+   */
+  ignoreCodeVerifier?: boolean
 }
 
 /** Switches a test can flip to make the server misbehave. */
@@ -213,7 +219,7 @@ export async function startGitHubLikeServer(options: GitHubLikeServerOptions = {
       codes.set(code, {
         redirectUri: params.get("redirect_uri") ?? undefined,
         scope: (params.get("scope") ?? "").split(/[\s,]+/).filter(Boolean).join(","),
-        codeChallenge: params.get("code_challenge") ?? undefined,
+        codeChallenge: options.ignoreCodeVerifier ? undefined : (params.get("code_challenge") ?? undefined),
         codeChallengeMethod: params.get("code_challenge_method") ?? undefined,
         expiresAt: Date.now() + 10 * 60_000,
       })

@@ -358,6 +358,23 @@ describe("GitHub-like server with oauth4webapi", () => {
     }
   })
 
+  it("ignoreCodeVerifier: redeems a code with any code_verifier, as servers that ignore PKCE do", async () => {
+    const lax = await startGitHubLikeServer({ clientId: "gh-client", clientSecret: "gh-secret", redirectUris: [ghRedirect], ignoreCodeVerifier: true })
+    try {
+      const laxAs = { ...as, authorization_endpoint: lax.authorizeUrl, token_endpoint: lax.tokenUrl }
+      const url = new URL(lax.authorizeUrl)
+      const state = oauth.generateRandomState()
+      const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier())
+      url.search = new URLSearchParams({ client_id: "gh-client", redirect_uri: ghRedirect, state, code_challenge: challenge, code_challenge_method: "S256" }).toString()
+      const visit = await newBrowser().get(url.href, { from: `${appOrigin}/signin` })
+      const params = oauth.validateAuthResponse(laxAs, client, new URL(visit.url), state)
+      const other = await oauth.authorizationCodeGrantRequest(laxAs, client, auth, params, ghRedirect, oauth.generateRandomCodeVerifier(), insecure)
+      expect(await oauth.processAuthorizationCodeResponse(laxAs, client, other)).toMatchObject({ token_type: "bearer" })
+    } finally {
+      await lax.stop()
+    }
+  })
+
   it("denyNextAuthorization: redirects back with error=access_denied", async () => {
     github.failures.denyNextAuthorization = true
     const { visit, state } = await authorize(newBrowser())

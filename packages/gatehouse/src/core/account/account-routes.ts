@@ -21,7 +21,7 @@ import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
 import { logError } from "../logger.js"
 import { currentUser } from "../sessions/index.js"
-import { signIn, requireProvider } from "../actions/signin.js"
+import { requireProvider } from "../actions/signin.js"
 import { listActiveSessions, revokeActiveSession, revokeOtherSessions } from "./active-sessions.js"
 import { listLinkedAccounts, unlinkLinkedAccount } from "./linked-accounts.js"
 
@@ -68,14 +68,17 @@ export function accountsChange(ctx: RequestContext): Promise<ResponseInternal> {
 /**
  * `POST link/<provider>`: starts an OAuth/OIDC sign-in that links the provider's account to the
  * signed-in user, then returns to `callbackUrl`. A signed-out request is refused rather than
- * signed in, and an account another user owns is refused at the callback (`OAuthAccountNotLinked`).
+ * signed in, an account another user owns is refused at the callback (`OAuthAccountNotLinked`),
+ * and so is a callback where someone else (or nobody) is signed in (`InvalidCheck`).
  */
 export async function linkAccount(ctx: RequestContext): Promise<ResponseInternal> {
   if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action link")
   const provider = requireProvider(ctx)
   if (provider.type !== "oauth" && provider.type !== "oidc") throw new InvalidProvider(`Only OAuth and OIDC providers can be linked, not ${JSON.stringify(provider.id)}`)
-  if (!(await currentUser(ctx))) throw new SessionRequired("Linking an account needs a signed-in user")
-  return signIn(ctx)
+  const user = await currentUser(ctx)
+  if (!user) throw new SessionRequired("Linking an account needs a signed-in user")
+  // The user just read goes into the state, so that only they can finish the flow.
+  return (await import("../oauth/authorization-url.js")).authorizationRedirect(ctx, provider, user)
 }
 
 function requireCsrf(ctx: RequestContext): void {

@@ -4,20 +4,27 @@
  * @module
  */
 import * as o from "oauth4webapi"
+import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
+import { currentUser } from "../sessions/index.js"
 import { authorizationServer, endpointUrl, usesFormPost } from "./authorization-server.js"
-import { checkCookie, checksOf, encodeState } from "./checks.js"
+import { checkCookie, checksOf, encodeState, flowUserDigest } from "./checks.js"
 import { ownCallbackUrl, proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
 
 const DEFAULT_SCOPE = "openid profile email"
 // Parameters of the sign-in request that are Gatehouse's own, not the provider's.
 const OWN_PARAMS = new Set(["callbackUrl", "csrfToken"])
 
-/** Redirects to the provider, carrying `response_type`, client, redirect URI, scope and checks. */
-export async function authorizationRedirect(ctx: RequestContext, provider: OAuthConfig): Promise<ResponseInternal> {
+/**
+ * Redirects to the provider, carrying `response_type`, client, redirect URI, scope and checks.
+ *
+ * @param signedIn - The signed-in user when the caller has read it already (a link); read here
+ *   otherwise. The state names them, so that only they can finish the flow.
+ */
+export async function authorizationRedirect(ctx: RequestContext, provider: OAuthConfig, signedIn?: AdapterUser | null): Promise<ResponseInternal> {
   const as = await authorizationServer(provider)
   const url = endpointUrl(provider.authorization, as.authorization_endpoint)
   if (!url) throw new TypeError(`Provider ${JSON.stringify(provider.id)} has no authorization endpoint`)
@@ -36,7 +43,12 @@ export async function authorizationRedirect(ctx: RequestContext, provider: OAuth
   const proxy = proxyCallbackUrl(ctx, provider)
   const checks = checksOf(provider, proxy)
   if (checks.has("state")) {
-    const state = await encodeState(ctx, o.generateRandomState(), proxy ? ownCallbackUrl(ctx, provider) : undefined)
+    // Without an adapter nobody is ever linked to, so there is no user to bind the flow to.
+    const user = ctx.config.adapter ? (signedIn !== undefined ? signedIn : await currentUser(ctx)) : null
+    const state = await encodeState(ctx, o.generateRandomState(), {
+      ...(proxy && { origin: ownCallbackUrl(ctx, provider) }),
+      ...(user && { startedBy: await flowUserDigest(ctx, user) }),
+    })
     params.set("state", state)
     cookies.push(await checkCookie(ctx, provider, "state", state))
   }

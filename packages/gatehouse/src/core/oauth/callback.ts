@@ -5,18 +5,19 @@
  * @module
  */
 import * as o from "oauth4webapi"
-import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, CallbackRouteError, InvalidCheck, OAuthCallbackError, OAuthProfileParseError } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
 import { completeSignIn } from "../complete-sign-in.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
+import { currentUser } from "../sessions/index.js"
 import { authorizationServer, conformed, endpointUrl, idTokenIssuer, providerFetch, requestOptions } from "./authorization-server.js"
-import { checksOf, decodeState, useCheck } from "./checks.js"
+import { assertSameFlowUser, checkCookieDeletions, checksOf, decodeState, useCheck } from "./checks.js"
 import { clientAuthentication, clientOf } from "./client-auth.js"
 import { loggableError } from "./protocol-error.js"
 import { proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
+import { errorWithSuccessStatus } from "./token-error.js"
 import { withoutUndefined } from "../defined-fields.js"
 import { accountFields, tokenSetOf } from "./token-set.js"
 import type { IdpSession } from "../sessions/idp-session.js"
@@ -40,17 +41,15 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     if (forward) return { redirect: forward }
   }
 
+  // This callback ends the flow, however it ends: a failure must not leave the checks for another try.
+  ctx.cookiesAlways.push(...checkCookieDeletions(ctx, provider))
+
   const as = await authorizationServer(provider)
   const client = clientOf(provider)
   const checks = checksOf(provider, proxy)
-  const cookies: Cookie[] = []
 
   let expectedState: string | typeof o.skipStateCheck = o.skipStateCheck
-  if (checks.has("state")) {
-    const state = await useCheck(ctx, provider, "state")
-    expectedState = state.value
-    cookies.push(state.clear)
-  }
+  if (checks.has("state")) expectedState = await useCheck(ctx, provider, "state")
   let validated: URLSearchParams
   try {
     validated = o.validateAuthResponse(as, client, params, expectedState)
@@ -66,18 +65,15 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     throw new InvalidCheck(message, { cause: loggableError(error) })
   }
 
+  // Who is signed in now, read once: the flow must have been started by them (or, signed out, by
+  // nobody), and a new account is linked to them. Without an adapter nobody is ever linked to.
+  const signedInUser = ctx.config.adapter ? await currentUser(ctx) : null
+  if (typeof expectedState === "string") await assertSameFlowUser(ctx, expectedState, signedInUser)
+
   let codeVerifier: string | typeof o.nopkce = o.nopkce
-  if (checks.has("pkce")) {
-    const pkce = await useCheck(ctx, provider, "pkceCodeVerifier")
-    codeVerifier = pkce.value
-    cookies.push(pkce.clear)
-  }
+  if (checks.has("pkce")) codeVerifier = await useCheck(ctx, provider, "pkceCodeVerifier")
   let expectedNonce: string | typeof o.expectNoNonce = o.expectNoNonce
-  if (checks.has("nonce")) {
-    const nonce = await useCheck(ctx, provider, "nonce")
-    expectedNonce = nonce.value
-    cookies.push(nonce.clear)
-  }
+  if (checks.has("nonce")) expectedNonce = await useCheck(ctx, provider, "nonce")
 
   let response = await o.authorizationCodeGrantRequest(
     as,
@@ -89,6 +85,8 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     requestOptions(provider),
   )
   response = await conformed(provider, response)
+  const errorWith200 = await errorWithSuccessStatus(response)
+  if (errorWith200 !== undefined) throw codeRefusal(provider, errorWith200, new TypeError(`The token endpoint answered 200 with error ${JSON.stringify(errorWith200)}`))
 
   const issuer = await idTokenIssuer(provider, response, as.issuer)
   let tokens: o.TokenEndpointResponse
@@ -98,6 +96,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
       requireIdToken: provider.type === "oidc",
     })
   } catch (error) {
+    if (error instanceof o.ResponseBodyError) throw codeRefusal(provider, error.error, error)
     // A nonce that does not match is a failed check, like a bad state.
     if (error instanceof o.OperationProcessingError && /nonce/i.test(error.message)) {
       throw new InvalidCheck("The ID token's nonce does not match", { cause: loggableError(error) })
@@ -123,7 +122,7 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     type: provider.type,
     providerAccountId: user.id != null && user.id !== "" ? String(user.id) : crypto.randomUUID(),
   }
-  const signedIn = await completeSignIn(ctx, {
+  return completeSignIn(ctx, {
     // The provider's id for the person is the account's; the user gets their own.
     user: { ...user, id: crypto.randomUUID(), email: typeof user.email === "string" ? user.email.toLowerCase() : user.email },
     // Callbacks and events see the whole token response; the row keeps what `account()` picks.
@@ -134,8 +133,22 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     ...(vouchesFor(profile, user.email) && { emailProven: true }),
     ...idpSessionOf(provider, tokens),
     ...(offersProviderLogout(provider, as) && { logoutProvider: provider.id }),
+    signedInUser,
   })
-  return { ...signedIn, cookies: [...cookies, ...(signedIn.cookies ?? [])] }
+}
+
+/**
+ * The token endpoint's errors that refuse this code (used or expired, or the PKCE verifier not
+ * matching): a stale or replayed callback, the browser's doing. GitHub says
+ * `bad_verification_code`. Any other (`invalid_client`, `unauthorized_client`, a redirect URI
+ * mismatch) is the server's configuration.
+ */
+const REFUSED_CODE_ERRORS: ReadonlySet<string> = new Set(["invalid_grant", "bad_verification_code"])
+
+/** The error for a token endpoint's OAuth error `oauthError`; `error` is what is logged. */
+function codeRefusal(provider: OAuthConfig, oauthError: string, error: unknown): Error {
+  if (!REFUSED_CODE_ERRORS.has(oauthError)) return error instanceof Error ? error : new Error(String(error))
+  return new OAuthCallbackError(`The provider refused the code: ${oauthError}`, { cause: { provider: provider.id, err: loggableError(error) } })
 }
 
 /**

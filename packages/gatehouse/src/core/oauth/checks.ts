@@ -4,10 +4,12 @@
  * minutes. Auth.js's format, so a sign-in started by one can finish on the other.
  * @module
  */
-import { CHECK_COOKIE_MAX_AGE, type Cookie } from "../../cookies/defaults.js"
+import type { AdapterUser } from "../../adapters/index.js"
+import { CHECK_COOKIE_MAX_AGE, type Cookie, type CookieAttributes } from "../../cookies/defaults.js"
 import { InvalidCheck } from "../../errors.js"
 import { decode, encode } from "../../jwt/index.js"
 import type { OAuthCheck, OAuthConfig } from "../../providers/types.js"
+import { secretKeyed } from "../event-counter.js"
 import { providerBoundCookie, readProviderBoundCookie } from "../provider-bound-cookie.js"
 import type { RequestContext } from "../request-context.js"
 import { usesFormPost } from "./authorization-server.js"
@@ -15,44 +17,71 @@ import { usesFormPost } from "./authorization-server.js"
 /** The cookie roles of the three checks. */
 export type CheckCookie = "pkceCodeVerifier" | "state" | "nonce"
 
+const CHECK_COOKIES: readonly CheckCookie[] = ["pkceCodeVerifier", "state", "nonce"]
+
 /** Salt of the `state` parameter, which is itself an encrypted token (it may carry the proxy's origin). */
 export const STATE_SALT = "encodedState"
 
-/** The checks in force for `provider`: its own, `pkce` by default, and `state` behind a redirect proxy. */
+/**
+ * The checks in force for `provider`: its own (`pkce` by default), and always `state`, which ties
+ * the callback to the browser and user that started the flow: PKCE alone protects nothing against
+ * a provider that ignores `code_verifier` (RFC 9700 §2.1). Only an explicit `"none"` leaves `state`
+ * out, and even then a redirect proxy needs it to know where to send the user back.
+ */
 export function checksOf(provider: OAuthConfig, redirectProxyUrl: string | undefined): ReadonlySet<OAuthCheck> {
   const checks = new Set<OAuthCheck>(provider.checks ?? ["pkce"])
-  // The proxy must know where to send the user back, and the state is what carries it.
-  if (redirectProxyUrl) checks.add("state")
+  const optedOut = checks.delete("none")
+  if (!optedOut || redirectProxyUrl) checks.add("state")
   return checks
 }
 
 /** A cookie holding `value` for the `role` check of `provider`. */
 export function checkCookie(ctx: RequestContext, provider: OAuthConfig, role: CheckCookie, value: string): Promise<Cookie> {
-  // A form_post callback is a cross-site POST, which carries no SameSite=Lax cookie: the checks
-  // must be SameSite=None for it to arrive with them (browsers accept that only on Secure cookies).
-  const crossSite = usesFormPost(provider) && ctx.cookies[role].options.secure === true
-  return providerBoundCookie(ctx, role, provider.id, value, crossSite ? { sameSite: "none" } : undefined)
+  return providerBoundCookie(ctx, role, provider.id, value, crossSiteAttributes(ctx, provider, role))
 }
 
 /**
- * The value the `role` check cookie holds for `provider`, and the cookie that clears it.
+ * The deletions of the check cookies this request carries, with the attributes they were set
+ * with: a callback ends its flow, whether it succeeds or not, so that one pending verifier cannot
+ * be tried again and again.
+ */
+export function checkCookieDeletions(ctx: RequestContext, provider: OAuthConfig): Cookie[] {
+  return CHECK_COOKIES.filter((role) => ctx.request.cookies.has(ctx.cookies[role].name)).map((role) => {
+    const { name, options } = ctx.cookies[role]
+    return { name, value: "", options: { ...options, ...crossSiteAttributes(ctx, provider, role), maxAge: 0 } }
+  })
+}
+
+function crossSiteAttributes(ctx: RequestContext, provider: OAuthConfig, role: CheckCookie): Partial<CookieAttributes> | undefined {
+  // A form_post callback is a cross-site POST, which carries no SameSite=Lax cookie: the checks
+  // must be SameSite=None for it to arrive with them (browsers accept that only on Secure cookies).
+  return usesFormPost(provider) && ctx.cookies[role].options.secure === true ? { sameSite: "none" } : undefined
+}
+
+/**
+ * The value the `role` check cookie holds for `provider` (its deletion is queued by
+ * {@link checkCookieDeletions}).
  * @throws {InvalidCheck} when the cookie is missing, does not decode, has expired, or was made for
  *   another provider.
  */
-export async function useCheck(
-  ctx: RequestContext,
-  provider: OAuthConfig,
-  role: CheckCookie,
-): Promise<{ value: string; clear: Cookie }> {
+export async function useCheck(ctx: RequestContext, provider: OAuthConfig, role: CheckCookie): Promise<string> {
   const check = await readProviderBoundCookie(ctx, role, provider.id)
   if (!check) throw new InvalidCheck(`${role} value could not be parsed`)
-  return check
+  return check.value
 }
 
-/** The `state` parameter: an encrypted token carrying a random value and, behind a proxy, the origin. */
-export function encodeState(ctx: RequestContext, random: string, origin: string | undefined): Promise<string> {
+/** What the `state` parameter carries, besides being matched against its cookie. */
+export interface FlowState {
+  /** Where the proxy sends the callback on to (behind a redirect proxy). */
+  origin?: string
+  /** {@link flowUserDigest} of the user signed in when the flow started, if any. */
+  startedBy?: string
+}
+
+/** The `state` parameter: an encrypted token carrying a random value, the proxy's origin and who started the flow. */
+export function encodeState(ctx: RequestContext, random: string, { origin, startedBy }: FlowState): Promise<string> {
   return encode({
-    token: { random, ...(origin && { origin }) },
+    token: { random, ...(origin && { origin }), ...(startedBy && { startedBy }) },
     secret: [...ctx.config.secret],
     salt: STATE_SALT,
     maxAge: CHECK_COOKIE_MAX_AGE,
@@ -60,10 +89,44 @@ export function encodeState(ctx: RequestContext, random: string, origin: string 
 }
 
 /** The content of a `state` parameter, or `null` when it does not decode. */
-export async function decodeState(ctx: RequestContext, state: string): Promise<{ random?: unknown; origin?: unknown } | null> {
+export async function decodeState(
+  ctx: RequestContext,
+  state: string,
+): Promise<{ random?: unknown; origin?: unknown; startedBy?: unknown } | null> {
   try {
     return await decode({ token: state, secret: [...ctx.config.secret], salt: STATE_SALT })
   } catch {
     return null
   }
+}
+
+/**
+ * What the state keeps of the signed-in user: a digest keyed with the secret, so that the
+ * provider and the URL never see the id itself, even encrypted.
+ */
+export function flowUserDigest(ctx: RequestContext, user: Pick<AdapterUser, "id">): Promise<string> {
+  return secretKeyed(ctx, `oauth-flow-user\u0000${user.id}`)
+}
+
+/**
+ * Refuses a callback whose signed-in user is not the one who started the flow: a flow started
+ * signed in (a link) must finish as the same user, one started signed out must finish signed out.
+ * Otherwise an account would be linked to, or signed in for, someone who never asked for it.
+ *
+ * @param state - The state, already matched against this browser's state cookie.
+ * @throws {InvalidCheck} when the state does not decode or names another user (or none).
+ */
+export async function assertSameFlowUser(ctx: RequestContext, state: string, signedIn: Pick<AdapterUser, "id"> | null): Promise<void> {
+  const decoded = await decodeState(ctx, state)
+  if (!decoded) throw new InvalidCheck("State could not be decoded")
+  const startedBy = typeof decoded.startedBy === "string" ? decoded.startedBy : undefined
+  const finishedBy = signedIn ? await flowUserDigest(ctx, signedIn) : undefined
+  if (startedBy === finishedBy) return
+  throw new InvalidCheck(
+    startedBy === undefined
+      ? "The sign-in was started signed out, but a user is signed in at its callback"
+      : finishedBy === undefined
+        ? "The sign-in was started by a signed-in user, but nobody is signed in at its callback"
+        : "The sign-in was started by another user than the one signed in at its callback",
+  )
 }

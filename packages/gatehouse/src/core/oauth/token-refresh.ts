@@ -22,6 +22,7 @@ import { storeCall, type StoreConfig } from "../shared-store.js"
 import { authorizationServer, conformed, idTokenIssuer, requestOptions } from "./authorization-server.js"
 import { clientAuthentication, clientOf } from "./client-auth.js"
 import { loggableError } from "./protocol-error.js"
+import { errorWithSuccessStatus } from "./token-error.js"
 import { accountFields, tokenSetOf } from "./token-set.js"
 
 /** How long an outcome is handed out again instead of asking the provider, by status (ms). */
@@ -187,15 +188,4 @@ async function askProvider(provider: OAuthConfig, refreshToken: string): Promise
 
 function errorOutcome(oauthError: string, error: unknown): RefreshOutcome {
   return DEAD_TOKEN_ERRORS.has(oauthError) ? { status: "refused", reason: `the provider answered ${oauthError}` } : { status: "failed", error }
-}
-
-/** GitHub answers OAuth errors with HTTP 200: `{ "error": "bad_refresh_token" }`. */
-async function errorWithSuccessStatus(response: Response): Promise<string | undefined> {
-  if (response.status !== 200) return undefined
-  try {
-    const body = (await response.clone().json()) as { error?: unknown; access_token?: unknown }
-    return typeof body.error === "string" && body.access_token === undefined ? body.error : undefined
-  } catch {
-    return undefined
-  }
 }
