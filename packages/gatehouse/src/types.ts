@@ -307,6 +307,18 @@ export interface AuthConfig {
   theme?: Theme
   /** Must be true: the Host header decides URLs. Inferred from the environment when unset. */
   trustHost?: boolean
+  /**
+   * The request header your proxy writes the client's address into, for the per-IP sign-in limits:
+   * `cf-connecting-ip` behind Cloudflare, `fly-client-ip` on Fly.io, `true-client-ip` behind
+   * Akamai, `x-real-ip` behind an nginx that sets it. Its first value is then the client's address,
+   * with or without `trustHost`. Name one only when every request reaches the app through that
+   * proxy (which overwrites what a client sent): a client that can reach the app directly writes it
+   * itself. Unset, the client's address is the last `X-Forwarded-For` hop, the one the nearest proxy
+   * appended, and only with `trustHost`; no other header is read. A provider's `rateLimit.clientIp`
+   * wins over both. The Express and SvelteKit integrations hand over their own view of the client
+   * (`req.ip`, which follows `trust proxy`; `getClientAddress()`) unless this is set.
+   */
+  trustedIpHeader?: string
   /** `__Secure-`/`__Host-` cookie names and the `Secure` attribute. Default: on exactly for https requests. */
   useSecureCookies?: boolean
   /**
