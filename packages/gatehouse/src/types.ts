@@ -285,8 +285,9 @@ export interface AuthConfig {
    * rate limits, spent passkey challenges, the OAuth refresh lock, cached session versions and the
    * optional session cache (`session.cacheMaxAge`). Without one, these use the adapter where it can
    * (`hitRateLimit`, session versions) and this process's memory otherwise. Spent passkey challenges
-   * go to the adapter's `hitRateLimit` even with a store, when it has one: a store that forgets
-   * (restarted without persistence, evicting keys) must not make a captured answer usable again.
+   * and back-channel logout tokens go to the adapter's `hitRateLimit` even with a store, when it has
+   * one: a store that forgets (restarted without persistence, evicting keys) must not make a
+   * captured answer or logout token usable again.
    */
   sharedStore?: SharedStore
   /** The session token's lifetime and its encode/decode functions; see {@link JWTOptions}. */
