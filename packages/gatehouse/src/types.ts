@@ -285,8 +285,9 @@ export interface AuthConfig {
    * rate limits, spent passkey challenges, the OAuth refresh lock, cached session versions and the
    * optional session cache (`session.cacheMaxAge`). Without one, these use the adapter where it can
    * (`hitRateLimit`, session versions) and this process's memory otherwise. Spent passkey challenges
-   * go to the adapter's `hitRateLimit` even with a store, when it has one: a store that forgets
-   * (restarted without persistence, evicting keys) must not make a captured answer usable again.
+   * and back-channel logout tokens go to the adapter's `hitRateLimit` even with a store, when it has
+   * one: a store that forgets (restarted without persistence, evicting keys) must not make a
+   * captured answer or logout token usable again.
    */
   sharedStore?: SharedStore
   /** The session token's lifetime and its encode/decode functions; see {@link JWTOptions}. */
@@ -307,6 +308,18 @@ export interface AuthConfig {
   theme?: Theme
   /** Must be true: the Host header decides URLs. Inferred from the environment when unset. */
   trustHost?: boolean
+  /**
+   * The request header your proxy writes the client's address into, for the per-IP sign-in limits:
+   * `cf-connecting-ip` behind Cloudflare, `fly-client-ip` on Fly.io, `true-client-ip` behind
+   * Akamai, `x-real-ip` behind an nginx that sets it. Its first value is then the client's address,
+   * with or without `trustHost`. Name one only when every request reaches the app through that
+   * proxy (which overwrites what a client sent): a client that can reach the app directly writes it
+   * itself. Unset, the client's address is the last `X-Forwarded-For` hop, the one the nearest proxy
+   * appended, and only with `trustHost`; no other header is read. A provider's `rateLimit.clientIp`
+   * wins over both. The Express and SvelteKit integrations hand over their own view of the client
+   * (`req.ip`, which follows `trust proxy`; `getClientAddress()`) unless this is set.
+   */
+  trustedIpHeader?: string
   /** `__Secure-`/`__Host-` cookie names and the `Secure` attribute. Default: on exactly for https requests. */
   useSecureCookies?: boolean
   /**

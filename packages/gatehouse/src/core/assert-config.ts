@@ -247,6 +247,9 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
   return undefined
 }
 
+/** An HTTP field name (RFC 9110, 5.1): a token. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
 /** What a `sharedStore` must have (the contract in stores/index.ts). */
 const STORE_METHODS = ["increment", "setIfAbsent", "get", "set", "delete"] as const
 
@@ -299,6 +302,18 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
     }
     const missing = STORE_METHODS.filter((method) => typeof (store as Record<string, unknown>)[method] !== "function")
     if (missing.length > 0) return new InvalidConfig(`\`sharedStore\` must be a shared store ${hint}; it lacks the methods ${missing.join(", ")}`)
+  }
+  const ipHeader: unknown = config.trustedIpHeader
+  if (ipHeader !== undefined) {
+    if (typeof ipHeader !== "string" || !HEADER_NAME.test(ipHeader)) {
+      return new InvalidConfig(`\`trustedIpHeader\` must be a header name, like "cf-connecting-ip"; received ${JSON.stringify(ipHeader)}`)
+    }
+    // Their first value is whatever the client sent: naming them would hand the client its bucket.
+    if (/^(x-forwarded-for|forwarded)$/i.test(ipHeader)) {
+      return new InvalidConfig(
+        `\`trustedIpHeader\` cannot be ${ipHeader}, whose first entry the client writes; leave it unset to read the last X-Forwarded-For hop (with trustHost)`,
+      )
+    }
   }
   const checkAge = session.revocationCheckAge
   if (checkAge !== false && !(typeof checkAge === "number" && checkAge >= 0 && Number.isFinite(checkAge))) {

@@ -51,6 +51,8 @@ export interface ResolvedConfig {
   readonly logger: LoggerInstance
   readonly theme: Readonly<Required<Theme>>
   readonly trustHost: boolean
+  /** The header the client's address is read from (see `AuthConfig.trustedIpHeader`), or `undefined`. */
+  readonly trustedIpHeader: string | undefined
   /** `undefined` means: secure exactly when the request URL is https. */
   readonly useSecureCookies: boolean | undefined
   readonly redirectProxyUrl: string | undefined
@@ -164,6 +166,8 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     logger,
     theme: Object.freeze({ colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...withoutUndefined(config.theme) }),
     trustHost: fromEnv.trustHost,
+    // Checked by assertConfig, which names a value that is no header name.
+    trustedIpHeader: config.trustedIpHeader,
     useSecureCookies: config.useSecureCookies,
     redirectProxyUrl: fromEnv.redirectProxyUrl,
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),

@@ -1,11 +1,11 @@
 /**
- * Counting events in fixed windows: sign-in attempts (see `throttle.ts`) and spent WebAuthn
- * challenges. Counts go to the `sharedStore` when there is one, else to the adapter's
- * `hitRateLimit` when it has one (every instance then shares them), else to memory kept per
- * configuration. A store that fails hands the count to the adapter; with no adapter method to
+ * Counting events in fixed windows: sign-in attempts (see `throttle.ts`), spent WebAuthn
+ * challenges and spent logout tokens. Counts go to the `sharedStore` when there is one, else to
+ * the adapter's `hitRateLimit` when it has one (every instance then shares them), else to memory
+ * kept per configuration. A store that fails hands the count to the adapter; with no adapter method to
  * count in, the event is refused ({@link ServerBusy}) rather than counted by one process only.
- * A count that must outlive the store's data (a spent challenge: a Redis restarted without
- * persistence, or evicting, would forget it and accept its replay) goes to the adapter first.
+ * A count that must outlive the store's data (a spent challenge or logout token: a Redis restarted
+ * without persistence, or evicting, would forget it and accept its replay) goes to the adapter first.
  * @module
  */
 import { sha256Hex } from "../encoding/hex.js"

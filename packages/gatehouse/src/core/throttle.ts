@@ -43,14 +43,28 @@ export function limitOf(configured: RateLimit | false | undefined, fallback: Rat
 }
 
 /**
- * The client's IP: the provider's `clientIp`, or what the proxy in front reports, only with
- * `trustHost` (which says there is one). The last `X-Forwarded-For` hop is the one that proxy
- * added; the first is whatever the client sent. Without a proxy a Web `Request` has no peer address.
+ * The client's IP, for the per-IP buckets: what the provider's `clientIp` reads; else the first
+ * value of the header the app named (`trustedIpHeader`: its proxy overwrites it); else, only with
+ * `trustHost` (which says a proxy is in front), the last `X-Forwarded-For` hop, the one that proxy
+ * appended: every hop before it, and any other header, is the client's to write, and reading one
+ * would let a client pick a fresh bucket per attempt. A port a proxy puts after the address
+ * (Azure Application Gateway's `203.0.113.9:51234`) is dropped, or every connection would count
+ * apart. Without any of these a Web `Request` has no peer address, and there is no per-IP bucket.
  */
 export function clientIp(ctx: RequestContext, custom: ((headers: Headers) => string | null | undefined) | undefined): string | undefined {
   const { headers } = ctx.request
-  if (custom) return custom(headers)?.trim() || undefined
-  if (!ctx.config.trustHost) return undefined
-  const forwarded = headers.get("x-real-ip") ?? headers.get("x-forwarded-for")?.split(",").at(-1)
-  return forwarded?.trim() || undefined
+  let address: string | null | undefined
+  if (custom) address = custom(headers)
+  else if (ctx.config.trustedIpHeader !== undefined) address = headers.get(ctx.config.trustedIpHeader)?.split(",")[0]
+  else if (ctx.config.trustHost) address = headers.get("x-forwarded-for")?.split(",").at(-1)
+  const trimmed = address?.trim()
+  return trimmed ? withoutPort(trimmed) : undefined
+}
+
+/** `203.0.113.9:51234` → `203.0.113.9`, `[2001:db8::1]:443` → `2001:db8::1`; anything else as it is. */
+function withoutPort(address: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address)
+  if (bracketed) return bracketed[1]!
+  const ipv4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(address)
+  return ipv4 ? ipv4[1]! : address
 }

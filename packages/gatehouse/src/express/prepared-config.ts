@@ -14,12 +14,13 @@ const snapshots = new WeakMap<ServerAuthConfig, Readonly<Record<string, string |
 
 /**
  * `config` with the environment applied (see the kernel's `prepareConfig`), under `/auth` unless
- * the config or `AUTH_URL` says otherwise.
+ * the config or `AUTH_URL` says otherwise, reading the client's address where `toWebRequest`
+ * writes `req.ip` (unless the app names its own `trustedIpHeader`).
  *
  * @throws {InvalidConfig} when `AUTH_URL` is set but unusable.
  */
 export function prepareConfig(config: ServerAuthConfig): PreparedConfig<ServerAuthConfig> {
   let env = snapshots.get(config)
   if (!env) snapshots.set(config, (env = Object.freeze({ ...process.env })))
-  return prepare(config, env)
+  return prepare(config, env, { clientAddress: true })
 }

@@ -4,6 +4,7 @@
  * parser that ran first left it.
  * @module
  */
+import { setClientAddress } from "../framework/index.js"
 import { createActionURL } from "../index.js"
 import { pathAndQuery } from "./mount-path.js"
 import type { ExpressRequest } from "./node-types.js"
@@ -61,11 +62,10 @@ export function toWebRequest(req: ExpressRequest, origin: string): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item)
     else if (value !== undefined) headers.set(name, value)
   }
-  // The client's address as Express sees it behind the proxies it trusts: a client-sent
-  // X-Real-IP or X-Forwarded-For must not pick its own per-IP rate-limit bucket.
-  const ip = req.ip ?? req.socket.remoteAddress
-  if (ip) headers.set("x-real-ip", ip)
-  else headers.delete("x-real-ip")
+  // The client's address as Express sees it behind the proxies it trusts (`trust proxy`), where
+  // the prepared config reads it: a client-sent X-Real-IP or X-Forwarded-For must not pick its
+  // own per-IP rate-limit bucket.
+  setClientAddress(headers, req.ip ?? req.socket.remoteAddress)
   const method = req.method ?? "GET"
   const init: RequestInit & { duplex?: "half" } = { method, headers }
   if (method !== "GET" && method !== "HEAD") {

@@ -9,6 +9,7 @@
  * - {@link setCookieHeaders}: cookies as `Set-Cookie` values for the framework's response.
  * - {@link isAuthRoute}: whether a request is for the auth routes (then hand it to `Auth`).
  * - {@link requestAtOrigin}: a request moved to `AUTH_URL`'s origin, for a framework behind a proxy.
+ * - {@link setClientAddress}: the framework's view of the client's address, for the per-IP limits.
  * - {@link providerType}: a provider's type, to pick the route a server-side sign-in posts to.
  *
  * @example A Hono app
@@ -36,5 +37,6 @@ export { runServerAction, type ServerActionInput, type ServerActionResult } from
 export { isAuthRoute } from "./routes.js"
 export type { OptInRoutes } from "../core/auth-action.js"
 export { requestAtOrigin } from "./request-origin.js"
+export { setClientAddress } from "./client-address.js"
 export { providerType } from "./providers.js"
 export type { Cookie } from "../cookies/defaults.js"

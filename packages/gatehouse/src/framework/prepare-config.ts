@@ -8,6 +8,7 @@ import { InvalidConfig } from "../errors.js"
 import { createLogger, logWarning } from "../core/logger.js"
 import { envDefaults, envUrl, type EnvObject } from "../env.js"
 import type { AuthConfig } from "../types.js"
+import { CLIENT_ADDRESS_HEADER } from "./client-address.js"
 
 /** Options of {@link prepareConfig}. */
 export interface PrepareConfigOptions {
@@ -16,6 +17,13 @@ export interface PrepareConfigOptions {
    * framework's convention (`/api/auth` for Next.js and SolidStart, `/auth` elsewhere). Default `/auth`.
    */
   basePath?: string
+  /**
+   * The integration writes the framework's view of the client's address into every request it
+   * hands the core (`setClientAddress`), so the prepared config reads the per-IP sign-in limits'
+   * address from there (`trustedIpHeader: "x-real-ip"`) rather than from `X-Forwarded-For`. An
+   * app's own `trustedIpHeader` wins. Default `false`.
+   */
+  clientAddress?: boolean
 }
 
 /** A config whose base path is settled. */
@@ -37,11 +45,12 @@ export interface PreparedConfig<Config extends AuthConfig = AuthConfig> {
   readonly origin: string | undefined
 }
 
+// Per config object, then per default base path and client-address option.
 const prepared = new WeakMap<object, Map<string, PreparedConfig>>()
 
 /**
  * `config` with the environment applied (`AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST`,
- * `AUTH_<PROVIDER>_ID`/`_SECRET`, `LEGACYAUTH_*`), once per config object and default base path:
+ * `AUTH_<PROVIDER>_ID`/`_SECRET`, `LEGACYAUTH_*`), once per config object and options:
  * later calls with the same object return the same prepared config (so the core's caches keep
  * working), and the environment is read only the first time. Warnings are logged once.
  *
@@ -59,9 +68,11 @@ const prepared = new WeakMap<object, Map<string, PreparedConfig>>()
 export function prepareConfig<Config extends AuthConfig>(config: Config, env: EnvObject = {}, options: PrepareConfigOptions = {}): PreparedConfig<Config> {
   if (config === null || typeof config !== "object") throw new InvalidConfig("The auth configuration must be an object")
   const defaultBasePath = options.basePath ?? "/auth"
-  let byBasePath = prepared.get(config)
-  if (!byBasePath) prepared.set(config, (byBasePath = new Map()))
-  let ready = byBasePath.get(defaultBasePath) as PreparedConfig<Config> | undefined
+  const clientAddress = options.clientAddress === true
+  const key = `${defaultBasePath}\u0000${clientAddress}`
+  let byOptions = prepared.get(config)
+  if (!byOptions) prepared.set(config, (byOptions = new Map()))
+  let ready = byOptions.get(key) as PreparedConfig<Config> | undefined
   if (!ready) {
     const origin = authUrlOrigin(env)
     const defaults = envDefaults(env, config, defaultBasePath)
@@ -74,9 +85,10 @@ export function prepareConfig<Config extends AuthConfig>(config: Config, env: En
       trustHost: defaults.trustHost,
       providers: defaults.providers,
       ...(defaults.redirectProxyUrl !== undefined && { redirectProxyUrl: defaults.redirectProxyUrl }),
+      ...(clientAddress && config.trustedIpHeader === undefined && { trustedIpHeader: CLIENT_ADDRESS_HEADER }),
     } as Config & SettledBasePath
     ready = Object.freeze({ config: copy, env, origin })
-    byBasePath.set(defaultBasePath, ready)
+    byOptions.set(key, ready)
   }
   return ready
 }

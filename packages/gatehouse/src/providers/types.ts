@@ -177,11 +177,15 @@ export interface EmailRateLimits {
   /** Emails to one address. Default 5 per 15 minutes. */
   perEmail?: RateLimit | false
   /**
-   * Emails requested from one client IP. Default 30 per 15 minutes. Needs `clientIp`, or
-   * `trustHost` (then `X-Real-IP`, else the last `X-Forwarded-For` hop: the one your proxy added).
+   * Emails requested from one client IP. Default 30 per 15 minutes. The IP is what `clientIp`
+   * reads, else the config's `trustedIpHeader`, else (with `trustHost`) the last
+   * `X-Forwarded-For` hop, the one your proxy appended; without any, only `perEmail` applies.
    */
   perIp?: RateLimit | false
-  /** The client's IP from the request headers, for proxies that say it elsewhere (`CF-Connecting-IP`). */
+  /**
+   * The client's IP from the request headers, for this provider alone; the config's
+   * `trustedIpHeader` does the same for every provider. Read only headers your proxy overwrites.
+   */
   clientIp?: (headers: Headers) => string | null | undefined
 }
 
@@ -255,9 +259,9 @@ export interface CredentialsRateLimits {
   /** Attempts for one identifier (see `identifier`). Default 10 per 15 minutes. */
   perIdentifier?: RateLimit | false
   /**
-   * Attempts from one client IP, whatever the identifier. Default 100 per 15 minutes. Needs
-   * `clientIp`, or `trustHost` (then `X-Real-IP`, else the last `X-Forwarded-For` hop: the one
-   * your proxy added); without either no IP is known and only `perIdentifier` applies.
+   * Attempts from one client IP, whatever the identifier. Default 100 per 15 minutes. The IP is
+   * what `clientIp` reads, else the config's `trustedIpHeader`, else (with `trustHost`) the last
+   * `X-Forwarded-For` hop, the one your proxy appended; without any, only `perIdentifier` applies.
    */
   perIp?: RateLimit | false
   /**
@@ -267,7 +271,10 @@ export interface CredentialsRateLimits {
    * applies to that attempt. A custom result is used as it is.
    */
   identifier?: (credentials: Partial<Record<string, unknown>>) => string | undefined
-  /** The client's IP from the request headers, for proxies that say it elsewhere (`CF-Connecting-IP`). */
+  /**
+   * The client's IP from the request headers, for this provider alone; the config's
+   * `trustedIpHeader` does the same for every provider. Read only headers your proxy overwrites.
+   */
   clientIp?: (headers: Headers) => string | null | undefined
 }
 

@@ -11,6 +11,7 @@ import {
   providerType,
   requestAtOrigin,
   runServerAction,
+  setClientAddress,
   type PreparedConfig,
   type ServerActionInput,
 } from "../framework/index.js"
@@ -36,7 +37,7 @@ export function createKitAuth<Event extends KitRequestEvent>(
   kit: KitControl,
 ): KitAuthResult<Event> {
   const prepared = async (event: Event): Promise<PreparedConfig<KitAuthConfig>> =>
-    prepareConfig(typeof config === "function" ? await config(event) : config, envOf(event))
+    prepareConfig(typeof config === "function" ? await config(event) : config, envOf(event), { clientAddress: true })
 
   const readSession = async (event: Event): Promise<Session | null> => {
     try {
@@ -55,7 +56,10 @@ export function createKitAuth<Event extends KitRequestEvent>(
     // One session read per request, however many loads (run side by side) ask for it.
     let session: Promise<Session | null> | undefined
     event.locals.auth ??= () => (session ??= readSession(event))
-    if (isAuthRoute(event.url, ready.config.basePath, ready.config)) return Auth(requestAtOrigin(ready, event.request), ready.config)
+    if (isAuthRoute(event.url, ready.config.basePath, ready.config)) {
+      const request = new Request(event.request, { headers: headersOf(event) })
+      return Auth(requestAtOrigin(ready, request), ready.config)
+    }
     return resolve(event)
   }
 
@@ -69,7 +73,7 @@ export function createKitAuth<Event extends KitRequestEvent>(
       const result = await runServerAction(ready.config, {
         ...input,
         origin: originOf(ready, event),
-        headers: event.request.headers,
+        headers: headersOf(event),
         fields: { ...input.fields, callbackUrl },
         // Kit refuses cross-site form posts before an action runs; checked again here, as an app
         // may have turned that off. Otherwise the core asks for the double-submit token.
@@ -113,6 +117,21 @@ export function createKitAuth<Event extends KitRequestEvent>(
   }
 
   return { handle, signIn, signOut }
+}
+
+/**
+ * The request's headers with the client's address as Kit sees it where the prepared config reads
+ * it (`setClientAddress`), replacing any the client sent; removed when the adapter cannot tell
+ * (then no per-IP limit applies to the request).
+ */
+function headersOf(event: KitRequestEvent): Headers {
+  let address: string | undefined
+  try {
+    address = event.getClientAddress?.()
+  } catch {
+    // An adapter without a client address (Kit throws): none.
+  }
+  return setClientAddress(new Headers(event.request.headers), address)
 }
 
 /** The environment: the platform's `env` bindings where the adapter has them, else `process.env`. */

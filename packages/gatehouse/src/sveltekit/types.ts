@@ -69,6 +69,11 @@ export interface KitRequestEvent {
   /** Per-request data; `handle` adds `auth()`. */
   readonly locals: KitLocals
   /**
+   * The client's address as the adapter sees it (adapter-node: the socket's, or `ADDRESS_HEADER`'s
+   * behind a proxy), counted by the per-IP sign-in limits. Kit's own event always has it.
+   */
+  getClientAddress?(): string
+  /**
    * The adapter's platform object. Where it has an `env` object (Cloudflare's bindings), the
    * environment (`AUTH_SECRET`, `AUTH_URL`, …) is read from it; otherwise from `process.env`.
    */

@@ -238,6 +238,19 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
       expect(authorizeCalls).toBe(5)
     })
 
+    it("reads the app's own trustedIpHeader rather than req.ip when the app names one", async () => {
+      const provider = Credentials({ authorize: () => null, rateLimit: { perIdentifier: false, perIp: { max: 1, windowSeconds: 900 } } })
+      const { client } = await serve(standardApp(version, credentialsConfig({ providers: [provider], trustedIpHeader: "cf-connecting-ip" })))
+      const attempt = async (n: number, ip: string) => {
+        const csrfToken = await client.csrfToken()
+        return throttledOr(await client.postForm("/auth/callback/credentials", { csrfToken, username: `cf-${n}`, password: "guess" }, { "cf-connecting-ip": ip }))
+      }
+      // Every request comes from the same socket: the named header alone tells the clients apart.
+      expect(await attempt(1, "192.0.2.1")).toContain("error=CredentialsSignin")
+      expect(await attempt(2, "192.0.2.2")).toContain("error=CredentialsSignin")
+      expect(await attempt(3, "192.0.2.1")).toBe("429 CredentialsRateLimited")
+    })
+
     it("(control) without AUTH_URL, a trusted proxy's X-Forwarded-Host is where the link points", async () => {
       const app = standardApp(version, emailConfig(), (app) => app.set("trust proxy", true))
       const { port } = await serve(app)

@@ -3,7 +3,8 @@
  * provider, the provider ends its session and posts a logout token to the app over real HTTP,
  * and the app's sessions from that provider session end (database rows at once; JWT sessions at
  * their next revocation check). Forged, foreign, stale and replayed tokens are refused with 400
- * and change nothing.
+ * and change nothing. A provider's failing JWKS is asked once per wait, not once per post, and
+ * the last good key set keeps verifying meanwhile.
  */
 import { SignJWT, exportSPKI, generateKeyPair, importJWK } from "jose"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
@@ -305,5 +306,129 @@ describe("back-channel logout is opt-in", () => {
     })
     expect(response.status).toBe(400)
     expect(await response.json()).toBe("Bad request.")
+  })
+})
+
+/**
+ * A provider whose discovery document and JWKS are served here over real HTTP: the JWKS is the
+ * oidc-provider's real public keys (so `idp.signJwt` tokens verify), a 500 while `failing`, or
+ * nothing at all while `hanging`; every fetch of it is counted.
+ */
+async function keySetServer(): Promise<{ issuer: string; failing: boolean; hanging: boolean; fetches: number; stop(): Promise<void> }> {
+  const state = { issuer: "", failing: false, hanging: false, fetches: 0, stop: async () => {} }
+  const server = await serveWeb((request) => {
+    const { issuer } = state
+    const { pathname } = new URL(request.url)
+    if (pathname === "/.well-known/openid-configuration") {
+      return Response.json({ issuer, jwks_uri: `${issuer}/jwks`, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, response_types_supported: ["code"] })
+    }
+    if (pathname !== "/jwks") return new Response(null, { status: 404 })
+    state.fetches++
+    if (state.hanging) return new Promise<Response>(() => {})
+    return state.failing ? new Response("unavailable", { status: 500 }) : Response.json(idp.jwks)
+  })
+  state.issuer = `http://127.0.0.1:${server.port}`
+  state.stop = () => server.stop()
+  return state
+}
+
+describe("the provider's key set", () => {
+  const stops: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    await Promise.all(stops.splice(0).map((stop) => stop()))
+  })
+
+  async function keyedApp(fetch?: typeof globalThis.fetch) {
+    const keys = await keySetServer()
+    stops.push(keys.stop)
+    const app: AuthConfig & { raw?: undefined } = {
+      secret,
+      trustHost: true,
+      adapter: MemoryAdapter(),
+      logger: recordingLogger().logger,
+      backchannelLogout: true,
+      providers: [{ id: "keyed", name: "Keyed", type: "oidc", issuer: keys.issuer, clientId: "app-client", clientSecret: "app-secret", ...(fetch && { fetch }) }],
+    }
+    const claims = () => ({ iss: keys.issuer, aud: "app-client", iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID(), sub: "nobody", events: LOGOUT_EVENT })
+    const { privateKey } = await generateKeyPair("RS256")
+    return {
+      keys,
+      /** A logout token signed with the provider's published key. */
+      known: () => idp.signJwt(claims(), { typ: "logout+jwt" }),
+      /** One signed with a key the set does not (yet) publish, as after a rotation. */
+      unknown: () => new SignJWT(claims()).setProtectedHeader({ alg: "RS256", kid: "rotated", typ: "logout+jwt" }).sign(privateKey),
+      post: (token: string) =>
+        Auth(new Request(`${APP}/auth/backchannel-logout/keyed`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ logout_token: token }) }), app),
+    }
+  }
+  const later = (ms: number) => vi.setSystemTime(Date.now() + ms)
+
+  it("asks a failing JWKS once per wait, however many posts arrive, together or one after another, and again after the wait", async () => {
+    const { keys, known, post } = await keyedApp()
+    keys.failing = true
+    vi.useFakeTimers({ toFake: ["Date"] })
+    const token = await known()
+    const answers: Response[] = await Promise.all(Array.from({ length: 20 }, () => post(token)))
+    for (let i = 0; i < 20; i++) answers.push(await post(token))
+    for (const answer of answers) {
+      expect(answer.status).toBe(503)
+      expect(await answer.json()).toMatchObject({ error: "temporarily_unavailable" })
+    }
+    expect(keys.fetches).toBe(1)
+    // Not before 5 s; then the wait doubles.
+    later(4_999)
+    expect((await post(token)).status).toBe(503)
+    expect(keys.fetches).toBe(1)
+    later(1)
+    expect((await post(token)).status).toBe(503)
+    expect(keys.fetches).toBe(2)
+    later(9_999)
+    expect((await post(token)).status).toBe(503)
+    expect(keys.fetches).toBe(2)
+    keys.failing = false
+    later(1)
+    expect((await post(token)).status).toBe(200)
+    expect(keys.fetches).toBe(3)
+  })
+
+  it("keeps the last good set while a refresh fails: known keys still verify, and concurrent refreshes share one fetch", async () => {
+    const { keys, known, unknown, post } = await keyedApp()
+    vi.useFakeTimers({ toFake: ["Date"] })
+    expect((await post(await known())).status).toBe(200)
+    expect(keys.fetches).toBe(1)
+    // A token under a key the set does not have asks for the set again (at most once a minute).
+    keys.failing = true
+    later(61_000)
+    const refreshing = await Promise.all(Array.from({ length: 10 }, async () => post(await unknown())))
+    expect(refreshing.map((answer) => answer.status)).toEqual(Array(10).fill(503))
+    expect(keys.fetches).toBe(2)
+    expect((await post(await known())).status).toBe(200)
+    expect((await post(await unknown())).status).toBe(503)
+    expect(keys.fetches).toBe(2)
+    // Once the provider answers again, the set is fetched after the wait; the key is still not in it.
+    keys.failing = false
+    later(5_000)
+    const refused = await post(await unknown())
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ error_description: expect.stringMatching(/not signed by the provider's keys/) })
+    expect(keys.fetches).toBe(3)
+    expect((await post(await unknown())).status).toBe(400)
+    expect((await post(await known())).status).toBe(200)
+    expect(keys.fetches).toBe(3)
+  })
+
+  it("answers 503, not 500, when the JWKS does not answer in time, and waits before asking again", async () => {
+    // The provider's own fetch bounds each request at 100 ms instead of the default 10 s.
+    const { keys, known, unknown, post } = await keyedApp((input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(100) }))
+    vi.useFakeTimers({ toFake: ["Date"] })
+    const token = await known()
+    expect((await post(token)).status).toBe(200)
+    keys.hanging = true
+    later(61_000)
+    const answers = await Promise.all([post(await known()), post(await unknown())])
+    expect(answers.map((answer) => answer.status)).toEqual([200, 503])
+    expect(keys.fetches).toBe(2)
+    expect((await post(await unknown())).status).toBe(503)
+    expect(keys.fetches).toBe(2)
   })
 })

@@ -190,6 +190,37 @@ describe("credentials sign-in throttling", () => {
       expect((await attempt(config, { email: "b@app.test", password: "x" }, { "cf-connecting-ip": "192.0.2.1", ...from("192.0.2.200") })).status).toBe(429)
       expect((await attempt(config, { email: "c@app.test", password: "x" }, { "cf-connecting-ip": "192.0.2.2" })).status).toBe(302)
     })
+
+    it("counts by the last X-Forwarded-For hop alone: a client rotating X-Real-IP (or any other header) gets no fresh bucket", async () => {
+      const { config, calls } = counted({ perIdentifier: false, perIp: { max: 2, windowSeconds: 600 } })
+      const statuses = []
+      for (const [i, forged] of ["192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4"].entries()) {
+        const headers = { ...from("203.0.113.9"), "x-real-ip": forged, "cf-connecting-ip": forged, "true-client-ip": forged, "fly-client-ip": forged }
+        statuses.push((await attempt(config, { email: `user${i}@app.test`, password: "x" }, headers)).status)
+      }
+      expect(statuses).toEqual([302, 302, 429, 429])
+      expect(calls).toHaveLength(2)
+    })
+
+    it("reads only the header named by trustedIpHeader (its first value), ignoring X-Forwarded-For", async () => {
+      const { config } = counted({ perIdentifier: false, perIp: { max: 1, windowSeconds: 600 } }, { trustedIpHeader: "CF-Connecting-IP" })
+      const status = async (headers: Record<string, string>) => (await attempt(config, { email: `${crypto.randomUUID()}@app.test`, password: "x" }, headers)).status
+      expect(await status({ "cf-connecting-ip": "192.0.2.1", ...from("198.51.100.1") })).toBe(302)
+      // The same client behind a new X-Forwarded-For hop, or with its header repeated: still counted.
+      expect(await status({ "cf-connecting-ip": "192.0.2.1", ...from("198.51.100.2") })).toBe(429)
+      expect(await status({ "cf-connecting-ip": " 192.0.2.1 , 10.0.0.1" })).toBe(429)
+      // Another client whose X-Forwarded-For names the first: its own bucket.
+      expect(await status({ "cf-connecting-ip": "192.0.2.2", ...from("192.0.2.1") })).toBe(302)
+      // Without the header, no IP is known: only the per-identifier limit (off here) applies.
+      for (let i = 0; i < 3; i++) expect(await status(from("192.0.2.1"))).toBe(302)
+    })
+
+    it("counts one client whatever port its proxy writes after the address (Azure Application Gateway's IP:port)", async () => {
+      const { config } = counted({ perIdentifier: false, perIp: { max: 2, windowSeconds: 600 } })
+      const status = async (hop: string) => (await attempt(config, { email: `${crypto.randomUUID()}@app.test`, password: "x" }, from(hop))).status
+      expect([await status("203.0.113.9:50001"), await status("203.0.113.9:50002"), await status("203.0.113.9:50003")]).toEqual([302, 302, 429])
+      expect([await status("[2001:db8::7]:50001"), await status("2001:db8::7"), await status("[2001:db8::7]:50003")]).toEqual([302, 302, 429])
+    })
   })
 
   it("is off with rateLimit: false", async () => {
@@ -227,6 +258,21 @@ describe("credentials sign-in throttling", () => {
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0)
     expect(response.headers.get("content-type")).toContain("application/json")
     expect(await response.json()).toEqual({ url: THROTTLED })
+  })
+
+  it("refuses a trustedIpHeader that is not a header name, or that a client writes (X-Forwarded-For, Forwarded)", async () => {
+    for (const [trustedIpHeader, named] of [
+      ["cf connecting ip", "must be a header name"],
+      ["", "must be a header name"],
+      [["x-real-ip"], "must be a header name"],
+      ["X-Forwarded-For", "cannot be X-Forwarded-For"],
+      ["forwarded", "cannot be forwarded"],
+    ] as const) {
+      const log = recordingLogger()
+      const { config } = counted(undefined, { logger: log.logger, trustedIpHeader: trustedIpHeader as unknown as string })
+      expect((await Auth(new Request(`${base}/csrf`), config)).status).toBe(500)
+      expect(log.lines.find((line) => line.code === "InvalidConfig")?.message[0]).toHaveProperty("message", expect.stringContaining(named))
+    }
   })
 
   it("refuses a rateLimit that could not limit anything", async () => {

@@ -340,6 +340,25 @@ describe("email sign-in", () => {
       expect(asked).toEqual([VERIFY_REQUEST, THROTTLED, VERIFY_REQUEST])
     })
 
+    it("counts by the last X-Forwarded-For hop alone: a client rotating X-Real-IP gets no fresh bucket", async () => {
+      const { browser, sent } = setup(MemoryAdapter(), { rateLimit: { perIp: { max: 2, windowSeconds: 60 }, perEmail: false } })
+      const asked = []
+      for (const [i, forged] of ["192.0.2.1", "192.0.2.2", "192.0.2.3"].entries()) {
+        asked.push(outcome(await requestLink(browser, `spray${i}@example.com`, { "x-forwarded-for": `${forged}, 203.0.113.7`, "x-real-ip": forged }), 60))
+      }
+      expect(asked).toEqual([VERIFY_REQUEST, VERIFY_REQUEST, THROTTLED])
+      expect(sent).toHaveLength(2)
+    })
+
+    it("reads only the header named by trustedIpHeader, ignoring X-Forwarded-For", async () => {
+      const { browser } = setup(MemoryAdapter(), { rateLimit: { perIp: { max: 1, windowSeconds: 60 }, perEmail: false } }, { trustedIpHeader: "cf-connecting-ip" })
+      const asked = []
+      for (const [email, ip, hop] of [["a@example.com", "192.0.2.1", "198.51.100.1"], ["b@example.com", "192.0.2.1", "198.51.100.2"], ["c@example.com", "192.0.2.2", "192.0.2.1"]] as const) {
+        asked.push(outcome(await requestLink(browser, email, { "cf-connecting-ip": ip, "x-forwarded-for": hop }), 60))
+      }
+      expect(asked).toEqual([VERIFY_REQUEST, THROTTLED, VERIFY_REQUEST])
+    })
+
     it("does not count requests the signIn callback refuses", async () => {
       let allow = false
       const { browser } = setup(MemoryAdapter(), { rateLimit: { perEmail: { max: 1, windowSeconds: 60 } } }, { callbacks: { signIn: () => allow } })

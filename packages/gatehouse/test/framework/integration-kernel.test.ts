@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/core/handler.js"
 import { CredentialsSignin, InvalidConfig } from "../../src/errors.js"
-import { getSession, isAuthRoute, prepareConfig, runServerAction } from "../../src/framework/index.js"
+import { getSession, isAuthRoute, prepareConfig, runServerAction, setClientAddress } from "../../src/framework/index.js"
 import { skipCSRFCheck } from "../../src/markers.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -43,6 +43,18 @@ describe("prepareConfig", () => {
     ["the framework's default", {}, { AUTH_URL: "https://app.test" }, "/api/auth"],
   ])("takes %s as the base path first", (_case, extra, env, expected) => {
     expect(prepareConfig({ providers: [], ...extra }, { AUTH_SECRET: secret, ...env }, { basePath: "/api/auth" }).config.basePath).toBe(expected)
+  })
+
+  it("with clientAddress, reads the client's address where setClientAddress writes it, unless the app names its own header", () => {
+    const config: AuthConfig = { providers: [] }
+    const withAddress = prepareConfig(config, {}, { clientAddress: true })
+    expect(withAddress.config.trustedIpHeader).toBe("x-real-ip")
+    expect(prepareConfig(config, {}).config.trustedIpHeader).toBeUndefined()
+    expect(prepareConfig(config, {}, { clientAddress: true })).toBe(withAddress)
+    expect(prepareConfig({ providers: [], trustedIpHeader: "fly-client-ip" }, {}, { clientAddress: true }).config.trustedIpHeader).toBe("fly-client-ip")
+    // What the client sent is replaced, or removed when the framework cannot tell.
+    expect(setClientAddress(new Headers({ "x-real-ip": "192.0.2.1" }), "203.0.113.9").get("x-real-ip")).toBe("203.0.113.9")
+    expect(setClientAddress(new Headers({ "x-real-ip": "192.0.2.1" }), undefined).has("x-real-ip")).toBe(false)
   })
 
   it("reads AUTH_URL's origin once, and refuses an unusable AUTH_URL as a configuration error", () => {

@@ -1,15 +1,17 @@
 /**
  * What the core keeps in the shared store, and what it does when the store (a real Redis, stopped
  * and started here) cannot be reached: rate limits fall back to the adapter's hitRateLimit or are
- * refused with 503 (never counted by one process alone), spent passkey challenges likewise (kept by
- * the adapter's hitRateLimit whenever it has one, so a Redis that forgets cannot let them be replayed), session
- * versions are read from the adapter; each failing use is logged once per outage, never a 500.
+ * refused with 503 (never counted by one process alone), spent passkey challenges and logout tokens
+ * likewise (kept by the adapter's hitRateLimit whenever it has one, so a Redis that forgets cannot
+ * let them be replayed), session versions are read from the adapter; each failing use is logged
+ * once per outage, never a 500.
  * Two configuration objects on one store stand for two instances of an app.
  */
-import { beforeEach, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { resolveConfig } from "../../src/core/config.js"
+import { Auth } from "../../src/core/handler.js"
 import type { RequestContext } from "../../src/core/request-context.js"
 import { signOutEverywhere } from "../../src/core/sign-out-everywhere.js"
 import { spendChallenge } from "../../src/core/webauthn/challenge.js"
@@ -18,6 +20,7 @@ import { Credentials } from "../../src/providers/credentials.js"
 import { redisStore } from "../../src/stores/redis.js"
 import type { AuthConfig, LoggerInstance } from "../../src/types.js"
 import { ada, Client, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
+import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
 import { ownRedis, randomPrefix } from "../support/redis.js"
 
 const own = ownRedis()
@@ -127,6 +130,71 @@ describe("spent passkey challenges in the shared store", () => {
     await own.server.stop()
     await until(() => !own.client.isReady)
     await expect(spendChallenge(ctx, "challenge-2")).rejects.toBeInstanceOf(ServerBusy)
+  })
+})
+
+describe("spent logout tokens in the shared store", () => {
+  let idp: OidcServer
+  beforeAll(async () => {
+    idp = await startOidcServer({ clients: [{ client_id: "app-client", client_secret: "app-secret", redirect_uris: ["https://app.test/auth/callback/idp"] }], accounts: {} })
+  })
+  afterAll(() => idp?.stop())
+
+  /** One instance of an app receiving the provider's back-channel logouts; `sub` alice is its user ada. */
+  const instance = (adapter: Adapter, prefix: string): AuthConfig & { raw?: undefined } => ({
+    secret: credentialsConfig().secret,
+    trustHost: true,
+    adapter,
+    logger: recordingLogger().logger,
+    backchannelLogout: true,
+    sharedStore: redisStore({ client: own.client, prefix }),
+    providers: [{ id: "idp", name: "IdP", type: "oidc", issuer: idp.issuer, clientId: "app-client", clientSecret: "app-secret" }],
+  })
+  const post = (config: AuthConfig & { raw?: undefined }, token: string) =>
+    Auth(
+      new Request("https://app.test/auth/backchannel-logout/idp", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ logout_token: token }),
+      }),
+      config,
+    )
+  const newSession = async (adapter: Adapter) => {
+    const sessionToken = crypto.randomUUID()
+    await adapter.createSession!({ sessionToken, userId: adaId, expires: new Date(Date.now() + 3_600_000) })
+    return sessionToken
+  }
+
+  it("are kept by the adapter's hitRateLimit when it has one, so a token replayed after Redis restarted empty ends nothing", async () => {
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ id: adaId, email: adaEmail, emailVerified: null })
+    await adapter.linkAccount({ userId: adaId, type: "oidc", provider: "idp", providerAccountId: "alice" })
+    const prefix = randomPrefix()
+    const [a, b] = [instance(adapter, prefix), instance(adapter, prefix)]
+    const token = await idp.signJwt(
+      {
+        iss: idp.issuer,
+        aud: "app-client",
+        iat: Math.floor(Date.now() / 1000),
+        jti: crypto.randomUUID(),
+        sub: "alice",
+        events: { "http://schemas.openid.net/event/backchannel-logout": {} },
+      },
+      { typ: "logout+jwt" },
+    )
+    const first = await newSession(adapter)
+    expect((await post(a, token)).status).toBe(200)
+    expect(await adapter.getSessionAndUser(first)).toBeNull()
+    // Nothing is persisted: the server comes back empty, as one without persistence would.
+    await own.server.stop()
+    await own.server.start()
+    await until(() => own.client.isReady)
+    const newer = await newSession(adapter)
+    const replay = await post(b, token)
+    expect(replay.status).toBe(400)
+    expect(await replay.json()).toMatchObject({ error: "invalid_request", error_description: expect.stringMatching(/used before/) })
+    expect(await adapter.getSessionAndUser(newer)).toMatchObject({ user: { id: adaId } })
+    expect(await own.client.keys(`${prefix}*`)).toEqual([])
   })
 })
 

@@ -384,3 +384,59 @@ describe("the signOut form action", () => {
     expect(event.set).toEqual([])
   })
 })
+
+describe("the client's address for the per-IP sign-in limits", () => {
+  /** Credentials that never sign in, limited to two attempts per client address. */
+  const limited = () =>
+    credentialsConfig({
+      providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: () => null, rateLimit: { perIdentifier: false, perIp: { max: 2, windowSeconds: 600 } } })],
+    })
+  /** What a client may send to pick a bucket of its own: a new address per attempt. */
+  const forged = (n: number) => ({ "x-real-ip": `192.0.2.${n}`, "x-forwarded-for": `192.0.2.${n}`, "cf-connecting-ip": `192.0.2.${n}` })
+  /** `event` as Kit hands it over, its adapter seeing the client at `address` (or unable to tell). */
+  const from = <Event extends TestEvent>(event: Event, address: string | Error): Event =>
+    Object.assign(event, {
+      getClientAddress: () => {
+        if (address instanceof Error) throw address
+        return address
+      },
+    })
+
+  it("is Kit's getClientAddress() in the signIn action: a rotated X-Real-IP or X-Forwarded-For picks no bucket", async () => {
+    const auth = createKitAuth(limited(), kit)
+    const errors = []
+    for (const [n, address] of [[1, "203.0.113.9"], [2, "203.0.113.9"], [3, "203.0.113.9"], [4, "198.51.100.4"]] as const) {
+      const event = from(formPost("/signin", { providerId: "credentials", username: `spray-${n}`, password: "x" }, { headers: forged(n) }), address)
+      errors.push(new URL((await redirectOf(auth.signIn(event))).location, ORIGIN).searchParams.get("error"))
+    }
+    expect(errors).toEqual(["CredentialsSignin", "CredentialsSignin", "CredentialsRateLimited", "CredentialsSignin"])
+  })
+
+  it("is Kit's getClientAddress() on the auth routes too", async () => {
+    const auth = createKitAuth(limited(), kit)
+    const csrf = await auth.handle({ event: kitEvent("/auth/csrf"), resolve })
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const cookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!
+    const statuses = []
+    for (const [n, address] of [[1, "203.0.113.9"], [2, "203.0.113.9"], [3, "203.0.113.9"], [4, "198.51.100.4"]] as const) {
+      const event = kitEvent("/auth/callback/credentials", {
+        method: "POST",
+        cookie,
+        headers: { "content-type": "application/x-www-form-urlencoded", ...forged(n) },
+        body: new URLSearchParams({ csrfToken, username: `spray-${n}`, password: "x" }),
+      })
+      statuses.push((await auth.handle({ event: from(event, address), resolve })).status)
+    }
+    expect(statuses).toEqual([302, 302, 429, 302])
+  })
+
+  it("ignores a client-sent X-Real-IP when the adapter cannot tell the address (Kit throws): no per-IP count then", async () => {
+    const auth = createKitAuth(limited(), kit)
+    const errors = []
+    for (let n = 1; n <= 3; n++) {
+      const event = from(formPost("/signin", { providerId: "credentials", username: `spray-${n}`, password: "x" }, { headers: forged(0) }), new Error("no address"))
+      errors.push(new URL((await redirectOf(auth.signIn(event))).location, ORIGIN).searchParams.get("error"))
+    }
+    expect(errors).toEqual(["CredentialsSignin", "CredentialsSignin", "CredentialsSignin"])
+  })
+})

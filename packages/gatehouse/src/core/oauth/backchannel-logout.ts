@@ -65,9 +65,11 @@ async function endLoggedOutSessions(ctx: RequestContext): Promise<void> {
   if (typ !== undefined && (typeof typ !== "string" || !/^(application\/)?(logout\+jwt|jwt)$/i.test(typ))) throw new InvalidLogoutToken(`The logout token's typ is ${JSON.stringify(typ)}`)
   const { sid, sub, jti } = checkedClaims(verified.claims, as.issuer, provider.clientId ?? "")
 
-  // Single use, shared by every instance through the adapter's hitRateLimit: counted before
-  // anything ends, over the whole time the token could be accepted.
-  const spent = await countEvent(ctx, `backchannel-logout:${await secretKeyed(ctx, JSON.stringify([provider.id, as.issuer, jti]))}`, LOGOUT_TOKEN_MAX_AGE + 2 * CLOCK_TOLERANCE)
+  // Single use, shared by every instance: counted before anything ends, over the whole time the
+  // token could be accepted, by the adapter's hitRateLimit when it has one even with a shared
+  // store (durable), since a store restarted empty would accept a captured token again.
+  const key = `backchannel-logout:${await secretKeyed(ctx, JSON.stringify([provider.id, as.issuer, jti]))}`
+  const spent = await countEvent(ctx, key, LOGOUT_TOKEN_MAX_AGE + 2 * CLOCK_TOLERANCE, { durable: true })
   if (spent.count > 1) throw new InvalidLogoutToken("The logout token was used before")
 
   if (sid !== undefined) await endIdpSession(ctx, provider, sid)

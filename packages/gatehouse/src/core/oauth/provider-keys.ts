@@ -26,6 +26,14 @@ const ALGORITHMS: Readonly<Record<string, { kty: string; params: RsaHashedImport
 
 /** A JWKS is fetched again at most this often (ms) when no key matches a token (key rotation). */
 const REFETCH_AFTER_MS = 60_000
+/**
+ * After a failed fetch, none for this long (ms), doubled with each failure in a row up to
+ * {@link MAX_BACKOFF_MS}: the receiver is anonymous, and while the provider's JWKS answers errors
+ * every post would otherwise fetch it again.
+ */
+const FIRST_BACKOFF_MS = 5_000
+/** The longest wait between fetches of a failing JWKS (ms): short enough that logouts work again soon after the provider does. */
+const MAX_BACKOFF_MS = 120_000
 /** Keys a set may hold that are looked at; more is not a key set anyone needs. */
 const MAX_KEYS = 50
 
@@ -34,7 +42,17 @@ interface KeySet {
   fetchedAt: number
 }
 
-const keySets = new WeakMap<OAuthConfig, Promise<KeySet>>()
+/** What is known of one provider's JWKS. */
+interface KeyCache {
+  /** The last set fetched; kept while later fetches fail. */
+  good?: KeySet
+  /** The fetch under way, which every caller shares: at most one per provider at a time. */
+  inFlight?: Promise<KeySet>
+  /** The last fetch failed: none before `retryAt`; the wait after the next failure is twice `backoffMs`. */
+  failure?: { retryAt: number; backoffMs: number; error: unknown }
+}
+
+const keyCaches = new WeakMap<OAuthConfig, KeyCache>()
 
 /** A verified token: its protected header and claims. */
 export interface VerifiedJws {
@@ -82,20 +100,64 @@ export async function verifyProviderJws(provider: OAuthConfig, jwksUri: string, 
   return undefined
 }
 
-/** The provider's key set: cached, fetched again (at most once a minute) when `refresh` asks. */
+/**
+ * The provider's key set: the one fetched last, or fetched now when there is none; with `refresh`
+ * (no key matched), a newer one, fetched at most once a minute (`undefined` when the last fetch is
+ * more recent). A failed fetch leaves the last good set in place.
+ *
+ * @throws {TypeError} when a set that is needed cannot be had: the fetch failed, or failed recently
+ *   enough that it is not tried again yet (the receiver answers 503, and the provider may retry).
+ */
 async function keySet(provider: OAuthConfig, jwksUri: string, refresh: boolean): Promise<KeySet | undefined> {
-  const cached = keySets.get(provider)
-  if (cached) {
-    const set = await cached.catch(() => undefined)
-    if (set && (!refresh || Date.now() - set.fetchedAt < REFETCH_AFTER_MS)) return refresh ? undefined : set
-  }
-  const pending = fetchKeySet(provider, jwksUri)
-  keySets.set(provider, pending)
-  // A provider that was down must be asked again next time.
-  pending.catch(() => keySets.delete(provider))
-  return pending
+  let cache = keyCaches.get(provider)
+  if (!cache) keyCaches.set(provider, (cache = {}))
+  const { good } = cache
+  if (good && !refresh) return good
+  if (good && Date.now() - good.fetchedAt < REFETCH_AFTER_MS) return undefined
+  return fetchOnce(cache, provider, jwksUri)
 }
 
+/** The fetch in flight, or a new one unless the last failed too recently; its outcome is recorded. */
+function fetchOnce(cache: KeyCache, provider: OAuthConfig, jwksUri: string): Promise<KeySet> {
+  if (cache.inFlight) return cache.inFlight
+  const failed = cache.failure
+  if (failed && Date.now() < failed.retryAt) {
+    const wait = Math.ceil((failed.retryAt - Date.now()) / 1000)
+    return Promise.reject(unavailable(provider, `failed recently and is not asked again for ${wait} s`, failed.error))
+  }
+  const fetching = fetchKeySet(provider, jwksUri)
+    .then(
+      (set) => {
+        cache.good = set
+        cache.failure = undefined
+        return set
+      },
+      (error: unknown) => {
+        const backoffMs = failed ? Math.min(failed.backoffMs * 2, MAX_BACKOFF_MS) : FIRST_BACKOFF_MS
+        cache.failure = { retryAt: Date.now() + backoffMs, backoffMs, error }
+        throw unavailable(provider, "could not be fetched", error)
+      },
+    )
+    .finally(() => {
+      cache.inFlight = undefined
+    })
+  cache.inFlight = fetching
+  return fetching
+}
+
+/**
+ * A key set that cannot be had, as a `TypeError` like fetch's own network failures, whatever the
+ * failure was (an error status, a body that is no key set, the request timing out).
+ */
+function unavailable(provider: OAuthConfig, why: string, cause: unknown): TypeError {
+  return new TypeError(`The JWKS of ${JSON.stringify(provider.id)} ${why}`, { cause })
+}
+
+/**
+ * One fetch of the JWKS, bounded like every request to the provider (`providerFetch`, 10 s with
+ * the body): as only one is in flight per provider and failures back off, a JWKS that hangs costs
+ * one request per wait, and a post waits no longer than for any other provider request.
+ */
 async function fetchKeySet(provider: OAuthConfig, jwksUri: string): Promise<KeySet> {
   const response = await providerFetch(provider)(jwksUri, { headers: { accept: "application/jwk-set+json, application/json" } })
   if (!response.ok) throw new TypeError(`The JWKS of ${JSON.stringify(provider.id)} answered ${response.status}`)

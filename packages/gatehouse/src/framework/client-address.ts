@@ -1,0 +1,35 @@
+/**
+ * The framework's own view of the client's address, handed to the core for the per-IP sign-in
+ * limits. A Web `Request` carries no peer address, and the core reads no client-writable header
+ * unless told to; a framework that knows the address (Express's `req.ip`, which follows its
+ * `trust proxy`; SvelteKit's `getClientAddress()`, which follows its adapter's settings) writes it
+ * into one header on every request it hands the core, replacing whatever the client sent there,
+ * and its prepared config names that header (`prepareConfig`'s `clientAddress` option).
+ *
+ * X-Real-IP is that header: what Express wrote before, and what nginx writes, so a provider's
+ * `authorize` reading it sees the same value the limits count.
+ * @module
+ */
+
+/** The header an integration writes the client's address into, replacing the client's own. */
+export const CLIENT_ADDRESS_HEADER = "x-real-ip"
+
+/**
+ * Writes the client's address into `headers` (X-Real-IP), or removes the header when the framework
+ * cannot tell, so that a value the client sent never counts. Call it on every request handed to
+ * `Auth` or `runServerAction` with a config prepared with `clientAddress: true`.
+ *
+ * @param headers - Headers of a request being built (mutable); returned for chaining.
+ * @param address - The client's address as the framework sees it, or `undefined` when unknown.
+ * @example
+ * ```ts
+ * const { config: ready } = prepareConfig(config, env, { clientAddress: true })
+ * const headers = setClientAddress(new Headers(request.headers), peerAddress)
+ * const response = await Auth(new Request(request, { headers }), ready)
+ * ```
+ */
+export function setClientAddress(headers: Headers, address: string | undefined): Headers {
+  if (address) headers.set(CLIENT_ADDRESS_HEADER, address)
+  else headers.delete(CLIENT_ADDRESS_HEADER)
+  return headers
+}
