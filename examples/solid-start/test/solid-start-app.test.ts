@@ -148,6 +148,22 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
     await signOutOnHome(page, running.url)
   })
 
+  it("sends a signed-out client-side navigation to /account, which the middleware never sees, to / from the page's own query", async () => {
+    await page.goto(`${running.url}/signin`)
+    await page.waitForSelector("body[data-hydrated]")
+    const documentLoads: string[] = []
+    const onRequest = (request: { isNavigationRequest(): boolean; url(): string }) => void (request.isNavigationRequest() && documentLoads.push(request.url()))
+    page.on("request", onRequest)
+    try {
+      await page.getByRole("link", { name: "Account" }).click()
+      await expect.poll(() => page.url()).toBe(`${running.url}/`)
+    } finally {
+      page.off("request", onRequest)
+    }
+    expect(documentLoads).toEqual([])
+    expect(await page.locator("#account").count()).toBe(0)
+  })
+
   it("answers the API route 401 JSON signed out", async () => {
     const answer = await fetch(`${running.url}/api/me`)
     expect(answer.status).toBe(401)

@@ -287,3 +287,46 @@ describe("examples/sveltekit without AUTH_SECRET", () => {
     expect(action.headers.getSetCookie().join()).not.toContain("authjs.session-token")
   })
 })
+
+/**
+ * The /members page's own guard, with the `protect` hook in front of it out of the way: its load
+ * from the built app's sources, called with what it reads of SvelteKit's event. Signed out it
+ * throws SvelteKit's own redirect; signed in it gives the page its data.
+ */
+describe("examples/sveltekit's /members page without the hook in front", () => {
+  /** What the load reads of the event. */
+  type MembersLoad = (event: { locals: { auth(): Promise<unknown> }; url: URL }) => Promise<unknown>
+  let load: MembersLoad
+  let isRedirect: (value: unknown) => boolean
+
+  beforeAll(async () => {
+    // By name at run time: @sveltejs/kit is the app's dependency, installed by the harness (so is
+    // the .svelte-kit/tsconfig.json the app's sources are compiled with), and the page's module
+    // gets the same copy of it.
+    const page = join(app.dir, "src/routes/members/+page.server.ts")
+    load = ((await import(page)) as { load: MembersLoad }).load
+    const kit = "@sveltejs/kit"
+    ;({ isRedirect } = (await import(kit)) as { isRedirect: (value: unknown) => boolean })
+  })
+
+  /** What the load returned or threw for a request of `path` whose session is `session`. */
+  async function outcome(path: string, session: unknown): Promise<{ returned?: unknown; thrown?: unknown }> {
+    try {
+      return { returned: await load({ locals: { auth: async () => session }, url: new URL(path, "http://localhost") }) }
+    } catch (thrown) {
+      return { thrown }
+    }
+  }
+
+  it("redirects a signed-out request (303) to the sign-in page, which returns to the page asked for", async () => {
+    for (const session of [null, {}, { user: null }]) {
+      const { thrown } = await outcome("/members?tab=profile", session)
+      expect(isRedirect(thrown)).toBe(true)
+      expect(thrown).toMatchObject({ status: 303, location: `/signin?${new URLSearchParams({ callbackUrl: "/members?tab=profile" })}` })
+    }
+  })
+
+  it("gives a signed-in request the member's address", async () => {
+    expect(await outcome("/members", { user: { email: "ada@example.com" } })).toEqual({ returned: { email: "ada@example.com" } })
+  })
+})

@@ -1,16 +1,17 @@
-import { createAsync } from "@solidjs/router"
-import { Show } from "solid-js"
-import { getSessionQuery } from "~/lib/session"
+import { createAsync, type RouteDefinition } from "@solidjs/router"
+import { getProtectedUser } from "~/lib/session"
 
-/** Guarded by src/middleware.ts on full page loads; on client navigation, by what it shows. */
+// Guarded twice: src/middleware.ts turns a signed-out full page load away before anything
+// renders, and the page's own query redirects to / too, on client-side navigation (which the
+// middleware does not see) and on any request the middleware let through.
+export const route = { preload: () => getProtectedUser() } satisfies RouteDefinition
+
 export default function Account() {
-  const session = createAsync(() => getSessionQuery(), { deferStream: true })
+  const user = createAsync(() => getProtectedUser(), { deferStream: true })
   return (
     <main>
       <h1>Account</h1>
-      <Show when={session()?.user} fallback={<p id="account">Sign in to see your account.</p>}>
-        {(user) => <p id="account">Account of {user().email ?? user().name}.</p>}
-      </Show>
+      <p id="account">Account of {user()?.email ?? user()?.name}.</p>
     </main>
   )
 }

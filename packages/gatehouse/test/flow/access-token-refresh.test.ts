@@ -343,6 +343,25 @@ describe.each(storedAdapters)("access-token refresh under database sessions ($na
     expect(await storedAccount()).toMatchObject({ access_token: newest.accessToken, refresh_token: newest.refreshToken })
     expect(((await sessionOf(browser)) as TokenSession).error).toBeUndefined()
   })
+
+  it("refreshes only the signed-in user's accounts, whatever else the adapter lists", async () => {
+    const { browser, config } = setup()
+    github.accessTokenTtl = LASTING
+    expectLandedOn(await signIn(browser, "github"), DASHBOARD)
+    const bystander = await adapter.createUser({ id: crypto.randomUUID(), email: `${crypto.randomUUID()}@app.test`, emailVerified: null })
+    const theirs = { userId: bystander.id, type: "oauth" as const, provider: "github", providerAccountId: `bystander-${crypto.randomUUID()}`, access_token: "theirs", refresh_token: "their-refresh-token", expires_at: Math.floor(Date.now() / 1000) }
+    await adapter.linkAccount!(theirs)
+    // A buggy or shared custom adapter: the bystander's rows come back with anyone's.
+    const list = adapter.listAccountsByUserId!
+    const leaky: FlowAdapter = { ...adapter, listAccountsByUserId: async (userId) => [...(await list(userId)), ...(await list(bystander.id))] }
+    const grants = refreshGrants().length
+
+    const { session } = await readSessionWith({ ...config, adapter: leaky }, sessionCookieHeader(browser))
+    expect(session.user?.email).toBe("octocat@users.example")
+    expect(session.error).toBeUndefined()
+    expect(refreshGrants()).toHaveLength(grants)
+    expect(await adapter.getAccount!(theirs.providerAccountId, "github")).toMatchObject({ access_token: "theirs", refresh_token: "their-refresh-token", userId: bystander.id })
+  })
 })
 
 describe("access-token refresh with an OpenID Provider", () => {

@@ -1,11 +1,12 @@
 /**
  * The opt-in account routes and their server functions: the signed-in user's sessions (list,
  * revoke one, revoke the others) under database and JWT sessions, and their linked accounts
- * (list, unlink, the last-method refusal), on every stored adapter.
+ * (list, unlink, the last-method refusal), on every stored adapter; and the same with an adapter
+ * whose listings also hold another user's rows (a buggy or shared custom adapter).
  */
 import { beforeEach, describe, expect, it } from "vitest"
 import type { AdapterUser, StoredAdapter as FullAdapter } from "../../src/adapters/index.js"
-import { listAccounts, listSessions, revokeOtherSessions, unlinkAccount } from "../../src/index.js"
+import { listAccounts, listSessions, revokeOtherSessions, revokeSession, unlinkAccount } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Client, credentialsConfig, storedKey } from "./flow-helpers.js"
 import { storedAdapters, twoUserCredentials, withStoredUsers, type StoredAdapter } from "./stored-adapters.js"
@@ -235,6 +236,20 @@ describe.each(storedAdapters)("account routes on the $name adapter", (store: Sto
       expect(await adapter.getAccount(githubId, "github")).toBeNull()
     })
 
+    it("counts only accounts of configured providers as a way in: one of a provider removed from the config does not let the last configured one go", async () => {
+      const githubId = await link(user, "github")
+      // Linked when the app still offered it; nobody can sign in with it now.
+      await link(user, "retired-provider")
+      const client = await browser(config())
+      const response = await client.postForm("accounts", { csrfToken: await client.csrfToken(), unlink: "github", providerAccountId: githubId })
+      expect(response.status).toBe(409)
+      expect(await response.json()).toMatchObject({ error: "LastSignInMethod" })
+      expect(await adapter.getAccount(githubId, "github")).not.toBeNull()
+      // It is listed all the same, unnamed, and can itself be unlinked while github remains.
+      const listedAccounts = ((await (await client.get("accounts")).json()) as { accounts: { provider: string; providerName: string | null }[] }).accounts
+      expect(listedAccounts).toContainEqual(expect.objectContaining({ provider: "retired-provider", providerName: null }))
+    })
+
     it("refuses to unlink another user's account, and changes nothing", async () => {
       const theirs = await link(other, "github")
       await link(other, "gitlab")
@@ -244,6 +259,89 @@ describe.each(storedAdapters)("account routes on the $name adapter", (store: Sto
       expect(response.status).toBe(404)
       expect(await response.json()).toMatchObject({ error: "UnknownAccount" })
       expect(await adapter.getAccount(theirs, "github")).not.toBeNull()
+    })
+  })
+
+  describe("an adapter whose listings also return another user's rows", () => {
+    /**
+     * The store as a buggy or shared custom adapter would serve it: whoever is asked about, the
+     * listings hold the rows of both users. Everything else is the real store.
+     */
+    function leaky(): FullAdapter {
+      const both = async <T>(list: (id: string) => Promise<T[]>) => [...(await list(user.id)), ...(await list(other.id))]
+      return {
+        ...adapter,
+        listAccountsByUserId: () => both(adapter.listAccountsByUserId),
+        listSessionsByUserId: () => both(adapter.listSessionsByUserId),
+      }
+    }
+
+    const leakyConfig = (extra: Partial<AuthConfig> = {}) => config({ adapter: leaky(), ...extra })
+    const requestOf = (client: Client) => new Request("https://app.test/account", { headers: { cookie: client.jar.header() } })
+
+    async function link(owner: AdapterUser, provider: string): Promise<string> {
+      const providerAccountId = crypto.randomUUID()
+      await adapter.linkAccount({ userId: owner.id, type: "oauth", provider, providerAccountId })
+      return providerAccountId
+    }
+
+    it("lists only the signed-in user's sessions and accounts", async () => {
+      const settings = leakyConfig()
+      const mine = await browser(settings)
+      await browser(settings, "other")
+      const myGithub = await link(user, "github")
+      await link(other, "gitlab")
+      expect(await adapter.listSessionsByUserId(other.id)).toHaveLength(1)
+
+      const myRows = (await adapter.listSessionsByUserId(user.id)).map((row) => row.id)
+      expect((await listed(mine)).map((session) => session.id)).toEqual(myRows)
+      expect((await listSessions(requestOf(mine), settings)).map((session) => session.id)).toEqual(myRows)
+      const accounts = (await (await mine.get("accounts")).json()) as { accounts: { providerAccountId: string }[] }
+      expect(accounts.accounts.map((account) => account.providerAccountId)).toEqual([myGithub])
+      expect((await listAccounts(requestOf(mine), settings)).map((account) => account.providerAccountId)).toEqual([myGithub])
+    })
+
+    it("answers 404 to revoking the other user's session, whose session goes on; revoking the others leaves it too", async () => {
+      const settings = leakyConfig()
+      const mine = await browser(settings)
+      const theirs = await browser(settings, "other")
+      const theirId = (await adapter.listSessionsByUserId(other.id))[0]!.id
+      const response = await mine.postForm("sessions", { csrfToken: await mine.csrfToken(), revoke: theirId })
+      expect(response.status).toBe(404)
+      expect(await response.json()).toMatchObject({ error: "UnknownSession" })
+      await expect(revokeSession(requestOf(mine), settings, theirId)).rejects.toMatchObject({ type: "UnknownSession" })
+      expect(await theirs.session()).toMatchObject({ user: { email: other.email } })
+
+      expect(await revokeOtherSessions(requestOf(mine), settings)).toEqual({ revoked: 0, setCookies: [] })
+      const everyOther = await mine.postForm("sessions", { csrfToken: await mine.csrfToken(), revokeOthers: "true" })
+      expect(everyOther.status).toBe(200)
+      expect(await theirs.session()).toMatchObject({ user: { email: other.email } })
+      expect(await adapter.listSessionsByUserId(other.id)).toHaveLength(1)
+      expect(await mine.session()).toMatchObject({ user: { email: user.email } })
+    })
+
+    it("answers 404 to unlinking the other user's account, which stays linked", async () => {
+      const settings = leakyConfig()
+      await link(user, "github")
+      await link(user, "gitlab")
+      const theirs = await link(other, "github")
+      const mine = await browser(settings)
+      const response = await mine.postForm("accounts", { csrfToken: await mine.csrfToken(), unlink: "github", providerAccountId: theirs })
+      expect(response.status).toBe(404)
+      expect(await response.json()).toMatchObject({ error: "UnknownAccount" })
+      await expect(unlinkAccount(requestOf(mine), settings, { provider: "github", providerAccountId: theirs })).rejects.toMatchObject({ type: "UnknownAccount" })
+      expect(await adapter.getAccount(theirs, "github")).toMatchObject({ userId: other.id })
+    })
+
+    it("does not count the other user's account as a way in: the signed-in user's last one stays", async () => {
+      const settings = leakyConfig()
+      const myOnly = await link(user, "github")
+      await link(other, "gitlab")
+      const mine = await browser(settings)
+      const response = await mine.postForm("accounts", { csrfToken: await mine.csrfToken(), unlink: "github", providerAccountId: myOnly })
+      expect(response.status).toBe(409)
+      expect(await response.json()).toMatchObject({ error: "LastSignInMethod" })
+      expect(await adapter.getAccount(myOnly, "github")).toMatchObject({ userId: user.id })
     })
   })
 })

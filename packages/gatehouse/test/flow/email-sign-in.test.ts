@@ -4,7 +4,7 @@
  * scanner-safe confirmation step, and what is left stored when sending fails. Real SMTP delivery
  * is in email-smtp-end-to-end.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import type { Adapter, VerificationToken } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/core/handler.js"
@@ -537,6 +537,44 @@ describe("guessing a short sign-in code", () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  describe("with a minute between tries, so the per-minute lookup limit never refuses one", () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ["Date"] })
+    })
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    /** Tries each code a minute after the last, and says where each try landed. */
+    async function spacedTries(browser: Browser, email: string, codes: string[]): Promise<(string | undefined)[]> {
+      const landed: (string | undefined)[] = []
+      for (const code of codes) {
+        vi.setSystemTime(Date.now() + 61_000)
+        landed.push(await tryCode(browser, email, code))
+      }
+      return landed
+    }
+    const REFUSED = `${APP}/auth/error?error=Verification`
+    const tooManyLogged = (lines: { message: unknown[] }[]) => lines.filter((line) => (line.message[0] as Error | undefined)?.message?.startsWith("Too many attempts (5)")).length
+
+    it("takes the right code after four wrong ones", async () => {
+      const { browser, log } = codeSetup(MemoryAdapter())
+      await requestLink(browser, "spaced@example.com")
+      expect(await spacedTries(browser, "spaced@example.com", ["000001", "000002", "000003", "000004", "123456"])).toEqual([REFUSED, REFUSED, REFUSED, REFUSED, DASHBOARD])
+      expect(tooManyLogged(log.lines)).toBe(0)
+    })
+
+    it("spends the code at the fifth wrong one: the right one after it fails", async () => {
+      const { browser, log } = codeSetup(MemoryAdapter())
+      await requestLink(browser, "spaced@example.com")
+      expect(await spacedTries(browser, "spaced@example.com", ["000001", "000002", "000003", "000004"])).toEqual(Array(4).fill(REFUSED))
+      expect(tooManyLogged(log.lines)).toBe(0)
+      expect(await spacedTries(browser, "spaced@example.com", ["000005"])).toEqual([REFUSED])
+      expect(tooManyLogged(log.lines)).toBe(1)
+      expect(await spacedTries(browser, "spaced@example.com", ["123456"])).toEqual([REFUSED])
+    })
   })
 
   it("gives a burst of parallel guesses no more lookups than the limit: the right code among 300 signs nobody in", async () => {

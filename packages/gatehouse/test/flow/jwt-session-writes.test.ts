@@ -5,6 +5,7 @@
  * given, so whatever the callback returns is saved at once. The callbacks run on every read.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { Auth } from "../../src/core/handler.js"
 import { decode } from "../../src/jwt/index.js"
 import type { AuthConfig, CallbacksOptions, Session } from "../../src/types.js"
 import { Client, UPDATE_AGE_MS, credentialsConfig, moveClockOn, secret } from "./flow-helpers.js"
@@ -58,6 +59,23 @@ describe("a JWT session read", () => {
     }
     expect(calls).toEqual({ jwt: 3, session: 3 })
     expect(client.jar.get(SESSION)).toBe(issued)
+  })
+
+  it("stands for 15 seconds past the token's exp, as decode and Auth.js allow, and from exp + 15 s on is none, its cookie deleted", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-01T00:00:00Z") })
+    const { client } = countingClient()
+    await client.signIn()
+    const cookie = client.jar.header()
+    expect((await claimsIn(client))?.exp).toBe(Date.parse("2030-01-31T00:00:00Z") / 1000)
+    // Each read sends the cookie of the sign-in, whatever the one before wrote.
+    const read = () => Auth(new Request("https://app.test/auth/session", { headers: { cookie } }), client.config as Omit<AuthConfig, "raw">)
+
+    vi.setSystemTime(new Date("2030-01-31T00:00:14.999Z"))
+    expect(await (await read()).json()).toMatchObject({ user: { email: "ada@app.test" } })
+    vi.setSystemTime(new Date("2030-01-31T00:00:15.000Z"))
+    const ended = await read()
+    expect(await ended.json()).toBeNull()
+    expect(sessionLine(ended)).toMatch(/^__Secure-authjs\.session-token=; .*Max-Age=0/)
   })
 
   it("reports the expiry the cookie really has when it writes nothing", async () => {

@@ -388,6 +388,27 @@ describe("session cookies planted beside the genuine one (a sibling subdomain's 
     expect(deleted).toEqual(indices.slice(0, 16).map((i) => `${SESSION}.${i}`))
   })
 
+  it("a genuine token in exactly 16 chunks is read as the session, in 17 chunks as none (Auth() and getToken)", async () => {
+    const { config, victim } = twoPeople()
+    await victim.signIn({ username: "victim" })
+    const token = victim.jar.cookies.get(SESSION)!
+    /** The genuine token cut into `count` chunks, as a `Cookie` header. */
+    const split = (count: number) => {
+      const size = Math.ceil(token.length / count)
+      const chunks = Array.from({ length: count }, (_, i) => token.slice(i * size, (i + 1) * size))
+      expect(chunks.every((chunk) => chunk !== "")).toBe(true)
+      return chunks.map((chunk, i) => `${SESSION}.${i}=${chunk}`).join("; ")
+    }
+    const viaGetToken = (cookie: string) => getToken({ req: new Request("https://app.test/", { headers: { cookie } }), secret, secureCookie: true })
+
+    expect(await (await Auth(sessionRequest(split(16)), config as Omit<AuthConfig, "raw">)).json()).toMatchObject({ user: { name: "victim" } })
+    expect(await viaGetToken(split(16))).toMatchObject({ name: "victim" })
+
+    const over = await Auth(sessionRequest(split(17)), config as Omit<AuthConfig, "raw">)
+    expect(await over.json()).toBeNull()
+    expect(await viaGetToken(split(17))).toBeNull()
+  })
+
   it("a ~14 KB header of junk chunk names costs at most 16 deletion lines", async () => {
     const { config } = twoPeople()
     const header = Array.from({ length: 500 }, (_, i) => `${SESSION}.${i}=x`).join("; ")

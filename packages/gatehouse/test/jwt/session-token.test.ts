@@ -137,13 +137,17 @@ describe("rejecting bad tokens", () => {
     expect(accepted).toEqual([])
   })
 
-  it("rejects a token expired by more than 15 seconds and accepts one within that tolerance", async () => {
+  it("accepts a token for 15 seconds past its exp and refuses it from exp + 15 s on (jose's rule, as Auth.js reads it), in decode and getToken", async () => {
     vi.useFakeTimers({ now: new Date("2026-03-01T12:00:00Z"), toFake: ["Date"] })
     const token = await encode({ token: { sub: "1" }, secret, salt, maxAge: 60 })
-    vi.setSystemTime(new Date("2026-03-01T12:01:14Z"))
+    expect((await decode({ token, secret, salt }))?.exp).toBe(Date.parse("2026-03-01T12:01:00Z") / 1000)
+    const req = new Request("https://app.test/", { headers: { cookie: `${salt}=${token}` } })
+    vi.setSystemTime(new Date("2026-03-01T12:01:14.999Z"))
     expect(await decode({ token, secret, salt })).toMatchObject({ sub: "1" })
-    vi.setSystemTime(new Date("2026-03-01T12:01:16Z"))
+    expect(await getToken({ req, secret })).toMatchObject({ sub: "1" })
+    vi.setSystemTime(new Date("2026-03-01T12:01:15.000Z"))
     await expect(decode({ token, secret, salt })).rejects.toThrow(/exp/)
+    expect(await getToken({ req, secret })).toBeNull()
   })
 
   it("rejects a token read with another salt", async () => {

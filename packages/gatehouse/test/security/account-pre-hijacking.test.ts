@@ -224,6 +224,38 @@ describe("the application's own credentials sign-up, for an address nobody prove
   })
 })
 
+describe("claiming an unproven account through an adapter whose listings also return another user's rows", () => {
+  it("removes the claimed account's own accounts and passkeys only, never the other user's", async () => {
+    const store = MemoryAdapter()
+    const bystander = await store.createUser({ email: "bystander@example.com", emailVerified: new Date(), name: "Bystander" })
+    const unproven = await store.createUser({ email: VICTIM, emailVerified: null, name: "Signed up by someone" })
+    await store.linkAccount({ userId: unproven.id, type: "oauth", provider: "idp", providerAccountId: "mallory" })
+    await store.linkAccount({ userId: bystander.id, type: "oauth", provider: "idp", providerAccountId: "bystander" })
+    await store.linkAccount({ userId: bystander.id, type: "webauthn", provider: "passkey", providerAccountId: "bystander-key" })
+    await store.createAuthenticator({
+      credentialID: "bystander-key",
+      userId: bystander.id,
+      providerAccountId: "bystander-key",
+      credentialPublicKey: "AQID",
+      counter: 0,
+      credentialDeviceType: "multiDevice",
+      credentialBackedUp: true,
+    })
+    // A buggy or shared custom adapter: whoever is asked about, both users' rows come back.
+    const both = async <T>(list: (id: string) => Promise<T[]>) => [...(await list(unproven.id)), ...(await list(bystander.id))]
+    const leaky = { ...store, listAccountsByUserId: () => both(store.listAccountsByUserId), listAuthenticatorsByUserId: () => both(store.listAuthenticatorsByUserId) }
+    const { browser, provesAddress } = app({ adapter: leaky })
+
+    const landed = await provesAddress(browser())
+    expect(landed.last.status).toBe(200)
+    expect(await store.getUserByEmail(VICTIM)).toMatchObject({ id: unproven.id, emailVerified: expect.any(Date) })
+    expect(await store.getAccount("mallory", "idp")).toBeNull()
+    expect(await store.getAccount("bystander", "idp")).toMatchObject({ userId: bystander.id })
+    expect(await store.getAccount("bystander-key", "passkey")).toMatchObject({ userId: bystander.id })
+    expect(await store.getAuthenticator("bystander-key")).toMatchObject({ userId: bystander.id })
+  })
+})
+
 describe("compared with Auth.js", () => {
   /**
    * The state an attacker's sign-up leaves (a user for the victim's address, never proven, with

@@ -45,6 +45,15 @@ export function buildExampleApp(app: ExampleApp): void {
   withBuildLock(() => installAndBuild(app))
 }
 
+/**
+ * Installs the app's dependencies and the packed package without building it: for tests that
+ * import the app's own modules (a page's guard) rather than drive the running app. Under the
+ * same lock as the builds, since both write the app's node_modules.
+ */
+export function installExampleApp(app: Pick<ExampleApp, "dir">): void {
+  withBuildLock(() => install(app))
+}
+
 const BUILD_LOCK = join(tmpdir(), "gatehouse-example-app-build.lock")
 
 /** Runs `work` holding a lock directory; a lock left by a process that no longer runs is taken over. */
@@ -96,6 +105,17 @@ function isRunning(pid: number): boolean {
 }
 
 function installAndBuild(app: ExampleApp): void {
+  const tarball = install(app)
+  const inputs = [tarball, ...app.sources.map((source) => join(app.dir, source))]
+  if (existsSync(join(app.dir, app.built)) && !stale(app, "build", inputs)) return
+  // Built without a secret, as CI builds apps: a missing secret must fail the first request, not the build.
+  const withoutSecrets = { AUTH_SECRET: undefined, AUTH_URL: undefined, LEGACYAUTH_SECRET: undefined, LEGACYAUTH_URL: undefined }
+  execFileSync(process.execPath, app.build, { ...quiet, cwd: app.dir, env: { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1" } })
+  stamp(app, "build", inputs)
+}
+
+/** The app's dependencies from its lockfile, and the packed package, each only when changed; returns the tarball's path. */
+function install(app: Pick<ExampleApp, "dir">): string {
   const tarball = packedPackage()
   if (!existsSync(join(app.dir, "node_modules", ".package-lock.json")) || stale(app, "install", [join(app.dir, "package.json")])) {
     // --no-save: the lockfile is read, never rewritten (this registry serves only this platform's optional binaries).
@@ -109,12 +129,7 @@ function installAndBuild(app: ExampleApp): void {
     execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], { ...quiet, cwd: app.dir })
     writeFileSync(installed, tarballHash)
   }
-  const inputs = [tarball, ...app.sources.map((source) => join(app.dir, source))]
-  if (existsSync(join(app.dir, app.built)) && !stale(app, "build", inputs)) return
-  // Built without a secret, as CI builds apps: a missing secret must fail the first request, not the build.
-  const withoutSecrets = { AUTH_SECRET: undefined, AUTH_URL: undefined, LEGACYAUTH_SECRET: undefined, LEGACYAUTH_URL: undefined }
-  execFileSync(process.execPath, app.build, { ...quiet, cwd: app.dir, env: { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1" } })
-  stamp(app, "build", inputs)
+  return tarball
 }
 
 /** What {@link startExampleApp} starts. */
@@ -168,16 +183,16 @@ export function freePort(): Promise<number> {
   })
 }
 
-function stampFile(app: ExampleApp, kind: string): string {
+function stampFile(app: Pick<ExampleApp, "dir">, kind: string): string {
   return join(app.dir, "node_modules", `.gatehouse-${kind}-stamp`)
 }
 
-function stale(app: ExampleApp, kind: string, inputs: string[]): boolean {
+function stale(app: Pick<ExampleApp, "dir">, kind: string, inputs: string[]): boolean {
   const file = stampFile(app, kind)
   return !existsSync(file) || readFileSync(file, "utf8") !== hashOf(inputs)
 }
 
-function stamp(app: ExampleApp, kind: string, inputs: string[]): void {
+function stamp(app: Pick<ExampleApp, "dir">, kind: string, inputs: string[]): void {
   writeFileSync(stampFile(app, kind), hashOf(inputs))
 }
 
