@@ -20,7 +20,7 @@ import type {
 } from "../../src/providers/types.js"
 import { WebAuthn } from "../../src/providers/webauthn.js"
 import type { AuthConfig } from "../../src/types.js"
-import { Client, recordingLogger, secret } from "./flow-helpers.js"
+import { Client, failureMessage, isFailure, recordingLogger, secret } from "./flow-helpers.js"
 import { storedAdapters, type FlowAdapter } from "./stored-adapters.js"
 
 const APP = "https://app.test"
@@ -127,10 +127,11 @@ function setup({ adapter = MemoryAdapter(), strategy = "jwt", stub = stubWebAuth
     providers: providers ?? [Passkey({ simpleWebAuthn: stub.server })],
     ...extra,
   }
-  const errors = () => log.lines.filter((line) => line.level === "error")
+  // Refusals are one warning line each, faults an error with its object: both are failures.
+  const errors = () => log.lines.filter(isFailure)
   const lastError = () => {
     const line = errors().at(-1)
-    return line && { code: line.code, message: (line.message[0] as Error).message }
+    return line && { code: line.code, message: failureMessage(line) }
   }
   return { config, stub, log, errors, lastError, client: () => new Client(config, APP) }
 }
