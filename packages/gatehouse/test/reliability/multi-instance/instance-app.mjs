@@ -33,6 +33,8 @@ const counters = {
   warnings: 0,
   firstErrors: /** @type {string[]} */ ([]),
   warningCodes: /** @type {Record<string, number>} */ ({}),
+  /** The shared store's lines (unavailable, recovered), by code and sentence: each names one use. */
+  storeLines: /** @type {Record<string, number>} */ ({}),
   /** Errors the test provokes on purpose, by code and first message line. */
   expected: /** @type {Record<string, number>} */ ({}),
 }
@@ -94,6 +96,10 @@ const config = {
       }
       counters.warnings++
       counters.warningCodes[code] = (counters.warningCodes[code] ?? 0) + 1
+      if (code.startsWith("shared-store-")) {
+        const key = `${code}: ${String(message[0])}`
+        counters.storeLines[key] = (counters.storeLines[key] ?? 0) + 1
+      }
     },
     debug() {},
   },
