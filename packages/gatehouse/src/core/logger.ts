@@ -56,23 +56,41 @@ export function logWarning(logger: LoggerInstance, code: WarningCode): void {
   logger.warn(code, WARNING_MESSAGES[code])
 }
 
-/** The configuration warnings each log destination has shown, keyed by the app's logger object. */
-const reported = new WeakMap<object, Set<WarningCode>>()
-const BUILT_IN_SINK = {}
+/**
+ * The configuration warnings shown in this process, on `globalThis` under a registered symbol so
+ * that every copy of this module shares them: a bundler may load several copies into one process
+ * (Next builds the proxy, the route handlers and the server components apart), each with its own
+ * module state and its own copy of the app's config object, so neither can tell that a warning was
+ * shown already. Versioned, so another release of the package loaded beside this one keeps its own.
+ */
+const SHOWN = Symbol.for("gatehouse-auth.config-warnings-shown.v1")
+
+function shownWarnings(): Set<string> {
+  const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>
+  let shown = holder[SHOWN]
+  if (!(shown instanceof Set)) holder[SHOWN] = shown = new Set()
+  return shown
+}
+
+/** What tells one configuration from another, the same in every copy of it: where it serves, and with which providers. */
+export interface ConfigIdentity {
+  readonly basePath?: string
+  readonly providers?: readonly { readonly id?: unknown }[]
+}
 
 /**
- * Logs each configuration warning once per log destination (`sink`: the app's `logger` object, or
- * none for the built-in one). An app whose integration makes copies of its config (server actions
- * with `raw`) would otherwise see the same warning for every copy.
+ * Logs each configuration warning once per process and configuration (its base path and provider
+ * ids), however many copies of the configuration an integration makes (server actions with
+ * `raw`) and however many copies of Gatehouse a bundler loads.
  */
-export function reportConfigWarnings(logger: LoggerInstance, sink: object | undefined, warnings: readonly WarningCode[]): void {
+export function reportConfigWarnings(logger: LoggerInstance, config: ConfigIdentity, warnings: readonly WarningCode[]): void {
   if (warnings.length === 0) return
-  const key = typeof sink === "object" && sink !== null ? sink : BUILT_IN_SINK
-  let seen = reported.get(key)
-  if (!seen) reported.set(key, (seen = new Set()))
+  const shown = shownWarnings()
+  const identity = JSON.stringify([config.basePath ?? "", (config.providers ?? []).map((provider) => String(provider?.id))])
   for (const warning of warnings) {
-    if (seen.has(warning)) continue
-    seen.add(warning)
+    const key = `${warning} ${identity}`
+    if (shown.has(key)) continue
+    shown.add(key)
     logWarning(logger, warning)
   }
 }

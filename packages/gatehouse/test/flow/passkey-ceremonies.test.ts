@@ -970,9 +970,11 @@ describe("configuration errors answered by Auth()", () => {
 
   it("serves a sound configuration, warning once that WebAuthn is experimental", async () => {
     const log = recordingLogger()
-    const config = { secret, trustHost: true, logger: log.logger, adapter: MemoryAdapter(), ...enabled, providers: [Passkey({ simpleWebAuthn: stub.server })] }
-    const first = await Auth(new Request(`${BASE}/webauthn-options/passkey`), config)
-    await Auth(new Request(`${BASE}/webauthn-options/passkey`), config)
+    // A base path no other configuration here has: a warning is shown once per process and configuration.
+    const basePath = "/sound"
+    const config = { secret, trustHost: true, basePath, logger: log.logger, adapter: MemoryAdapter(), ...enabled, providers: [Passkey({ simpleWebAuthn: stub.server })] }
+    const first = await Auth(new Request(`${APP}${basePath}/webauthn-options/passkey`), config)
+    await Auth(new Request(`${APP}${basePath}/webauthn-options/passkey`), { ...config })
     expect(first.status).toBe(200)
     expect(log.lines.filter((line) => line.code === "experimental-webauthn")).toHaveLength(1)
     expect(log.lines.filter((line) => line.level === "error")).toEqual([])
