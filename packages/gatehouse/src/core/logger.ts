@@ -111,6 +111,15 @@ function oneLine(error: AuthError): string {
   return line
 }
 
+/** `make()`, or `fallback` when it throws: a cause or code an app made up must not fail the request being logged. */
+function safely(make: () => string, fallback: string): string {
+  try {
+    return make()
+  } catch {
+    return fallback
+  }
+}
+
 function clipped(text: string): string {
   return escapeControls(text.length > MAX_LINE_MESSAGE ? `${text.slice(0, MAX_LINE_MESSAGE)}…` : text)
 }
@@ -174,7 +183,7 @@ function guard(level: LoggerInstance["error"]): LoggerInstance["error"] {
  */
 export function logError(logger: LoggerInstance, error: unknown): void {
   if (error instanceof AuthError && error.clientCaused) {
-    logger.warn(error.type, oneLine(error))
+    logger.warn(error.type, safely(() => oneLine(error), error.type))
     return
   }
   const code = error instanceof Error && "type" in error && typeof error.type === "string" ? error.type : "Error"

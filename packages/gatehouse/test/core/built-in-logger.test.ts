@@ -215,3 +215,12 @@ describe("a server fault", () => {
     expect(out.errorText[0]).toContain("\n    at ")
   })
 })
+
+describe("a line that cannot be made", () => {
+  it("is the error's type alone: an unreadable cause or code never fails the request being logged", async () => {
+    const hostile = { get message(): string { throw new Error("no") } } as unknown as Error
+    const { logger, lines } = recordingLogger()
+    expect(() => logError(createLogger({ logger }), new InvalidCheck("State could not be decoded", { cause: { err: hostile } }))).not.toThrow()
+    expect(lines).toEqual([{ level: "warn", code: "InvalidCheck", message: ["InvalidCheck"] }])
+  })
+})
