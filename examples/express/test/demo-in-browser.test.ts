@@ -162,8 +162,9 @@ describe("the demo in a browser", () => {
     await page.context().close()
   })
 
-  it("refuses a wrong password for the demo account, keeps the address typed, and logs one line", async () => {
+  it("refuses a wrong password for the demo account, keeps the address typed, and logs one warning line", async () => {
     const errors = printed("error")
+    const warnings = printed("warn")
     const page = await newPage()
     await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
     await page.getByLabel("Password").fill("not the password")
@@ -175,7 +176,9 @@ describe("the demo in a browser", () => {
     // The cursor waits where the person has to type again.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("input-password-for-credentials-provider")
     expect(page.url()).not.toContain("not%20the%20password")
-    expect(errors).toEqual(["[auth][error] CredentialsSignin: The authorize function returned no user (code: credentials)"])
+    // The person's mistake, not a fault: one warning line, nothing at the error level.
+    expect(errors).toEqual([])
+    expect(warnings).toEqual(["[auth][warn][CredentialsSignin] The authorize function returned no user (code: credentials)"])
     expect(await status(page)).toBe("You are signed out.")
     await page.context().close()
   })

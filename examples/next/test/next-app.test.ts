@@ -192,6 +192,14 @@ describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (s
       expect(await answer.text()).not.toMatch(/at .*\.js:\d+/)
     }
   })
+
+  it("prints each startup warning once, though the proxy, the route handler and the server components each load Gatehouse", async () => {
+    // Every part ran above: pages through the proxy, server components and actions, the route handler.
+    for (const path of ["/protected", "/api/auth/session", "/"]) await fetch(`${running.url}${path}`, { redirect: "manual" })
+    const warnings = [...running.output().matchAll(/^\[auth\]\[warn\]\[([a-z-]+)\]/gm)].map((match) => match[1])
+    expect(warnings, running.output()).toContain("experimental-webauthn")
+    expect(warnings, running.output()).toEqual([...new Set(warnings)])
+  })
 })
 
 describe("examples/next without AUTH_SECRET", () => {

@@ -11,7 +11,7 @@
 import { AuthError, InvalidConfig } from "./errors.js"
 import type { AuthAction } from "./core/auth-action.js"
 import { envDefaults, envUrl, type EnvObject } from "./core/env-defaults.js"
-import { createLogger, logWarning } from "./core/logger.js"
+import { createLogger, reportConfigWarnings } from "./core/logger.js"
 import { toHeaders } from "./request-headers.js"
 import type { AuthConfig } from "./types.js"
 
@@ -46,8 +46,7 @@ export {
 export function setEnvDefaults(envObject: EnvObject, config: AuthConfig): void {
   if (!config || typeof config !== "object") throw new InvalidConfig("setEnvDefaults needs the config object to fill in")
   const defaults = envDefaults(envObject ?? {}, config)
-  const logger = createLogger(config)
-  for (const warning of defaults.warnings) logWarning(logger, warning)
+  reportConfigWarnings(createLogger(config), defaults, defaults.warnings)
   config.basePath = defaults.basePath
   config.secret = defaults.secret
   config.trustHost = defaults.trustHost

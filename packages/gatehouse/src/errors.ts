@@ -1,8 +1,10 @@
 /**
  * Every error Gatehouse throws or logs. Each class carries a stable `type` string (the Auth.js
  * name, so log queries and `?error=` values carry over), a `kind` that says which page a failure
- * lands on, and a `clientSafe` flag: only client-safe types ever reach a URL or a response body;
- * everything else is reported to the client as `Configuration`.
+ * lands on, a `clientSafe` flag: only client-safe types ever reach a URL or a response body;
+ * everything else is reported to the client as `Configuration`; and a `clientCaused` flag: what a
+ * client's request or an ordinary sign-in failure causes is logged as one `warn` line, everything
+ * else (a server fault) at the error level with its stack and cause.
  *
  * @example
  * ```ts
@@ -47,6 +49,14 @@ export class AuthError extends Error {
   static readonly kind: ErrorKind = "error"
   /** Whether the `type` may be shown to the client as is. */
   static readonly clientSafe: boolean = false
+  /**
+   * Whether errors of this class are caused by the client (a malformed or stale request, a wrong
+   * password, a refused token) rather than by the server. Such errors are logged through
+   * `logger.warn(type, message)` on one line, without stack or cause, since anyone can cause them as
+   * often as they like; the rest through `logger.error(type, error)`. Not the same as `clientSafe`:
+   * an email that could not be sent is named to the client but is the server's fault.
+   */
+  static readonly clientCaused: boolean = false
 
   /** Upstream detail: `err` is the wrapped exception, if any. Logged; never sent to the client. */
   declare cause?: ErrorCause
@@ -56,6 +66,8 @@ export class AuthError extends Error {
   readonly kind: ErrorKind
   /** The class's `clientSafe`: whether `type` may reach a URL or a response body. */
   readonly clientSafe: boolean
+  /** The class's `clientCaused`: whether it is logged as one warning line rather than as a fault. */
+  readonly clientCaused: boolean
 
   constructor(message?: string | Error | ErrorOptions, errorOptions?: ErrorOptions) {
     if (message instanceof Error) {
@@ -69,6 +81,7 @@ export class AuthError extends Error {
     this.type = ctor.type
     this.kind = ctor.kind
     this.clientSafe = ctor.clientSafe
+    this.clientCaused = ctor.clientCaused
     // Class names are mangled by minifiers; the type string is not.
     this.name = ctor.type
   }
@@ -135,6 +148,8 @@ export class SharedStoreError extends AuthError {
 export class AccessDenied extends AuthError {
   static override readonly type = "AccessDenied"
   static override readonly clientSafe = true
+  /** The app refused who signs in (its `signIn` callback): an ordinary outcome, logged as one line. */
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -200,6 +215,7 @@ export class InvalidCallbackUrl extends AuthError {
 export class CredentialsSignin extends SignInError {
   static override readonly type = "CredentialsSignin"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
   /** Put in the redirect URL as `code`; override it in a subclass. */
   code = "credentials"
 }
@@ -228,10 +244,12 @@ export class InvalidCheck extends AuthError {
   static override readonly type = "InvalidCheck"
   /** The browser's own doing (cookies lost, a stale or forged callback), not the server's: named, unlike in Auth.js. */
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
- * A JWT could not be decrypted or verified (tampered, expired, wrong secret or salt).
+ * A JWT could not be decrypted or verified (tampered, expired, wrong secret or salt). Logged as one
+ * warning line when it is a request's session cookie: the browser's (or a visitor's) doing.
  *
  * @example
  * ```ts
@@ -240,6 +258,8 @@ export class InvalidCheck extends AuthError {
  */
 export class JWTSessionError extends AuthError {
   static override readonly type = "JWTSessionError"
+  /** A cookie that does not decode is what the browser (or anyone) sent; faults reading a session are SessionTokenError. */
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -301,6 +321,7 @@ export class MissingSecret extends AuthError {
 export class OAuthAccountNotLinked extends SignInError {
   static override readonly type = "OAuthAccountNotLinked"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -314,6 +335,7 @@ export class OAuthAccountNotLinked extends SignInError {
 export class OAuthCallbackError extends SignInError {
   static override readonly type = "OAuthCallbackError"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -329,7 +351,8 @@ export class OAuthProfileParseError extends AuthError {
 }
 
 /**
- * A database session could not be read. Logged only.
+ * A session could not be read for a reason on the server's side: the adapter failed (a database
+ * session, a JWT session's revocation check), or a `jwt` or `session` callback threw. Logged only.
  *
  * @example
  * ```ts
@@ -363,6 +386,7 @@ export class OAuthSignInError extends SignInError {
 export class EmailSignInError extends SignInError {
   static override readonly type = "EmailSignInError"
   // Unlike Auth.js (which shows Configuration): the user can act on "the e-mail could not be sent".
+  // Not clientCaused: the mail service failed, a fault logged with its stack and cause.
   static override readonly clientSafe: boolean = true
 }
 
@@ -378,6 +402,7 @@ export class EmailSignInError extends SignInError {
 export class InvalidEmail extends SignInError {
   static override readonly type = "InvalidEmail"
   static override readonly clientSafe: boolean = true
+  static override readonly clientCaused: boolean = true
 }
 
 /** Options of the errors that say when to try again ({@link RateLimited}, {@link ServerBusy}). */
@@ -411,6 +436,7 @@ function retrySeconds(message: unknown, options: RetryAfterOptions | undefined, 
 export class RateLimited extends SignInError {
   static override readonly type: AuthErrorType = "RateLimited"
   static override readonly clientSafe: boolean = true
+  static override readonly clientCaused: boolean = true
   /** Seconds until the window that refused ends: a whole number, at least 1. */
   readonly retryAfter: number
 
@@ -460,6 +486,8 @@ export class CredentialsRateLimited extends RateLimited {
 export class ServerBusy extends SignInError {
   static override readonly type = "ServerBusy"
   static override readonly clientSafe = true
+  /** A refusal for now under load, not a fault: one line per refused attempt, not a stack each. */
+  static override readonly clientCaused: boolean = true
   /** Seconds to wait before trying again: a whole number, at least 1. */
   readonly retryAfter: number
 
@@ -493,6 +521,7 @@ export class UnknownAction extends AuthError {
   static override readonly type = "UnknownAction"
   /** A request for a route or method that does not exist: named, unlike in Auth.js. */
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -519,6 +548,7 @@ export class InvalidProvider extends AuthError {
   static override readonly type = "InvalidProvider"
   /** A request naming a provider that does not exist or cannot serve it: named, unlike in Auth.js. */
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -544,6 +574,7 @@ export class UntrustedHost extends AuthError {
 export class Verification extends AuthError {
   static override readonly type = "Verification"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -557,6 +588,7 @@ export class Verification extends AuthError {
 export class MissingCSRF extends SignInError {
   static override readonly type = "MissingCSRF"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -570,6 +602,7 @@ export class MissingCSRF extends SignInError {
 export class AccountNotLinked extends SignInError {
   static override readonly type = "AccountNotLinked"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -607,6 +640,7 @@ export class MissingWebAuthnAutocomplete extends AuthError {
 export class WebAuthnVerificationError extends AuthError {
   static override readonly type = "WebAuthnVerificationError"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -637,7 +671,8 @@ export class InvalidConfig extends AuthError {
 
 /**
  * The request could not be read: a body that is not valid JSON or not a JSON object, a body over
- * the size limit, or a path segment with broken percent-encoding. Answered with 400.
+ * the size limit, or a path segment with broken percent-encoding. Answered with 400 and logged as
+ * one warning line.
  *
  * @example
  * ```ts
@@ -646,6 +681,7 @@ export class InvalidConfig extends AuthError {
  */
 export class InvalidRequest extends AuthError {
   static override readonly type = "InvalidRequest"
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -756,6 +792,7 @@ export class PasswordInputError extends AuthError {
 export class SessionRequired extends AuthError {
   static override readonly type = "SessionRequired"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -770,6 +807,7 @@ export class SessionRequired extends AuthError {
 export class UnknownSession extends AuthError {
   static override readonly type = "UnknownSession"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -783,6 +821,7 @@ export class UnknownSession extends AuthError {
 export class UnknownAccount extends AuthError {
   static override readonly type = "UnknownAccount"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
@@ -798,20 +837,23 @@ export class UnknownAccount extends AuthError {
 export class LastSignInMethod extends AuthError {
   static override readonly type = "LastSignInMethod"
   static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
 }
 
 /**
  * A back-channel `logout_token` was refused: not a JWT signed by the provider's keys, another
  * issuer or audience, too old or from the future, without the logout event, without `sid` and
- * `sub`, with a `nonce`, or a `jti` seen before. Nothing was ended; answered with 400.
+ * `sub`, with a `nonce`, or a `jti` seen before. Nothing was ended; answered with 400 and logged
+ * as one warning line (anyone can post to the receiver).
  *
  * @example
  * ```ts
- * logger: { error: (code) => code === "InvalidLogoutToken" && alerts.notify(code) }
+ * logger: { warn: (code, message) => code === "InvalidLogoutToken" && alerts.notify(code, message) }
  * ```
  */
 export class InvalidLogoutToken extends AuthError {
   static override readonly type = "InvalidLogoutToken"
+  static override readonly clientCaused: boolean = true
 }
 
 /** Every stable `type` string an {@link AuthError} can carry. */

@@ -119,9 +119,13 @@ export interface SessionOptions {
 
 /** Levels of the logger; each is called as `(code, ...message)`. */
 export interface LoggerInstance {
-  /** Failures: an error's `type` as the code, the error itself in `message`. */
+  /** Server faults: an error's `type` as the code, the error itself (stack and cause) in `message`. */
   error(code: string, ...message: unknown[]): void
-  /** Configuration warnings: a warning code and its sentence. */
+  /**
+   * Warnings: a configuration or shared-store warning's code and its sentence, or a failure the
+   * client caused (an error whose class is `clientCaused`: a malformed request, a wrong password, a
+   * stale link) as its `type` and one line: the message, control characters escaped, no stack.
+   */
   warn(code: string, ...message: unknown[]): void
   /** Details for debugging; the built-in logger prints them only with `debug: true`. */
   debug(code: string, ...message: unknown[]): void

@@ -125,7 +125,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   }
 
   const { error: configError, warnings } = assertConfig(resolved, { url: internal.url })
-  reportConfigWarnings(logger, config.logger, warnings)
+  reportConfigWarnings(logger, resolved, warnings)
   if (configError) {
     logError(logger, configError)
     if (resolved.raw) throw configError

@@ -1,11 +1,11 @@
 /**
  * The logger every part of Gatehouse writes through. Each level is called as
  * `(code, ...message)`; the application may replace any level. A logger that throws is ignored
- * rather than allowed to turn a log line into a failed request. The built-in error level prints a
- * person's ordinary sign-in failures on one line, and everything else whole.
+ * rather than allowed to turn a log line into a failed request. What a client causes is logged as
+ * one warning line; server faults at the error level, whole.
  * @module
  */
-import { AccountNotLinked, AuthError, CredentialsSignin, InvalidEmail, MissingCSRF, OAuthAccountNotLinked, RateLimited, Verification } from "../errors.js"
+import { AuthError, CredentialsSignin } from "../errors.js"
 import type { LoggerInstance } from "../types.js"
 
 /** Codes of the configuration warnings Gatehouse logs. */
@@ -56,43 +56,72 @@ export function logWarning(logger: LoggerInstance, code: WarningCode): void {
   logger.warn(code, WARNING_MESSAGES[code])
 }
 
-/** The configuration warnings each log destination has shown, keyed by the app's logger object. */
-const reported = new WeakMap<object, Set<WarningCode>>()
-const BUILT_IN_SINK = {}
+/**
+ * The configuration warnings shown in this process, on `globalThis` under a registered symbol so
+ * that every copy of this module shares them: a bundler may load several copies into one process
+ * (Next builds the proxy, the route handlers and the server components apart), each with its own
+ * module state and its own copy of the app's config object, so neither can tell that a warning was
+ * shown already. Versioned, so another release of the package loaded beside this one keeps its own.
+ */
+const SHOWN = Symbol.for("gatehouse-auth.config-warnings-shown.v1")
+
+function shownWarnings(): Set<string> {
+  const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>
+  let shown = holder[SHOWN]
+  if (!(shown instanceof Set)) holder[SHOWN] = shown = new Set()
+  return shown
+}
+
+/** What tells one configuration from another, the same in every copy of it: where it serves, and with which providers. */
+export interface ConfigIdentity {
+  readonly basePath?: string
+  readonly providers?: readonly { readonly id?: unknown }[]
+}
 
 /**
- * Logs each configuration warning once per log destination (`sink`: the app's `logger` object, or
- * none for the built-in one). An app whose integration makes copies of its config (server actions
- * with `raw`) would otherwise see the same warning for every copy.
+ * Logs each configuration warning once per process and configuration (its base path and provider
+ * ids), however many copies of the configuration an integration makes (server actions with
+ * `raw`) and however many copies of Gatehouse a bundler loads.
  */
-export function reportConfigWarnings(logger: LoggerInstance, sink: object | undefined, warnings: readonly WarningCode[]): void {
+export function reportConfigWarnings(logger: LoggerInstance, config: ConfigIdentity, warnings: readonly WarningCode[]): void {
   if (warnings.length === 0) return
-  const key = typeof sink === "object" && sink !== null ? sink : BUILT_IN_SINK
-  let seen = reported.get(key)
-  if (!seen) reported.set(key, (seen = new Set()))
+  const shown = shownWarnings()
+  const identity = JSON.stringify([config.basePath ?? "", (config.providers ?? []).map((provider) => String(provider?.id))])
   for (const warning of warnings) {
-    if (seen.has(warning)) continue
-    seen.add(warning)
+    const key = `${warning} ${identity}`
+    if (shown.has(key)) continue
+    shown.add(key)
     logWarning(logger, warning)
   }
 }
 
-/**
- * What people do wrong in the ordinary course of signing in: a wrong password, a mistyped address,
- * a spent link, too many attempts, a stale form, another way in to the same address. The built-in
- * logger prints these on one line (type, message, code), since a stack would only point into
- * Gatehouse and a log full of them would hide the server faults, which keep their stack and cause.
- */
-const ORDINARY_FAILURES = [CredentialsSignin, InvalidEmail, RateLimited, MissingCSRF, AccountNotLinked, OAuthAccountNotLinked, Verification]
+/** The longest message (each part) a client-caused line carries; some quote what the client sent. */
+const MAX_LINE_MESSAGE = 500
 
-function isOrdinaryFailure(value: unknown): value is AuthError {
-  return ORDINARY_FAILURES.some((type) => value instanceof type)
+/**
+ * `error` as one line: its message, the message of the error it wraps (what a passkey's or a
+ * provider's check said), and a CredentialsSignin's code; each cut at {@link MAX_LINE_MESSAGE} and
+ * with control characters escaped, so no client can split or forge lines.
+ */
+function oneLine(error: AuthError): string {
+  const wrapped = error.cause?.err?.message
+  let line = clipped(error.message)
+  if (typeof wrapped === "string" && wrapped !== "" && wrapped !== error.message) line += ` (${clipped(wrapped)})`
+  if (error instanceof CredentialsSignin) line += ` (code: ${clipped(String(error.code))})`
+  return line
 }
 
-/** `error` as one line: its message, and a CredentialsSignin's code, with control characters escaped. */
-function oneLine(error: AuthError): string {
-  const message = escapeControls(error.message)
-  return error instanceof CredentialsSignin ? `${message} (code: ${escapeControls(String(error.code))})` : message
+/** `make()`, or `fallback` when it throws: a cause or code an app made up must not fail the request being logged. */
+function safely(make: () => string, fallback: string): string {
+  try {
+    return make()
+  } catch {
+    return fallback
+  }
+}
+
+function clipped(text: string): string {
+  return escapeControls(text.length > MAX_LINE_MESSAGE ? `${text.slice(0, MAX_LINE_MESSAGE)}…` : text)
 }
 
 function escapeControls(text: string): string {
@@ -103,8 +132,7 @@ function escapeControls(text: string): string {
 
 const builtIn: LoggerInstance = {
   error(code, ...message) {
-    if (message.length === 1 && isOrdinaryFailure(message[0])) console.error(`[auth][error] ${code}: ${oneLine(message[0])}`)
-    else console.error(`[auth][error] ${code}`, ...message)
+    console.error(`[auth][error] ${code}`, ...message)
   },
   warn(code, ...message) {
     console.warn(`[auth][warn][${code}]`, ...message)
@@ -146,10 +174,18 @@ function guard(level: LoggerInstance["error"]): LoggerInstance["error"] {
 }
 
 /**
- * Logs `error` at the error level under its `type` (`Error` for foreign errors). Messages are
+ * Logs a failure under its `type` (`Error` for foreign errors). What the client caused (the error's
+ * class says `clientCaused`: a malformed request, a wrong password, a stale link, a refused token)
+ * goes to `warn` as one line (the messages, no stack, no cause object): anyone can cause it as often
+ * as they like, a stack would only point into Gatehouse, and a log full of them would hide the
+ * faults. A server fault goes to `error` whole, its stack and cause included. Messages are
  * Gatehouse's own and never carry secrets or tokens; upstream detail stays in `cause`.
  */
 export function logError(logger: LoggerInstance, error: unknown): void {
+  if (error instanceof AuthError && error.clientCaused) {
+    logger.warn(error.type, safely(() => oneLine(error), error.type))
+    return
+  }
   const code = error instanceof Error && "type" in error && typeof error.type === "string" ? error.type : "Error"
   logger.error(code, error)
 }

@@ -51,7 +51,7 @@ export async function sessionRequestContext(request: SessionRequest, config: Aut
   const resolved = resolveConfig(config)
   const url = new URL(request.url)
   const { error, warnings } = assertConfig(resolved, { url })
-  reportConfigWarnings(resolved.logger, config.logger, warnings)
+  reportConfigWarnings(resolved.logger, resolved, warnings)
   if (error) {
     logError(resolved.logger, error)
     throw error

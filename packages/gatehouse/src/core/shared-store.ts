@@ -28,8 +28,22 @@ export interface StoreConfig {
   readonly logger: LoggerInstance
 }
 
-/** Uses currently failing, per store, so each outage is logged once per use. */
-const failing = new WeakMap<SharedStore, Set<StoreUse>>()
+/** Whether a use of a store is failing, and how many times that changed. */
+interface UseState {
+  down: boolean
+  changes: number
+}
+
+/** The state of each use, per store, so each outage is logged once per use. */
+const states = new WeakMap<SharedStore, Map<StoreUse, UseState>>()
+
+function stateOf(store: SharedStore, use: StoreUse): UseState {
+  let uses = states.get(store)
+  if (!uses) states.set(store, (uses = new Map()))
+  let state = uses.get(use)
+  if (!state) uses.set(use, (state = { down: false, changes: 0 }))
+  return state
+}
 
 /**
  * Runs `operation` on the configured store: `{ ok: true, value }`, or `{ ok: false }` when there
@@ -42,15 +56,23 @@ export async function storeCall<T>(
 ): Promise<{ ok: true; value: T } | { ok: false }> {
   const store = config.sharedStore
   if (!store) return { ok: false }
-  let down = failing.get(store)
+  // Only a call that started after the last change of state may change it: calls in flight when
+  // the store fails (or comes back) settle on the old side of that change, in any order, and
+  // would otherwise log the outage (or a recovery in the middle of it) once each.
+  const state = stateOf(store, use)
+  const startedAt = state.changes
   try {
     const value = await operation(store)
-    if (down?.delete(use)) config.logger.warn("shared-store-recovered", `The shared store answers again; ${use} use it again.`)
+    if (state.down && state.changes === startedAt) {
+      state.down = false
+      state.changes++
+      config.logger.warn("shared-store-recovered", `The shared store answers again; ${use} use it again.`)
+    }
     return { ok: true, value }
   } catch (error) {
-    if (!down) failing.set(store, (down = new Set()))
-    if (!down.has(use)) {
-      down.add(use)
+    if (!state.down && state.changes === startedAt) {
+      state.down = true
+      state.changes++
       config.logger.warn("shared-store-unavailable", `The shared store (sharedStore) failed; until it answers again, ${FALLBACKS[use]}.`, error)
     }
     return { ok: false }

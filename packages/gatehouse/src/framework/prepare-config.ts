@@ -5,7 +5,7 @@
  * @module
  */
 import { InvalidConfig } from "../errors.js"
-import { createLogger, logWarning } from "../core/logger.js"
+import { createLogger, reportConfigWarnings } from "../core/logger.js"
 import { envDefaults, envUrl, type EnvObject } from "../env.js"
 import type { AuthConfig } from "../types.js"
 import { CLIENT_ADDRESS_HEADER } from "./client-address.js"
@@ -76,8 +76,7 @@ export function prepareConfig<Config extends AuthConfig>(config: Config, env: En
   if (!ready) {
     const origin = authUrlOrigin(env)
     const defaults = envDefaults(env, config, defaultBasePath)
-    const logger = createLogger(config)
-    for (const warning of defaults.warnings) logWarning(logger, warning)
+    reportConfigWarnings(createLogger(config), defaults, defaults.warnings)
     const copy = {
       ...config,
       basePath: defaults.basePath,

@@ -173,13 +173,18 @@ describe("setEnvDefaults", () => {
   })
 
   it("warns once, in production only, when AUTH_TRUST_HOST is set without AUTH_URL (Host then names every URL)", () => {
+    // Warnings are shown once per process and configuration (its base path and providers): each
+    // case here is a configuration of its own.
+    let configurations = 0
     const warnings = (env: Record<string, string>, config: Partial<AuthConfig> = {}) => {
       const warn = vi.fn()
-      setEnvDefaults(env, { providers: [], logger: { warn }, ...config })
+      setEnvDefaults(env, { providers: [], basePath: `/case-${++configurations}`, logger: { warn }, ...config })
       return warn.mock.calls.map(([code]) => code)
     }
     expect(warnings({ AUTH_TRUST_HOST: "true", NODE_ENV: "production" })).toEqual(["trust-host-without-url"])
     expect(warnings({ AUTH_TRUST_HOST: "1", NODE_ENV: "production" })).toEqual(["trust-host-without-url"])
+    // The same configuration again (setEnvDefaults on every request, as Auth.js's integrations call it): said once.
+    expect(warnings({ AUTH_TRUST_HOST: "true", NODE_ENV: "production" }, { basePath: "/case-1" })).toEqual([])
     expect(warnings({ AUTH_TRUST_HOST: "true", NODE_ENV: "production", AUTH_URL: "https://app.test" })).toEqual([])
     expect(warnings({ AUTH_TRUST_HOST: "true", NODE_ENV: "development" })).toEqual([])
     expect(warnings({ AUTH_TRUST_HOST: "false", NODE_ENV: "production" })).toEqual([])

@@ -112,13 +112,12 @@ describe("callbacks and events", () => {
     expect(await client.session()).toBeNull()
   })
 
-  it("denies access with AccessDenied carrying the original message when signIn throws", async () => {
+  it("denies access with AccessDenied carrying the original message when signIn throws, logged as a refusal (one warning line)", async () => {
     const { logger, lines } = recordingLogger()
     const client = new Client(credentialsConfig({ logger, callbacks: { signIn: () => { throw new Error("banned until May") } } }))
     const response = await client.signIn()
     expect(response.headers.get("location")).toBe(`${base}/error?error=AccessDenied`)
-    const denied = lines.find((line) => line.code === "AccessDenied")?.message[0] as Error
-    expect(denied.message).toBe("banned until May")
+    expect(lines).toEqual([{ level: "warn", code: "AccessDenied", message: ["banned until May"] }])
   })
 
   it("redirects where signIn says when it returns a URL, through the redirect callback, without a session", async () => {
@@ -148,7 +147,7 @@ describe("callbacks and events", () => {
     expect(await client.session()).toBeNull()
   })
 
-  it("clears the session when a callback throws during a session read, logging it", async () => {
+  it("clears the session when a callback throws during a session read, logging it as a fault", async () => {
     const { logger, lines } = recordingLogger()
     let broken = false
     const client = new Client(
@@ -157,7 +156,7 @@ describe("callbacks and events", () => {
     await client.signIn()
     broken = true
     expect(await client.session()).toBeNull()
-    expect(lines.some((line) => line.code === "JWTSessionError")).toBe(true)
+    expect(lines.some((line) => line.level === "error" && line.code === "SessionTokenError")).toBe(true)
   })
 
   it.each([undefined, "session", 42, null])("ends the session when the session callback returns %j", async (value) => {

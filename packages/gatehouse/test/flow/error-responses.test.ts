@@ -19,6 +19,14 @@ const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbac
   "InvalidCheck", "UnknownAction", "InvalidProvider",
   // ...and the account routes' refusals, about the person's own sessions and accounts.
   "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod"]
+/**
+ * What a client's request or an ordinary sign-in failure causes, logged as one warning line (anyone
+ * can cause these as often as they like); every other type is a server fault, logged whole.
+ */
+const CLIENT_CAUSED = ["CredentialsSignin", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "MissingCSRF",
+  "AccountNotLinked", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "InvalidCheck", "WebAuthnVerificationError",
+  "InvalidRequest", "UnknownAction", "InvalidProvider", "JWTSessionError", "InvalidLogoutToken",
+  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod"]
 /** Refusals for now: answered with their status and Retry-After, not a redirect. */
 const RETRY_LATER: Record<string, number> = { RateLimited: 429, EmailRateLimited: 429, CredentialsRateLimited: 429, ServerBusy: 503 }
 
@@ -48,7 +56,12 @@ describe("errors become responses in one place", () => {
     expect(location.searchParams.get("code")).toBe(instance instanceof CredentialsSignin ? "credentials" : null)
     expect(`${response.headers.get("location")}\n${await response.text()}`).not.toContain("10.0.0.7")
     expect(response.headers.getSetCookie()).toEqual([])
-    expect(lines.some((line) => line.level === "error" && line.code === instance.type)).toBe(true)
+    // What the client causes is one warning line; everything else a fault, logged whole.
+    const logged = lines.filter((line) => line.code === instance.type)
+    expect(logged).toHaveLength(1)
+    expect(instance.clientCaused).toBe(CLIENT_CAUSED.includes(instance.type))
+    if (instance.clientCaused) expect(logged[0]).toEqual({ level: "warn", code: instance.type, message: [expect.stringMatching(/^internal detail: db at 10\.0\.0\.7( \(code: credentials\))?$/)] })
+    else expect(logged[0]).toMatchObject({ level: "error", message: [expect.any(ErrorClass)] })
     expect(name).toBeTruthy()
   })
 
@@ -211,9 +224,9 @@ describe("configuration errors", () => {
   it("keeps a provider id from the path on one log line", async () => {
     const { logger, lines } = recordingLogger()
     await new Client(credentialsConfig({ logger })).get("callback/x%0A%5Bauth%5D%5Berror%5D%20forged")
-    const logged = lines.find((line) => line.code === "InvalidProvider")?.message[0] as Error
-    expect(logged.message).toContain('"x\\n[auth][error] forged"')
-    expect(logged.message).not.toContain("\n")
+    const logged = lines.find((line) => line.code === "InvalidProvider")?.message[0] as string
+    expect(logged).toContain('"x\\n[auth][error] forged"')
+    expect(logged).not.toContain("\n")
   })
 
   it("answers an unreadable configuration with 500 JSON instead of throwing", async () => {

@@ -30,9 +30,31 @@ export function moveClockOn(ms: number = UPDATE_AGE_MS + 1_000): void {
   vi.setSystemTime(now + ms)
 }
 
+/** One line a {@link recordingLogger} recorded. */
+export interface RecordedLine {
+  level: keyof LoggerInstance
+  code: string
+  message: unknown[]
+}
+
+/**
+ * Whether `line` reports a failure: a server fault (`error`, the error object) or what a client
+ * caused (`warn` under the error's type, one line). Error types are PascalCase, the codes of
+ * configuration and shared-store warnings kebab-case.
+ */
+export function isFailure(line: RecordedLine): boolean {
+  return line.level === "error" || (line.level === "warn" && /^[A-Z]/.test(line.code))
+}
+
+/** The message of a failure line: the error's, or the client-caused line itself. */
+export function failureMessage(line: RecordedLine): string {
+  const [first] = line.message
+  return first instanceof Error ? first.message : String(first)
+}
+
 /** A logger that records every line instead of printing it. */
 export function recordingLogger() {
-  const lines: { level: keyof LoggerInstance; code: string; message: unknown[] }[] = []
+  const lines: RecordedLine[] = []
   const logger: LoggerInstance = {
     error: (code, ...message) => lines.push({ level: "error", code, message }),
     warn: (code, ...message) => lines.push({ level: "warn", code, message }),

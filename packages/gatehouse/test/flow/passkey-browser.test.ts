@@ -13,7 +13,7 @@ import type { WebAuthnOptions } from "../../src/providers/webauthn.js"
 import type { AuthConfig } from "../../src/types.js"
 import { launchChromium, passkeyPage, type PasskeyPage, type VirtualAuthenticator } from "../support/chromium.js"
 import { serveWeb, type WebServer } from "../support/web-server.js"
-import { recordingLogger, secret } from "./flow-helpers.js"
+import { isFailure, recordingLogger, secret } from "./flow-helpers.js"
 import { storedAdapters, type OpenStore } from "./stored-adapters.js"
 
 /** The browser client as the package ships it (`npm test` builds before testing). */
@@ -64,7 +64,8 @@ function startApp(store: OpenStore, strategy: "jwt" | "database"): Promise<Passk
   }).then((server) => ({
     server,
     origin: server.origin,
-    errors: () => lines.filter((line) => line.level === "error").map((line) => `${line.code}: ${describeError(line.message[0])}`),
+    // Refusals are one warning line (with the check's own message), faults an error: both are failures.
+    errors: () => lines.filter(isFailure).map((line) => `${line.code}: ${describeError(line.message[0])}`),
   }))
 }
 

@@ -20,7 +20,7 @@ import type {
 } from "../../src/providers/types.js"
 import { WebAuthn } from "../../src/providers/webauthn.js"
 import type { AuthConfig } from "../../src/types.js"
-import { Client, recordingLogger, secret } from "./flow-helpers.js"
+import { Client, failureMessage, isFailure, recordingLogger, secret } from "./flow-helpers.js"
 import { storedAdapters, type FlowAdapter } from "./stored-adapters.js"
 
 const APP = "https://app.test"
@@ -127,10 +127,11 @@ function setup({ adapter = MemoryAdapter(), strategy = "jwt", stub = stubWebAuth
     providers: providers ?? [Passkey({ simpleWebAuthn: stub.server })],
     ...extra,
   }
-  const errors = () => log.lines.filter((line) => line.level === "error")
+  // Refusals are one warning line each, faults an error with its object: both are failures.
+  const errors = () => log.lines.filter(isFailure)
   const lastError = () => {
     const line = errors().at(-1)
-    return line && { code: line.code, message: (line.message[0] as Error).message }
+    return line && { code: line.code, message: failureMessage(line) }
   }
   return { config, stub, log, errors, lastError, client: () => new Client(config, APP) }
 }
@@ -969,9 +970,11 @@ describe("configuration errors answered by Auth()", () => {
 
   it("serves a sound configuration, warning once that WebAuthn is experimental", async () => {
     const log = recordingLogger()
-    const config = { secret, trustHost: true, logger: log.logger, adapter: MemoryAdapter(), ...enabled, providers: [Passkey({ simpleWebAuthn: stub.server })] }
-    const first = await Auth(new Request(`${BASE}/webauthn-options/passkey`), config)
-    await Auth(new Request(`${BASE}/webauthn-options/passkey`), config)
+    // A base path no other configuration here has: a warning is shown once per process and configuration.
+    const basePath = "/sound"
+    const config = { secret, trustHost: true, basePath, logger: log.logger, adapter: MemoryAdapter(), ...enabled, providers: [Passkey({ simpleWebAuthn: stub.server })] }
+    const first = await Auth(new Request(`${APP}${basePath}/webauthn-options/passkey`), config)
+    await Auth(new Request(`${APP}${basePath}/webauthn-options/passkey`), { ...config })
     expect(first.status).toBe(200)
     expect(log.lines.filter((line) => line.code === "experimental-webauthn")).toHaveLength(1)
     expect(log.lines.filter((line) => line.level === "error")).toEqual([])

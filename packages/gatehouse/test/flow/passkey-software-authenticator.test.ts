@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { Passkey } from "../../src/providers/passkey.js"
 import type { AuthConfig } from "../../src/types.js"
 import { SoftwareAuthenticator, type CredentialJSON } from "../support/software-authenticator.js"
-import { Client, recordingLogger, secret } from "./flow-helpers.js"
+import { Client, failureMessage, isFailure, recordingLogger, secret } from "./flow-helpers.js"
 import { storedAdapters, type OpenStore } from "./stored-adapters.js"
 
 const ORIGIN = "https://app.test"
@@ -76,8 +76,8 @@ describe.each(cases)("passkeys from a software authenticator on $store.name, $st
     return config
   }
   const lastError = () => {
-    const line = log.lines.filter((entry) => entry.level === "error").at(-1)
-    return line && `${line.code}: ${(line.message[0] as Error).message}`
+    const line = log.lines.filter(isFailure).at(-1)
+    return line && `${line.code}: ${failureMessage(line)}`
   }
 
   it("signs up and back in with real signatures", async () => {

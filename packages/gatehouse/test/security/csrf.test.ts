@@ -22,7 +22,7 @@ import { Passkey } from "../../src/providers/passkey.js"
 import type { EmailConfig, OAuthConfig, ProviderType } from "../../src/providers/types.js"
 import type { AuthConfig, JWT } from "../../src/types.js"
 import { authApp, csrfToken as browserCsrfToken } from "../flow/end-to-end-helpers.js"
-import { ada, Client, credentialsConfig, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { ada, Client, credentialsConfig, isFailure, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
 import { Browser } from "../support/browser.js"
 import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
@@ -201,13 +201,13 @@ function routerActions(): string[] {
 /** Fields any of the routes would take, so only the missing token can be what is refused. */
 const PLAUSIBLE_FIELDS = { ...PASSWORD, email: "probe@example.com", token: "0".repeat(64), callbackUrl: "/" }
 
-/** The error logged for one POST, sent with a valid CSRF cookie and plausible fields but no token. */
+/** The failure logged for one POST (a refusal's warning line), sent with a valid CSRF cookie and plausible fields but no token. */
 async function errorLoggedFor(config: AuthConfig, path: string): Promise<string> {
   const client = new Client(config)
   await client.csrfToken()
   const before = log.lines.length
   await client.postForm(path, PLAUSIBLE_FIELDS)
-  const errors = log.lines.slice(before).filter((line) => line.level === "error")
+  const errors = log.lines.slice(before).filter(isFailure)
   return errors.map((line) => line.code).join(", ") || "(nothing: accepted)"
 }
 

@@ -17,10 +17,12 @@ import { signOutEverywhere } from "../../src/core/sign-out-everywhere.js"
 import { spendChallenge } from "../../src/core/webauthn/challenge.js"
 import { ServerBusy, WebAuthnVerificationError } from "../../src/errors.js"
 import { Credentials } from "../../src/providers/credentials.js"
+import type { SharedStore } from "../../src/stores/index.js"
 import { redisStore } from "../../src/stores/redis.js"
 import type { AuthConfig, LoggerInstance } from "../../src/types.js"
 import { ada, Client, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
 import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
+import { gate } from "../support/paced-adapter.js"
 import { ownRedis, randomPrefix } from "../support/redis.js"
 
 const own = ownRedis()
@@ -280,5 +282,119 @@ describe("JWT session versions in the shared store", () => {
     expect(await browser.session()).toBeNull()
     expect(warnings(lines, "shared-store-unavailable").length).toBeGreaterThanOrEqual(1)
     expect(warnings(lines, "shared-store-unavailable").filter((line) => /session versions/.test(String(line.message[0])))).toHaveLength(1)
+  })
+})
+
+describe("an outage in the log", () => {
+  /** What a test does around each call of a {@link heldStore}. */
+  interface Holding {
+    /** Called as the call goes to the store. */
+    sent?(): void
+    /** Awaited once the store answered or failed, before the caller sees which. */
+    settled?(): Promise<void>
+  }
+
+  /**
+   * `store` with `holding()` (read at each call) around every call: each reaches the real store,
+   * and its answer or failure is passed on unchanged, only as late as the test says, so calls in
+   * flight across a failure or a recovery settle in the order the test forces.
+   */
+  function heldStore(store: SharedStore, holding: () => Holding | undefined): SharedStore {
+    const hold = <T,>(call: () => Promise<T>): Promise<T> => {
+      const now = holding()
+      now?.sent?.()
+      const result = call()
+      const settled = async () => now?.settled?.()
+      return result.then(
+        async (value) => (await settled(), value),
+        async (error: unknown) => {
+          await settled()
+          throw error
+        },
+      )
+    }
+    return {
+      increment: (key, windowSeconds) => hold(() => store.increment(key, windowSeconds)),
+      setIfAbsent: (key, value, ttlSeconds) => hold(() => store.setIfAbsent(key, value, ttlSeconds)),
+      get: (key) => hold(() => store.get(key)),
+      set: (key, value, ttlSeconds) => hold(() => store.set(key, value, ttlSeconds)),
+      delete: (key) => hold(() => store.delete(key)),
+    }
+  }
+
+  /**
+   * ada signed in with JWT sessions checked on every read, so each session read asks the store for
+   * her session version ("session-versions"), through a held store.
+   */
+  async function heldInstance() {
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ id: adaId, email: adaEmail, emailVerified: null })
+    let holding: Holding | undefined
+    const sharedStore = heldStore(redisStore({ client: own.client, prefix: randomPrefix() }), () => holding)
+    const { logger, lines } = recordingLogger()
+    const config = credentialsConfig({ adapter, logger, session: { strategy: "jwt", revocationCheckAge: 0 }, sharedStore })
+    const browser = new Client(config)
+    await browser.signIn()
+    expect(await browser.session()).toMatchObject({ user: { email: adaEmail } })
+    const storeLines = () => lines.filter((line) => line.code.startsWith("shared-store-")).map((line) => line.code)
+    return { browser, storeLines, hold: (next: Holding | undefined) => (holding = next) }
+  }
+
+  /** `count` session reads at once, each answered with ada's session whatever the store does. */
+  async function reads(browser: Client, count: number): Promise<void> {
+    const sessions = await Promise.all(Array.from({ length: count }, () => browser.session()))
+    for (const session of sessions) expect(session).toMatchObject({ user: { email: adaEmail } })
+  }
+
+  /**
+   * Starts `count` reads whose store calls, once settled, wait for `release`; resolves when all of
+   * them are waiting, with the reads' end.
+   */
+  async function heldReads(browser: Client, count: number, hold: (next: Holding | undefined) => void, release: Promise<void>): Promise<{ done: Promise<void> }> {
+    let settled = 0
+    hold({ settled: () => (settled++, release) })
+    const done = reads(browser, count)
+    await until(() => settled === count)
+    hold(undefined)
+    return { done }
+  }
+
+  it("holds one warning and one recovery per outage, however many reads are in flight when Redis stops and comes back", async () => {
+    const { browser, storeLines, hold } = await heldInstance()
+    const inFlight = 20
+    const expected: string[] = []
+    for (let outage = 1; outage <= 2; outage++) {
+      // Reads Redis answered before it stopped, passed on only after the reads it failed.
+      const afterFailure = gate()
+      const answeredBefore = await heldReads(browser, inFlight, hold, afterFailure.opened)
+      // Reads Redis holds (paused) when it is killed, failing together.
+      await own.client.sendCommand(["CLIENT", "PAUSE", "10000", "ALL"])
+      let sent = 0
+      hold({ sent: () => void sent++ })
+      const failing = reads(browser, inFlight)
+      await until(() => sent === inFlight)
+      await new Promise((resolve) => setImmediate(resolve))
+      hold(undefined)
+      await own.server.stop({ crash: true })
+      await failing
+      expected.push("shared-store-unavailable")
+      expect(storeLines()).toEqual(expected)
+      afterFailure.open()
+      await answeredBefore.done
+      expect(storeLines()).toEqual(expected)
+
+      // Reads that failed while Redis was down, passed on only after the reads it answered again.
+      const afterRecovery = gate()
+      const failedBefore = await heldReads(browser, inFlight, hold, afterRecovery.opened)
+      await own.server.start()
+      await until(() => own.client.isReady)
+      await reads(browser, inFlight)
+      expected.push("shared-store-recovered")
+      expect(storeLines()).toEqual(expected)
+      afterRecovery.open()
+      await failedBefore.done
+      await reads(browser, inFlight)
+      expect(storeLines()).toEqual(expected)
+    }
   })
 })

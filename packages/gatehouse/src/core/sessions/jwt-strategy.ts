@@ -5,7 +5,7 @@
  */
 import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
-import { AuthError, JWTSessionError, SignOutError } from "../../errors.js"
+import { AuthError, JWTSessionError, SessionTokenError } from "../../errors.js"
 import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
 import type { Account, Profile, Session, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
@@ -45,9 +45,17 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
   const store = sessionStoreOf(ctx)
   if (!store.value) return { session: null, cookies: store.leftovers() }
   const { config } = ctx
+  let payload: JWT
   try {
-    const payload = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
-    if (!payload) throw new JWTSessionError("The session token decoded to nothing")
+    const decoded = await config.jwt.decode(tokenParams(ctx, { token: store.value }))
+    if (!decoded) throw new JWTSessionError("The session token decoded to nothing")
+    payload = decoded
+  } catch (error) {
+    // The cookie is what the browser (or anyone) sent: a client-caused failure, logged as one line.
+    logError(ctx.logger, error instanceof JWTSessionError ? error : new JWTSessionError("The session token could not be decoded", { cause: error }))
+    return { session: null, cookies: store.clean() }
+  }
+  try {
     // Taken before any callback can change the decoded object in place; the default callbacks
     // change nothing, which spares serialising the claims twice on every read.
     const defaultCallbacks = config.defaultTokenCallbacks
@@ -58,7 +66,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     try {
       standing = await standingOf(ctx, payload, now, { force: false })
     } catch (error) {
-      logError(ctx.logger, new JWTSessionError("The session's revocation could not be checked", { cause: error }))
+      logError(ctx.logger, new SessionTokenError("The session's revocation could not be checked", { cause: error }))
       return { session: null, cookies: [] }
     }
     if (!standing) return { session: null, cookies: store.clean() }
@@ -110,7 +118,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     await emitEvent(config, "session", { session: session as Session, token })
     return { session: session as Session, cookies }
   } catch (error) {
-    logError(ctx.logger, error instanceof JWTSessionError ? error : new JWTSessionError("The session could not be read", { cause: error }))
+    // Past the decoding, a failure is the server's (a callback, the adapter, the encoding): a fault.
+    logError(ctx.logger, new SessionTokenError("The session could not be read", { cause: error }))
     return { session: null, cookies: store.clean() }
   }
 }
@@ -326,7 +335,8 @@ export async function endJwtSession(ctx: RequestContext): Promise<Cookie[]> {
     // Only a real session ends with an event; a garbage cookie must not fill the audit log.
     if (token) await emitEvent(ctx.config, "signOut", { token })
   } catch (error) {
-    logError(ctx.logger, new SignOutError("The session token could not be decoded at sign-out", { cause: error }))
+    // Only the decoding can fail here (events never throw): the cookie is the client's.
+    logError(ctx.logger, error instanceof JWTSessionError ? error : new JWTSessionError("The session token could not be decoded at sign-out", { cause: error }))
   }
   return store.clean()
 }

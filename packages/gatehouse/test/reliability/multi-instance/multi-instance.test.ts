@@ -101,4 +101,14 @@ describe("three instances sharing PostgreSQL and Redis, one killed and Redis res
     expect(result.firstLoggedErrors).toEqual([])
     expect(result.warnings["shared-store-unavailable"]).toBeGreaterThan(0)
   })
+
+  it("logs the Redis outage once per use on each instance, however many requests were in flight, and its end once", () => {
+    const perInstance = result.storeLinesPerInstance.filter((lines) => Object.keys(lines).length > 0)
+    expect(perInstance.length).toBeGreaterThan(0)
+    for (const lines of perInstance) {
+      expect(Object.keys(lines).some((line) => line.startsWith("shared-store-unavailable: "))).toBe(true)
+      // Each key names one use (its fallback sentence, or the use recovered): seen once each.
+      expect(lines).toEqual(Object.fromEntries(Object.keys(lines).map((line) => [line, 1])))
+    }
+  })
 })

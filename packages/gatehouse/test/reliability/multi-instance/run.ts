@@ -142,6 +142,8 @@ export interface MultiInstanceResult {
   firstLoggedErrors: string[]
   /** Warnings by code (shared-store-unavailable while Redis was down, etc.). */
   warnings: Record<string, number>
+  /** Per instance that lived through the Redis restart: its shared-store lines, by code and sentence (one per use). */
+  storeLinesPerInstance: Record<string, number>[]
   faults: string[]
 }
 
@@ -264,6 +266,7 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     loggedErrors: 0,
     firstLoggedErrors: [],
     warnings: {},
+    storeLinesPerInstance: [],
     faults: [],
   }
   const latencies: number[] = []
@@ -342,15 +345,18 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
   }
   const sessionRows = async (userId: string) =>
     Number((await pool.query<{ count: string }>(`SELECT count(*) FROM sessions WHERE "userId" = $1`, [userId])).rows[0]!.count)
-  const collectStats = async () => {
+  const collectStats = async (phase: "database" | "jwt") => {
     for (const instance of instances) {
       if (instance.down) continue
       const stats = (await (await fetch(`${instance.url}/stats`)).json()) as {
         errors: number
         firstErrors: string[]
         warningCodes: Record<string, number>
+        storeLines: Record<string, number>
         expected: Record<string, number>
       }
+      // The Redis restart happens in the first phase; the JWT phase's instances start after it.
+      if (phase === "database") result.storeLinesPerInstance.push(stats.storeLines)
       result.loggedErrors += stats.errors
       result.firstLoggedErrors.push(...stats.firstErrors)
       for (const [code, count] of Object.entries(stats.warningCodes)) result.warnings[code] = (result.warnings[code] ?? 0) + count
@@ -525,7 +531,7 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
       readsWithSession: reads.filter((read) => read?.user && !(read as { error?: string }).error).length,
     }
 
-    await collectStats()
+    await collectStats("database")
 
     // The same instances with JWT sessions: signOutEverywhere reaches a JWT at its next version
     // check, at most revocationCheckAge after the sign-out returned.
@@ -583,7 +589,7 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     })()
     await Promise.all([...jwtWorkers, everywhere])
     result.jwt.requests = result.requests - requestsBefore
-    await collectStats()
+    await collectStats("jwt")
   } finally {
     await Promise.all(instances.map(kill))
     await pool.end()
