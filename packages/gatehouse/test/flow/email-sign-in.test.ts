@@ -12,7 +12,7 @@ import type { EmailConfig, VerificationRequestParams } from "../../src/providers
 import type { AuthConfig } from "../../src/types.js"
 import { Browser, type Visit } from "../support/browser.js"
 import { authApp, csrfToken, expectLandedOn, SESSION_COOKIE, sessionOf } from "./end-to-end-helpers.js"
-import { recordingLogger, secret } from "./flow-helpers.js"
+import { failureMessage, isFailure, recordingLogger, secret, type RecordedLine } from "./flow-helpers.js"
 import { storedAdapters, type FlowAdapter } from "./stored-adapters.js"
 
 const APP = "https://app.test"
@@ -557,7 +557,7 @@ describe("guessing a short sign-in code", () => {
       return landed
     }
     const REFUSED = `${APP}/auth/error?error=Verification`
-    const tooManyLogged = (lines: { message: unknown[] }[]) => lines.filter((line) => (line.message[0] as Error | undefined)?.message?.startsWith("Too many attempts (5)")).length
+    const tooManyLogged = (lines: RecordedLine[]) => lines.filter((line) => isFailure(line) && failureMessage(line).startsWith("Too many attempts (5)")).length
 
     it("takes the right code after four wrong ones", async () => {
       const { browser, log } = codeSetup(MemoryAdapter())
