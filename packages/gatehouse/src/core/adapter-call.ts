@@ -44,6 +44,12 @@ export async function callAdapter<M extends AdapterMethod>(
   if (expected && !expected.accepts(result)) {
     throw new AdapterError(`Adapter method ${method} returned ${describe(result)}, not ${expected.what}`)
   }
+  // A buggy or shared store may list other users' rows too: a user must never see, end, unlink or
+  // spend what is someone else's, so every listing by user is cut to that user's rows here, once.
+  if (LISTS_BY_USER.has(method)) {
+    const owner = String(args[0])
+    result = (result as Record<string, unknown>[]).filter((row) => String(row.userId) === owner)
+  }
   return result as Awaited<ReturnType<MethodOf<M>>>
 }
 
@@ -104,7 +110,14 @@ const EXPECTED_RESULTS: Partial<Record<AdapterMethod, Expectation>> = {
     what: "an array of authenticators",
     accepts: (value) => Array.isArray(value) && value.every(isAuthenticator),
   },
+  listSessionsByUserId: {
+    what: "an array of sessions",
+    accepts: (value) => Array.isArray(value) && value.every((row) => isRecord(row) && isId(row.userId)),
+  },
 }
+
+/** The listings by user id (their first argument), whose rows are each that user's. */
+const LISTS_BY_USER: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>(["listAccountsByUserId", "listSessionsByUserId", "listAuthenticatorsByUserId"])
 
 /** The kind of value, for the log: never the value itself, which may hold personal data. */
 function describe(value: unknown): string {

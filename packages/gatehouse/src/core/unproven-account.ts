@@ -67,17 +67,14 @@ export async function claimUnprovenAccount(ctx: RequestContext, user: AdapterUse
   await endSessions(user.id)
 
   const accounts: RemovedSignInMethods["accounts"] = []
-  // Only rows that are the user's, whatever the adapter returned: a buggy or shared store must
-  // not make this claim take another user's ways in.
   for (const account of await callAdapter(adapter, "listAccountsByUserId", user.id)) {
-    if (account.type === "email" || account.userId !== user.id) continue
+    if (account.type === "email") continue
     await callAdapter(adapter, "unlinkAccount", { provider: account.provider, providerAccountId: account.providerAccountId })
     accounts.push({ provider: account.provider, type: account.type })
   }
   // An unlinked passkey no longer signs in (its account is gone); its row goes too where it can.
   if (typeof adapter?.listAuthenticatorsByUserId === "function" && typeof adapter.deleteAuthenticator === "function") {
     for (const authenticator of await callAdapter(adapter, "listAuthenticatorsByUserId", user.id)) {
-      if (authenticator.userId !== user.id) continue
       await callAdapter(adapter, "deleteAuthenticator", authenticator.credentialID)
     }
   }

@@ -49,4 +49,36 @@ describe("calling an adapter", () => {
     expect(await callAdapter(new Store(), "getUser", "u1")).toBe(user)
     expect(await callAdapter(new Store(), "getUser", "nobody")).toBeNull()
   })
+
+  it("cuts every listing by user to that user's rows, whatever the store lists (serial ids as numbers included)", async () => {
+    const account = (userId: string | number, provider: string) => ({ userId, provider, providerAccountId: `${provider}-${userId}`, type: "oauth" as const })
+    const authenticator = (userId: string | number, credentialID: string) => ({
+      userId,
+      credentialID,
+      credentialPublicKey: "key",
+      providerAccountId: credentialID,
+      counter: 0,
+      credentialDeviceType: "singleDevice",
+      credentialBackedUp: false,
+    })
+    // A buggy or shared store: asked about one user, it lists everyone's.
+    const leaky = {
+      listAccountsByUserId: () => [account("u1", "github"), account("u2", "gitlab"), account(7, "google")],
+      listSessionsByUserId: () => [
+        { id: "s1", userId: "u1", expires: new Date() },
+        { id: "s2", userId: "u2", expires: new Date() },
+      ],
+      listAuthenticatorsByUserId: () => [authenticator("u2", "theirs"), authenticator("u1", "mine")],
+    }
+    expect((await callAdapter(leaky, "listAccountsByUserId", "u1")).map((row) => row.provider)).toEqual(["github"])
+    expect((await callAdapter(leaky, "listAccountsByUserId", "7")).map((row) => row.provider)).toEqual(["google"])
+    expect((await callAdapter(leaky, "listSessionsByUserId", "u2")).map((row) => row.id)).toEqual(["s2"])
+    expect((await callAdapter(leaky, "listAuthenticatorsByUserId", "u1")).map((row) => row.credentialID)).toEqual(["mine"])
+  })
+
+  it("refuses a session listing that is not rows with a userId", async () => {
+    const broken = { listSessionsByUserId: () => [{ id: "s1" }] }
+    await expect(callAdapter(broken, "listSessionsByUserId", "u1")).rejects.toMatchObject({ type: "AdapterError" })
+    await expect(callAdapter({ listSessionsByUserId: () => "rows" }, "listSessionsByUserId", "u1")).rejects.toBeInstanceOf(AdapterError)
+  })
 })

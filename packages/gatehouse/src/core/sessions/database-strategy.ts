@@ -184,7 +184,7 @@ export async function databaseSessionOrigin(ctx: RequestContext): Promise<Sessio
   const id = current?.session.id
   if (!current || id === undefined) return null
   const rows = await callAdapter(adapter, "listSessionsByUserId", current.user.id)
-  const provider = Array.isArray(rows) ? rows.find((row) => String(row.id) === String(id) && row.userId === current.user.id)?.details?.idpProvider : undefined
+  const provider = rows.find((row) => String(row.id) === String(id))?.details?.idpProvider
   return typeof provider === "string" && provider !== "" ? { provider, userId: current.user.id, idToken: undefined } : null
 }
 
