@@ -63,8 +63,8 @@ export function toWebRequest(req: ExpressRequest, origin: string): Request {
     else if (value !== undefined) headers.set(name, value)
   }
   // The client's address as Express sees it behind the proxies it trusts (`trust proxy`), where
-  // the prepared config reads it: a client-sent X-Real-IP or X-Forwarded-For must not pick its
-  // own per-IP rate-limit bucket.
+  // the prepared config reads it: no header a client sends must pick its own per-IP rate-limit
+  // bucket. Before, Express overwrote X-Real-IP; that is left as it came now.
   setClientAddress(headers, req.ip ?? req.socket.remoteAddress)
   const method = req.method ?? "GET"
   const init: RequestInit & { duplex?: "half" } = { method, headers }

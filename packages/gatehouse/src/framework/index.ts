@@ -37,6 +37,6 @@ export { runServerAction, type ServerActionInput, type ServerActionResult } from
 export { isAuthRoute } from "./routes.js"
 export type { OptInRoutes } from "../core/auth-action.js"
 export { requestAtOrigin } from "./request-origin.js"
-export { setClientAddress } from "./client-address.js"
+export { CLIENT_ADDRESS_HEADER, setClientAddress } from "./client-address.js"
 export { providerType } from "./providers.js"
 export type { Cookie } from "../cookies/defaults.js"

@@ -20,7 +20,8 @@ export interface PrepareConfigOptions {
   /**
    * The integration writes the framework's view of the client's address into every request it
    * hands the core (`setClientAddress`), so the prepared config reads the per-IP sign-in limits'
-   * address from there (`trustedIpHeader: "x-real-ip"`) rather than from `X-Forwarded-For`. An
+   * address from there (`trustedIpHeader: "x-gatehouse-client-address"`) rather than from
+   * `X-Forwarded-For`. An
    * app's own `trustedIpHeader` wins. Default `false`.
    */
   clientAddress?: boolean

@@ -12,6 +12,7 @@ import {
   requestAtOrigin,
   runServerAction,
   setClientAddress,
+  CLIENT_ADDRESS_HEADER,
   type PreparedConfig,
   type ServerActionInput,
 } from "../framework/index.js"
@@ -57,7 +58,10 @@ export function createKitAuth<Event extends KitRequestEvent>(
     let session: Promise<Session | null> | undefined
     event.locals.auth ??= () => (session ??= readSession(event))
     if (isAuthRoute(event.url, ready.config.basePath, ready.config)) {
-      const request = new Request(event.request, { headers: headersOf(event) })
+      // Only POSTs are counted per client (sign-in emails, credentials attempts): a session read
+      // is not copied for an address it never uses, unless a client sent one of its own to drop.
+      const counted = event.request.method === "POST" || event.request.headers.has(CLIENT_ADDRESS_HEADER)
+      const request = counted ? new Request(event.request, { headers: headersOf(event) }) : event.request
       return Auth(requestAtOrigin(ready, request), ready.config)
     }
     return resolve(event)

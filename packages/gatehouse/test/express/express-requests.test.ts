@@ -227,7 +227,7 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
       const direct = await serve(standardApp(version, config))
       expect(await attempt(direct.client, 1, { "x-forwarded-for": "1.1.1.1" })).toContain(WRONG)
       expect(await attempt(direct.client, 2, { "x-forwarded-for": "2.2.2.2" })).toContain(WRONG)
-      expect(await attempt(direct.client, 3, { "x-forwarded-for": "3.3.3.3", "x-real-ip": "4.4.4.4" })).toBe("429 CredentialsRateLimited")
+      expect(await attempt(direct.client, 3, { "x-forwarded-for": "3.3.3.3", "x-real-ip": "4.4.4.4", "x-gatehouse-client-address": "4.4.4.5" })).toBe("429 CredentialsRateLimited")
       expect(authorizeCalls).toBe(2)
 
       // Behind a trusted proxy, the address it forwards is the client's: one bucket per address.
@@ -238,12 +238,12 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
       expect(authorizeCalls).toBe(5)
     })
 
-    it("reads the app's own trustedIpHeader rather than req.ip when the app names one", async () => {
+    it.each(["cf-connecting-ip", "x-real-ip"])("reads the app's own trustedIpHeader (%s) rather than req.ip when the app names one", async (header) => {
       const provider = Credentials({ authorize: () => null, rateLimit: { perIdentifier: false, perIp: { max: 1, windowSeconds: 900 } } })
-      const { client } = await serve(standardApp(version, credentialsConfig({ providers: [provider], trustedIpHeader: "cf-connecting-ip" })))
+      const { client } = await serve(standardApp(version, credentialsConfig({ providers: [provider], trustedIpHeader: header })))
       const attempt = async (n: number, ip: string) => {
         const csrfToken = await client.csrfToken()
-        return throttledOr(await client.postForm("/auth/callback/credentials", { csrfToken, username: `cf-${n}`, password: "guess" }, { "cf-connecting-ip": ip }))
+        return throttledOr(await client.postForm("/auth/callback/credentials", { csrfToken, username: `${header}-${n}`, password: "guess" }, { [header]: ip }))
       }
       // Every request comes from the same socket: the named header alone tells the clients apart.
       expect(await attempt(1, "192.0.2.1")).toContain("error=CredentialsSignin")

@@ -48,13 +48,16 @@ describe("prepareConfig", () => {
   it("with clientAddress, reads the client's address where setClientAddress writes it, unless the app names its own header", () => {
     const config: AuthConfig = { providers: [] }
     const withAddress = prepareConfig(config, {}, { clientAddress: true })
-    expect(withAddress.config.trustedIpHeader).toBe("x-real-ip")
+    expect(withAddress.config.trustedIpHeader).toBe("x-gatehouse-client-address")
     expect(prepareConfig(config, {}).config.trustedIpHeader).toBeUndefined()
     expect(prepareConfig(config, {}, { clientAddress: true })).toBe(withAddress)
     expect(prepareConfig({ providers: [], trustedIpHeader: "fly-client-ip" }, {}, { clientAddress: true }).config.trustedIpHeader).toBe("fly-client-ip")
     // What the client sent is replaced, or removed when the framework cannot tell.
-    expect(setClientAddress(new Headers({ "x-real-ip": "192.0.2.1" }), "203.0.113.9").get("x-real-ip")).toBe("203.0.113.9")
-    expect(setClientAddress(new Headers({ "x-real-ip": "192.0.2.1" }), undefined).has("x-real-ip")).toBe(false)
+    const sent = { "x-gatehouse-client-address": "192.0.2.1", "x-real-ip": "192.0.2.7" }
+    expect(setClientAddress(new Headers(sent), "203.0.113.9").get("x-gatehouse-client-address")).toBe("203.0.113.9")
+    expect(setClientAddress(new Headers(sent), undefined).has("x-gatehouse-client-address")).toBe(false)
+    // The headers a proxy sets are the app's to name, and reach it as they came.
+    expect(setClientAddress(new Headers(sent), "203.0.113.9").get("x-real-ip")).toBe("192.0.2.7")
   })
 
   it("reads AUTH_URL's origin once, and refuses an unusable AUTH_URL as a configuration error", () => {

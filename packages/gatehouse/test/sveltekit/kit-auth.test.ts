@@ -392,7 +392,12 @@ describe("the client's address for the per-IP sign-in limits", () => {
       providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: () => null, rateLimit: { perIdentifier: false, perIp: { max: 2, windowSeconds: 600 } } })],
     })
   /** What a client may send to pick a bucket of its own: a new address per attempt. */
-  const forged = (n: number) => ({ "x-real-ip": `192.0.2.${n}`, "x-forwarded-for": `192.0.2.${n}`, "cf-connecting-ip": `192.0.2.${n}` })
+  const forged = (n: number) => ({
+    "x-real-ip": `192.0.2.${n}`,
+    "x-forwarded-for": `192.0.2.${n}`,
+    "cf-connecting-ip": `192.0.2.${n}`,
+    "x-gatehouse-client-address": `192.0.2.${n}`,
+  })
   /** `event` as Kit hands it over, its adapter seeing the client at `address` (or unable to tell). */
   const from = <Event extends TestEvent>(event: Event, address: string | Error): Event =>
     Object.assign(event, {
@@ -428,6 +433,17 @@ describe("the client's address for the per-IP sign-in limits", () => {
       statuses.push((await auth.handle({ event: from(event, address), resolve })).status)
     }
     expect(statuses).toEqual([302, 302, 429, 302])
+  })
+
+  it("reads the app's own trustedIpHeader (X-Real-IP, which its proxy sets) rather than getClientAddress()", async () => {
+    const auth = createKitAuth({ ...limited(), trustedIpHeader: "x-real-ip" }, kit)
+    const errors = []
+    // The adapter sees one address, the proxy's; the proxy's X-Real-IP tells the clients apart.
+    for (const [n, realIp] of [[1, "192.0.2.1"], [2, "192.0.2.2"], [3, "192.0.2.1"], [4, "192.0.2.1"]] as const) {
+      const event = from(formPost("/signin", { providerId: "credentials", username: `real-${n}`, password: "x" }, { headers: { "x-real-ip": realIp } }), "10.0.0.2")
+      errors.push(new URL((await redirectOf(auth.signIn(event))).location, ORIGIN).searchParams.get("error"))
+    }
+    expect(errors).toEqual(["CredentialsSignin", "CredentialsSignin", "CredentialsSignin", "CredentialsRateLimited"])
   })
 
   it("ignores a client-sent X-Real-IP when the adapter cannot tell the address (Kit throws): no per-IP count then", async () => {
