@@ -856,6 +856,21 @@ export class InvalidLogoutToken extends AuthError {
   static override readonly clientCaused: boolean = true
 }
 
+/**
+ * A provider's server did not give what a request needed from it: its discovery document or its
+ * key set (JWKS) could not be fetched, answered an error, or was not what was asked for. A server
+ * fault, logged with its cause; the back-channel logout receiver answers 503, so the provider
+ * tries again later.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ProviderUnavailable) console.error(error.message, error.cause?.err)
+ * ```
+ */
+export class ProviderUnavailable extends AuthError {
+  static override readonly type = "ProviderUnavailable"
+}
+
 /** Every stable `type` string an {@link AuthError} can carry. */
 export type AuthErrorType =
   | "AuthError"
@@ -907,6 +922,7 @@ export type AuthErrorType =
   | "UnknownAccount"
   | "LastSignInMethod"
   | "InvalidLogoutToken"
+  | "ProviderUnavailable"
 
 /**
  * Whether an error may be named to the client (in `?error=` or a JSON body).

@@ -341,11 +341,12 @@ describe("the provider's key set", () => {
   async function keyedApp(fetch?: typeof globalThis.fetch) {
     const keys = await keySetServer()
     stops.push(keys.stop)
+    const log = recordingLogger()
     const app: AuthConfig & { raw?: undefined } = {
       secret,
       trustHost: true,
       adapter: MemoryAdapter(),
-      logger: recordingLogger().logger,
+      logger: log.logger,
       backchannelLogout: true,
       providers: [{ id: "keyed", name: "Keyed", type: "oidc", issuer: keys.issuer, clientId: "app-client", clientSecret: "app-secret", ...(fetch && { fetch }) }],
     }
@@ -353,6 +354,7 @@ describe("the provider's key set", () => {
     const { privateKey } = await generateKeyPair("RS256")
     return {
       keys,
+      log,
       /** A logout token signed with the provider's published key. */
       known: () => idp.signJwt(claims(), { typ: "logout+jwt" }),
       /** One signed with a key the set does not (yet) publish, as after a rotation. */
@@ -364,7 +366,7 @@ describe("the provider's key set", () => {
   const later = (ms: number) => vi.setSystemTime(Date.now() + ms)
 
   it("asks a failing JWKS once per wait, however many posts arrive, together or one after another, and again after the wait", async () => {
-    const { keys, known, post } = await keyedApp()
+    const { keys, log, known, post } = await keyedApp()
     keys.failing = true
     vi.useFakeTimers({ toFake: ["Date"] })
     const token = await known()
@@ -372,9 +374,14 @@ describe("the provider's key set", () => {
     for (let i = 0; i < 20; i++) answers.push(await post(token))
     for (const answer of answers) {
       expect(answer.status).toBe(503)
+      expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
       expect(await answer.json()).toMatchObject({ error: "temporarily_unavailable" })
     }
     expect(keys.fetches).toBe(1)
+    // The failed fetch is logged once, with its cause; the posts it turned away are one warning line each.
+    const errors = log.lines.filter((line) => line.level === "error")
+    expect(errors.map((line) => line.code)).toEqual(["ProviderUnavailable"])
+    expect(log.lines.filter((line) => line.level === "warn").map((line) => [line.code, typeof line.message[0]])).toEqual(Array(40).fill(["ServerBusy", "string"]))
     // Not before 5 s; then the wait doubles.
     later(4_999)
     expect((await post(token)).status).toBe(503)

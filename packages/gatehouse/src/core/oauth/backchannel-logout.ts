@@ -7,7 +7,7 @@
  * The answer is 200, or 400 with an OAuth error body; never cached.
  * @module
  */
-import { AdapterError, AuthError, InvalidLogoutToken, ServerBusy } from "../../errors.js"
+import { AdapterError, AuthError, InvalidLogoutToken, ProviderUnavailable, ServerBusy } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
 import { countEvent, secretKeyed } from "../event-counter.js"
@@ -34,19 +34,20 @@ export async function backchannelLogout(ctx: RequestContext): Promise<ResponseIn
   } catch (error) {
     logError(ctx.logger, error)
     if (error instanceof InvalidLogoutToken) return refusal(400, "invalid_request", error.message)
-    // The database, the shared counters or the provider's keys could not be reached: the provider
-    // may try again (the token's jti may be spent already, see SECURITY.md).
-    if (error instanceof AdapterError || error instanceof ServerBusy || error instanceof TypeError) {
-      return refusal(503, "temporarily_unavailable", "The sessions could not be ended")
+    // The database, the shared counters or the provider's server could not be reached: the
+    // provider may try again (the token's jti may be spent already, see SECURITY.md).
+    if (error instanceof AdapterError || error instanceof ServerBusy || error instanceof ProviderUnavailable) {
+      const retryAfter = error instanceof ServerBusy ? error.retryAfter : undefined
+      return refusal(503, "temporarily_unavailable", "The sessions could not be ended", retryAfter)
     }
     return refusal(500, "server_error", "The logout could not be processed")
   }
 }
 
-function refusal(status: number, error: string, description: string): ResponseInternal {
+function refusal(status: number, error: string, description: string, retryAfter?: number): ResponseInternal {
   return {
     status,
-    headers: { "Content-Type": "application/json", ...NO_CACHE_HEADERS },
+    headers: { "Content-Type": "application/json", ...NO_CACHE_HEADERS, ...(retryAfter !== undefined && { "Retry-After": String(retryAfter) }) },
     body: { error, error_description: description },
   }
 }
@@ -56,9 +57,11 @@ async function endLoggedOutSessions(ctx: RequestContext): Promise<void> {
   if (!provider || provider.type !== "oidc") throw new InvalidLogoutToken("Back-channel logout is for the OIDC providers configured")
   const token = ctx.request.body?.logout_token
   if (typeof token !== "string" || token === "" || token.length > 16_384) throw new InvalidLogoutToken("No logout_token in the form")
-  const as = await authorizationServer(provider)
+  const as = await authorizationServer(provider).catch((error: unknown) => {
+    throw new ProviderUnavailable(`The discovery document of ${JSON.stringify(provider.id)} could not be fetched`, { cause: error })
+  })
   if (!as.jwks_uri) throw new AuthError(`Provider ${JSON.stringify(provider.id)} publishes no jwks_uri`)
-  const verified = await verifyProviderJws(provider, as.jwks_uri, token)
+  const verified = await verifyProviderJws(provider, as.jwks_uri, token, ctx.logger)
   if (!verified) throw new InvalidLogoutToken("The logout token is not signed by the provider's keys")
   const typ = verified.header.typ
   // A string (RFC 7515, 4.1.9) or absent: String() of ["logout+jwt"] would pass the pattern.

@@ -6,7 +6,10 @@
  * @module
  */
 import { decodeBase64url } from "../../encoding/base64.js"
+import { ProviderUnavailable, ServerBusy } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
+import type { LoggerInstance } from "../../types.js"
+import { logError } from "../logger.js"
 import { providerFetch } from "./authorization-server.js"
 
 /** Asymmetric signature algorithms only: `none` and HMAC (keyed with a shared secret) never pass. */
@@ -49,7 +52,7 @@ interface KeyCache {
   /** The fetch under way, which every caller shares: at most one per provider at a time. */
   inFlight?: Promise<KeySet>
   /** The last fetch failed: none before `retryAt`; the wait after the next failure is twice `backoffMs`. */
-  failure?: { retryAt: number; backoffMs: number; error: unknown }
+  failure?: { retryAt: number; backoffMs: number }
 }
 
 const keyCaches = new WeakMap<OAuthConfig, KeyCache>()
@@ -63,9 +66,14 @@ export interface VerifiedJws {
 /**
  * The header and claims of `token` when it is a JWS compact token signed with an asymmetric
  * algorithm by a key of `jwksUri` (the key named by `kid`, or any key of that algorithm's type);
- * `undefined` when it is not one or the signature does not verify. A network failure propagates.
+ * `undefined` when it is not one or the signature does not verify.
+ *
+ * @param logger - Where a failed fetch of the key set is logged, once per failure (not once per
+ *   token that waited on it).
+ * @throws {ServerBusy} when a key set that is needed cannot be had now: its fetch failed, just
+ *   now or recently enough that it is not tried again yet (`retryAfter` says when it will be).
  */
-export async function verifyProviderJws(provider: OAuthConfig, jwksUri: string, token: string): Promise<VerifiedJws | undefined> {
+export async function verifyProviderJws(provider: OAuthConfig, jwksUri: string, token: string, logger: LoggerInstance): Promise<VerifiedJws | undefined> {
   const parts = token.split(".")
   if (parts.length !== 3) return undefined
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string]
@@ -81,7 +89,7 @@ export async function verifyProviderJws(provider: OAuthConfig, jwksUri: string, 
   const signed = new TextEncoder().encode(`${headerPart}.${payloadPart}`)
 
   for (const refresh of [false, true]) {
-    const set = await keySet(provider, jwksUri, refresh)
+    const set = await keySet(provider, jwksUri, refresh, logger)
     if (!set) break
     const candidates = set.keys.filter(
       (key) =>
@@ -105,25 +113,29 @@ export async function verifyProviderJws(provider: OAuthConfig, jwksUri: string, 
  * (no key matched), a newer one, fetched at most once a minute (`undefined` when the last fetch is
  * more recent). A failed fetch leaves the last good set in place.
  *
- * @throws {TypeError} when a set that is needed cannot be had: the fetch failed, or failed recently
+ * @throws {ServerBusy} when a set that is needed cannot be had: the fetch failed, or failed recently
  *   enough that it is not tried again yet (the receiver answers 503, and the provider may retry).
  */
-async function keySet(provider: OAuthConfig, jwksUri: string, refresh: boolean): Promise<KeySet | undefined> {
+async function keySet(provider: OAuthConfig, jwksUri: string, refresh: boolean, logger: LoggerInstance): Promise<KeySet | undefined> {
   let cache = keyCaches.get(provider)
   if (!cache) keyCaches.set(provider, (cache = {}))
   const { good } = cache
   if (good && !refresh) return good
   if (good && Date.now() - good.fetchedAt < REFETCH_AFTER_MS) return undefined
-  return fetchOnce(cache, provider, jwksUri)
+  return fetchOnce(cache, provider, jwksUri, logger)
 }
 
-/** The fetch in flight, or a new one unless the last failed too recently; its outcome is recorded. */
-function fetchOnce(cache: KeyCache, provider: OAuthConfig, jwksUri: string): Promise<KeySet> {
+/**
+ * The fetch in flight, or a new one unless the last failed too recently; its outcome is recorded.
+ * A failure is logged here, once, with its cause: every caller that waited on it, and every one
+ * refused during the wait after it, gets a {@link ServerBusy} (one warning line each at most).
+ */
+function fetchOnce(cache: KeyCache, provider: OAuthConfig, jwksUri: string, logger: LoggerInstance): Promise<KeySet> {
   if (cache.inFlight) return cache.inFlight
   const failed = cache.failure
   if (failed && Date.now() < failed.retryAt) {
-    const wait = Math.ceil((failed.retryAt - Date.now()) / 1000)
-    return Promise.reject(unavailable(provider, `failed recently and is not asked again for ${wait} s`, failed.error))
+    const wait = (failed.retryAt - Date.now()) / 1000
+    return Promise.reject(new ServerBusy(`The JWKS of ${JSON.stringify(provider.id)} failed recently and is not asked again yet`, { retryAfter: wait }))
   }
   const fetching = fetchKeySet(provider, jwksUri)
     .then(
@@ -134,8 +146,10 @@ function fetchOnce(cache: KeyCache, provider: OAuthConfig, jwksUri: string): Pro
       },
       (error: unknown) => {
         const backoffMs = failed ? Math.min(failed.backoffMs * 2, MAX_BACKOFF_MS) : FIRST_BACKOFF_MS
-        cache.failure = { retryAt: Date.now() + backoffMs, backoffMs, error }
-        throw unavailable(provider, "could not be fetched", error)
+        cache.failure = { retryAt: Date.now() + backoffMs, backoffMs }
+        const what = `The JWKS of ${JSON.stringify(provider.id)} could not be fetched`
+        logError(logger, new ProviderUnavailable(`${what}; it is not asked again for ${backoffMs / 1000} s`, { cause: error }))
+        throw new ServerBusy(what, { retryAfter: backoffMs / 1000 })
       },
     )
     .finally(() => {
@@ -143,14 +157,6 @@ function fetchOnce(cache: KeyCache, provider: OAuthConfig, jwksUri: string): Pro
     })
   cache.inFlight = fetching
   return fetching
-}
-
-/**
- * A key set that cannot be had, as a `TypeError` like fetch's own network failures, whatever the
- * failure was (an error status, a body that is no key set, the request timing out).
- */
-function unavailable(provider: OAuthConfig, why: string, cause: unknown): TypeError {
-  return new TypeError(`The JWKS of ${JSON.stringify(provider.id)} ${why}`, { cause })
 }
 
 /**
