@@ -31,7 +31,7 @@ const expectedTypes: Record<string, string> = {
   MissingSecretError: "MissingSecret", PasswordHashError: "PasswordHashError", PasswordInputError: "PasswordInputError",
   // The account routes and back-channel logout (Gatehouse's own).
   SessionRequired: "SessionRequired", UnknownSession: "UnknownSession", UnknownAccount: "UnknownAccount",
-  LastSignInMethod: "LastSignInMethod", InvalidLogoutToken: "InvalidLogoutToken",
+  LastSignInMethod: "LastSignInMethod", InvalidLogoutToken: "InvalidLogoutToken", ProviderUnavailable: "ProviderUnavailable",
 }
 
 describe("error classes", () => {
