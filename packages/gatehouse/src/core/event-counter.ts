@@ -9,8 +9,9 @@
  * @module
  */
 import { sha256Hex } from "../encoding/hex.js"
-import { ServerBusy } from "../errors.js"
+import { ServerBusy, SharedStoreError } from "../errors.js"
 import { callAdapter } from "./adapter-call.js"
+import { logError } from "./logger.js"
 import { storeCall } from "./shared-store.js"
 import type { ResolvedConfig } from "./config.js"
 import type { RequestContext } from "./request-context.js"
@@ -54,7 +55,11 @@ export async function countEvent(ctx: RequestContext, key: string, windowSeconds
   if (sharedStore && !(options.durable && typeof adapter?.hitRateLimit === "function")) {
     const counted = await storeCall(ctx.config, "rate-limits", (store) => store.increment(key, windowSeconds))
     if (counted.ok) {
-      if (!Number.isSafeInteger(counted.value) || counted.value < 1) throw new ServerBusy(`The shared store counted ${JSON.stringify(counted.value)}, not a count`)
+      if (!Number.isSafeInteger(counted.value) || counted.value < 1) {
+        // A broken store, not a client: logged as the fault it is, and the attempt refused for now.
+        logError(ctx.logger, new SharedStoreError(`The shared store counted ${describeCount(counted.value)}, not a count`))
+        throw new ServerBusy("The shared store's count could not be used", { retryAfter: STORE_DOWN_RETRY_AFTER })
+      }
       return { count: counted.value, resetsIn: wholeSeconds(windowSeconds * 1000) }
     }
     if (typeof adapter?.hitRateLimit !== "function") {
@@ -66,6 +71,10 @@ export async function countEvent(ctx: RequestContext, key: string, windowSeconds
     return { count: await callAdapter(adapter, "hitRateLimit", key, windowSeconds), resetsIn: wholeSeconds(windowSeconds * 1000) }
   }
   return memoryHit(ctx.config, key, windowSeconds)
+}
+
+function describeCount(value: unknown): string {
+  return typeof value === "number" ? String(value) : `a ${typeof value}`
 }
 
 function wholeSeconds(ms: number): number {

@@ -558,6 +558,8 @@ describe.each(expressVersions)("requests that are not auth requests, through $na
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(`${origin}/auth/error?error=AccessDenied`)
     expect(lines).toContainEqual({ level: "warn", code: "AccessDenied", message: ["callback exploded"] })
+    // The callback failing is a fault of the app's, logged whole before the one-line refusal.
+    expect(lines.filter((line) => line.level === "error").map((line) => [line.code, (line.message[0] as Error).message])).toEqual([["Error", "callback exploded"]])
     expect((await client.get("/auth/csrf")).status).toBe(200)
   })
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { AuthConfig, EventCallbacks } from "../../src/types.js"
+import { AccessDenied } from "../../src/errors.js"
 import { ada, base, Client, credentialsConfig, origin, recordingLogger, secret } from "./flow-helpers.js"
 
 type Call = { name: string; params: Record<string, unknown> }
@@ -112,12 +113,24 @@ describe("callbacks and events", () => {
     expect(await client.session()).toBeNull()
   })
 
-  it("denies access with AccessDenied carrying the original message when signIn throws, logged as a refusal (one warning line)", async () => {
+  it("denies access with AccessDenied carrying the original message when signIn throws an AuthError, logged as a refusal (one warning line)", async () => {
     const { logger, lines } = recordingLogger()
-    const client = new Client(credentialsConfig({ logger, callbacks: { signIn: () => { throw new Error("banned until May") } } }))
+    const client = new Client(credentialsConfig({ logger, callbacks: { signIn: () => { throw new AccessDenied("banned until May") } } }))
     const response = await client.signIn()
     expect(response.headers.get("location")).toBe(`${base}/error?error=AccessDenied`)
     expect(lines).toEqual([{ level: "warn", code: "AccessDenied", message: ["banned until May"] }])
+  })
+
+  it("denies access the same way when signIn throws anything else, and logs what it threw as a fault first, with its stack", async () => {
+    const { logger, lines } = recordingLogger()
+    const failure = new TypeError("db.users is undefined")
+    const client = new Client(credentialsConfig({ logger, callbacks: { signIn: () => { throw failure } } }))
+    const response = await client.signIn()
+    expect(response.headers.get("location")).toBe(`${base}/error?error=AccessDenied`)
+    expect(lines).toEqual([
+      { level: "error", code: "Error", message: [failure] },
+      { level: "warn", code: "AccessDenied", message: ["db.users is undefined"] },
+    ])
   })
 
   it("redirects where signIn says when it returns a URL, through the redirect callback, without a session", async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import { assertConfig } from "../../src/core/assert-config.js"
 import { resolveConfig } from "../../src/core/config.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { Credentials } from "../../src/providers/credentials.js"
 import { memoryStore } from "../../src/stores/memory.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Client, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
@@ -60,6 +61,18 @@ describe("a sharedStore that is not a shared store", () => {
     expect(await response.text()).not.toContain("sharedStore")
     expect(lines.filter((line) => line.level === "error").map((line) => line.code)).toEqual(["InvalidConfig"])
     expect(calls).toEqual([])
+  })
+
+  it("refuses an attempt for now (503) when the store answers a count that is no count, and logs the broken store as a fault", async () => {
+    const { logger, lines } = recordingLogger()
+    const broken = { ...memoryStore(), increment: () => Promise.resolve("3" as unknown as number) }
+    const counted = Credentials({ credentials: { username: {}, password: {} }, authorize: () => null })
+    const response = await new Client(credentialsConfig({ logger, sharedStore: broken, providers: [counted] })).signIn()
+    expect(response.status).toBe(503)
+    expect(response.headers.get("retry-after")).toBe("5")
+    expect(lines.filter((line) => line.level === "error").map((line) => [line.code, (line.message[0] as Error).message])).toEqual([
+      ["SharedStoreError", "The shared store counted a string, not a count"],
+    ])
   })
 
   it("passes when it is one (the memory store)", () => {
