@@ -144,6 +144,8 @@ async function register(
   return completeSignIn(ctx, {
     user,
     account,
+    // The user the check above was made for is the one the passkey goes to: no second read.
+    signedInUser: signedIn,
     attach: async (owner) => {
       await callAdapter(ctx.config.adapter, "createAuthenticator", { ...authenticator, userId: owner.id })
     },
