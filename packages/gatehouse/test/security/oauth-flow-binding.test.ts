@@ -75,10 +75,15 @@ async function app(strategy: SessionStrategy, provider: Partial<OAuthConfig> = {
       githubLikeProvider(github, provider),
     ],
   }
-  const browser = () => new Browser({ app: authApp(config), appOrigin: APP })
+  // Every browser reaches the app as now configured: a rotation of the secret reaches them all.
+  let current = config
+  const rotateSecret = () => {
+    current = { ...config, secret: ["a newer secret, put first as rotation asks", ...[config.secret ?? []].flat()] }
+  }
+  const browser = () => new Browser({ app: (request) => authApp(current)(request), appOrigin: APP })
   const githubOwner = async (id: number) => (await adapter.getUserByAccount({ provider: "github", providerAccountId: String(id) }))?.id
   const accountsOf = async (user: AdapterUser) => (await adapter.listAccountsByUserId!(user.id)).map((account) => account.providerAccountId)
-  return { adapter, users, browser, githubOwner, accountsOf, log }
+  return { adapter, users, browser, githubOwner, accountsOf, log, rotateSecret }
 }
 
 async function passwordSignIn(browser: Browser, username: string): Promise<void> {
@@ -195,6 +200,16 @@ describe.each(["database", "jwt"] as const)("the user who started the flow must 
     const victim = browser()
     await passwordSignIn(victim, "victim")
     const callback = await atProviderAs(VICTIM_GITHUB, () => linkUntilCallback(victim))
+    expectLandedOn(await atProviderAs(VICTIM_GITHUB, () => victim.get(callback)), `${APP}/account`)
+    expect(await githubOwner(VICTIM_GITHUB.id)).toBe(users.victim!.id)
+  })
+
+  it("links the account when the secret was rotated while the user was at the provider", async () => {
+    const { users, browser, githubOwner, rotateSecret } = await app(strategy)
+    const victim = browser()
+    await passwordSignIn(victim, "victim")
+    const callback = await atProviderAs(VICTIM_GITHUB, () => linkUntilCallback(victim))
+    rotateSecret()
     expectLandedOn(await atProviderAs(VICTIM_GITHUB, () => victim.get(callback)), `${APP}/account`)
     expect(await githubOwner(VICTIM_GITHUB.id)).toBe(users.victim!.id)
   })

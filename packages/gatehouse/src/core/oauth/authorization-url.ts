@@ -11,7 +11,7 @@ import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
 import { authorizationServer, endpointUrl, usesFormPost } from "./authorization-server.js"
-import { checkCookie, checksOf, encodeState, flowUserDigest } from "./checks.js"
+import { checkCookie, checksOf, encodeState } from "./checks.js"
 import { ownCallbackUrl, proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
 
 const DEFAULT_SCOPE = "openid profile email"
@@ -47,7 +47,7 @@ export async function authorizationRedirect(ctx: RequestContext, provider: OAuth
     const user = ctx.config.adapter ? (signedIn !== undefined ? signedIn : await currentUser(ctx)) : null
     const state = await encodeState(ctx, o.generateRandomState(), {
       ...(proxy && { origin: ownCallbackUrl(ctx, provider) }),
-      ...(user && { startedBy: await flowUserDigest(ctx, user) }),
+      ...(user && { startedBy: String(user.id) }),
     })
     params.set("state", state)
     cookies.push(await checkCookie(ctx, provider, "state", state))

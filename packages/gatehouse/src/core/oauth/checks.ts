@@ -9,7 +9,6 @@ import { CHECK_COOKIE_MAX_AGE, type Cookie, type CookieAttributes } from "../../
 import { InvalidCheck } from "../../errors.js"
 import { decode, encode } from "../../jwt/index.js"
 import type { OAuthCheck, OAuthConfig } from "../../providers/types.js"
-import { secretKeyed } from "../event-counter.js"
 import { providerBoundCookie, readProviderBoundCookie } from "../provider-bound-cookie.js"
 import type { RequestContext } from "../request-context.js"
 import { usesFormPost } from "./authorization-server.js"
@@ -74,7 +73,11 @@ export async function useCheck(ctx: RequestContext, provider: OAuthConfig, role:
 export interface FlowState {
   /** Where the proxy sends the callback on to (behind a redirect proxy). */
   origin?: string
-  /** {@link flowUserDigest} of the user signed in when the flow started, if any. */
+  /**
+   * The id of the user signed in when the flow started, if any. The state is encrypted with the
+   * secret, so neither the provider nor the URL's readers see it; an id, not a digest keyed with
+   * the newest secret, so that a flow started before a secret rotation still finishes.
+   */
   startedBy?: string
 }
 
@@ -101,14 +104,6 @@ export async function decodeState(
 }
 
 /**
- * What the state keeps of the signed-in user: a digest keyed with the secret, so that the
- * provider and the URL never see the id itself, even encrypted.
- */
-export function flowUserDigest(ctx: RequestContext, user: Pick<AdapterUser, "id">): Promise<string> {
-  return secretKeyed(ctx, `oauth-flow-user\u0000${user.id}`)
-}
-
-/**
  * Refuses a callback whose signed-in user is not the one who started the flow: a flow started
  * signed in (a link) must finish as the same user, one started signed out must finish signed out.
  * Otherwise an account would be linked to, or signed in for, someone who never asked for it.
@@ -120,7 +115,7 @@ export async function assertSameFlowUser(ctx: RequestContext, state: string, sig
   const decoded = await decodeState(ctx, state)
   if (!decoded) throw new InvalidCheck("State could not be decoded")
   const startedBy = typeof decoded.startedBy === "string" ? decoded.startedBy : undefined
-  const finishedBy = signedIn ? await flowUserDigest(ctx, signedIn) : undefined
+  const finishedBy = signedIn ? String(signedIn.id) : undefined
   if (startedBy === finishedBy) return
   throw new InvalidCheck(
     startedBy === undefined
