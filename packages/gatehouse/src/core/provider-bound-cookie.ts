@@ -44,15 +44,29 @@ export async function readProviderBoundCookie(
   role: ProviderBoundRole,
   providerId: string,
 ): Promise<{ value: string; clear: Cookie } | undefined> {
+  const held = await heldProviderBoundCookie(ctx, role)
+  if (!held || held.provider !== providerId) return undefined
+  return { value: held.value, clear: providerBoundCookieDeletion(ctx, role) }
+}
+
+/**
+ * What the request's `role` cookie holds, whichever provider it was made for: `undefined` when
+ * there is none, `null` when it cannot be read (tampered, expired, another secret).
+ */
+export async function heldProviderBoundCookie(ctx: RequestContext, role: ProviderBoundRole): Promise<{ value: string; provider: unknown } | null | undefined> {
   const cookie = ctx.cookies[role]
   const raw = ctx.request.cookies.get(cookie.name)
   if (!raw) return undefined
-  let payload: { value?: unknown; provider?: unknown } | null
   try {
-    payload = await decode({ token: raw, secret: [...ctx.config.secret], salt: cookie.name })
+    const payload = await decode<{ value?: unknown; provider?: unknown }>({ token: raw, secret: [...ctx.config.secret], salt: cookie.name })
+    return payload && typeof payload.value === "string" ? { value: payload.value, provider: payload.provider } : null
   } catch {
-    return undefined
+    return null
   }
-  if (!payload || typeof payload.value !== "string" || payload.provider !== providerId) return undefined
-  return { value: payload.value, clear: { name: cookie.name, value: "", options: { ...cookie.options, maxAge: 0 } } }
+}
+
+/** The deletion of the `role` cookie: its configured attributes, with `attributes` over them. */
+export function providerBoundCookieDeletion(ctx: RequestContext, role: ProviderBoundRole, attributes?: Partial<CookieAttributes>): Cookie {
+  const { name, options } = ctx.cookies[role]
+  return { name, value: "", options: { ...options, ...attributes, maxAge: 0 } }
 }

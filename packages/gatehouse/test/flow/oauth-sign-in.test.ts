@@ -208,6 +208,23 @@ describe("OAuth sign-in", () => {
     for (const line of postedDeletions) expect(line).toMatch(/Max-Age=0; .*Secure; SameSite=None$/)
   })
 
+  it("leaves another provider's pending flow alone: a failed callback deletes only its own provider's check cookies (and unreadable ones)", async () => {
+    const fake = fakeProvider()
+    const client = new Client({ secret, trustHost: true, logger: recordingLogger().logger, providers: [fake.provider, { ...fake.provider, id: "other", name: "Other" }] } as AuthConfig)
+    const state = (await start(client)).searchParams.get("state")!
+    // Any page can send the browser to another provider's callback: it fails, and ends nothing of hub's.
+    const elsewhere = await client.get("callback/other?code=c&state=forged")
+    expect(elsewhere.headers.get("location")).toBe("https://app.test/auth/error?error=InvalidCheck")
+    expect(elsewhere.headers.getSetCookie().filter((line) => /^__Secure-authjs\.(pkce|state|nonce)/.test(line))).toEqual([])
+    const back = await client.get(`callback/hub?${new URLSearchParams({ code: "c", state })}`)
+    expect(back.headers.get("location")).toBe("https://app.test/dashboard")
+
+    // A check cookie that no longer decodes serves no flow: the callback deletes it too.
+    client.jar.cookies.set("__Secure-authjs.nonce", "not-a-token")
+    const junk = await client.get("callback/other?code=c&state=forged")
+    expect(junk.headers.getSetCookie().filter((line) => line.startsWith("__Secure-authjs.nonce=;"))).toHaveLength(1)
+  })
+
   it("shows a provider's refusal on the sign-in page", async () => {
     const { client } = setup()
     const state = (await start(client)).searchParams.get("state")!

@@ -13,7 +13,7 @@ import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
 import { authorizationServer, conformed, endpointUrl, idTokenIssuer, providerFetch, requestOptions } from "./authorization-server.js"
-import { assertSameFlowUser, checkCookieDeletions, checksOf, decodeState, useCheck } from "./checks.js"
+import { assertSameFlowUser, checksOf, decodeState, pendingChecks } from "./checks.js"
 import { clientAuthentication, clientOf } from "./client-auth.js"
 import { loggableError } from "./protocol-error.js"
 import { proxyCallbackUrl, redirectUri } from "./redirect-proxy.js"
@@ -42,14 +42,15 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
   }
 
   // This callback ends the flow, however it ends: a failure must not leave the checks for another try.
-  ctx.cookiesAlways.push(...checkCookieDeletions(ctx, provider))
+  const pending = await pendingChecks(ctx, provider)
+  ctx.cookiesAlways.push(...pending.deletions)
 
   const as = await authorizationServer(provider)
   const client = clientOf(provider)
   const checks = checksOf(provider, proxy)
 
   let expectedState: string | typeof o.skipStateCheck = o.skipStateCheck
-  if (checks.has("state")) expectedState = await useCheck(ctx, provider, "state")
+  if (checks.has("state")) expectedState = pending.use("state")
   let validated: URLSearchParams
   try {
     validated = o.validateAuthResponse(as, client, params, expectedState)
@@ -71,9 +72,9 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
   if (typeof expectedState === "string") await assertSameFlowUser(ctx, expectedState, signedInUser)
 
   let codeVerifier: string | typeof o.nopkce = o.nopkce
-  if (checks.has("pkce")) codeVerifier = await useCheck(ctx, provider, "pkceCodeVerifier")
+  if (checks.has("pkce")) codeVerifier = pending.use("pkceCodeVerifier")
   let expectedNonce: string | typeof o.expectNoNonce = o.expectNoNonce
-  if (checks.has("nonce")) expectedNonce = await useCheck(ctx, provider, "nonce")
+  if (checks.has("nonce")) expectedNonce = pending.use("nonce")
 
   let response = await o.authorizationCodeGrantRequest(
     as,

@@ -9,7 +9,7 @@ import { CHECK_COOKIE_MAX_AGE, type Cookie, type CookieAttributes } from "../../
 import { InvalidCheck } from "../../errors.js"
 import { decode, encode } from "../../jwt/index.js"
 import type { OAuthCheck, OAuthConfig } from "../../providers/types.js"
-import { providerBoundCookie, readProviderBoundCookie } from "../provider-bound-cookie.js"
+import { heldProviderBoundCookie, providerBoundCookie, providerBoundCookieDeletion } from "../provider-bound-cookie.js"
 import type { RequestContext } from "../request-context.js"
 import { usesFormPost } from "./authorization-server.js"
 
@@ -39,34 +39,46 @@ export function checkCookie(ctx: RequestContext, provider: OAuthConfig, role: Ch
   return providerBoundCookie(ctx, role, provider.id, value, crossSiteAttributes(ctx, provider, role))
 }
 
-/**
- * The deletions of the check cookies this request carries, with the attributes they were set
- * with: a callback ends its flow, whether it succeeds or not, so that one pending verifier cannot
- * be tried again and again.
- */
-export function checkCookieDeletions(ctx: RequestContext, provider: OAuthConfig): Cookie[] {
-  return CHECK_COOKIES.filter((role) => ctx.request.cookies.has(ctx.cookies[role].name)).map((role) => {
-    const { name, options } = ctx.cookies[role]
-    return { name, value: "", options: { ...options, ...crossSiteAttributes(ctx, provider, role), maxAge: 0 } }
-  })
+/** The checks a callback found in its request's cookies for its provider. */
+export interface PendingChecks {
+  /**
+   * The deletions of the check cookies this callback ends, with the attributes they were set with:
+   * the provider's, and any that no longer decode. A callback ends its flow whether it succeeds or
+   * not, so one pending verifier cannot be tried again and again; another provider's flow is left.
+   */
+  deletions: Cookie[]
+  /**
+   * The value the `role` check holds for the provider.
+   * @throws {InvalidCheck} when its cookie is missing, does not decode, has expired, or was made
+   *   for another provider.
+   */
+  use(role: CheckCookie): string
+}
+
+/** Reads the request's check cookies, each once, for the callback of `provider`. */
+export async function pendingChecks(ctx: RequestContext, provider: OAuthConfig): Promise<PendingChecks> {
+  const values = new Map<CheckCookie, string>()
+  const deletions: Cookie[] = []
+  for (const role of CHECK_COOKIES) {
+    const held = await heldProviderBoundCookie(ctx, role)
+    if (held === undefined || (held !== null && held.provider !== provider.id)) continue
+    if (held !== null) values.set(role, held.value)
+    deletions.push(providerBoundCookieDeletion(ctx, role, crossSiteAttributes(ctx, provider, role)))
+  }
+  return {
+    deletions,
+    use(role) {
+      const value = values.get(role)
+      if (value === undefined) throw new InvalidCheck(`${role} value could not be parsed`)
+      return value
+    },
+  }
 }
 
 function crossSiteAttributes(ctx: RequestContext, provider: OAuthConfig, role: CheckCookie): Partial<CookieAttributes> | undefined {
   // A form_post callback is a cross-site POST, which carries no SameSite=Lax cookie: the checks
   // must be SameSite=None for it to arrive with them (browsers accept that only on Secure cookies).
   return usesFormPost(provider) && ctx.cookies[role].options.secure === true ? { sameSite: "none" } : undefined
-}
-
-/**
- * The value the `role` check cookie holds for `provider` (its deletion is queued by
- * {@link checkCookieDeletions}).
- * @throws {InvalidCheck} when the cookie is missing, does not decode, has expired, or was made for
- *   another provider.
- */
-export async function useCheck(ctx: RequestContext, provider: OAuthConfig, role: CheckCookie): Promise<string> {
-  const check = await readProviderBoundCookie(ctx, role, provider.id)
-  if (!check) throw new InvalidCheck(`${role} value could not be parsed`)
-  return check.value
 }
 
 /** What the `state` parameter carries, besides being matched against its cookie. */
