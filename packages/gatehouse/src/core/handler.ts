@@ -7,14 +7,13 @@
  */
 import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, RateLimited, ServerBusy, UnknownAction, UntrustedHost, isClientError } from "../errors.js"
 import type { Cookie } from "../cookies/defaults.js"
-import { serializeCookie } from "../cookies/serialize.js"
 import { raw } from "../markers.js"
 import type { AuthConfig, RawMarker } from "../types.js"
 import type { AuthAction } from "./auth-action.js"
 import { assertConfig } from "./assert-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
-import { NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
+import { appendCookies, NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
 import { keptFields } from "./credentials/kept-fields.js"
 import { createLogger, logError, reportConfigWarnings } from "./logger.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
@@ -162,14 +161,17 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
 function withCookies(answer: Response | ResponseInternal, cookies: readonly Cookie[]): Response | ResponseInternal {
   if (cookies.length === 0) return answer
   if (!(answer instanceof Response)) return { ...answer, cookies: [...cookies, ...(answer.cookies ?? [])] }
-  for (const cookie of cookies) answer.headers.append("Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options))
+  appendCookies(answer.headers, cookies)
   return answer
 }
 
 /**
  * The answer to a failed action. Only client-safe error types are named (everything else is
  * `Configuration`), on the page of the error's kind; cookies computed before the failure are
- * dropped, as in Auth.js, except the context's `cookiesAlways` (added by the caller). A refusal for now (throttled, busy) is not a redirect: see {@link retryLaterResponse}.
+ * dropped, as in Auth.js, except the context's `cookiesAlways` (added by the caller). A refusal
+ * for now (throttled, busy) is not a redirect: see {@link retryLaterResponse}. A `raw` caller
+ * that gets the error thrown gets no `cookiesAlways` with it: no integration sends a callback
+ * (the one route that adds them) through `raw`.
  */
 async function errorResponse(config: ResolvedConfig, request: InternalRequest, error: unknown, returnRedirect: boolean): Promise<Response | ResponseInternal> {
   if (request.method === "POST" && request.action === "session") {

@@ -48,9 +48,7 @@ export function jsonResponse<Body>(body: Body, options: { status?: number; noCac
  */
 export function toResponse(internal: ResponseInternal): Response {
   const headers = new Headers(internal.headers)
-  for (const cookie of internal.cookies ?? []) {
-    headers.append("Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options))
-  }
+  appendCookies(headers, internal.cookies ?? [])
   let body: BodyInit | null = null
   if (internal.body !== undefined) {
     // Read from the record, not the Headers: the same answer without a lookup per response.
@@ -61,4 +59,9 @@ export function toResponse(internal: ResponseInternal): Response {
     return new Response(body, { status: 302, headers })
   }
   return new Response(body, { status: internal.status ?? 200, headers })
+}
+
+/** Adds one `Set-Cookie` header per cookie to `headers`. */
+export function appendCookies(headers: Headers, cookies: readonly Cookie[]): void {
+  for (const cookie of cookies) headers.append("Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options))
 }

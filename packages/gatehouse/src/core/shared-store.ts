@@ -28,21 +28,16 @@ export interface StoreConfig {
   readonly logger: LoggerInstance
 }
 
-/** Whether a use of a store is failing, and how many times that changed. */
-interface UseState {
-  down: boolean
-  changes: number
-}
+/**
+ * How many times each use of a store went from answering to failing or back, per store: odd while
+ * it fails. Each change is logged, so each outage is logged once per use.
+ */
+const changes = new WeakMap<SharedStore, Map<StoreUse, number>>()
 
-/** The state of each use, per store, so each outage is logged once per use. */
-const states = new WeakMap<SharedStore, Map<StoreUse, UseState>>()
-
-function stateOf(store: SharedStore, use: StoreUse): UseState {
-  let uses = states.get(store)
-  if (!uses) states.set(store, (uses = new Map()))
-  let state = uses.get(use)
-  if (!state) uses.set(use, (state = { down: false, changes: 0 }))
-  return state
+function changesOf(store: SharedStore): Map<StoreUse, number> {
+  let uses = changes.get(store)
+  if (!uses) changes.set(store, (uses = new Map()))
+  return uses
 }
 
 /**
@@ -59,20 +54,19 @@ export async function storeCall<T>(
   // Only a call that started after the last change of state may change it: calls in flight when
   // the store fails (or comes back) settle on the old side of that change, in any order, and
   // would otherwise log the outage (or a recovery in the middle of it) once each.
-  const state = stateOf(store, use)
-  const startedAt = state.changes
+  const uses = changesOf(store)
+  const startedAt = uses.get(use) ?? 0
+  const downAtStart = startedAt % 2 === 1
   try {
     const value = await operation(store)
-    if (state.down && state.changes === startedAt) {
-      state.down = false
-      state.changes++
+    if (downAtStart && uses.get(use) === startedAt) {
+      uses.set(use, startedAt + 1)
       config.logger.warn("shared-store-recovered", `The shared store answers again; ${use} use it again.`)
     }
     return { ok: true, value }
   } catch (error) {
-    if (!state.down && state.changes === startedAt) {
-      state.down = true
-      state.changes++
+    if (!downAtStart && (uses.get(use) ?? 0) === startedAt) {
+      uses.set(use, startedAt + 1)
       config.logger.warn("shared-store-unavailable", `The shared store (sharedStore) failed; until it answers again, ${FALLBACKS[use]}.`, error)
     }
     return { ok: false }

@@ -57,7 +57,8 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
   } catch (error) {
     if (error instanceof o.AuthorizationResponseError) {
       // The provider said no (the user cancelled, the app is not allowed): a sign-in page matter.
-      throw new OAuthCallbackError("OAuth Provider returned an error", { cause: { provider: provider.id, error: error.error } })
+      // Its code goes into the message, the one part of a client-caused failure that is logged.
+      throw new OAuthCallbackError(`OAuth Provider returned an error: ${error.error}`, { cause: { provider: provider.id, error: error.error } })
     }
     const message = `The authorization response failed validation: ${(error as Error).message}`
     // A wrong or missing `iss` is the provider's answer not matching its configuration (or a
