@@ -67,7 +67,7 @@ export async function storeCall<T>(
   } catch (error) {
     if (!downAtStart && (uses.get(use) ?? 0) === startedAt) {
       uses.set(use, startedAt + 1)
-      config.logger.warn("shared-store-unavailable", `The shared store (sharedStore) failed; until it answers again, ${FALLBACKS[use]}.`, error)
+      config.logger.warn("shared-store-unavailable", `The shared store (sharedStore) failed for ${use}; until it answers again, ${FALLBACKS[use]}.`, error)
     }
     return { ok: false }
   }

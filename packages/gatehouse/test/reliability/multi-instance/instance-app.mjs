@@ -33,8 +33,8 @@ const counters = {
   warnings: 0,
   firstErrors: /** @type {string[]} */ ([]),
   warningCodes: /** @type {Record<string, number>} */ ({}),
-  /** The shared store's lines (unavailable, recovered), by code and sentence: each names one use. */
-  storeLines: /** @type {Record<string, number>} */ ({}),
+  /** The shared store's lines in the order logged, per use: "unavailable" or "recovered". */
+  storeLines: /** @type {Record<string, string[]>} */ ({}),
   /** Errors the test provokes on purpose, by code and first message line. */
   expected: /** @type {Record<string, number>} */ ({}),
 }
@@ -97,8 +97,9 @@ const config = {
       counters.warnings++
       counters.warningCodes[code] = (counters.warningCodes[code] ?? 0) + 1
       if (code.startsWith("shared-store-")) {
-        const key = `${code}: ${String(message[0])}`
-        counters.storeLines[key] = (counters.storeLines[key] ?? 0) + 1
+        // Each line names its use: "… failed for <use>; …" or "…; <use> use it again."
+        const use = /(?: failed for |; )([a-z-]+)(?:; | use it again)/.exec(String(message[0]))?.[1] ?? "?"
+        ;(counters.storeLines[use] ??= []).push(code.slice("shared-store-".length))
       }
     },
     debug() {},

@@ -106,9 +106,17 @@ describe("three instances sharing PostgreSQL and Redis, one killed and Redis res
     const perInstance = result.storeLinesPerInstance.filter((lines) => Object.keys(lines).length > 0)
     expect(perInstance.length).toBeGreaterThan(0)
     for (const lines of perInstance) {
-      expect(Object.keys(lines).some((line) => line.startsWith("shared-store-unavailable: "))).toBe(true)
-      // Each key names one use (its fallback sentence, or the use recovered): seen once each.
-      expect(lines).toEqual(Object.fromEntries(Object.keys(lines).map((line) => [line, 1])))
+      expect(Object.keys(lines)).not.toContain("?")
+      for (const [use, sequence] of Object.entries(lines)) {
+        // Each outage once, then its end once: never two of either in a row, whatever was in flight.
+        // The Redis restart is one outage; on a loaded machine a command that times out (500 ms)
+        // is an outage of its own, so a use may see one or two more, never the flood of one per call.
+        expect(sequence.length % 2, `${use} ends with its recovery`).toBe(0)
+        const outages = sequence.length / 2
+        expect(sequence, use).toEqual(Array.from({ length: sequence.length }, (_, i) => (i % 2 === 0 ? "unavailable" : "recovered")))
+        expect(outages, use).toBeGreaterThanOrEqual(1)
+        expect(outages, use).toBeLessThanOrEqual(3)
+      }
     }
   })
 })

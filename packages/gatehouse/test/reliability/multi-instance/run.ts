@@ -142,8 +142,8 @@ export interface MultiInstanceResult {
   firstLoggedErrors: string[]
   /** Warnings by code (shared-store-unavailable while Redis was down, etc.). */
   warnings: Record<string, number>
-  /** Per instance that lived through the Redis restart: its shared-store lines, by code and sentence (one per use). */
-  storeLinesPerInstance: Record<string, number>[]
+  /** Per instance that lived through the Redis restart: its shared-store lines in order, per use ("unavailable", "recovered"). */
+  storeLinesPerInstance: Record<string, string[]>[]
   faults: string[]
 }
 
@@ -352,7 +352,7 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
         errors: number
         firstErrors: string[]
         warningCodes: Record<string, number>
-        storeLines: Record<string, number>
+        storeLines: Record<string, string[]>
         expected: Record<string, number>
       }
       // The Redis restart happens in the first phase; the JWT phase's instances start after it.
