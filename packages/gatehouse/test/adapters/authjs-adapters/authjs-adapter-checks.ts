@@ -234,6 +234,22 @@ export function describeAuthjsAdapter(subject: AuthjsAdapterUnderTest): void {
         expect(later.cookie(SESSION_COOKIE)).not.toBe(browser.cookie(SESSION_COOKIE))
       })
 
+      it("under JWT sessions, stores the new GitHub user and account and no session row, and the JWT names the stored user", async () => {
+        const email = freshEmail()
+        const accountId = newGitHubUser(email)
+        const { browser } = setup([gitHub()], {
+          session: { strategy: "jwt" },
+          callbacks: { session: ({ session, token }) => ({ ...session, user: { ...session.user, id: String(token?.sub) } }) },
+        })
+        const before = (await store.sessionTokens()).length
+        expectLandedOn(await signIn(browser, "github"), DASHBOARD)
+        const stored = await adapter.getUserByAccount!({ provider: "github", providerAccountId: accountId })
+        expect(stored).toMatchObject({ email })
+        expect(await store.sessionTokens()).toHaveLength(before)
+        const session = (await browser.get(`${APP}/auth/session`)).last.json() as { user: { id: string; email: string } }
+        expect(session.user).toMatchObject({ id: String(stored?.id), email })
+      })
+
       it("takes back, through deleteUser, the user of a sign-up whose account could not be linked, so that a retry signs up", async () => {
         const email = freshEmail()
         newGitHubUser(email)
