@@ -48,6 +48,8 @@ const OAUTH_METHODS = ["createUser", "getUser", "getUserByEmail", "getUserByAcco
 /** Refreshing access tokens under database sessions reads and rewrites the account rows. */
 const TOKEN_REFRESH_METHODS = ["listAccountsByUserId", "updateAccount", "getAccount"] as const
 const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"] as const
+/** The account routes list and unlink the user's accounts (GET and POST accounts). */
+const ACCOUNT_ROUTE_METHODS = ["listAccountsByUserId", "unlinkAccount"] as const
 const WEBAUTHN_METHODS = [
   "createUser",
   "getUser",
@@ -227,6 +229,12 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
     if (providers.some((provider) => "refreshAccessToken" in provider && provider.refreshAccessToken === true)) {
       TOKEN_REFRESH_METHODS.forEach((method) => required.add(method))
     }
+  }
+  // Checked here rather than on each account request, which would otherwise fail one by one
+  // (Auth.js's adapters have none of these). Under database sessions the routes list the rows too.
+  if (config.account.routes) {
+    ACCOUNT_ROUTE_METHODS.forEach((method) => required.add(method))
+    if (session.strategy === "database") required.add("listSessionsByUserId")
   }
   if (adapter && providers.some((provider) => provider.type === "oauth" || provider.type === "oidc")) {
     OAUTH_METHODS.forEach((method) => required.add(method))

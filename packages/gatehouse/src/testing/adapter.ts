@@ -1,7 +1,12 @@
 /**
  * The adapter conformance suite: the behaviour Gatehouse relies on from any {@link Adapter}, as
  * tests you register with your own runner. Gatehouse's memory, SQLite and PostgreSQL adapters
- * pass it; run it against yours.
+ * pass it, and so do Auth.js's own adapters for the methods they have; run it against yours.
+ *
+ * Gatehouse's additions to Auth.js's contract ({@link GATEHOUSE_ADDITIONS}: session versions,
+ * `hitRateLimit`, `listAccountsByUserId`, …) are optional: the tests of one your adapter does not
+ * have are left out, so an Auth.js adapter runs the suite as it is. Every other method is tested
+ * whether or not the adapter has it (a missing one fails, named) unless it is in `skip`.
  *
  * Each test stores its own rows (fresh ids, emails and tokens), so the tests are independent of
  * each other and of their order, and a shared or non-empty store is fine. Dates in the fixtures
@@ -45,15 +50,39 @@ export interface AdapterConformanceOptions {
   /**
    * Method names whose tests are skipped (e.g. an adapter without authenticators). A test that
    * needs a skipped method to set up or check its result is skipped too. Skipped tests are not
-   * registered at all.
+   * registered at all. Gatehouse's additions the adapter lacks are skipped without being named here.
    */
   skip?: readonly (keyof Adapter)[]
 }
 
 /**
+ * The methods Gatehouse adds to Auth.js's adapter contract. Each is optional: without it Gatehouse
+ * refuses the one feature that needs it (naming the method) or falls back, so the suite leaves
+ * out the tests of those an adapter does not have.
+ *
+ * @example
+ * ```ts
+ * const missing = GATEHOUSE_ADDITIONS.filter((method) => typeof adapter[method] !== "function")
+ * ```
+ */
+export const GATEHOUSE_ADDITIONS: readonly (keyof Adapter)[] = Object.freeze([
+  "listAccountsByUserId",
+  "updateAccount",
+  "deleteSessionsByUserId",
+  "createSessionDetails",
+  "listSessionsByUserId",
+  "deleteSessionsByIdpSid",
+  "getSessionVersion",
+  "incrementSessionVersion",
+  "deleteVerificationTokens",
+  "hitRateLimit",
+  "deleteAuthenticator",
+] satisfies (keyof Adapter)[])
+
+/**
  * Registers one test per behaviour of the adapter contract, each named `method: behaviour`
  * (e.g. `useVerificationToken: a token works once`). A test of a method the adapter lacks fails,
- * naming the method, unless that method is in `skip`.
+ * naming the method, unless that method is in `skip` or is one of {@link GATEHOUSE_ADDITIONS}.
  *
  * @example
  * ```ts
@@ -67,6 +96,8 @@ export interface AdapterConformanceOptions {
 export function runAdapterConformance(options: AdapterConformanceOptions): void {
   const { adapter, test } = options
   const skipped = new Set<keyof Adapter>(options.skip ?? [])
+  // Absent additions are what every Auth.js adapter looks like, not a mistake to report.
+  for (const method of GATEHOUSE_ADDITIONS) if (typeof adapter[method] !== "function") skipped.add(method)
   for (const testCase of conformanceCases) {
     if (testCase.uses.some((method) => skipped.has(method))) continue
     test(testCase.name, () => runCase(adapter, testCase))

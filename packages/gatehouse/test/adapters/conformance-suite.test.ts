@@ -5,7 +5,7 @@
 import { describe, expect, test } from "vitest"
 import type { Adapter, AdapterAccount, AdapterUser, VerificationToken } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { runAdapterConformance, type AdapterConformanceOptions } from "../../src/testing/adapter.js"
+import { GATEHOUSE_ADDITIONS, runAdapterConformance, type AdapterConformanceOptions } from "../../src/testing/adapter.js"
 import { conformanceCases } from "../../src/testing/adapter-conformance/index.js"
 
 interface Outcome {
@@ -452,6 +452,19 @@ describe("adapter conformance suite", () => {
     } = MemoryAdapter()
     const skip = ["createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"] as const
     expect(await failedTests(adapter, [...skip, ...SLOW])).toEqual([])
+  })
+
+  test("an adapter with Auth.js's methods only passes without a skip list: the tests of Gatehouse's additions are left out", async () => {
+    const memory = MemoryAdapter()
+    const authjsOnly = Object.fromEntries(Object.entries(memory).filter(([method]) => !GATEHOUSE_ADDITIONS.includes(method as keyof Adapter))) as Adapter
+    const outcomes = await runSuite(authjsOnly)
+    expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([])
+    expect(outcomes.map((outcome) => outcome.name)).toEqual(
+      conformanceCases.filter((testCase) => !testCase.uses.some((method) => GATEHOUSE_ADDITIONS.includes(method))).map((testCase) => testCase.name),
+    )
+    // Present additions are still tested: one that is broken fails.
+    const brokenAddition = { ...authjsOnly, deleteVerificationTokens: async () => 0 }
+    expect(await failedTests(brokenAddition)).toEqual(["deleteVerificationTokens: deletes every token of the identifier, and only those, returning how many"])
   })
 
   test("an adapter without hitRateLimit (as Auth.js's are) passes when it is skipped", async () => {

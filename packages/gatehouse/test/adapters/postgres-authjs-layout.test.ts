@@ -11,46 +11,7 @@ import type { AuthConfig } from "../../src/types.js"
 import { secret, storedKey } from "../flow/flow-helpers.js"
 import { runAdapterConformance } from "../../src/testing/adapter.js"
 import { testSchema } from "../support/postgres.js"
-
-/** @auth/pg-adapter's schema as its documentation gives it. */
-const authjsSchema = `
-CREATE TABLE verification_token (
-  identifier TEXT NOT NULL,
-  expires TIMESTAMPTZ NOT NULL,
-  token TEXT NOT NULL,
-  PRIMARY KEY (identifier, token)
-);
-CREATE TABLE accounts (
-  id SERIAL,
-  "userId" INTEGER NOT NULL,
-  type VARCHAR(255) NOT NULL,
-  provider VARCHAR(255) NOT NULL,
-  "providerAccountId" VARCHAR(255) NOT NULL,
-  refresh_token TEXT,
-  access_token TEXT,
-  expires_at BIGINT,
-  id_token TEXT,
-  scope TEXT,
-  session_state TEXT,
-  token_type TEXT,
-  PRIMARY KEY (id)
-);
-CREATE TABLE sessions (
-  id SERIAL,
-  "userId" INTEGER NOT NULL,
-  expires TIMESTAMPTZ NOT NULL,
-  "sessionToken" VARCHAR(255) NOT NULL,
-  PRIMARY KEY (id)
-);
-CREATE TABLE users (
-  id SERIAL,
-  name VARCHAR(255),
-  email VARCHAR(255),
-  "emailVerified" TIMESTAMPTZ,
-  image TEXT,
-  PRIMARY KEY (id)
-);
-`
+import { authjsSchema } from "./authjs-adapters/pg-adapter-schema.js"
 
 const expires = new Date("2031-01-02T03:04:05.000Z")
 const verified = new Date("2024-06-01T10:00:00.000Z")

@@ -93,6 +93,17 @@ describe("config assertions", () => {
     expect(errorOf({ ...withoutGetUser, adapter: allMethods([...sessions, "getUser"]) })).toBeUndefined()
   })
 
+  it("refuses the account routes at startup when the adapter cannot list and unlink accounts (or list session rows under database sessions), naming the methods", () => {
+    // Auth.js's adapters (Drizzle, Kysely, Unstorage, pg) have none of these.
+    const authjsLike = { ...base, providers: [credentials()], account: { routes: true }, adapter: allMethods(databaseMethods), session: { strategy: "jwt" as const } }
+    expect(errorOf(authjsLike)).toEqual({ type: "MissingAdapterMethods", message: "Required adapter methods were missing: listAccountsByUserId, unlinkAccount" })
+    expect(errorOf({ ...authjsLike, adapter: allMethods([...databaseMethods, "listAccountsByUserId", "unlinkAccount"]) })).toBeUndefined()
+    const database = { ...authjsLike, session: { strategy: "database" as const }, adapter: allMethods([...databaseMethods, "listAccountsByUserId", "unlinkAccount"]) }
+    expect(errorOf(database)).toEqual({ type: "MissingAdapterMethods", message: "Required adapter methods were missing: listSessionsByUserId" })
+    expect(errorOf({ ...database, adapter: allMethods([...databaseMethods, "listAccountsByUserId", "unlinkAccount", "listSessionsByUserId"]) })).toBeUndefined()
+    expect(errorOf({ ...authjsLike, account: { routes: false } })).toBeUndefined()
+  })
+
   it("requires authorize on a credentials provider", () => {
     const broken = credentials({ authorize: undefined as unknown as CredentialsConfig["authorize"] })
     expect(errorOf({ ...base, providers: [broken] })?.type).toBe("MissingAuthorize")
@@ -103,7 +114,8 @@ describe("config assertions", () => {
       type: "MissingAdapter",
       message: "The account routes (account.routes) require an adapter",
     })
-    expect(errorOf({ ...base, providers: [credentials()], account: { routes: true }, adapter: allMethods(databaseMethods) })).toBeUndefined()
+    const accountMethods = ["listAccountsByUserId", "unlinkAccount", "listSessionsByUserId"]
+    expect(errorOf({ ...base, providers: [credentials()], account: { routes: true }, adapter: allMethods([...databaseMethods, ...accountMethods]) })).toBeUndefined()
     expect(errorOf({ ...base, providers: [credentials()], account: { routes: false } })).toBeUndefined()
   })
 
