@@ -30,7 +30,8 @@ export type AzureADOptions = MicrosoftEntraIDOptions
  *
  * @example
  * ```ts
- * AzureAD({ clientId: env.AUTH_AZURE_AD_ID, clientSecret: env.AUTH_AZURE_AD_SECRET, tenantId: env.AUTH_AZURE_AD_TENANT_ID })
+ * AzureAD({ clientId: env.AUTH_AZURE_AD_ID, clientSecret: env.AUTH_AZURE_AD_SECRET })
+ * AzureAD({ tenantId: "contoso.onmicrosoft.com" }) // one organisation only
  * ```
  */
 export function AzureAD(options: AzureADOptions = {}): OAuthConfig {
