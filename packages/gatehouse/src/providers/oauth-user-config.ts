@@ -116,17 +116,36 @@ export async function conformJson(
   return new Response(JSON.stringify(fixed), { status: response.status, statusText: response.statusText, headers })
 }
 
-/** The standard OIDC claims a self-hosted identity server sends, as Gatehouse's user. */
+/**
+ * For `token.conform`: gives a successful response without `token_type` the type `bearer`. Some
+ * providers (Foursquare, ClickUp, Figma) answer with the access token alone, without the
+ * `token_type` RFC 6749 requires, which oauth4webapi rejects; their tokens are bearer tokens.
+ *
+ * @example
+ * ```ts
+ * const token = { url: "https://foursquare.com/oauth2/access_token", conform: bearerWhenUntyped }
+ * ```
+ */
+export function bearerWhenUntyped(response: Response): Promise<Response | undefined> {
+  return conformJson(response, (body) => (body.token_type === undefined ? { ...body, token_type: "bearer" } : undefined))
+}
+
+/**
+ * The standard OIDC claims a self-hosted identity server sends, as Gatehouse's user: Auth.js's
+ * mapping for providers without one of their own (the name is `name`, else `nickname`, else
+ * `preferred_username`).
+ */
 export function standardClaimsProfile(profile: {
   sub: string
   name?: string | null
+  nickname?: string | null
   preferred_username?: string | null
   email?: string | null
   picture?: string | null
 }): User {
   return {
     id: profile.sub,
-    name: profile.name ?? profile.preferred_username ?? null,
+    name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
     email: profile.email ?? null,
     image: profile.picture ?? null,
   }

@@ -12,6 +12,9 @@ const REQUIRED = [
   "apple", "atlassian", "auth0", "authentik", "bitbucket", "cognito", "discord", "dropbox", "facebook",
   "github", "gitlab", "google", "keycloak", "linkedin", "microsoft-entra-id", "notion", "okta", "reddit",
   "slack", "spotify", "strava", "twitch", "twitter", "zitadel", "zoom",
+  "42-school", "asgardeo", "azure-ad", "azure-ad-b2c", "azure-devops", "bankid-no", "battlenet", "beyondidentity",
+  "box", "boxyhq-saml", "bungie", "click-up", "coinbase", "concept2", "descope", "dribbble", "duende-identity-server6",
+  "eventbrite", "eveonline", "faceit", "figma", "foursquare", "freshbooks",
 ]
 
 const OPTIONS = { clientId: "id", clientSecret: "secret", issuer: "https://issuer.test" }

@@ -26,6 +26,29 @@ import Twitch from "../../src/providers/twitch.js"
 import Twitter from "../../src/providers/twitter.js"
 import Zitadel from "../../src/providers/zitadel.js"
 import Zoom from "../../src/providers/zoom.js"
+import FortyTwo from "../../src/providers/42-school.js"
+import Asgardeo from "../../src/providers/asgardeo.js"
+import AzureAD from "../../src/providers/azure-ad.js"
+import AzureADB2C from "../../src/providers/azure-ad-b2c.js"
+import AzureDevOpsProvider from "../../src/providers/azure-devops.js"
+import BankIDNorway from "../../src/providers/bankid-no.js"
+import BattleNet from "../../src/providers/battlenet.js"
+import BeyondIdentity from "../../src/providers/beyondidentity.js"
+import Box from "../../src/providers/box.js"
+import SAMLJackson from "../../src/providers/boxyhq-saml.js"
+import Bungie from "../../src/providers/bungie.js"
+import ClickUp from "../../src/providers/click-up.js"
+import Coinbase from "../../src/providers/coinbase.js"
+import Concept2 from "../../src/providers/concept2.js"
+import Descope from "../../src/providers/descope.js"
+import Dribbble from "../../src/providers/dribbble.js"
+import DuendeIdentityServer6 from "../../src/providers/duende-identity-server6.js"
+import Eventbrite from "../../src/providers/eventbrite.js"
+import EVEOnline from "../../src/providers/eveonline.js"
+import FACEIT from "../../src/providers/faceit.js"
+import Figma from "../../src/providers/figma.js"
+import Foursquare from "../../src/providers/foursquare.js"
+import Freshbooks from "../../src/providers/freshbooks.js"
 import { endpointParams, endpointURL, mapProfile } from "./helpers.js"
 
 const credentials = { clientId: "id", clientSecret: "secret" }
@@ -365,5 +388,351 @@ describe("Atlassian", () => {
     expect(endpointParams(config.authorization)).toMatchObject({ audience: "api.atlassian.com", prompt: "consent" })
     expect(url(config.token)).toBe("https://auth.atlassian.com/oauth/token")
     expect(url(config.userinfo)).toBe("https://api.atlassian.com/me")
+  })
+})
+
+describe("42 School", () => {
+  const config = FortyTwo(credentials)
+  it("maps /v2/me: the chosen full name, the picture's link, the numeric id as a string", async () => {
+    const fixture = {
+      id: 87241, email: "alovelac@student.42.fr", login: "alovelac", first_name: "Augusta Ada", last_name: "King", usual_full_name: "Ada Lovelace",
+      usual_first_name: "Ada", displayname: "Augusta Ada King", url: "https://api.intra.42.fr/v2/users/alovelac", "staff?": false,
+      image: { link: "https://cdn.intra.42.fr/users/1a2b/alovelac.jpg", versions: { small: "https://cdn.intra.42.fr/users/1a2b/small_alovelac.jpg" } },
+    }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "87241", name: "Ada Lovelace", email: "alovelac@student.42.fr", image: "https://cdn.intra.42.fr/users/1a2b/alovelac.jpg" })
+    expect(await mapProfile(config, { ...fixture, image: { link: null, versions: {} } })).toMatchObject({ image: null })
+  })
+  it("asks the intranet for the public scope", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://api.intra.42.fr/oauth/authorize", scope: "public" })
+    expect(url(config.token)).toBe("https://api.intra.42.fr/oauth/token")
+    expect(url(config.userinfo)).toBe("https://api.intra.42.fr/v2/me")
+  })
+})
+
+describe.each([
+  ["Asgardeo", Asgardeo, "https://api.asgardeo.io/t/acme/oauth2/token", { sub: "7c1e7d0c-6f1a-4b8e-9a53-1f2e3d4c5b6a", given_name: "Ada", nickname: "ada", preferred_username: "ada@acme.example", email: "ada@example.com", picture: "https://acme.example/ada.png" }, "ada"],
+  ["Descope", Descope, "https://api.descope.com/P2aBcDeFgHiJkLmN", { sub: "U2aBcDeFgHiJkLmNoPqRsTuVwXyZ", name: "Ada Lovelace", email: "ada@example.com", email_verified: true, phone_number: "+15555550100", phone_number_verified: false, picture: "https://descope.example/ada.png" }, null],
+  ["DuendeIdentityServer6", DuendeIdentityServer6, "https://demo.duendesoftware.com", { sub: "2", name: "Bob Smith", nickname: "bob", email: "BobSmith@email.com", email_verified: true, picture: "https://demo.duendesoftware.com/bob.png" }, "bob"],
+] as const)("%s", (_name, factory, issuer, fixture, fallbackName) => {
+  it("maps the ID token claims as Auth.js's default mapping does", async () => {
+    const config = factory({ ...credentials, issuer })
+    expect(config).toMatchObject({ type: "oidc", issuer })
+    const user = await mapProfile(config, fixture)
+    expect(user).toEqual({ id: fixture.sub, name: "name" in fixture ? fixture.name : fallbackName, email: fixture.email, image: fixture.picture })
+    const { name: _omit, ...nameless } = fixture as { name?: string }
+    expect(await mapProfile(config, nameless)).toMatchObject({ name: fallbackName })
+  })
+})
+
+describe("Descope issuer", () => {
+  it("is the project's, from the client id, unless one is given", () => {
+    expect(Descope({ clientId: "P2aBcDeF", clientSecret: "k" }).issuer).toBe("https://api.descope.com/P2aBcDeF")
+    expect(Descope({ clientId: "P2aBcDeF", issuer: "https://auth.acme.example/P2aBcDeF" }).issuer).toBe("https://auth.acme.example/P2aBcDeF")
+    expect(Descope().issuer).toBeUndefined()
+    expect(Descope().checks).toEqual(["pkce", "state"])
+  })
+})
+
+describe("Azure AD (deprecated alias of Microsoft Entra ID)", () => {
+  it("is Microsoft Entra ID under the id azure-ad and its old name, user options first", async () => {
+    const alias = AzureAD({ ...credentials, tenantId: "contoso.onmicrosoft.com" })
+    const entra = MicrosoftEntraID({ ...credentials, tenantId: "contoso.onmicrosoft.com" })
+    expect(alias).toMatchObject({ id: "azure-ad", name: "Azure Active Directory", type: "oidc", issuer: "https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0" })
+    expect(alias.style).toEqual(entra.style)
+    expect(typeof alias.idTokenIssuer).toBe("function")
+    const claims = { sub: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", name: "Megan Bowen", email: "MeganB@contoso.example", tid: "9188040d-6c67-4c5b-b112-36a304b66dad" }
+    expect(await mapProfile(alias, claims)).toEqual(await mapProfile(entra, claims))
+    expect(AzureAD({ id: "entra", name: "Work account" })).toMatchObject({ id: "entra", name: "Work account" })
+  })
+  it("reads AUTH_AZURE_AD_ID, _SECRET and _ISSUER", () => {
+    const env = { AUTH_AZURE_AD_ID: "aad-id", AUTH_AZURE_AD_SECRET: "aad-secret", AUTH_AZURE_AD_ISSUER: "https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0" }
+    expect(providerWithEnv(AzureAD, env)).toMatchObject({ id: "azure-ad", clientId: "aad-id", clientSecret: "aad-secret", issuer: env.AUTH_AZURE_AD_ISSUER })
+  })
+})
+
+describe("Azure AD B2C", () => {
+  const claims = {
+    exp: 1735689600, nbf: 1735686000, ver: "1.0", iss: "https://contoso.b2clogin.com/775527ff-9a37-4307-8b3d-cc311f58d925/v2.0/", sub: "8d3a8e36-5c6b-4b4b-a6a5-3f1e6f3c9d21",
+    aud: "id", iat: 1735686000, auth_time: 1735686000, oid: "8d3a8e36-5c6b-4b4b-a6a5-3f1e6f3c9d21", country: "Norway", name: "Ada Lovelace", postalCode: "0150",
+    emails: ["ada@example.com", "ada@work.example"], tfp: "B2C_1_signupsignin",
+  }
+  it("maps the claims, the first of the email addresses as the email", async () => {
+    const config = AzureADB2C({ ...credentials, issuer: "https://contoso.b2clogin.com/contoso.onmicrosoft.com/B2C_1_signupsignin/v2.0" })
+    expect(await mapProfile(config, claims)).toEqual({ id: claims.sub, name: "Ada Lovelace", email: "ada@example.com", image: null })
+    const { name: _omit, emails: _none, ...bare } = claims
+    expect(await mapProfile(config, { ...bare, preferred_username: "ada" })).toEqual({ id: claims.sub, name: "ada", email: null, image: null })
+  })
+  it("builds the user flow's authority from tenantId and primaryUserFlow, unless issuer is given", () => {
+    expect(AzureADB2C({ tenantId: "contoso", primaryUserFlow: "B2C_1_signupsignin" }).issuer).toBe("https://contoso.b2clogin.com/contoso.onmicrosoft.com/B2C_1_signupsignin/v2.0")
+    expect(AzureADB2C({ tenantId: "contoso", primaryUserFlow: "B2C_1_x", issuer: "https://login.contoso.example/tfp/contoso/B2C_1_x/v2.0" }).issuer).toBe("https://login.contoso.example/tfp/contoso/B2C_1_x/v2.0")
+    expect(AzureADB2C({ tenantId: "contoso" }).issuer).toBeUndefined()
+    expect(AzureADB2C({ tenantId: "contoso", primaryUserFlow: "B2C_1_x" })).not.toHaveProperty("tenantId")
+  })
+})
+
+describe("Azure DevOps", () => {
+  const config = AzureDevOpsProvider(credentials)
+  it("maps the profile, the avatar as a data URL", async () => {
+    const fixture = { displayName: "Ada Lovelace", publicAlias: "8d3a8e36-5c6b", emailAddress: "ada@example.com", coreRevision: 42, timeStamp: "2024-01-01T00:00:00+00:00", id: "8d3a8e36-5c6b-4b4b-a6a5-3f1e6f3c9d21", revision: 42, coreAttributes: { Avatar: { descriptor: {}, value: { contentType: "image/png", isAutoGenerated: true, value: "iVBORw0KGgo=" } } } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: fixture.id, name: "Ada Lovelace", email: "ada@example.com", image: "data:image/jpeg;base64,iVBORw0KGgo=" })
+    expect(await mapProfile(config, { ...fixture, coreAttributes: {} })).toMatchObject({ image: null })
+  })
+  it("asks for an Assertion response with vso.profile (or the scope option), and names the token endpoint", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://app.vssps.visualstudio.com/oauth2/authorize", scope: "vso.profile" })
+    expect(endpointParams(config.authorization)).toMatchObject({ response_type: "Assertion" })
+    expect(authorizationShape(AzureDevOpsProvider({ scope: "vso.profile vso.code" })).scope).toBe("vso.profile vso.code")
+    expect(AzureDevOpsProvider({ scope: "vso.code" })).not.toHaveProperty("scope")
+    expect(url(config.token)).toBe("https://app.vssps.visualstudio.com/oauth2/token")
+    expect(url(config.userinfo)).toBe("https://app.vssps.visualstudio.com/_apis/profile/profiles/me?details=true&coreAttributes=Avatar&api-version=6.0")
+    expect(config.checks).toEqual(["state"])
+  })
+})
+
+describe("BankID Norway", () => {
+  const config = BankIDNorway(credentials)
+  it("maps the userinfo claims", async () => {
+    const fixture = { sub: "9578-6000-4-365161", name: "Ada Lovelace", given_name: "Ada", family_name: "Lovelace", birthdate: "1986-12-10", email: "ada@example.no", amr: "BIS", acr: "urn:bankid:bis;LOA=4", bankid_altsub: "9578-6000-4-365161" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: fixture.sub, name: "Ada Lovelace", email: "ada@example.no", image: null })
+    const { email: _omit, ...addressless } = fixture
+    expect(await mapProfile(config, addressless)).toMatchObject({ email: null })
+  })
+  it("discovers BankID's realm, reads a signed userinfo, authenticates in the body and checks PKCE, state and nonce", () => {
+    expect(config).toMatchObject({ type: "oidc", issuer: "https://auth.bankid.no/auth/realms/prod", idToken: false, checks: ["pkce", "state", "nonce"] })
+    expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post", userinfo_signed_response_alg: "RS256" })
+    expect(endpointParams(config.authorization)).toEqual({ ui_locales: "no", login_hint: "BIS" })
+  })
+})
+
+describe("Battle.net", () => {
+  it("maps the BattleTag as the name", async () => {
+    const fixture = { sub: "100000001", battle_tag: "Ada#1815", iss: "https://oauth.battle.net", aud: "id" }
+    expect(await mapProfile(BattleNet(credentials), fixture)).toEqual({ id: "100000001", name: "Ada#1815", email: null, image: null })
+  })
+  it("discovers the global issuer by default and a regional one when given, with a nonce", () => {
+    expect(BattleNet(credentials)).toMatchObject({ type: "oidc", issuer: "https://oauth.battle.net", checks: ["pkce", "nonce"] })
+    expect(BattleNet({ ...credentials, issuer: "https://eu.battle.net/oauth" }).issuer).toBe("https://eu.battle.net/oauth")
+    expect((providerWithEnv(BattleNet, { AUTH_BATTLENET_ISSUER: "https://kr.battle.net/oauth" }) as OAuthConfig).issuer).toBe("https://kr.battle.net/oauth")
+  })
+})
+
+describe("Beyond Identity", () => {
+  it("maps the ID token claims, the user name when there is no name", async () => {
+    const config = BeyondIdentity({ ...credentials, issuer: "https://auth-us.beyondidentity.com/v1/tenants/00012/realms/abc/applications/def" })
+    const fixture = { sub: "91ad2bcd-3ebf-4bbc-9b95-2bd3b4b7a2f1", name: "Ada Lovelace", preferred_username: "ada", email: "ada@example.com" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: fixture.sub, name: "Ada Lovelace", email: "ada@example.com", image: null })
+    expect(await mapProfile(config, { ...fixture, name: undefined })).toMatchObject({ name: "ada" })
+  })
+})
+
+describe("Box", () => {
+  const config = Box(credentials)
+  it("maps /2.0/users/me, the login as the email", async () => {
+    const fixture = { type: "user", id: "11446498", name: "Aaron Levie", login: "ceo@example.com", avatar_url: "https://www.box.com/api/avatar/large/181216415", status: "active" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "11446498", name: "Aaron Levie", email: "ceo@example.com", image: fixture.avatar_url })
+  })
+  it("uses Box's endpoints", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://account.box.com/api/oauth2/authorize", scope: null })
+    expect(url(config.token)).toBe("https://api.box.com/oauth2/token")
+    expect(url(config.userinfo)).toBe("https://api.box.com/2.0/users/me")
+  })
+})
+
+describe("BoxyHQ SAML", () => {
+  it("maps Jackson's userinfo, joining first and last name", async () => {
+    const config = SAMLJackson({ ...credentials, issuer: "https://jackson.example.com" })
+    const fixture = { id: "ada@example.com", email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", requested: { tenant: "example.com", product: "crm" }, raw: {} }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "ada@example.com", name: "Ada Lovelace", email: "ada@example.com", image: null })
+    expect(await mapProfile(config, { id: "x", email: "x@example.com" })).toMatchObject({ name: null })
+  })
+  it("puts the three endpoints under the issuer, with provider=saml", () => {
+    const config = SAMLJackson({ ...credentials, issuer: "https://jackson.example.com/" })
+    expect(config.issuer).toBe("https://jackson.example.com")
+    expect(endpointURL(config.authorization).href).toBe("https://jackson.example.com/api/oauth/authorize?provider=saml")
+    expect(url(config.token)).toBe("https://jackson.example.com/api/oauth/token")
+    expect(url(config.userinfo)).toBe("https://jackson.example.com/api/oauth/userinfo")
+  })
+  it("builds them from AUTH_BOXYHQ_SAML_ISSUER when listed bare, and names none without an issuer", () => {
+    const fromEnv = providerWithEnv(SAMLJackson, { AUTH_BOXYHQ_SAML_ISSUER: "https://sso.acme.example" }) as OAuthConfig
+    expect(url(fromEnv.token)).toBe("https://sso.acme.example/api/oauth/token")
+    const bare = SAMLJackson()
+    expect(bare.token).toBeUndefined()
+    expect(bare.userinfo).toBeUndefined()
+    expect(bare.authorization).toEqual({ params: { provider: "saml" } })
+  })
+})
+
+describe("Bungie", () => {
+  const config = Bungie({ ...credentials, apiKey: "key" })
+  it("maps the Bungie.net account of the memberships answer, the avatar on www.bungie.net", async () => {
+    const fixture = {
+      Response: {
+        destinyMemberships: [{ membershipType: 3, membershipId: "4611686018467284386", displayName: "Ada" }],
+        bungieNetUser: { membershipId: "20315338", uniqueName: "Ada#1815", displayName: "Ada", profilePicturePath: "/img/profile/avatars/default_avatar.gif", locale: "en" },
+      },
+      ErrorCode: 1, ThrottleSeconds: 0, ErrorStatus: "Success", Message: "Ok", MessageData: {},
+    }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "20315338", name: "Ada", email: null, image: "https://www.bungie.net/img/profile/avatars/default_avatar.gif" })
+    const relative = { ...fixture, Response: { bungieNetUser: { ...fixture.Response.bungieNetUser, profilePicturePath: "img/a.png" } } }
+    expect(await mapProfile(config, relative)).toMatchObject({ image: "https://www.bungie.net/img/a.png" })
+  })
+  it("asks Bungie to re-authenticate, and keeps its options out of the config", () => {
+    expect(endpointURL(config.authorization).href).toBe("https://www.bungie.net/en/OAuth/Authorize?reauth=true")
+    expect(url(config.token)).toBe("https://www.bungie.net/platform/app/oauth/token/")
+    expect(config).not.toHaveProperty("apiKey")
+    expect(config).not.toHaveProperty("headers")
+  })
+})
+
+describe("ClickUp", () => {
+  const config = ClickUp(credentials)
+  it("maps the user, the profile picture as the image", async () => {
+    const fixture = { user: { id: 183, username: "John Doe", email: "john@example.com", color: "#7b68ee", profilePicture: "https://attachments.clickup.com/profilePictures/183_abc.jpg", initials: "JD", week_start_day: 0 } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "183", name: "John Doe", email: "john@example.com", image: fixture.user.profilePicture })
+  })
+  it("uses state, no scope, and authenticates in the body", () => {
+    expect(config.checks).toEqual(["state"])
+    expect(endpointURL(config.authorization).href).toBe("https://app.clickup.com/api")
+    expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
+  })
+})
+
+describe("Coinbase", () => {
+  const config = Coinbase(credentials)
+  it("maps the user under data", async () => {
+    const fixture = { data: { id: "9da7a204-544e-5fd1-9a12-61176c5d4cd8", name: "User One", username: "user1", avatar_url: "https://images.coinbase.com/avatar?h=vR%2FY8igBoPwuwGren5JMwvDNGpURAY%2F0nRIOgH%2FY2Qh%2BQ6nomR3qusA%2Bh6o2%0Af9rH&s=128", resource: "user", email: "user1@example.com" } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: fixture.data.id, name: "User One", email: "user1@example.com", image: fixture.data.avatar_url })
+  })
+  it("asks for the email and read scopes", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://login.coinbase.com/oauth2/auth", scope: "wallet:user:email wallet:user:read" })
+  })
+})
+
+describe("Concept2", () => {
+  const config = Concept2(credentials)
+  it("maps the user under data", async () => {
+    const fixture = { data: { id: 1, username: "david", first_name: "David", last_name: "Hart", gender: "M", dob: "1986-05-26", email: "david@example.com", country: "USA", profile_image: "https://log.concept2.com/profile/1/image.jpg", age_restricted: false, email_permission: null, max_heart_rate: null, weight: 8000, logbook_privacy: "private" } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "1", name: "david", email: "david@example.com", image: fixture.data.profile_image })
+  })
+  it("asks for user:read,results:write", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://log.concept2.com/oauth/authorize", scope: "user:read,results:write" })
+  })
+})
+
+describe("Dribbble", () => {
+  it("maps /v2/user", async () => {
+    const fixture = { id: 1, name: "Dan Cederholm", login: "simplebits", html_url: "https://dribbble.com/simplebits", avatar_url: "https://cdn.dribbble.com/users/1/avatars/normal/dc.jpg", bio: "", location: "Salem, MA" }
+    expect(await mapProfile(Dribbble(credentials), fixture)).toEqual({ id: "1", name: "Dan Cederholm", email: null, image: fixture.avatar_url })
+  })
+  it("asks for the public scope unless told public upload", () => {
+    expect(authorizationShape(Dribbble(credentials)).scope).toBe("public")
+    expect(authorizationShape(Dribbble({ scope: "public upload" })).scope).toBe("public upload")
+    expect(Dribbble({ scope: "public upload" })).not.toHaveProperty("scope")
+  })
+})
+
+describe("Eventbrite", () => {
+  const config = Eventbrite(credentials)
+  it("maps /v3/users/me/ with the primary address and the image on Eventbrite's image service", async () => {
+    const fixture = { emails: [{ email: "old@example.com", verified: true, primary: false }, { email: "ada@example.com", verified: true, primary: true }], id: "1234567890", name: "Ada Lovelace", first_name: "Ada", last_name: "Lovelace", is_public: false, image_id: "55555" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "1234567890", name: "Ada Lovelace", email: "ada@example.com", image: "https://img.evbuc.com/https%3A%2F%2Fcdn.evbuc.com%2Fimages%2F55555%2F1%2Foriginal.jpg" })
+    expect(await mapProfile(config, { ...fixture, emails: [], image_id: null })).toMatchObject({ email: null, image: null })
+  })
+  it("asks for user.profile and authenticates in the body", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://www.eventbrite.com/oauth/authorize", scope: "user.profile" })
+    expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
+  })
+})
+
+describe("EVE Online", () => {
+  const config = EVEOnline(credentials)
+  it("maps the character, with its portrait", async () => {
+    const fixture = { CharacterID: 2112625428, CharacterName: "CCP Zoetrope", ExpiresOn: "2024-01-01T12:20:00", Scopes: "publicData", TokenType: "Character", CharacterOwnerHash: "lTh3CSNBIRa1fXAZ8V6P7aQnSI8=", IntellectualProperty: "EVE" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "2112625428", name: "CCP Zoetrope", email: null, image: "https://images.evetech.net/characters/2112625428/portrait?size=128" })
+  })
+  it("uses SSO v2 with publicData and state", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://login.eveonline.com/v2/oauth/authorize", scope: "publicData" })
+    expect(url(config.token)).toBe("https://login.eveonline.com/v2/oauth/token")
+    expect(config.checks).toEqual(["state"])
+  })
+})
+
+describe("FACEIT", () => {
+  const config = FACEIT(credentials)
+  it("maps the userinfo: guid as the id, the nickname as the name when there is no name", async () => {
+    const fixture = { guid: "5ea07280-2399-4c7e-88ab-f2f7db0c449f", nickname: "s1mple", email: "s1mple@example.com", picture: "https://assets.faceit-cdn.net/avatars/5ea07280.jpg", locale: "en", membership: "free" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: fixture.guid, name: "s1mple", email: "s1mple@example.com", image: fixture.picture })
+    expect(await mapProfile(config, { ...fixture, name: "Oleksandr" })).toMatchObject({ name: "Oleksandr" })
+  })
+  it("uses FACEIT's accounts page, in popup mode", () => {
+    expect(endpointURL(config.authorization).href).toBe("https://accounts.faceit.com/accounts?redirect_popup=true")
+    expect(url(config.userinfo)).toBe("https://api.faceit.com/auth/v1/resources/userinfo")
+  })
+})
+
+describe("Figma", () => {
+  const config = Figma(credentials)
+  it("maps /v1/me, the handle as the name", async () => {
+    const fixture = { id: "1234567890123456789", email: "ada@example.com", handle: "Ada Lovelace", img_url: "https://s3-alpha.figma.com/profile/1234" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: fixture.id, name: "Ada Lovelace", email: "ada@example.com", image: fixture.img_url })
+  })
+  it("asks for files:read, with state", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://www.figma.com/oauth", scope: "files:read" })
+    expect(config.checks).toEqual(["state"])
+  })
+})
+
+describe("Foursquare", () => {
+  const config = Foursquare(credentials)
+  it("maps response.user: first and last name, contact email, the original-size photo", async () => {
+    const fixture = { meta: { code: 200, requestId: "5e7c" }, response: { user: { id: "1234567", firstName: "Ada", lastName: "Lovelace", gender: "female", photo: { prefix: "https://fastly.4sqi.net/img/user/", suffix: "/1234567-ABCDEF.jpg" }, contact: { email: "ada@example.com" } } } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "1234567", name: "Ada Lovelace", email: "ada@example.com", image: "https://fastly.4sqi.net/img/user/original/1234567-ABCDEF.jpg" })
+    const firstOnly = { response: { user: { id: "7", firstName: "Ada", contact: {} } } }
+    expect(await mapProfile(config, firstOnly)).toEqual({ id: "7", name: "Ada", email: null, image: null })
+  })
+  it("versions the userinfo call with apiVersion (default 20230131)", () => {
+    expect(url(config.userinfo)).toBe("https://api.foursquare.com/v2/users/self?v=20230131")
+    expect(url(Foursquare({ apiVersion: "20240601" }).userinfo)).toBe("https://api.foursquare.com/v2/users/self?v=20240601")
+    expect(Foursquare({ apiVersion: "20240601" })).not.toHaveProperty("apiVersion")
+  })
+})
+
+describe("Freshbooks", () => {
+  it("maps response: the id as a string, first and last name", async () => {
+    const fixture = { response: { id: 2192788, first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone_numbers: [], business_memberships: [] } }
+    expect(await mapProfile(Freshbooks(credentials), fixture)).toEqual({ id: "2192788", name: "Ada Lovelace", email: "ada@example.com", image: null })
+  })
+})
+
+describe("the providers added from Auth.js's catalogue", () => {
+  it("fit in `providers`, bare or called", () => {
+    const bare: Provider[] = [
+      FortyTwo, Asgardeo, AzureAD, AzureADB2C, AzureDevOpsProvider, BankIDNorway, BattleNet, BeyondIdentity, Box, SAMLJackson, Bungie, ClickUp,
+      Coinbase, Concept2, Descope, Dribbble, DuendeIdentityServer6, Eventbrite, EVEOnline, FACEIT, Figma, Foursquare, Freshbooks,
+    ]
+    const called: Provider[] = [
+      BattleNet({ issuer: "https://eu.battle.net/oauth" }),
+      Bungie({ apiKey: "k", profile: (p) => ({ id: p.Response.bungieNetUser.membershipId }) }),
+      Concept2({ profile: ({ data }) => ({ id: String(data.id), name: data.first_name }) }),
+      AzureAD({ tenantId: "common" }),
+    ]
+    expect(bare).toHaveLength(23)
+    expect(called).toHaveLength(4)
+  })
+})
+
+describe("environment, for the providers added from Auth.js's catalogue", () => {
+  it("reads AUTH_<ID>_* under each id, 42-school and the hyphenated ones included", () => {
+    const cases = [
+      [FortyTwo, "42_SCHOOL"], [AzureADB2C, "AZURE_AD_B2C"], [AzureDevOpsProvider, "AZURE_DEVOPS"], [ClickUp, "CLICK_UP"],
+      [DuendeIdentityServer6, "DUENDE_IDENTITY_SERVER6"], [SAMLJackson, "BOXYHQ_SAML"], [BeyondIdentity, "BEYONDIDENTITY"], [EVEOnline, "EVEONLINE"],
+    ] as const
+    for (const [factory, name] of cases) {
+      const env = { [`AUTH_${name}_ID`]: `${name}-id`, [`AUTH_${name}_SECRET`]: `${name}-secret`, [`AUTH_${name}_ISSUER`]: `https://${name.toLowerCase()}.example` }
+      expect(providerWithEnv(factory as Provider, env), name).toMatchObject({ clientId: `${name}-id`, clientSecret: `${name}-secret` })
+    }
+  })
+  it("builds Descope's issuer from AUTH_DESCOPE_ID when the factory is listed bare", () => {
+    expect(providerWithEnv(Descope, { AUTH_DESCOPE_ID: "P2xyz" })).toMatchObject({ clientId: "P2xyz", issuer: "https://api.descope.com/P2xyz" })
+    expect(providerWithEnv(Descope, { AUTH_DESCOPE_ID: "P2xyz", AUTH_DESCOPE_ISSUER: "https://auth.acme.example/P2xyz" })).toMatchObject({ issuer: "https://auth.acme.example/P2xyz" })
   })
 })
