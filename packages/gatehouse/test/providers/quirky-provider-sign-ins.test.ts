@@ -8,6 +8,7 @@ import { exportJWK, generateKeyPair, SignJWT } from "jose"
 import { beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { setEnvDefaults } from "../../src/env.js"
+import { Frontegg } from "../../src/providers/frontegg.js"
 import { FusionAuth } from "../../src/providers/fusionauth.js"
 import { HubSpot } from "../../src/providers/hubspot.js"
 import { Instagram } from "../../src/providers/instagram.js"
@@ -335,6 +336,37 @@ describe("FusionAuth", () => {
     const replay = await browser.get(second.href)
     expect(replay.url).toBe(`${APP}/auth/signin?error=OAuthCallbackError`)
     expect(lines.map((line) => line.code)).not.toContain("CallbackRouteError")
+  })
+})
+
+describe("Frontegg", () => {
+  const DOMAIN = "https://app-abc123.frontegg.test"
+  let signingKey: CryptoKey
+  beforeAll(async () => {
+    signingKey = (await generateKeyPair("RS256", { extractable: true })).privateKey as CryptoKey
+  })
+
+  it("signs in at the endpoints under its issuer, without asking for a discovery document", async () => {
+    const server = fake({
+      authorizeUrl: `${DOMAIN}/oauth/authorize`,
+      tokenUrl: `${DOMAIN}/oauth/token`,
+      clientAuth: "client_secret_basic",
+      tokenResponse: async (grant) => {
+        const idToken = await new SignJWT({ name: "Ada Lovelace", email: "ada@frontegg.test", email_verified: true, roles: ["admin"] })
+          .setProtectedHeader({ alg: "RS256" })
+          .setIssuer(DOMAIN)
+          .setSubject("8a1f0c3e-0000-4000-8000-000000000001")
+          .setAudience(CLIENT.clientId)
+          .setIssuedAt()
+          .setExpirationTime("1h")
+          .sign(signingKey)
+        return Response.json({ access_token: grant.accessToken, token_type: "Bearer", expires_in: 86400, id_token: idToken, refresh_token: "rt" })
+      },
+    })
+    const { browser } = setUp(Frontegg({ ...CLIENT, issuer: DOMAIN, fetch: server.fetch }), server)
+    expectLandedOn(await signIn(browser, "frontegg"), DASHBOARD)
+    expect(server.requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual(["GET /oauth/authorize", "POST /oauth/token"])
+    expect(await sessionOf(browser)).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@frontegg.test" } })
   })
 })
 
