@@ -25,6 +25,12 @@ export interface LoopsOptions extends HttpEmailOptions {
 /** Auth.js's name for {@link LoopsOptions}. */
 export type LoopsUserConfig = LoopsOptions
 
+/** The provider {@link Loops} returns: an email provider that knows its `transactionalId`. */
+export type LoopsConfig = EmailConfig & {
+  /** The id of the transactional email in Loops. */
+  transactionalId?: string
+}
+
 /** `POST https://app.loops.so/api/v1/transactional`, bearer API key, JSON `{ transactionalId, email, dataVariables: { url } }`. */
 async function sendVerificationRequest(params: VerificationRequestParams): Promise<void> {
   const { identifier, provider, url } = params
@@ -58,7 +64,7 @@ async function sendVerificationRequest(params: VerificationRequestParams): Promi
  * Loops({ transactionalId: "clfq6dinn000yl70fgwwyp82l", apiKey: env.LOOPS_API_KEY, maxAge: 15 * 60 })
  * ```
  */
-export function Loops(options: LoopsOptions = {}): EmailConfig {
+export function Loops(options: LoopsOptions = {}): LoopsConfig {
   return emailProvider({ id: "loops", name: "Loops", sendVerificationRequest }, options)
 }
 

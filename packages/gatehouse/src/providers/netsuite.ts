@@ -18,9 +18,11 @@ export interface OAuthNetSuiteOptions {
   prompt?: string
   /** The scopes. Default `restlets rest_webservices`. */
   scope?: string
+  /** The external URL of the RESTlet (or Suitelet) that returns the signed-in user. Required. */
+  userinfo?: EndpointConfig
 }
 
-/** Options of {@link NetSuite}: `accountID`, and `userinfo`, the URL of a RESTlet that returns the signed-in user. */
+/** Options of {@link NetSuite}: those of every OAuth provider, and NetSuite's own. */
 export type NetSuiteOptions = OAuthUserConfig<NetSuiteProfile> & OAuthNetSuiteOptions
 
 /** What a RESTlet returning `runtime.getCurrentUser()`'s basics gives (the shape this provider maps). */
