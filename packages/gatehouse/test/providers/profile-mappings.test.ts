@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest"
+import { assertConfig } from "../../src/core/assert-config.js"
+import { resolveConfig } from "../../src/core/config.js"
+import { InvalidConfig } from "../../src/errors.js"
 import { providerWithEnv } from "../../src/env.js"
 import type { OAuthConfig, Provider } from "../../src/types.js"
 import Apple from "../../src/providers/apple.js"
@@ -10,14 +13,37 @@ import Cognito from "../../src/providers/cognito.js"
 import Discord from "../../src/providers/discord.js"
 import Dropbox from "../../src/providers/dropbox.js"
 import Facebook from "../../src/providers/facebook.js"
+import Frontegg from "../../src/providers/frontegg.js"
+import FusionAuth from "../../src/providers/fusionauth.js"
 import GitHub from "../../src/providers/github.js"
 import GitLab from "../../src/providers/gitlab.js"
 import Google from "../../src/providers/google.js"
+import HubSpot from "../../src/providers/hubspot.js"
+import Huggingface from "../../src/providers/huggingface.js"
+import IdentityServer4 from "../../src/providers/identity-server4.js"
+import Instagram from "../../src/providers/instagram.js"
+import Kakao from "../../src/providers/kakao.js"
 import Keycloak from "../../src/providers/keycloak.js"
+import Kinde from "../../src/providers/kinde.js"
+import LINE from "../../src/providers/line.js"
 import LinkedIn from "../../src/providers/linkedin.js"
+import Logto from "../../src/providers/logto.js"
+import Mailchimp from "../../src/providers/mailchimp.js"
+import Mailru from "../../src/providers/mailru.js"
+import Mastodon from "../../src/providers/mastodon.js"
+import Mattermost from "../../src/providers/mattermost.js"
+import Medium from "../../src/providers/medium.js"
 import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
+import Naver from "../../src/providers/naver.js"
+import Netlify from "../../src/providers/netlify.js"
+import NetSuite from "../../src/providers/netsuite.js"
+import Nextcloud from "../../src/providers/nextcloud.js"
 import Notion from "../../src/providers/notion.js"
 import Okta from "../../src/providers/okta.js"
+import OneLogin from "../../src/providers/onelogin.js"
+import OryHydra from "../../src/providers/ory-hydra.js"
+import Osso from "../../src/providers/osso.js"
+import Osu from "../../src/providers/osu.js"
 import Reddit from "../../src/providers/reddit.js"
 import Slack from "../../src/providers/slack.js"
 import Spotify from "../../src/providers/spotify.js"
@@ -49,7 +75,7 @@ import FACEIT from "../../src/providers/faceit.js"
 import Figma from "../../src/providers/figma.js"
 import Foursquare from "../../src/providers/foursquare.js"
 import Freshbooks from "../../src/providers/freshbooks.js"
-import { endpointParams, endpointURL, mapProfile } from "./helpers.js"
+import { conformHook, endpointParams, endpointURL, fakeFetch, mapProfile, requestContext, requestHook } from "./helpers.js"
 
 const credentials = { clientId: "id", clientSecret: "secret" }
 
@@ -409,6 +435,296 @@ describe("42 School", () => {
   })
 })
 
+// Auth.js's providers frontegg..osu (issue 35).
+
+describe("Kakao", () => {
+  const config = Kakao(credentials)
+  const fixture = {
+    id: 2134567890,
+    connected_at: "2024-01-02T03:04:05Z",
+    properties: { nickname: "라이언", profile_image: "http://k.kakaocdn.net/dn/ryan/img_640x640.jpg" },
+    kakao_account: {
+      profile_nickname_needs_agreement: false,
+      profile: { nickname: "라이언", thumbnail_image_url: "https://k.kakaocdn.net/dn/ryan/img_110x110.jpg", profile_image_url: "https://k.kakaocdn.net/dn/ryan/img_640x640.jpg", is_default_image: false },
+      has_email: true,
+      email: "ryan@kakao.test",
+      is_email_valid: true,
+      is_email_verified: true,
+    },
+  }
+  it("maps /v2/user/me's kakao_account, stringifying the numeric id", async () => {
+    expect(await mapProfile(config, fixture)).toEqual({ id: "2134567890", name: "라이언", email: "ryan@kakao.test", image: "https://k.kakaocdn.net/dn/ryan/img_640x640.jpg" })
+    expect(await mapProfile(config, { id: 1 })).toEqual({ id: "1", name: null, email: null, image: null })
+  })
+  it("sends an empty scope and authenticates in the body", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://kauth.kakao.com/oauth/authorize", scope: "" })
+    expect(url(config.token)).toBe("https://kauth.kakao.com/oauth/token")
+    expect(url(config.userinfo)).toBe("https://kapi.kakao.com/v2/user/me")
+    expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
+  })
+})
+
+describe("Naver", () => {
+  const config = Naver(credentials)
+  it("maps the user under response", async () => {
+    const fixture = { resultcode: "00", message: "success", response: { id: "32742776", nickname: "OpenAPI", name: "오픈 API", email: "openapi@naver.com", gender: "F", age: "40-49", birthday: "10-01", profile_image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif" } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "32742776", name: "OpenAPI", email: "openapi@naver.com", image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif" })
+    expect(await mapProfile(config, { resultcode: "00", message: "success", response: { id: "1" } })).toEqual({ id: "1", name: null, email: null, image: null })
+  })
+  it("asks nid.naver.com, with the default scope", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://nid.naver.com/oauth2.0/authorize", scope: null })
+    expect(url(config.token)).toBe("https://nid.naver.com/oauth2.0/token")
+    expect(url(config.userinfo)).toBe("https://openapi.naver.com/v1/nid/me")
+  })
+})
+
+describe("Instagram", () => {
+  const config = Instagram(credentials)
+  it("maps the Graph API user: the username, no email or picture", async () => {
+    expect(await mapProfile(config, { id: "17841405793187218", username: "jayposiris", account_type: "PERSONAL" })).toEqual({ id: "17841405793187218", name: "jayposiris", email: null, image: null })
+  })
+  it("asks for user_profile, authenticates in the body and names the fields it reads", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://api.instagram.com/oauth/authorize", scope: "user_profile" })
+    expect(url(config.token)).toBe("https://api.instagram.com/oauth/access_token")
+    expect(url(config.userinfo)).toBe("https://graph.instagram.com/me?fields=id,username,account_type,name")
+    expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
+  })
+  it("adds token_type bearer to a token response without one, and leaves others alone", async () => {
+    const conform = conformHook(config.token)
+    const fixed = (await conform(Response.json({ access_token: "IGQVJ", user_id: 17841405793187218 }))) as Response
+    expect(await fixed.json()).toEqual({ access_token: "IGQVJ", user_id: 17841405793187218, token_type: "bearer" })
+    expect(await conform(Response.json({ access_token: "IGQVJ", token_type: "Bearer" }))).toBeUndefined()
+    expect(await conform(Response.json({ error_type: "OAuthException", code: 400, error_message: "Invalid code" }, { status: 400 }))).toBeUndefined()
+  })
+})
+
+describe("HubSpot", () => {
+  const config = HubSpot(credentials)
+  it("maps the token information: the email address as name and email, the numeric user id as a string", async () => {
+    const fixture = { token: "CNa...", user: "ada@hubspot.test", hub_domain: "acme.hubspot.test", scopes: ["oauth"], hub_id: 62515, app_id: 456, expires_in: 1754, user_id: 123, token_type: "access" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "123", name: "ada@hubspot.test", email: "ada@hubspot.test", image: null })
+  })
+  it("asks for the oauth scope and authenticates in the body", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://app.hubspot.com/oauth/authorize", scope: "oauth" })
+    expect(url(config.token)).toBe("https://api.hubapi.com/oauth/v1/token")
+    expect(url(config.userinfo)).toBe("https://api.hubapi.com/oauth/v1/access-tokens")
+    expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
+  })
+  it("puts the token, encoded, in the lookup's path, and fails on a refusal without naming the token", async () => {
+    const { fetch, calls } = fakeFetch({ "https://api.hubapi.com/oauth/v1/access-tokens/a%2Fb%3Fc": { user: "ada@hubspot.test", user_id: 1 } })
+    expect(await requestHook(config.userinfo)(requestContext(config, fetch, { access_token: "a/b?c" }))).toEqual({ user: "ada@hubspot.test", user_id: 1 })
+    expect(calls[0]!.headers.get("authorization")).toBeNull()
+    const refused = fakeFetch({})
+    const error = (await Promise.resolve(requestHook(config.userinfo)(requestContext(config, refused.fetch, { access_token: "secret-token" }))).catch((caught: unknown) => caught)) as Error
+    expect(error.message).toMatch(/404/)
+    expect(error.message).not.toContain("secret-token")
+  })
+})
+
+describe("Mail.ru", () => {
+  const config = Mailru(credentials)
+  it("maps /userinfo as Auth.js's default mapping does: the name, else the nickname", async () => {
+    const fixture = { id: "1734604429", client_id: "7e5f4707", nickname: "Бернар", first_name: "Бернар", last_name: "Бердикул", email: "bernard@mail.test", image: "https://filin.mail.ru/pic?d=1", gender: "m", locale: "ru_RU" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "1734604429", name: "Бернар", email: "bernard@mail.test", image: null })
+    expect(await mapProfile(config, { ...fixture, name: "Бернар Бердикул" })).toMatchObject({ name: "Бернар Бердикул" })
+  })
+  it("asks for userinfo", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://oauth.mail.ru/login", scope: "userinfo" })
+    expect(url(config.token)).toBe("https://oauth.mail.ru/token")
+    expect(url(config.userinfo)).toBe("https://oauth.mail.ru/userinfo")
+  })
+  it("fails on a refused lookup without naming the token", async () => {
+    const { fetch } = fakeFetch({})
+    const error = (await Promise.resolve(requestHook(config.userinfo)(requestContext(config, fetch, { access_token: "secret-token" }))).catch((caught: unknown) => caught)) as Error
+    expect(error.message).toMatch(/404/)
+    expect(error.message).not.toContain("secret-token")
+  })
+})
+
+describe("Mailchimp", () => {
+  const config = Mailchimp(credentials)
+  it("maps /oauth2/metadata: the login's id and email, the account's name", async () => {
+    const fixture = { dc: "us19", role: "owner", accountname: "Acme Inc", user_id: 98765, login: { email: "ada@acme.test", avatar: null, login_id: 12345, login_name: "ada", login_email: "ada@acme.test" }, api_endpoint: "https://us19.api.mailchimp.com" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "12345", name: "Acme Inc", email: "ada@acme.test", image: null })
+  })
+  it("asks login.mailchimp.com", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://login.mailchimp.com/oauth2/authorize", scope: null })
+    expect(url(config.token)).toBe("https://login.mailchimp.com/oauth2/token")
+    expect(url(config.userinfo)).toBe("https://login.mailchimp.com/oauth2/metadata")
+  })
+})
+
+describe("Medium", () => {
+  const config = Medium(credentials)
+  it("maps the user under data", async () => {
+    const fixture = { data: { id: "5303d74c64f66366f00cb9b2a94f3251bf5", username: "majelbstoat", name: "Jamie Talbot", url: "https://medium.com/@majelbstoat", imageUrl: "https://images.medium.com/0*fkfQiTzT7TlUGGyI.png" } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "5303d74c64f66366f00cb9b2a94f3251bf5", name: "Jamie Talbot", email: null, image: "https://images.medium.com/0*fkfQiTzT7TlUGGyI.png" })
+  })
+  it("asks for basicProfile", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://medium.com/m/oauth/authorize", scope: "basicProfile" })
+    expect(url(config.token)).toBe("https://api.medium.com/v1/tokens")
+    expect(url(config.userinfo)).toBe("https://api.medium.com/v1/me")
+  })
+})
+
+describe("Netlify", () => {
+  const config = Netlify(credentials)
+  it("maps /api/v1/user", async () => {
+    const fixture = { id: "5a1f3b8e7c5d", uid: null, full_name: "Ada Lovelace", avatar_url: "https://avatars.netlify.test/ada.png", email: "ada@netlify.test", slug: "ada" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "5a1f3b8e7c5d", name: "Ada Lovelace", email: "ada@netlify.test", image: "https://avatars.netlify.test/ada.png" })
+    expect(await mapProfile(config, { ...fixture, full_name: null, avatar_url: null })).toMatchObject({ name: null, image: null })
+  })
+  it("sends an empty scope", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://app.netlify.com/authorize", scope: "" })
+    expect(url(config.token)).toBe("https://api.netlify.com/oauth/token")
+    expect(url(config.userinfo)).toBe("https://api.netlify.com/api/v1/user")
+  })
+})
+
+describe("osu!", () => {
+  const config = Osu(credentials)
+  it("maps /api/v2/me, stringifying the numeric id; osu! has no email", async () => {
+    const fixture = { id: 2, username: "peppy", avatar_url: "https://a.ppy.sh/2?1519081077.png", country_code: "AU", default_group: "default", is_active: true, is_bot: false, is_deleted: false, is_online: false, is_supporter: true, last_visit: null, pm_friends_only: false, profile_colour: "#3366FF", playmode: "osu", country: { code: "AU", name: "Australia" } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "2", name: "peppy", email: null, image: "https://a.ppy.sh/2?1519081077.png" })
+  })
+  it("asks for identify", () => {
+    expect(config.name).toBe("osu!")
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://osu.ppy.sh/oauth/authorize", scope: "identify" })
+    expect(url(config.token)).toBe("https://osu.ppy.sh/oauth/token")
+    expect(url(config.userinfo)).toBe("https://osu.ppy.sh/api/v2/me")
+  })
+})
+
+describe("Logto", () => {
+  it("maps the ID token, falling back to the username for the name", async () => {
+    const config = Logto({ ...credentials, issuer: "https://tenant.logto.app/oidc" })
+    const fixture = { sub: "u1a2b3c4d5", name: "Ada Lovelace", username: "ada", picture: "https://tenant.logto.app/ada.png", email: "ada@logto.test", email_verified: true }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "u1a2b3c4d5", name: "Ada Lovelace", email: "ada@logto.test", image: "https://tenant.logto.app/ada.png" })
+    expect(await mapProfile(config, { ...fixture, name: null, picture: null })).toMatchObject({ name: "ada", image: null })
+  })
+  it("asks for a refresh token too, from its issuer", () => {
+    const config = Logto({ ...credentials, issuer: "https://tenant.logto.app/oidc" })
+    expect(config).toMatchObject({ type: "oidc", issuer: "https://tenant.logto.app/oidc" })
+    expect(endpointParams(config.authorization)).toEqual({ scope: "offline_access openid email profile" })
+  })
+})
+
+describe("FusionAuth", () => {
+  const config = FusionAuth({ ...credentials, issuer: "https://auth.example.test/" })
+  const fixture = { sub: "00000000-0000-0001-0000-000000000000", iss: "https://auth.example.test", aud: "id", exp: 1, iat: 0, email: "richard@fusionauth.test", email_verified: true, picture: "https://auth.example.test/richard.png" }
+  it("maps the ID token, building a name from its parts when there is no name or username", async () => {
+    expect(await mapProfile(config, { ...fixture, name: "Richard Hendricks", preferred_username: "richard" })).toEqual({ id: fixture.sub, name: "Richard Hendricks", email: "richard@fusionauth.test", image: "https://auth.example.test/richard.png" })
+    expect(await mapProfile(config, { ...fixture, preferred_username: "richard" })).toMatchObject({ name: "richard" })
+    expect(await mapProfile(config, { ...fixture, given_name: "Richard", middle_name: "P.", family_name: "Hendricks" })).toMatchObject({ name: "Richard P. Hendricks" })
+    expect(await mapProfile(config, { ...fixture, picture: undefined })).toMatchObject({ name: null, image: null })
+  })
+  it("puts the token and userinfo endpoints under the issuer, and asks for a refresh token with PKCE and state", () => {
+    expect(config).toMatchObject({ type: "oidc", issuer: "https://auth.example.test/", checks: ["pkce", "state"] })
+    expect(url(config.token)).toBe("https://auth.example.test/oauth2/token")
+    expect(url(config.userinfo)).toBe("https://auth.example.test/oauth2/userinfo")
+    expect(config.authorization).toEqual({ params: { scope: "openid offline_access email profile" } })
+    expect(FusionAuth({ issuer: "https://auth.example.test", tenantId: "t-1" }).authorization).toEqual({ params: { scope: "openid offline_access email profile", tenantId: "t-1" } })
+    expect(FusionAuth({ tenantId: "t-1" })).not.toHaveProperty("tenantId")
+  })
+})
+
+describe("NetSuite", () => {
+  const RESTLET = "https://1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=123&deploy=1"
+  it("maps what the RESTlet returns, stringifying the numeric id", async () => {
+    const config = NetSuite({ ...credentials, accountID: "1234567", userinfo: RESTLET })
+    expect(await mapProfile(config, { id: 42, name: "Ada Lovelace", email: "ada@netsuite.test", location: 1, role: 3 })).toEqual({ id: "42", name: "Ada Lovelace", email: "ada@netsuite.test", image: null })
+  })
+  it("puts the endpoints on the account's domains, written as NetSuite writes them", () => {
+    const config = NetSuite({ ...credentials, accountID: "TSTDRV1234567_SB1", userinfo: RESTLET, scope: "restlets", prompt: "login consent" })
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://tstdrv1234567-sb1.app.netsuite.com/app/login/oauth2/authorize.nl", scope: "restlets" })
+    expect(endpointParams(config.authorization)).toEqual({ scope: "restlets", prompt: "login consent" })
+    expect(url(config.token)).toBe("https://tstdrv1234567-sb1.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token")
+    expect(url(config.userinfo)).toBe(RESTLET)
+    expect(config.checks).toEqual(["state"])
+    for (const option of ["accountID", "scope", "prompt"]) expect(config).not.toHaveProperty(option)
+  })
+  it("keeps its RESTlet hook when userinfo is given as an object", () => {
+    const config = NetSuite({ accountID: "1234567", userinfo: { url: RESTLET } })
+    expect(config.userinfo).toMatchObject({ url: RESTLET, request: expect.any(Function) })
+  })
+  it.each(["1234567.evil.test", "acme/..", "", "1234567#"])("refuses the accountID %j, which would put the endpoints elsewhere", (accountID) => {
+    expect(() => NetSuite({ accountID })).toThrow(InvalidConfig)
+  })
+})
+
+describe("Nextcloud", () => {
+  it("maps the provisioning API's user, with the server's avatar URL", async () => {
+    const config = Nextcloud({ ...credentials, issuer: "https://cloud.example.test/" })
+    const fixture = { enabled: true, id: "frank", email: "frank@cloud.test", displayname: "Frank K.", groups: ["admin"], language: "en", locale: "en_US" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "frank", name: "Frank K.", email: "frank@cloud.test", image: "https://cloud.example.test/avatar/frank/512" })
+    expect(await mapProfile(config, { ...fixture, id: "frank k", email: null })).toMatchObject({ email: null, image: "https://cloud.example.test/avatar/frank%20k/512" })
+  })
+  it("fails when the token response names no user", async () => {
+    const config = Nextcloud({ ...credentials, issuer: "https://cloud.example.test" })
+    const { fetch, calls } = fakeFetch({})
+    await expect(async () => requestHook(config.userinfo)(requestContext(config, fetch, { access_token: "at" }))).rejects.toThrow(/user_id/)
+    expect(calls).toEqual([])
+  })
+})
+
+describe("Mastodon, Mattermost", () => {
+  it("Mastodon maps the account: its username and static avatar, no email", async () => {
+    const fixture = { id: "109348", username: "gargron", acct: "Gargron", display_name: "Eugen 💀", avatar: "https://files.mastodon.social/a.gif", avatar_static: "https://files.mastodon.social/a.png", url: "https://mastodon.social/@Gargron" }
+    expect(await mapProfile(Mastodon({ issuer: "https://mastodon.social" }), fixture)).toEqual({ id: "109348", name: "gargron", email: null, image: "https://files.mastodon.social/a.png" })
+  })
+  it("Mattermost maps the user: the username, else first and last name", async () => {
+    const config = Mattermost({ issuer: "https://chat.example.test" })
+    const fixture = { id: "ibzkpfi6sjfyipm5ogwn6mxtxr", username: "ada", email: "ada@chat.test", email_verified: true, first_name: "Ada", last_name: "Lovelace" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "ibzkpfi6sjfyipm5ogwn6mxtxr", name: "ada", email: "ada@chat.test", image: null })
+    const { username: _omit, ...nameless } = fixture
+    expect(await mapProfile(config, nameless)).toMatchObject({ name: "Ada Lovelace" })
+  })
+  it("Mattermost keeps the server's URL out of the provider, as Auth.js does", () => {
+    expect(Mattermost({ issuer: "https://chat.example.test" })).not.toHaveProperty("issuer")
+  })
+})
+
+describe("Osso", () => {
+  it("maps /oauth/me: the id and the asserted email", async () => {
+    const fixture = { id: "2bf9a6a1-8b9e-4a4b-9b44-5c3c3a0b2e1f", email: "ada@acme.test", idp: "Okta", requested: { domain: "acme.test", email: null } }
+    expect(await mapProfile(Osso({ issuer: "https://demo.ossoapp.com" }), fixture)).toEqual({ id: fixture.id, name: null, email: "ada@acme.test", image: null })
+  })
+  it.each(["https://demo.ossoapp.com/", "https://demo.ossoapp.com", "demo.ossoapp.com"])("puts the endpoints under the instance %j", (issuer) => {
+    const config = Osso({ issuer })
+    expect(url(config.authorization)).toBe("https://demo.ossoapp.com/oauth/authorize")
+    expect(url(config.token)).toBe("https://demo.ossoapp.com/oauth/token")
+    expect(url(config.userinfo)).toBe("https://demo.ossoapp.com/oauth/me")
+  })
+})
+
+describe("instance-relative endpoints", () => {
+  it.each([
+    ["Mastodon", Mastodon, "https://mastodon.example/", ["https://mastodon.example/oauth/authorize?scope=read", "https://mastodon.example/oauth/token", "https://mastodon.example/api/v1/accounts/verify_credentials"]],
+    ["Mattermost", Mattermost, "https://chat.example/", ["https://chat.example/oauth/authorize", "https://chat.example/oauth/access_token", "https://chat.example/api/v4/users/me"]],
+    ["Nextcloud", Nextcloud, "https://cloud.example/", ["https://cloud.example/apps/oauth2/authorize", "https://cloud.example/apps/oauth2/api/v1/token", "https://cloud.example/ocs/v1.php/cloud/users"]],
+    ["Frontegg", Frontegg, "https://app-abc.frontegg.com/", ["https://app-abc.frontegg.com/oauth/authorize", "https://app-abc.frontegg.com/oauth/token", "https://app-abc.frontegg.com/identity/resources/users/v2/me"]],
+  ] as const)("%s builds its endpoints from issuer, with or without a trailing slash", (_name, factory, issuer, endpoints) => {
+    for (const given of [issuer, issuer.slice(0, -1)]) {
+      const config = factory({ ...credentials, issuer: given })
+      expect([config.authorization, config.token, config.userinfo].map((endpoint) => url(endpoint))).toEqual(endpoints)
+    }
+  })
+
+  it.each([
+    ["Mastodon", Mastodon({}), "authorization"],
+    ["Mattermost", Mattermost({}), "authorization"],
+    ["Nextcloud", Nextcloud({}), "authorization"],
+    ["Osso", Osso({}), "authorization"],
+    ["Frontegg", Frontegg({}), "authorization"],
+    ["NetSuite without accountID", NetSuite({ userinfo: "https://1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1&deploy=1" }), "authorization"],
+    ["NetSuite without userinfo", NetSuite({ accountID: "1234567" }), "userinfo"],
+  ] as const)("%s without what places its endpoints is refused at startup, naming what is missing", (_name, provider, missing) => {
+    const { error } = assertConfig(resolveConfig({ secret: "s".repeat(32), trustHost: true, providers: [provider] }, {}), { url: "https://app.test/auth/session" })
+    expect(error?.type).toBe("InvalidEndpoints")
+    expect(error?.message).toContain(`\`${missing}\``)
+  })
+})
+
 describe.each([
   ["Asgardeo", Asgardeo, "https://api.asgardeo.io/t/acme/oauth2/token", { sub: "7c1e7d0c-6f1a-4b8e-9a53-1f2e3d4c5b6a", given_name: "Ada", nickname: "ada", preferred_username: "ada@acme.example", email: "ada@example.com", picture: "https://acme.example/ada.png" }, "ada"],
   ["Descope", Descope, "https://api.descope.com/P2aBcDeFgHiJkLmN", { sub: "U2aBcDeFgHiJkLmNoPqRsTuVwXyZ", name: "Ada Lovelace", email: "ada@example.com", email_verified: true, phone_number: "+15555550100", phone_number_verified: false, picture: "https://descope.example/ada.png" }, null],
@@ -734,5 +1050,69 @@ describe("environment, for the providers added from Auth.js's catalogue", () => 
   it("builds Descope's issuer from AUTH_DESCOPE_ID when the factory is listed bare", () => {
     expect(providerWithEnv(Descope, { AUTH_DESCOPE_ID: "P2xyz" })).toMatchObject({ clientId: "P2xyz", issuer: "https://api.descope.com/P2xyz" })
     expect(providerWithEnv(Descope, { AUTH_DESCOPE_ID: "P2xyz", AUTH_DESCOPE_ISSUER: "https://auth.acme.example/P2xyz" })).toMatchObject({ issuer: "https://auth.acme.example/P2xyz" })
+  })
+})
+
+describe.each([
+  ["Frontegg", Frontegg, "frontegg", "https://app-abc.frontegg.com"],
+  ["Huggingface", Huggingface, "huggingface", undefined],
+  ["IdentityServer4", IdentityServer4, "identity-server4", "https://demo.identityserver.io"],
+  ["Kinde", Kinde, "kinde", "https://acme.kinde.com"],
+  ["LINE", LINE, "line", undefined],
+  ["OneLogin", OneLogin, "onelogin", "https://acme.onelogin.com/oidc/2"],
+  ["OryHydra", OryHydra, "hydra", "https://my-project.projects.oryapis.com"],
+] as const)("%s", (_name, factory, id, issuer) => {
+  it("maps the ID token's standard claims", async () => {
+    const config = factory({ ...credentials, ...(issuer && { issuer }) })
+    const fixture = { sub: "248289761001", name: "Jane Doe", preferred_username: "j.doe", email: "janedoe@example.com", email_verified: true, picture: "https://example.com/janedoe/me.jpg" }
+    expect(config).toMatchObject({ id, type: "oidc" })
+    expect(await mapProfile(config, fixture)).toEqual({ id: "248289761001", name: "Jane Doe", email: "janedoe@example.com", image: "https://example.com/janedoe/me.jpg" })
+    expect(await mapProfile(config, { sub: "248289761001", preferred_username: "j.doe" })).toEqual({ id: "248289761001", name: "j.doe", email: null, image: null })
+  })
+})
+
+describe("built-in issuers and checks", () => {
+  it("Hugging Face and LINE discover from their own issuers", () => {
+    expect(Huggingface(credentials)).toMatchObject({ issuer: "https://huggingface.co", checks: ["state", "pkce"] })
+    expect(LINE(credentials)).toMatchObject({ issuer: "https://access.line.me", checks: ["state"], client: { id_token_signed_response_alg: "HS256" } })
+    expect(Kinde({ issuer: "https://acme.kinde.com" }).checks).toEqual(["state", "pkce"])
+  })
+  it("OneLogin's issuer is its /oidc/2 URL, also when given the bare subdomain URL", () => {
+    for (const issuer of ["https://acme.onelogin.com", "https://acme.onelogin.com/", "https://acme.onelogin.com/oidc/2", "https://acme.onelogin.com/oidc/2/"]) {
+      expect(OneLogin({ issuer }).issuer).toBe("https://acme.onelogin.com/oidc/2")
+    }
+    expect(OneLogin().issuer).toBeUndefined()
+  })
+})
+
+describe("environment, frontegg..osu", () => {
+  it("fills AUTH_<ID>_* into the bare factories, the instance-relative ones building their endpoints from AUTH_<ID>_ISSUER", () => {
+    const env = {
+      AUTH_HYDRA_ID: "hydra-id",
+      AUTH_HYDRA_ISSUER: "https://hydra.example",
+      AUTH_IDENTITY_SERVER4_ID: "is4-id",
+      AUTH_IDENTITY_SERVER4_SECRET: "is4-secret",
+      AUTH_IDENTITY_SERVER4_ISSUER: "https://is4.example",
+      AUTH_NEXTCLOUD_ID: "nc-id",
+      AUTH_NEXTCLOUD_ISSUER: "https://cloud.example",
+      AUTH_ONELOGIN_ISSUER: "https://acme.onelogin.com",
+      AUTH_LINE_ID: "line-id",
+    }
+    expect(providerWithEnv(OryHydra, env)).toMatchObject({ id: "hydra", clientId: "hydra-id", issuer: "https://hydra.example" })
+    expect(providerWithEnv(IdentityServer4, env)).toMatchObject({ id: "identity-server4", clientId: "is4-id", clientSecret: "is4-secret", issuer: "https://is4.example" })
+    const nextcloud = providerWithEnv(Nextcloud, env) as OAuthConfig
+    expect(nextcloud).toMatchObject({ clientId: "nc-id", issuer: "https://cloud.example", token: "https://cloud.example/apps/oauth2/api/v1/token" })
+    expect(providerWithEnv(OneLogin, env)).toMatchObject({ issuer: "https://acme.onelogin.com/oidc/2" })
+    expect(providerWithEnv(LINE, env)).toMatchObject({ clientId: "line-id", issuer: "https://access.line.me" })
+  })
+
+  it("every factory, bare or called, fits in `providers`", () => {
+    const bare: Provider[] = [
+      Frontegg, FusionAuth, HubSpot, Huggingface, IdentityServer4, Instagram, Kakao, Kinde, LINE, Logto, Mailchimp, Mailru, Mastodon,
+      Mattermost, Medium, Naver, Netlify, NetSuite, Nextcloud, OneLogin, OryHydra, Osso, Osu,
+    ]
+    const called: Provider[] = [Kakao(credentials), NetSuite({ accountID: "1234567", profile: (p) => ({ id: String(p.id), name: p.name }) })]
+    expect(bare).toHaveLength(23)
+    expect(called).toHaveLength(2)
   })
 })
