@@ -116,6 +116,22 @@ export async function conformJson(
   return new Response(JSON.stringify(fixed), { status: response.status, statusText: response.statusText, headers })
 }
 
+/**
+ * For `token.conform`: adds `token_type: "bearer"` to a successful token response that has an
+ * access token and no type, as VK, WeChat and Threads answer. RFC 6749 requires the field and
+ * oauth4webapi refuses a response without it; these providers' tokens are bearer tokens.
+ *
+ * @example
+ * ```ts
+ * token: { url: "https://oauth.vk.com/access_token", conform: withBearerTokenType }
+ * ```
+ */
+export function withBearerTokenType(response: Response): Promise<Response | undefined> {
+  return conformJson(response, (body) =>
+    body.token_type === undefined && typeof body.access_token === "string" ? { ...body, token_type: "bearer" } : undefined,
+  )
+}
+
 /** The standard OIDC claims a self-hosted identity server sends, as Gatehouse's user. */
 export function standardClaimsProfile(profile: {
   sub: string

@@ -12,6 +12,9 @@ const REQUIRED = [
   "apple", "atlassian", "auth0", "authentik", "bitbucket", "cognito", "discord", "dropbox", "facebook",
   "github", "gitlab", "google", "keycloak", "linkedin", "microsoft-entra-id", "notion", "okta", "reddit",
   "slack", "spotify", "strava", "twitch", "twitter", "zitadel", "zoom",
+  // passage..zoho
+  "passage", "patreon", "ping-id", "pinterest", "pipedrive", "roblox", "salesforce", "simplelogin", "threads", "tiktok",
+  "todoist", "trakt", "united-effects", "vipps", "vk", "webex", "wechat", "wikimedia", "wordpress", "workos", "yandex", "zoho",
 ]
 
 const OPTIONS = { clientId: "id", clientSecret: "secret", issuer: "https://issuer.test" }
