@@ -19,6 +19,9 @@ const REQUIRED = [
 
 const OPTIONS = { clientId: "id", clientSecret: "secret", issuer: "https://issuer.test" }
 
+/** Providers whose id is not their file name, as in Auth.js (whose ids accounts are stored under). */
+const ID_OF_FILE: Record<string, string> = { "ory-hydra": "hydra" }
+
 type Factory = (options?: Record<string, unknown>) => OAuthConfig
 
 interface Entry {
@@ -86,7 +89,7 @@ describe("provider catalogue", () => {
     })
 
     it("is named after its file and has a display name", () => {
-      expect(config.id).toBe(id)
+      expect(config.id).toBe(ID_OF_FILE[id] ?? id)
       expect(typeof config.name).toBe("string")
       expect(config.name.trim()).not.toBe("")
       expect(["oauth", "oidc"]).toContain(config.type)
@@ -129,7 +132,7 @@ describe("provider catalogue", () => {
     it("keeps its defaults against options left undefined, as the environment passes them", () => {
       const bare = factory()
       const fromEnv = factory({ clientId: undefined, clientSecret: undefined, issuer: undefined, apiKey: undefined, id: undefined, type: undefined })
-      expect(fromEnv.id).toBe(id)
+      expect(fromEnv.id).toBe(ID_OF_FILE[id] ?? id)
       expect(fromEnv.type).toBe(config.type)
       expect(fromEnv.issuer).toBe(bare.issuer)
       expect(fromEnv.authorization).toEqual(bare.authorization)

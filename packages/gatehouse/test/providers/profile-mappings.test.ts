@@ -120,6 +120,9 @@ describe("Microsoft Entra ID", () => {
     // preferred_username is not a verified address, so it never stands in for the email.
     expect(await mapProfile(MicrosoftEntraID(credentials), { ...fixture, email: undefined })).toMatchObject({ email: null })
   })
+  it("asks for User.Read as Auth.js does, so the access token can still read the user from Microsoft Graph", () => {
+    expect(endpointParams(MicrosoftEntraID(credentials).authorization)).toEqual({ scope: "openid profile email User.Read" })
+  })
   it("builds the issuer from tenantId (default common)", () => {
     expect(MicrosoftEntraID(credentials).issuer).toBe("https://login.microsoftonline.com/common/v2.0")
     expect(MicrosoftEntraID({ ...credentials, tenantId: "contoso.onmicrosoft.com" }).issuer).toBe("https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0")
@@ -183,9 +186,9 @@ describe("Twitter", () => {
   })
   it("uses OAuth 2 with PKCE and state", () => {
     expect(config.checks).toEqual(["pkce", "state"])
-    expect(authorizationShape(config)).toEqual({ endpoint: "https://twitter.com/i/oauth2/authorize", scope: "users.read tweet.read offline.access" })
-    expect(url(config.token)).toBe("https://api.twitter.com/2/oauth2/token")
-    expect(url(config.userinfo)).toBe("https://api.twitter.com/2/users/me?user.fields=profile_image_url")
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://x.com/i/oauth2/authorize", scope: "users.read tweet.read offline.access" })
+    expect(url(config.token)).toBe("https://api.x.com/2/oauth2/token")
+    expect(url(config.userinfo)).toBe("https://api.x.com/2/users/me?user.fields=profile_image_url")
   })
 })
 
@@ -333,7 +336,7 @@ describe("Strava", () => {
     expect(await mapProfile(config, fixture)).toEqual({ id: "134815", name: "Marianne Teutenberg", email: null, image: "https://dgalywyr863hv.cloudfront.net/pictures/athletes/134815/large.jpg" })
   })
   it("asks for read and authenticates in the body", () => {
-    expect(authorizationShape(config)).toEqual({ endpoint: "https://www.strava.com/oauth/authorize", scope: "read" })
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://www.strava.com/api/v3/oauth/authorize", scope: "read" })
     expect(endpointParams(config.authorization)).toMatchObject({ approval_prompt: "auto" })
     expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
     expect(url(config.userinfo)).toBe("https://www.strava.com/api/v3/athlete")
