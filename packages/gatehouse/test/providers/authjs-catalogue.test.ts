@@ -208,6 +208,13 @@ describe("the catalogue against Auth.js's (@auth/core providers)", () => {
     expect(authjsModules).toContain("github")
   })
 
+  it("has Auth.js's type modules at the same subpaths (gatehouse-auth/providers/oauth, /provider-types)", () => {
+    for (const name of ["oauth", "provider-types"]) {
+      expect(existsSync(`${authjsDirectory}${name}.d.ts`)).toBe(true)
+      expect(existsSync(`${gatehouseDirectory}${name}.ts`), `src/providers/${name}.ts is missing`).toBe(true)
+    }
+  })
+
   it("lists deliberate differences only for providers Auth.js has", () => {
     expect(Object.keys(DELIBERATE).filter((name) => !authjsModules.includes(name))).toEqual([])
   })
