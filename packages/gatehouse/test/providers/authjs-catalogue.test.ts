@@ -173,7 +173,7 @@ function endpoint(value: unknown, defaultScope = false): string | undefined {
 }
 
 /** What is compared of a provider. */
-function describe_(provider: Record<string, unknown>): Record<Field, string | undefined> {
+function comparable(provider: Record<string, unknown>): Record<Field, string | undefined> {
   const oauth = provider.type === "oauth" || provider.type === "oidc"
   return {
     id: String(provider.id),
@@ -194,7 +194,7 @@ function lacksDefaults(description: Record<Field, string | undefined>): boolean 
 function authjsUnderTest(name: string, factory: Factory): { options: Record<string, unknown>; provider: Record<string, unknown> } {
   try {
     const provider = authjsProvider(factory, NEUTRAL)
-    if (!lacksDefaults(describe_(provider))) return { options: NEUTRAL, provider }
+    if (!lacksDefaults(comparable(provider))) return { options: NEUTRAL, provider }
   } catch {
     // Auth.js's factory needs more than credentials; retried below with what it needs.
   }
@@ -224,8 +224,8 @@ describe("the catalogue against Auth.js's (@auth/core providers)", () => {
       const path = `${gatehouseDirectory}${name}.ts`
       expect(existsSync(path), `src/providers/${name}.ts is missing`).toBe(true)
       const { options, provider } = authjsUnderTest(name, await factoryOf(`${authjsDirectory}${name}.js`))
-      const gatehouse = describe_((await factoryOf(path))(structuredClone(options)))
-      const authjs = describe_(provider)
+      const gatehouse = comparable((await factoryOf(path))(structuredClone(options)))
+      const authjs = comparable(provider)
       const deliberate = DELIBERATE[name] ?? {}
       for (const [field, difference] of Object.entries(deliberate)) {
         const key = field as Field
