@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/click-up
  */
 import type { OAuthConfig } from "./types.js"
-import { bearerWhenUntyped, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { withBearerTokenType, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** The answer of `GET https://api.clickup.com/api/v2/user`: the authorized user. */
 export interface ClickUpProfile {
@@ -43,7 +43,7 @@ export function ClickUp(options?: OAuthUserConfig<ClickUpProfile>): OAuthConfig 
       type: "oauth",
       checks: ["state"],
       authorization: "https://app.clickup.com/api",
-      token: { url: "https://api.clickup.com/api/v2/oauth/token", conform: bearerWhenUntyped },
+      token: { url: "https://api.clickup.com/api/v2/oauth/token", conform: withBearerTokenType },
       // ClickUp reads the client id and secret from the request's parameters.
       client: { token_endpoint_auth_method: "client_secret_post" },
       userinfo: "https://api.clickup.com/api/v2/user",

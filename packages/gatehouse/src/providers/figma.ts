@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/figma
  */
 import type { OAuthConfig } from "./types.js"
-import { bearerWhenUntyped, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { withBearerTokenType, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** The user as `GET https://api.figma.com/v1/me` returns it. */
 export interface FigmaProfile {
@@ -37,7 +37,7 @@ export function Figma(options?: OAuthUserConfig<FigmaProfile>): OAuthConfig {
       type: "oauth",
       checks: ["state"],
       authorization: { url: "https://www.figma.com/oauth", params: { scope: "files:read" } },
-      token: { url: "https://api.figma.com/v1/oauth/token", conform: bearerWhenUntyped },
+      token: { url: "https://api.figma.com/v1/oauth/token", conform: withBearerTokenType },
       userinfo: "https://api.figma.com/v1/me",
       profile: (profile) => ({
         id: String(profile.id),

@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/foursquare
  */
 import type { OAuthConfig } from "./types.js"
-import { bearerWhenUntyped, endpointUrl, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { withBearerTokenType, endpointUrl, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** A Foursquare user, as `response.user` of `GET /v2/users/self` holds it. */
 export interface FoursquareUser {
@@ -68,7 +68,7 @@ export function Foursquare(options: FoursquareOptions = {}): OAuthConfig {
       name: "Foursquare",
       type: "oauth",
       authorization: "https://foursquare.com/oauth2/authenticate",
-      token: { url: "https://foursquare.com/oauth2/access_token", conform: bearerWhenUntyped },
+      token: { url: "https://foursquare.com/oauth2/access_token", conform: withBearerTokenType },
       // Foursquare reads the client id and secret from the request's parameters.
       client: { token_endpoint_auth_method: "client_secret_post" },
       userinfo: {

@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/instagram
  */
 import type { OAuthConfig } from "./types.js"
-import { conformJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { oauthProvider, withBearerTokenType, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** The user as `GET https://graph.instagram.com/me?fields=id,username,account_type,name` returns it. */
 export interface InstagramProfile {
@@ -48,13 +48,6 @@ export function Instagram(options?: OAuthUserConfig<InstagramProfile>): OAuthCon
       style: { bg: "#fff", text: "#000" },
     },
     options,
-  )
-}
-
-/** Instagram's token response (`{ access_token, user_id }`) with the `token_type` it leaves out. */
-function withBearerTokenType(response: Response): Promise<Response | undefined> {
-  return conformJson(response, (body) =>
-    typeof body.access_token === "string" && body.token_type === undefined ? { ...body, token_type: "bearer" } : undefined,
   )
 }
 

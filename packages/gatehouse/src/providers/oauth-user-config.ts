@@ -117,17 +117,19 @@ export async function conformJson(
 }
 
 /**
- * For `token.conform`: gives a successful response without `token_type` the type `bearer`. Some
- * providers (Foursquare, ClickUp, Figma) answer with the access token alone, without the
- * `token_type` RFC 6749 requires, which oauth4webapi rejects; their tokens are bearer tokens.
+ * For `token.conform`: adds `token_type: "bearer"` to a successful token response that has an
+ * access token and no type, as VK, WeChat and Threads answer. RFC 6749 requires the field and
+ * oauth4webapi refuses a response without it; these providers' tokens are bearer tokens.
  *
  * @example
  * ```ts
- * const token = { url: "https://foursquare.com/oauth2/access_token", conform: bearerWhenUntyped }
+ * token: { url: "https://oauth.vk.com/access_token", conform: withBearerTokenType }
  * ```
  */
-export function bearerWhenUntyped(response: Response): Promise<Response | undefined> {
-  return conformJson(response, (body) => (body.token_type === undefined ? { ...body, token_type: "bearer" } : undefined))
+export function withBearerTokenType(response: Response): Promise<Response | undefined> {
+  return conformJson(response, (body) =>
+    body.token_type === undefined && typeof body.access_token === "string" ? { ...body, token_type: "bearer" } : undefined,
+  )
 }
 
 /**

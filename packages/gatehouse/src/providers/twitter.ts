@@ -42,11 +42,11 @@ export function Twitter(options?: OAuthUserConfig<TwitterProfile>): OAuthConfig 
       // X rejects authorization requests without a state parameter.
       checks: ["pkce", "state"],
       authorization: {
-        url: "https://twitter.com/i/oauth2/authorize",
+        url: "https://x.com/i/oauth2/authorize",
         params: { scope: "users.read tweet.read offline.access" },
       },
-      token: "https://api.twitter.com/2/oauth2/token",
-      userinfo: "https://api.twitter.com/2/users/me?user.fields=profile_image_url",
+      token: "https://api.x.com/2/oauth2/token",
+      userinfo: "https://api.x.com/2/users/me?user.fields=profile_image_url",
       profile: ({ data }) => ({
         id: String(data.id),
         name: data.name ?? data.username,

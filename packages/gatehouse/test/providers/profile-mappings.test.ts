@@ -75,6 +75,28 @@ import FACEIT from "../../src/providers/faceit.js"
 import Figma from "../../src/providers/figma.js"
 import Foursquare from "../../src/providers/foursquare.js"
 import Freshbooks from "../../src/providers/freshbooks.js"
+import Passage from "../../src/providers/passage.js"
+import Patreon from "../../src/providers/patreon.js"
+import PingId from "../../src/providers/ping-id.js"
+import Pinterest from "../../src/providers/pinterest.js"
+import Pipedrive from "../../src/providers/pipedrive.js"
+import Roblox from "../../src/providers/roblox.js"
+import Salesforce from "../../src/providers/salesforce.js"
+import SimpleLogin from "../../src/providers/simplelogin.js"
+import Threads from "../../src/providers/threads.js"
+import TikTok from "../../src/providers/tiktok.js"
+import Todoist from "../../src/providers/todoist.js"
+import Trakt from "../../src/providers/trakt.js"
+import UnitedEffects from "../../src/providers/united-effects.js"
+import Vipps from "../../src/providers/vipps.js"
+import VK from "../../src/providers/vk.js"
+import Webex from "../../src/providers/webex.js"
+import WeChat from "../../src/providers/wechat.js"
+import Wikimedia from "../../src/providers/wikimedia.js"
+import WordPress from "../../src/providers/wordpress.js"
+import WorkOS from "../../src/providers/workos.js"
+import Yandex from "../../src/providers/yandex.js"
+import Zoho from "../../src/providers/zoho.js"
 import { conformHook, endpointParams, endpointURL, fakeFetch, mapProfile, requestContext, requestHook } from "./helpers.js"
 
 const credentials = { clientId: "id", clientSecret: "secret" }
@@ -94,22 +116,32 @@ describe("typing", () => {
     const bare: Provider[] = [
       Apple, Atlassian, Auth0, Authentik, Bitbucket, Cognito, Discord, Dropbox, Facebook, GitHub, GitLab, Google, Keycloak,
       LinkedIn, MicrosoftEntraID, Notion, Okta, Reddit, Slack, Spotify, Strava, Twitch, Twitter, Zitadel, Zoom,
+      Passage, Patreon, PingId, Pinterest, Pipedrive, Roblox, Salesforce, SimpleLogin, Threads, TikTok, Todoist, Trakt,
+      UnitedEffects, Vipps, VK, Webex, WeChat, Wikimedia, WordPress, WorkOS, Yandex, Zoho,
     ]
     const called: Provider[] = [GitHub(credentials), Apple({ ...credentials, profile: (p) => ({ id: p.sub }) })]
-    expect(bare).toHaveLength(25)
+    expect(bare).toHaveLength(47)
     expect(called).toHaveLength(2)
   })
 })
 
 describe("environment", () => {
+  const env = {
+    AUTH_AUTH0_ID: "a0-id",
+    AUTH_AUTH0_SECRET: "a0-secret",
+    AUTH_AUTH0_ISSUER: "https://tenant.eu.auth0.com",
+    AUTH_GOOGLE_ID: "g-id",
+    AUTH_MICROSOFT_ENTRA_ID_ID: "entra-id",
+    AUTH_PING_ID_ID: "ping-client",
+    AUTH_PING_ID_ISSUER: "https://auth.pingone.eu/env-1/as",
+    AUTH_UNITED_EFFECTS_ID: "ue-client",
+    AUTH_UNITED_EFFECTS_ISSUER: "https://auth.unitedeffects.com/group-1",
+    AUTH_WECHAT_ID: "wx-app",
+    AUTH_WECHAT_SECRET: "wx-secret",
+    AUTH_TIKTOK_ID: "tt-key",
+    AUTH_WORKOS_ISSUER: "https://workos.internal.example/",
+  }
   it("fills AUTH_<ID>_ID/_SECRET/_ISSUER into a bare factory and keeps built-in issuers", () => {
-    const env = {
-      AUTH_AUTH0_ID: "a0-id",
-      AUTH_AUTH0_SECRET: "a0-secret",
-      AUTH_AUTH0_ISSUER: "https://tenant.eu.auth0.com",
-      AUTH_GOOGLE_ID: "g-id",
-      AUTH_MICROSOFT_ENTRA_ID_ID: "entra-id",
-    }
     expect(providerWithEnv(Auth0, env)).toMatchObject({ id: "auth0", clientId: "a0-id", clientSecret: "a0-secret", issuer: "https://tenant.eu.auth0.com" })
     expect(providerWithEnv(Google, env)).toMatchObject({ id: "google", clientId: "g-id", issuer: "https://accounts.google.com" })
     expect(providerWithEnv(MicrosoftEntraID, env)).toMatchObject({
@@ -117,6 +149,20 @@ describe("environment", () => {
       clientId: "entra-id",
       issuer: "https://login.microsoftonline.com/common/v2.0",
     })
+  })
+
+  it("hands the factories of hyphenated ids their AUTH_<ID>_* values, and the ones that need them at build time get them", () => {
+    expect(providerWithEnv(PingId, env)).toMatchObject({ id: "ping-id", clientId: "ping-client", issuer: "https://auth.pingone.eu/env-1/as" })
+    // United Effects names the issuer as the resource, WeChat sends appid and secret, TikTok client_key.
+    const unitedEffects = providerWithEnv(UnitedEffects, env) as OAuthConfig
+    expect(unitedEffects).toMatchObject({ clientId: "ue-client", issuer: "https://auth.unitedeffects.com/group-1" })
+    expect(endpointParams(unitedEffects.authorization)).toMatchObject({ resource: "https://auth.unitedeffects.com/group-1" })
+    const weChat = providerWithEnv(WeChat, env) as OAuthConfig
+    expect(endpointParams(weChat.authorization)).toMatchObject({ appid: "wx-app" })
+    expect(endpointParams(weChat.token)).toEqual({ appid: "wx-app", secret: "wx-secret" })
+    expect(endpointParams((providerWithEnv(TikTok, env) as OAuthConfig).authorization)).toMatchObject({ client_key: "tt-key" })
+    // AUTH_WORKOS_ISSUER moves every endpoint, as Auth.js's issuer option does.
+    expect(url((providerWithEnv(WorkOS, env) as OAuthConfig).token)).toBe("https://workos.internal.example/sso/token")
   })
 })
 
@@ -168,6 +214,9 @@ describe("Microsoft Entra ID", () => {
     expect(await mapProfile(MicrosoftEntraID(credentials), fixture)).toEqual({ id: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", name: "Ada Lovelace", email: "ada@contoso.com", image: null })
     // preferred_username is not a verified address, so it never stands in for the email.
     expect(await mapProfile(MicrosoftEntraID(credentials), { ...fixture, email: undefined })).toMatchObject({ email: null })
+  })
+  it("asks for User.Read as Auth.js does, so the access token can still read the user from Microsoft Graph", () => {
+    expect(endpointParams(MicrosoftEntraID(credentials).authorization)).toEqual({ scope: "openid profile email User.Read" })
   })
   it("builds the issuer from tenantId (default common)", () => {
     expect(MicrosoftEntraID(credentials).issuer).toBe("https://login.microsoftonline.com/common/v2.0")
@@ -232,9 +281,9 @@ describe("Twitter", () => {
   })
   it("uses OAuth 2 with PKCE and state", () => {
     expect(config.checks).toEqual(["pkce", "state"])
-    expect(authorizationShape(config)).toEqual({ endpoint: "https://twitter.com/i/oauth2/authorize", scope: "users.read tweet.read offline.access" })
-    expect(url(config.token)).toBe("https://api.twitter.com/2/oauth2/token")
-    expect(url(config.userinfo)).toBe("https://api.twitter.com/2/users/me?user.fields=profile_image_url")
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://x.com/i/oauth2/authorize", scope: "users.read tweet.read offline.access" })
+    expect(url(config.token)).toBe("https://api.x.com/2/oauth2/token")
+    expect(url(config.userinfo)).toBe("https://api.x.com/2/users/me?user.fields=profile_image_url")
   })
 })
 
@@ -382,7 +431,7 @@ describe("Strava", () => {
     expect(await mapProfile(config, fixture)).toEqual({ id: "134815", name: "Marianne Teutenberg", email: null, image: "https://dgalywyr863hv.cloudfront.net/pictures/athletes/134815/large.jpg" })
   })
   it("asks for read and authenticates in the body", () => {
-    expect(authorizationShape(config)).toEqual({ endpoint: "https://www.strava.com/oauth/authorize", scope: "read" })
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://www.strava.com/api/v3/oauth/authorize", scope: "read" })
     expect(endpointParams(config.authorization)).toMatchObject({ approval_prompt: "auto" })
     expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
     expect(url(config.userinfo)).toBe("https://www.strava.com/api/v3/athlete")
@@ -912,6 +961,123 @@ describe("ClickUp", () => {
   })
 })
 
+describe.each([
+  ["Passage", Passage, { iss: "https://auth.passage.id/v1/apps/app1", sub: "pzBa1Bd5Ud", aud: ["app1"], exp: 1700003600, iat: 1700000000, email: "ada@example.com", email_verified: true }, { id: "pzBa1Bd5Ud", name: null, email: "ada@example.com", image: null }],
+  ["Ping Identity", PingId, { iss: "https://auth.pingone.eu/env/as", sub: "4e4c5f1a-0b5d-4a7e", aud: "id", iat: 1, exp: 2, name: "Ada Lovelace", given_name: "Ada", family_name: "Lovelace", preferred_username: "ada", email: "ada@example.com", picture: "https://cdn.example/ada.png" }, { id: "4e4c5f1a-0b5d-4a7e", name: "Ada Lovelace", email: "ada@example.com", image: "https://cdn.example/ada.png" }],
+  ["United Effects", UnitedEffects, { sub: "d1b5a8c0-ue", email: "ada@example.com" }, { id: "d1b5a8c0-ue", name: null, email: "ada@example.com", image: null }],
+  ["Vipps", Vipps, { sub: "c06c4afe-d9e1-4c5d-939a-177d752a0944", name: "Ada Lovelace", given_name: "Ada", family_name: "Lovelace", email: "ada@example.no", email_verified: true, phone_number: "4712345678" }, { id: "c06c4afe-d9e1-4c5d-939a-177d752a0944", name: "Ada Lovelace", email: "ada@example.no", image: null }],
+] as const)("%s", (_name, factory, fixture, user) => {
+  it("maps the standard claims", async () => {
+    expect(await mapProfile(factory({ ...credentials, issuer: "https://issuer.example" }), fixture)).toEqual(user)
+  })
+})
+
+describe("Roblox", () => {
+  const config = Roblox(credentials)
+  it("maps the ID token, with the display name and headshot", async () => {
+    const fixture = { sub: "1516563360", name: "Roblox Dev", nickname: "Roblox Dev", preferred_username: "robloxdev", created_at: 1584663103, profile: "https://www.roblox.com/users/1516563360/profile", picture: "https://tr.rbxcdn.com/headshot.png" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "1516563360", name: "Roblox Dev", email: null, image: "https://tr.rbxcdn.com/headshot.png" })
+    expect(await mapProfile(config, { ...fixture, picture: null })).toMatchObject({ image: null })
+  })
+  it("discovers from apis.roblox.com/oauth/ with openid and profile, PKCE and state", () => {
+    expect(config).toMatchObject({ type: "oidc", issuer: "https://apis.roblox.com/oauth/", checks: ["pkce", "state"] })
+    expect(endpointParams(config.authorization)).toEqual({ scope: "openid profile" })
+  })
+})
+
+describe("Salesforce", () => {
+  const config = Salesforce(credentials)
+  it("maps the userinfo answer, its sub (the identity URL) being the id", async () => {
+    const fixture = { sub: "https://login.salesforce.com/id/00Dx0000000BV7z/005x00000012Q9P", user_id: "005x00000012Q9P", organization_id: "00Dx0000000BV7z", name: "Ada Lovelace", nickname: "ada", preferred_username: "ada@acme.com", email: "ada@acme.com", email_verified: true, picture: "https://acme.my.salesforce.com/profilephoto/005/F" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: fixture.sub, name: "Ada Lovelace", email: "ada@acme.com", image: "https://acme.my.salesforce.com/profilephoto/005/F" })
+    expect(await mapProfile(config, { ...fixture, name: undefined })).toMatchObject({ name: "ada" })
+  })
+  it("discovers from login.salesforce.com and reads the profile from userinfo, with every check", () => {
+    expect(config).toMatchObject({ type: "oidc", issuer: "https://login.salesforce.com", idToken: false, checks: ["pkce", "state", "nonce"] })
+  })
+})
+
+describe("SimpleLogin", () => {
+  it("maps the claims with the avatar", async () => {
+    const fixture = { id: 1, sub: "1", email: "alias.ada@simplelogin.com", email_verified: true, name: "Ada", avatar_url: "https://app.simplelogin.io/avatar.png", client: "My app" }
+    expect(await mapProfile(SimpleLogin(credentials), fixture)).toEqual({ id: "1", name: "Ada", email: "alias.ada@simplelogin.com", image: "https://app.simplelogin.io/avatar.png" })
+    expect(await mapProfile(SimpleLogin(credentials), { ...fixture, avatar_url: undefined })).toMatchObject({ image: null })
+  })
+})
+
+describe("Patreon", () => {
+  const config = Patreon(credentials)
+  it("maps the user under data.attributes", async () => {
+    const fixture = { data: { id: "32187", type: "user", attributes: { full_name: "Ada Lovelace", email: "ada@example.com", is_email_verified: true, image_url: "https://c8.patreon.com/2/200/32187", url: "https://www.patreon.com/user?u=32187" } }, links: { self: "https://www.patreon.com/api/user/32187" } }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "32187", name: "Ada Lovelace", email: "ada@example.com", image: "https://c8.patreon.com/2/200/32187" })
+  })
+  it("asks for identity and identity[email]", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://www.patreon.com/oauth2/authorize", scope: "identity identity[email]" })
+    expect(url(config.userinfo)).toBe("https://www.patreon.com/api/oauth2/api/current_user")
+  })
+})
+
+describe("Pinterest", () => {
+  it("keys the account by its username and gives no email", async () => {
+    const fixture = { account_type: "PINNER", profile_image: "https://i.pinimg.com/280x280_RS/ab/cd.jpg", website_url: "https://ada.example", username: "adalovelace" }
+    expect(await mapProfile(Pinterest(credentials), fixture)).toEqual({ id: "adalovelace", name: "adalovelace", email: null, image: "https://i.pinimg.com/280x280_RS/ab/cd.jpg" })
+  })
+})
+
+describe("Pipedrive", () => {
+  it("maps the user under data, stringifying the numeric id", async () => {
+    const fixture = { success: true, data: { id: 777, name: "James Bond", email: "james@example.com", locale: "en_US", company_id: 7, company_domain: "mi6", icon_url: "https://d3myhnqlqw2314.cloudfront.net/profile_120x120.jpg" } }
+    expect(await mapProfile(Pipedrive(credentials), fixture)).toEqual({ id: "777", name: "James Bond", email: "james@example.com", image: "https://d3myhnqlqw2314.cloudfront.net/profile_120x120.jpg" })
+    expect(await mapProfile(Pipedrive(credentials), { success: true, data: { ...fixture.data, icon_url: null } })).toMatchObject({ image: null })
+  })
+})
+
+describe("Threads", () => {
+  it("maps the user under data, giving no email", async () => {
+    const config = Threads(credentials)
+    expect(await mapProfile(config, { data: { id: "17841405793187218", username: "threadsapitestuser", threads_profile_picture_url: "https://scontent.cdninstagram.com/1.jpg" } })).toEqual({ id: "17841405793187218", name: "threadsapitestuser", email: null, image: "https://scontent.cdninstagram.com/1.jpg" })
+    expect(await mapProfile(config, { data: { id: "1" } })).toEqual({ id: "1", name: null, email: null, image: null })
+  })
+})
+
+describe("TikTok", () => {
+  it("maps the user under data.user, giving no email", async () => {
+    const fixture = { data: { user: { open_id: "723f24d7-e717-40f8-a2b6-cb8464cd23b4", union_id: "c9c60f44-a68e", avatar_url: "https://p19-sign.tiktokcdn-us.com/avatar.jpeg", display_name: "Tik Toker" } }, error: { code: "ok", message: "", log_id: "20220829194722" } }
+    expect(await mapProfile(TikTok(credentials), fixture)).toEqual({ id: "723f24d7-e717-40f8-a2b6-cb8464cd23b4", name: "Tik Toker", email: null, image: "https://p19-sign.tiktokcdn-us.com/avatar.jpeg" })
+  })
+})
+
+describe("Todoist", () => {
+  it("maps the synced user", async () => {
+    const fixture = { id: "2671355", email: "me@example.com", full_name: "Ada Todo", avatar_big: "https://dcff1xvirvpfp.cloudfront.net/big.jpg", tz_info: { timezone: "Europe/Lisbon" } }
+    expect(await mapProfile(Todoist(credentials), fixture)).toEqual({ id: "2671355", name: "Ada Todo", email: "me@example.com", image: "https://dcff1xvirvpfp.cloudfront.net/big.jpg" })
+    expect(await mapProfile(Todoist(credentials), { ...fixture, avatar_big: null })).toMatchObject({ image: null })
+  })
+})
+
+describe("Trakt", () => {
+  it("keys the user by their slug, as Auth.js does, and gives no email", async () => {
+    const fixture = { username: "sean", private: false, name: "Sean Rudford", vip: true, vip_ep: false, ids: { slug: "sean", uuid: "0c5f3b6c" }, joined_at: "2010-09-25T17:49:25.000Z", location: "SF", about: null, gender: "male", age: 35, images: { avatar: { full: "https://walter.trakt.tv/avatars/large/cf4e7a2d8a.jpg" } } }
+    expect(await mapProfile(Trakt(credentials), fixture)).toEqual({ id: "sean", name: "Sean Rudford", email: null, image: "https://walter.trakt.tv/avatars/large/cf4e7a2d8a.jpg" })
+    expect(await mapProfile(Trakt(credentials), { ...fixture, name: "", images: {} })).toMatchObject({ name: "sean", image: null })
+  })
+})
+
+describe("VK", () => {
+  const config = VK(credentials)
+  it("maps users.get's user with the email from the token response, stringifying the numeric id", async () => {
+    const fixture = { id: 210700286, first_name: "Lindsey", last_name: "Stirling", photo_100: "https://sun1-17.userapi.com/s/v1/100.jpg", can_access_closed: true, is_closed: false, email: "lindsey@example.ru" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "210700286", name: "Lindsey Stirling", email: "lindsey@example.ru", image: "https://sun1-17.userapi.com/s/v1/100.jpg" })
+    expect(await mapProfile(config, { ...fixture, email: null, last_name: "" })).toMatchObject({ name: "Lindsey", email: null })
+  })
+  it("asks for email with API version 5.131 and takes no PKCE", () => {
+    expect(config.checks).toEqual(["state"])
+    expect(endpointURL(config.authorization).href).toBe("https://oauth.vk.com/authorize?scope=email&v=5.131")
+    expect(url(config.token)).toBe("https://oauth.vk.com/access_token?v=5.131")
+    expect(config.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
+  })
+})
+
 describe("Coinbase", () => {
   const config = Coinbase(credentials)
   it("maps the user under data", async () => {
@@ -1114,5 +1280,68 @@ describe("environment, frontegg..osu", () => {
     const called: Provider[] = [Kakao(credentials), NetSuite({ accountID: "1234567", profile: (p) => ({ id: String(p.id), name: p.name }) })]
     expect(bare).toHaveLength(23)
     expect(called).toHaveLength(2)
+  })
+})
+
+describe("WeChat", () => {
+  it("keys the user by unionid, else openid, giving no email", async () => {
+    const fixture = { openid: "OPENID", nickname: "NICKNAME", sex: 1, province: "PROVINCE", city: "CITY", country: "COUNTRY", headimgurl: "https://thirdwx.qlogo.cn/mmopen/g3MonUZtNHkdmzicIlibx6iaFqAc56vxLSUfpb6n5WKSYVY0ChQKkiaJSgQ1dZuTOgvLLrhJbERQQ4eMsv84eavHiaiceqxibJxCfHe/46", privilege: ["PRIVILEGE1"], unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" }
+    expect(await mapProfile(WeChat(credentials), fixture)).toEqual({ id: "o6_bmasdasdsad6_2sgVt7hMZOPfL", name: "NICKNAME", email: null, image: fixture.headimgurl })
+    const { unionid: _omit, ...withoutUnionId } = fixture
+    expect(await mapProfile(WeChat(credentials), withoutUnionId)).toMatchObject({ id: "OPENID" })
+  })
+})
+
+describe("Webex", () => {
+  it("maps the person with the first address", async () => {
+    const fixture = { id: "Y2lzY29zcGFyazovL3VzL1BFT1BMRS9mNWIzNjE4Ny1jOGRkLTQ3MjctOGIyZi1mOWM0NDdmMjkwNDY", emails: ["ada@example.com", "ada.l@example.com"], displayName: "Ada Lovelace", avatar: "https://1efa7a94ed216783e352-c62266528714497a17239ececf39e9e2.ssl.cf1.rackcdn.com/V1~54c844c89e678e5a7b16a306bc2897b9~wx29yGtlTpilEFlYzqPKag==~1600", orgId: "org-1" }
+    expect(await mapProfile(Webex(credentials), fixture)).toEqual({ id: fixture.id, name: "Ada Lovelace", email: "ada@example.com", image: fixture.avatar })
+  })
+})
+
+describe("Wikimedia", () => {
+  const config = Wikimedia(credentials)
+  it("maps the OAuth 2 profile, with no picture", async () => {
+    const fixture = { sub: "4625873", username: "Ada Lovelace", editcount: 1337, confirmed_email: true, blocked: false, registered: "20150707201203", groups: ["*", "user", "autoconfirmed"], rights: ["read", "edit"], grants: ["basic"], realname: "Ada", email: "ada@example.com" }
+    expect(await mapProfile(config, fixture)).toEqual({ id: "4625873", name: "Ada Lovelace", email: "ada@example.com", image: null })
+    const { email: _omit, ...noEmail } = fixture
+    expect(await mapProfile(config, noEmail)).toMatchObject({ email: null })
+  })
+  it("sends an empty scope: the consumer's grants apply", () => {
+    expect(authorizationShape(config)).toEqual({ endpoint: "https://meta.wikimedia.org/w/rest.php/oauth2/authorize", scope: "" })
+  })
+})
+
+describe("WordPress", () => {
+  it("maps /rest/v1/me, stringifying the numeric ID", async () => {
+    const fixture = { ID: 18342963, display_name: "Ada Lovelace", username: "ada", email: "ada@example.com", email_verified: true, avatar_URL: "https://0.gravatar.com/avatar/ad.png", profile_URL: "https://gravatar.com/ada", primary_blog: 1 }
+    expect(await mapProfile(WordPress(credentials), fixture)).toEqual({ id: "18342963", name: "Ada Lovelace", email: "ada@example.com", image: "https://0.gravatar.com/avatar/ad.png" })
+    expect(WordPress(credentials).name).toBe("WordPress.com")
+  })
+})
+
+describe("WorkOS", () => {
+  it("maps the SSO profile with the identity provider's picture", async () => {
+    const fixture = { object: "profile", id: "prof_01DMC79VCBZ0NY2099737PSVF1", organization_id: "org_01EHWNCE74X7JSDV0X3SZ3KJNY", connection_id: "conn_01E4ZCR3C56J083X43JQXF3JK5", connection_type: "GoogleOAuth", idp_id: "103456789", email: "todd@example.com", first_name: "Todd", last_name: "Rundgren", raw_attributes: { picture: "https://lh3.googleusercontent.com/a/todd" } }
+    expect(await mapProfile(WorkOS(credentials), fixture)).toEqual({ id: "prof_01DMC79VCBZ0NY2099737PSVF1", name: "Todd Rundgren", email: "todd@example.com", image: "https://lh3.googleusercontent.com/a/todd" })
+    expect(await mapProfile(WorkOS(credentials), { ...fixture, first_name: null, last_name: null, raw_attributes: {} })).toMatchObject({ name: null, image: null })
+  })
+})
+
+describe("Yandex", () => {
+  const fixture = { login: "ivan", id: "1000034426", client_id: "4760187d81bc4b7799476b42b5103713", psuid: "1.AAceCw", emails: ["ivan@yandex.ru", "other@yandex.ru"], default_email: "ivan@yandex.ru", is_avatar_empty: false, default_avatar_id: "131652443", first_name: "Иван", last_name: "Иванов", display_name: "Ivan", real_name: "Иван Иванов", sex: "male" as const }
+  it("maps /info with the avatar URL built from its id", async () => {
+    expect(await mapProfile(Yandex(credentials), fixture)).toEqual({ id: "1000034426", name: "Ivan", email: "ivan@yandex.ru", image: "https://avatars.yandex.net/get-yapic/131652443/islands-200" })
+  })
+  it("falls back to the real name, the first address, and no picture when the avatar is empty", async () => {
+    const { display_name: _name, default_email: _email, ...rest } = fixture
+    expect(await mapProfile(Yandex(credentials), { ...rest, is_avatar_empty: true })).toEqual({ id: "1000034426", name: "Иван Иванов", email: "ivan@yandex.ru", image: null })
+  })
+})
+
+describe("Zoho", () => {
+  it("maps /oauth/user/info, stringifying the numeric ZUID", async () => {
+    const fixture = { First_Name: "Ada", Email: "ada@example.com", Last_Name: "Lovelace", Display_Name: "ada.l", ZUID: 72371924 }
+    expect(await mapProfile(Zoho(credentials), fixture)).toEqual({ id: "72371924", name: "Ada Lovelace", email: "ada@example.com", image: null })
   })
 })
