@@ -98,6 +98,7 @@ import WorkOS from "../../src/providers/workos.js"
 import Yandex from "../../src/providers/yandex.js"
 import Zoho from "../../src/providers/zoho.js"
 import { conformHook, endpointParams, endpointURL, fakeFetch, mapProfile, requestContext, requestHook } from "./helpers.js"
+import { PROFILES, STANDARD_CLAIMS } from "./profile-fixtures.js"
 
 const credentials = { clientId: "id", clientSecret: "secret" }
 
@@ -169,7 +170,7 @@ describe("environment", () => {
 describe("GitHub", () => {
   const config = GitHub(credentials)
   it("maps /user, stringifying the numeric id and falling back to the login for the name", async () => {
-    const fixture = { login: "octocat", id: 583231, avatar_url: "https://avatars.githubusercontent.com/u/583231?v=4", html_url: "https://github.com/octocat", name: "The Octocat", email: "octocat@github.com", type: "User" }
+    const fixture = PROFILES.github
     expect(await mapProfile(config, fixture)).toEqual({ id: "583231", name: "The Octocat", email: "octocat@github.com", image: "https://avatars.githubusercontent.com/u/583231?v=4" })
     expect(await mapProfile(config, { ...fixture, name: null, email: null })).toMatchObject({ id: "583231", name: "octocat", email: null })
   })
@@ -183,7 +184,7 @@ describe("GitHub", () => {
 describe("Google", () => {
   const config = Google(credentials)
   it("maps the ID token claims", async () => {
-    const fixture = { iss: "https://accounts.google.com", aud: "id", sub: "110169484474386276334", email: "ada@example.com", email_verified: true, name: "Ada Lovelace", given_name: "Ada", family_name: "Lovelace", picture: "https://lh3.googleusercontent.com/a/photo", locale: "en" }
+    const fixture = PROFILES.google
     expect(await mapProfile(config, fixture)).toEqual({ id: "110169484474386276334", name: "Ada Lovelace", email: "ada@example.com", image: "https://lh3.googleusercontent.com/a/photo" })
   })
   it("discovers from accounts.google.com", () => {
@@ -195,7 +196,7 @@ describe("Google", () => {
 describe("Apple", () => {
   const config = Apple(credentials)
   it("maps the ID token, with the name from the first sign-in's user parameter", async () => {
-    const fixture = { iss: "https://appleid.apple.com", sub: "001234.abcdef0123456789.1234", email: "x9k2@privaterelay.appleid.com", email_verified: true, is_private_email: true }
+    const fixture = PROFILES.apple
     expect(await mapProfile(config, fixture)).toEqual({ id: "001234.abcdef0123456789.1234", name: null, email: "x9k2@privaterelay.appleid.com", image: null })
     const withUser = { ...fixture, user: { name: { firstName: "Ada", lastName: "Lovelace" }, email: "x9k2@privaterelay.appleid.com" } }
     expect(await mapProfile(config, withUser)).toMatchObject({ name: "Ada Lovelace" })
@@ -210,7 +211,7 @@ describe("Apple", () => {
 
 describe("Microsoft Entra ID", () => {
   it("maps the ID token claims", async () => {
-    const fixture = { sub: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", oid: "00000000-0000-0000-66f3-3332eca7ea81", tid: "9188040d-6c67-4c5b-b112-36a304b66dad", name: "Ada Lovelace", preferred_username: "ada@contoso.com", email: "ada@contoso.com" }
+    const fixture = PROFILES["microsoft-entra-id"]
     expect(await mapProfile(MicrosoftEntraID(credentials), fixture)).toEqual({ id: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", name: "Ada Lovelace", email: "ada@contoso.com", image: null })
     // preferred_username is not a verified address, so it never stands in for the email.
     expect(await mapProfile(MicrosoftEntraID(credentials), { ...fixture, email: undefined })).toMatchObject({ email: null })
@@ -229,7 +230,7 @@ describe("Microsoft Entra ID", () => {
 describe("GitLab", () => {
   const config = GitLab(credentials)
   it("maps /api/v4/user, stringifying the numeric id", async () => {
-    const fixture = { id: 1, username: "john_smith", name: "John Smith", state: "active", avatar_url: "https://gitlab.com/uploads/-/system/user/avatar/1/index.jpg", web_url: "https://gitlab.com/john_smith", email: "john@example.com" }
+    const fixture = PROFILES.gitlab
     expect(await mapProfile(config, fixture)).toEqual({ id: "1", name: "John Smith", email: "john@example.com", image: "https://gitlab.com/uploads/-/system/user/avatar/1/index.jpg" })
     expect(await mapProfile(config, { ...fixture, name: null, email: null, avatar_url: null })).toEqual({ id: "1", name: "john_smith", email: null, image: null })
   })
@@ -242,7 +243,7 @@ describe("GitLab", () => {
 
 describe("Discord", () => {
   const config = Discord(credentials)
-  const fixture = { id: "80351110224678912", username: "nelly", discriminator: "0", global_name: "Nelly", avatar: "8342729096ea3675442027381ff50dfe", email: "nelly@discord.com", verified: true }
+  const fixture = PROFILES.discord
   it("maps /users/@me with the CDN avatar (gif when animated)", async () => {
     expect(await mapProfile(config, fixture)).toEqual({ id: "80351110224678912", name: "Nelly", email: "nelly@discord.com", image: "https://cdn.discordapp.com/avatars/80351110224678912/8342729096ea3675442027381ff50dfe.png" })
     expect(await mapProfile(config, { ...fixture, avatar: "a_1269e74af4df7417b13759eae50c83dc" })).toMatchObject({ image: "https://cdn.discordapp.com/avatars/80351110224678912/a_1269e74af4df7417b13759eae50c83dc.gif" })
@@ -264,7 +265,7 @@ describe("Discord", () => {
 describe("Slack", () => {
   const config = Slack(credentials)
   it("maps the OpenID claims", async () => {
-    const fixture = { ok: true, sub: "U0R7JM", "https://slack.com/user_id": "U0R7JM", "https://slack.com/team_id": "T0R7GR", email: "krane@slack-corp.com", email_verified: true, name: "krane", picture: "https://secure.gravatar.com/avatar/abc.jpg", given_name: "Bront", family_name: "Labradoodle" }
+    const fixture = PROFILES.slack
     expect(await mapProfile(config, fixture)).toEqual({ id: "U0R7JM", name: "krane", email: "krane@slack-corp.com", image: "https://secure.gravatar.com/avatar/abc.jpg" })
   })
   it("discovers from slack.com", () => {
@@ -275,7 +276,7 @@ describe("Slack", () => {
 describe("Twitter", () => {
   const config = Twitter(credentials)
   it("maps the user under data", async () => {
-    const fixture = { data: { id: "2244994945", name: "X Dev", username: "XDevelopers", profile_image_url: "https://pbs.twimg.com/profile_images/1/normal.jpg" } }
+    const fixture = PROFILES.twitter
     expect(await mapProfile(config, fixture)).toEqual({ id: "2244994945", name: "X Dev", email: null, image: "https://pbs.twimg.com/profile_images/1/normal.jpg" })
     expect(await mapProfile(config, { data: { ...fixture.data, confirmed_email: "dev@x.com" } })).toMatchObject({ email: "dev@x.com" })
   })
@@ -290,7 +291,7 @@ describe("Twitter", () => {
 describe("Facebook", () => {
   const config = Facebook(credentials)
   it("maps the Graph API user with the picture URL", async () => {
-    const fixture = { id: "10158475543281234", name: "Ada Lovelace", email: "ada@example.com", picture: { data: { height: 50, width: 50, is_silhouette: false, url: "https://platform-lookaside.fbsbx.com/platform/profilepic/?asid=1" } } }
+    const fixture = PROFILES.facebook
     expect(await mapProfile(config, fixture)).toEqual({ id: "10158475543281234", name: "Ada Lovelace", email: "ada@example.com", image: "https://platform-lookaside.fbsbx.com/platform/profilepic/?asid=1" })
     expect(await mapProfile(config, { id: "1", name: "No Email" })).toEqual({ id: "1", name: "No Email", email: null, image: null })
   })
@@ -303,7 +304,7 @@ describe("Facebook", () => {
 describe("LinkedIn", () => {
   const config = LinkedIn(credentials)
   it("maps the OpenID claims", async () => {
-    const fixture = { sub: "782bbtaQ", name: "John Doe", given_name: "John", family_name: "Doe", picture: "https://media.licdn.com/dms/image/C4D03AQ/photo", locale: "en-US", email: "doe@email.com", email_verified: true }
+    const fixture = PROFILES.linkedin
     expect(await mapProfile(config, fixture)).toEqual({ id: "782bbtaQ", name: "John Doe", email: "doe@email.com", image: "https://media.licdn.com/dms/image/C4D03AQ/photo" })
   })
   it("discovers from linkedin.com/oauth and authenticates in the body", () => {
@@ -315,7 +316,7 @@ describe("LinkedIn", () => {
 describe("Twitch", () => {
   const config = Twitch(credentials)
   it("maps the ID token claims", async () => {
-    const fixture = { aud: "id", iss: "https://id.twitch.tv/oauth2", sub: "713936733", preferred_username: "ada_plays", email: "ada@example.com", email_verified: true, picture: "https://static-cdn.jtvnw.net/user-default-pictures/1.png" }
+    const fixture = PROFILES.twitch
     expect(await mapProfile(config, fixture)).toEqual({ id: "713936733", name: "ada_plays", email: "ada@example.com", image: "https://static-cdn.jtvnw.net/user-default-pictures/1.png" })
   })
   it("asks for the email claim", () => {
@@ -330,7 +331,7 @@ describe("Twitch", () => {
 describe("Spotify", () => {
   const config = Spotify(credentials)
   it("maps /v1/me with the first image", async () => {
-    const fixture = { id: "wizzler", display_name: "JM Wizzler", email: "email@example.com", country: "SE", product: "premium", images: [{ url: "https://i.scdn.co/image/ab6775700000ee85", height: 300, width: 300 }, { url: "https://i.scdn.co/image/small", height: 64, width: 64 }] }
+    const fixture = PROFILES.spotify
     expect(await mapProfile(config, fixture)).toEqual({ id: "wizzler", name: "JM Wizzler", email: "email@example.com", image: "https://i.scdn.co/image/ab6775700000ee85" })
     expect(await mapProfile(config, { ...fixture, display_name: null, images: [] })).toMatchObject({ name: null, image: null })
   })
@@ -342,12 +343,12 @@ describe("Spotify", () => {
 })
 
 describe.each([
-  ["Auth0", Auth0, "https://dev-abc123.us.auth0.com/", { sub: "auth0|64b1f0c2a7e3", nickname: "ada", name: "ada@example.com", email: "ada@example.com", email_verified: true, picture: "https://s.gravatar.com/avatar/abc.png" }, "ada@example.com", "ada"],
-  ["Okta", Okta, "https://dev-123456.okta.com/oauth2/default", { sub: "00uid4BxXw6I6TV4m0g3", name: "Ada Lovelace", preferred_username: "ada@example.com", email: "ada@example.com", email_verified: true, picture: "https://okta.example/ada.png" }, "Ada Lovelace", "ada@example.com"],
-  ["Keycloak", Keycloak, "https://keycloak.example.com/realms/acme", { sub: "f:550e8400-e29b-41d4-a716-446655440000:ada", preferred_username: "ada", name: "Ada Lovelace", given_name: "Ada", family_name: "Lovelace", email: "ada@example.com", email_verified: true, picture: "https://keycloak.example.com/ada.png" }, "Ada Lovelace", "ada"],
-  ["Cognito", Cognito, "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf123", { sub: "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", "cognito:username": "ada", name: "Ada Lovelace", email: "ada@example.com", email_verified: true, picture: "https://cdn.example/ada.png" }, "Ada Lovelace", "ada"],
-  ["Zitadel", Zitadel, "https://acme-xyz.zitadel.cloud", { sub: "234567890123456789", name: "Ada Lovelace", preferred_username: "ada@acme.zitadel.cloud", email: "ada@example.com", email_verified: true, picture: "https://acme-xyz.zitadel.cloud/assets/v1/avatar.png" }, "Ada Lovelace", "ada@acme.zitadel.cloud"],
-  ["Authentik", Authentik, "https://authentik.example.com/application/o/my-app/", { sub: "b7e9c2f1d0a84a3f9e1c", name: "Ada Lovelace", preferred_username: "ada", nickname: "ada", email: "ada@example.com", email_verified: true, groups: ["admins"] }, "Ada Lovelace", "ada"],
+  ["Auth0", Auth0, "https://dev-abc123.us.auth0.com/", PROFILES.auth0, "ada@example.com", "ada"],
+  ["Okta", Okta, "https://dev-123456.okta.com/oauth2/default", PROFILES.okta, "Ada Lovelace", "ada@example.com"],
+  ["Keycloak", Keycloak, "https://keycloak.example.com/realms/acme", PROFILES.keycloak, "Ada Lovelace", "ada"],
+  ["Cognito", Cognito, "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf123", PROFILES.cognito, "Ada Lovelace", "ada"],
+  ["Zitadel", Zitadel, "https://acme-xyz.zitadel.cloud", PROFILES.zitadel, "Ada Lovelace", "ada@acme.zitadel.cloud"],
+  ["Authentik", Authentik, "https://authentik.example.com/application/o/my-app/", PROFILES.authentik, "Ada Lovelace", "ada"],
 ] as const)("%s", (_name, factory, issuer, fixture, expectedName, fallbackName) => {
   it("maps the ID token claims", async () => {
     const config = factory({ ...credentials, issuer })
@@ -371,7 +372,7 @@ describe.each([
 describe("Reddit", () => {
   const config = Reddit(credentials)
   it("maps /api/v1/me, unescaping the icon URL", async () => {
-    const fixture = { id: "1w72", name: "spez", icon_img: "https://styles.redditmedia.com/t5_3k30p/styles/profileIcon_snoo.png?width=256&amp;height=256&amp;s=abc", total_karma: 1000 }
+    const fixture = PROFILES.reddit
     expect(await mapProfile(config, fixture)).toEqual({ id: "1w72", name: "spez", email: null, image: "https://styles.redditmedia.com/t5_3k30p/styles/profileIcon_snoo.png?width=256&height=256&s=abc" })
     expect(await mapProfile(config, { id: "1w72", name: "spez", icon_img: "" })).toMatchObject({ image: null })
   })
@@ -386,7 +387,7 @@ describe("Reddit", () => {
 describe("Notion", () => {
   const config = Notion(credentials)
   it("maps the person who owns the integration", async () => {
-    const fixture = { object: "user", id: "e79a0b74-3aba-4149-9f74-0bb5791a6ee6", type: "person", name: "Avocado Lovelace", avatar_url: "https://secure.notion-static.com/e6a352a8.jpg", person: { email: "avo@example.org" } }
+    const fixture = PROFILES.notion
     expect(await mapProfile(config, fixture)).toEqual({ id: "e79a0b74-3aba-4149-9f74-0bb5791a6ee6", name: "Avocado Lovelace", email: "avo@example.org", image: "https://secure.notion-static.com/e6a352a8.jpg" })
     expect(await mapProfile(config, { ...fixture, person: {}, avatar_url: null })).toMatchObject({ email: null, image: null })
   })
@@ -400,7 +401,7 @@ describe("Notion", () => {
 describe("Dropbox", () => {
   const config = Dropbox(credentials)
   it("maps get_current_account", async () => {
-    const fixture = { account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", name: { given_name: "Franz", surname: "Ferdinand", familiar_name: "Franz", display_name: "Franz Ferdinand (Personal)", abbreviated_name: "FF" }, email: "franz@dropbox.com", email_verified: true, disabled: false, profile_photo_url: "https://dl-web.dropbox.com/account_photo/get/dbaphid%3AAAHWGmIXV3sUuOmBfTz0wPsiqHUpBWvv3ZA" }
+    const fixture = PROFILES.dropbox
     expect(await mapProfile(config, fixture)).toEqual({ id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", name: "Franz Ferdinand (Personal)", email: "franz@dropbox.com", image: "https://dl-web.dropbox.com/account_photo/get/dbaphid%3AAAHWGmIXV3sUuOmBfTz0wPsiqHUpBWvv3ZA" })
   })
   it("asks for account_info.read and a refresh token", () => {
@@ -413,7 +414,7 @@ describe("Dropbox", () => {
 describe("Bitbucket", () => {
   const config = Bitbucket(credentials)
   it("maps /2.0/user with the looked-up email", async () => {
-    const fixture = { account_id: "557058:c0b72ad0-1cb5-4018-9cdc-0cde8492c443", uuid: "{d301aafa-d676-4ee0-88be-962be7417567}", display_name: "Ada Lovelace", nickname: "ada", links: { avatar: { href: "https://avatar-management--avatars.us-west-2.prod.public.atl-paas.net/initials/AL-1.png" } }, email: "ada@example.com" }
+    const fixture = PROFILES.bitbucket
     expect(await mapProfile(config, fixture)).toEqual({ id: "557058:c0b72ad0-1cb5-4018-9cdc-0cde8492c443", name: "Ada Lovelace", email: "ada@example.com", image: "https://avatar-management--avatars.us-west-2.prod.public.atl-paas.net/initials/AL-1.png" })
     expect(await mapProfile(config, { ...fixture, email: null, links: {} })).toMatchObject({ email: null, image: null })
   })
@@ -427,7 +428,7 @@ describe("Bitbucket", () => {
 describe("Strava", () => {
   const config = Strava(credentials)
   it("maps the athlete, stringifying the numeric id", async () => {
-    const fixture = { id: 134815, username: "marianne_t", firstname: "Marianne", lastname: "Teutenberg", city: "San Francisco", profile_medium: "https://dgalywyr863hv.cloudfront.net/pictures/athletes/134815/medium.jpg", profile: "https://dgalywyr863hv.cloudfront.net/pictures/athletes/134815/large.jpg" }
+    const fixture = PROFILES.strava
     expect(await mapProfile(config, fixture)).toEqual({ id: "134815", name: "Marianne Teutenberg", email: null, image: "https://dgalywyr863hv.cloudfront.net/pictures/athletes/134815/large.jpg" })
   })
   it("asks for read and authenticates in the body", () => {
@@ -441,7 +442,7 @@ describe("Strava", () => {
 describe("Zoom", () => {
   const config = Zoom(credentials)
   it("maps /v2/users/me", async () => {
-    const fixture = { id: "KDcuGIm1QgePTO8WbOqwIQ", first_name: "Jill", last_name: "Chill", display_name: "Jill Chill", email: "jchill@example.com", type: 1, pic_url: "https://example.zoom.us/p/KDcuGIm1QgePTO8WbOqwIQ/photo", account_id: "q6gBJVO5TzexKYTb_I2rpg" }
+    const fixture = PROFILES.zoom
     expect(await mapProfile(config, fixture)).toEqual({ id: "KDcuGIm1QgePTO8WbOqwIQ", name: "Jill Chill", email: "jchill@example.com", image: "https://example.zoom.us/p/KDcuGIm1QgePTO8WbOqwIQ/photo" })
     expect(await mapProfile(config, { ...fixture, display_name: "" })).toMatchObject({ name: "Jill Chill" })
   })
@@ -455,7 +456,7 @@ describe("Zoom", () => {
 describe("Atlassian", () => {
   const config = Atlassian(credentials)
   it("maps /me", async () => {
-    const fixture = { account_type: "atlassian", account_id: "112233aa-bb11-cc22-33dd-445566abcabc", email: "mia@example.com", name: "Mia Krystof", picture: "https://avatar-management--avatars.us-west-2.prod.public.atl-paas.net/112233aa/1234abcd-9876-54aa-33aa-1234dfsade9487ds", account_status: "active", nickname: "mkrystof" }
+    const fixture = PROFILES.atlassian
     expect(await mapProfile(config, fixture)).toEqual({ id: "112233aa-bb11-cc22-33dd-445566abcabc", name: "Mia Krystof", email: "mia@example.com", image: fixture.picture })
   })
   it("asks the API gateway audience for read:me, with consent", () => {
@@ -469,11 +470,7 @@ describe("Atlassian", () => {
 describe("42 School", () => {
   const config = FortyTwo(credentials)
   it("maps /v2/me: the chosen full name, the picture's link, the numeric id as a string", async () => {
-    const fixture = {
-      id: 87241, email: "alovelac@student.42.fr", login: "alovelac", first_name: "Augusta Ada", last_name: "King", usual_full_name: "Ada Lovelace",
-      usual_first_name: "Ada", displayname: "Augusta Ada King", url: "https://api.intra.42.fr/v2/users/alovelac", "staff?": false,
-      image: { link: "https://cdn.intra.42.fr/users/1a2b/alovelac.jpg", versions: { small: "https://cdn.intra.42.fr/users/1a2b/small_alovelac.jpg" } },
-    }
+    const fixture = PROFILES["42-school"]
     expect(await mapProfile(config, fixture)).toEqual({ id: "87241", name: "Ada Lovelace", email: "alovelac@student.42.fr", image: "https://cdn.intra.42.fr/users/1a2b/alovelac.jpg" })
     expect(await mapProfile(config, { ...fixture, image: { link: null, versions: {} } })).toMatchObject({ image: null })
   })
@@ -488,19 +485,7 @@ describe("42 School", () => {
 
 describe("Kakao", () => {
   const config = Kakao(credentials)
-  const fixture = {
-    id: 2134567890,
-    connected_at: "2024-01-02T03:04:05Z",
-    properties: { nickname: "라이언", profile_image: "http://k.kakaocdn.net/dn/ryan/img_640x640.jpg" },
-    kakao_account: {
-      profile_nickname_needs_agreement: false,
-      profile: { nickname: "라이언", thumbnail_image_url: "https://k.kakaocdn.net/dn/ryan/img_110x110.jpg", profile_image_url: "https://k.kakaocdn.net/dn/ryan/img_640x640.jpg", is_default_image: false },
-      has_email: true,
-      email: "ryan@kakao.test",
-      is_email_valid: true,
-      is_email_verified: true,
-    },
-  }
+  const fixture = PROFILES.kakao
   it("maps /v2/user/me's kakao_account, stringifying the numeric id", async () => {
     expect(await mapProfile(config, fixture)).toEqual({ id: "2134567890", name: "라이언", email: "ryan@kakao.test", image: "https://k.kakaocdn.net/dn/ryan/img_640x640.jpg" })
     expect(await mapProfile(config, { id: 1 })).toEqual({ id: "1", name: null, email: null, image: null })
@@ -516,7 +501,7 @@ describe("Kakao", () => {
 describe("Naver", () => {
   const config = Naver(credentials)
   it("maps the user under response", async () => {
-    const fixture = { resultcode: "00", message: "success", response: { id: "32742776", nickname: "OpenAPI", name: "오픈 API", email: "openapi@naver.com", gender: "F", age: "40-49", birthday: "10-01", profile_image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif" } }
+    const fixture = PROFILES.naver
     expect(await mapProfile(config, fixture)).toEqual({ id: "32742776", name: "OpenAPI", email: "openapi@naver.com", image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif" })
     expect(await mapProfile(config, { resultcode: "00", message: "success", response: { id: "1" } })).toEqual({ id: "1", name: null, email: null, image: null })
   })
@@ -530,7 +515,7 @@ describe("Naver", () => {
 describe("Instagram", () => {
   const config = Instagram(credentials)
   it("maps the Graph API user: the username, no email or picture", async () => {
-    expect(await mapProfile(config, { id: "17841405793187218", username: "jayposiris", account_type: "PERSONAL" })).toEqual({ id: "17841405793187218", name: "jayposiris", email: null, image: null })
+    expect(await mapProfile(config, PROFILES.instagram)).toEqual({ id: "17841405793187218", name: "jayposiris", email: null, image: null })
   })
   it("asks for user_profile, authenticates in the body and names the fields it reads", () => {
     expect(authorizationShape(config)).toEqual({ endpoint: "https://api.instagram.com/oauth/authorize", scope: "user_profile" })
@@ -550,7 +535,7 @@ describe("Instagram", () => {
 describe("HubSpot", () => {
   const config = HubSpot(credentials)
   it("maps the token information: the email address as name and email, the numeric user id as a string", async () => {
-    const fixture = { token: "CNa...", user: "ada@hubspot.test", hub_domain: "acme.hubspot.test", scopes: ["oauth"], hub_id: 62515, app_id: 456, expires_in: 1754, user_id: 123, token_type: "access" }
+    const fixture = PROFILES.hubspot
     expect(await mapProfile(config, fixture)).toEqual({ id: "123", name: "ada@hubspot.test", email: "ada@hubspot.test", image: null })
   })
   it("asks for the oauth scope and authenticates in the body", () => {
@@ -573,7 +558,7 @@ describe("HubSpot", () => {
 describe("Mail.ru", () => {
   const config = Mailru(credentials)
   it("maps /userinfo as Auth.js's default mapping does: the name, else the nickname", async () => {
-    const fixture = { id: "1734604429", client_id: "7e5f4707", nickname: "Бернар", first_name: "Бернар", last_name: "Бердикул", email: "bernard@mail.test", image: "https://filin.mail.ru/pic?d=1", gender: "m", locale: "ru_RU" }
+    const fixture = PROFILES.mailru
     expect(await mapProfile(config, fixture)).toEqual({ id: "1734604429", name: "Бернар", email: "bernard@mail.test", image: null })
     expect(await mapProfile(config, { ...fixture, name: "Бернар Бердикул" })).toMatchObject({ name: "Бернар Бердикул" })
   })
@@ -593,7 +578,7 @@ describe("Mail.ru", () => {
 describe("Mailchimp", () => {
   const config = Mailchimp(credentials)
   it("maps /oauth2/metadata: the login's id and email, the account's name", async () => {
-    const fixture = { dc: "us19", role: "owner", accountname: "Acme Inc", user_id: 98765, login: { email: "ada@acme.test", avatar: null, login_id: 12345, login_name: "ada", login_email: "ada@acme.test" }, api_endpoint: "https://us19.api.mailchimp.com" }
+    const fixture = PROFILES.mailchimp
     expect(await mapProfile(config, fixture)).toEqual({ id: "12345", name: "Acme Inc", email: "ada@acme.test", image: null })
   })
   it("asks login.mailchimp.com", () => {
@@ -606,7 +591,7 @@ describe("Mailchimp", () => {
 describe("Medium", () => {
   const config = Medium(credentials)
   it("maps the user under data", async () => {
-    const fixture = { data: { id: "5303d74c64f66366f00cb9b2a94f3251bf5", username: "majelbstoat", name: "Jamie Talbot", url: "https://medium.com/@majelbstoat", imageUrl: "https://images.medium.com/0*fkfQiTzT7TlUGGyI.png" } }
+    const fixture = PROFILES.medium
     expect(await mapProfile(config, fixture)).toEqual({ id: "5303d74c64f66366f00cb9b2a94f3251bf5", name: "Jamie Talbot", email: null, image: "https://images.medium.com/0*fkfQiTzT7TlUGGyI.png" })
   })
   it("asks for basicProfile", () => {
@@ -619,7 +604,7 @@ describe("Medium", () => {
 describe("Netlify", () => {
   const config = Netlify(credentials)
   it("maps /api/v1/user", async () => {
-    const fixture = { id: "5a1f3b8e7c5d", uid: null, full_name: "Ada Lovelace", avatar_url: "https://avatars.netlify.test/ada.png", email: "ada@netlify.test", slug: "ada" }
+    const fixture = PROFILES.netlify
     expect(await mapProfile(config, fixture)).toEqual({ id: "5a1f3b8e7c5d", name: "Ada Lovelace", email: "ada@netlify.test", image: "https://avatars.netlify.test/ada.png" })
     expect(await mapProfile(config, { ...fixture, full_name: null, avatar_url: null })).toMatchObject({ name: null, image: null })
   })
@@ -633,7 +618,7 @@ describe("Netlify", () => {
 describe("osu!", () => {
   const config = Osu(credentials)
   it("maps /api/v2/me, stringifying the numeric id; osu! has no email", async () => {
-    const fixture = { id: 2, username: "peppy", avatar_url: "https://a.ppy.sh/2?1519081077.png", country_code: "AU", default_group: "default", is_active: true, is_bot: false, is_deleted: false, is_online: false, is_supporter: true, last_visit: null, pm_friends_only: false, profile_colour: "#3366FF", playmode: "osu", country: { code: "AU", name: "Australia" } }
+    const fixture = PROFILES.osu
     expect(await mapProfile(config, fixture)).toEqual({ id: "2", name: "peppy", email: null, image: "https://a.ppy.sh/2?1519081077.png" })
   })
   it("asks for identify", () => {
@@ -647,7 +632,7 @@ describe("osu!", () => {
 describe("Logto", () => {
   it("maps the ID token, falling back to the username for the name", async () => {
     const config = Logto({ ...credentials, issuer: "https://tenant.logto.app/oidc" })
-    const fixture = { sub: "u1a2b3c4d5", name: "Ada Lovelace", username: "ada", picture: "https://tenant.logto.app/ada.png", email: "ada@logto.test", email_verified: true }
+    const fixture = PROFILES.logto
     expect(await mapProfile(config, fixture)).toEqual({ id: "u1a2b3c4d5", name: "Ada Lovelace", email: "ada@logto.test", image: "https://tenant.logto.app/ada.png" })
     expect(await mapProfile(config, { ...fixture, name: null, picture: null })).toMatchObject({ name: "ada", image: null })
   })
@@ -660,7 +645,7 @@ describe("Logto", () => {
 
 describe("FusionAuth", () => {
   const config = FusionAuth({ ...credentials, issuer: "https://auth.example.test/" })
-  const fixture = { sub: "00000000-0000-0001-0000-000000000000", iss: "https://auth.example.test", aud: "id", exp: 1, iat: 0, email: "richard@fusionauth.test", email_verified: true, picture: "https://auth.example.test/richard.png" }
+  const fixture = PROFILES.fusionauth
   it("maps the ID token, building a name from its parts when there is no name or username", async () => {
     expect(await mapProfile(config, { ...fixture, name: "Richard Hendricks", preferred_username: "richard" })).toEqual({ id: fixture.sub, name: "Richard Hendricks", email: "richard@fusionauth.test", image: "https://auth.example.test/richard.png" })
     expect(await mapProfile(config, { ...fixture, preferred_username: "richard" })).toMatchObject({ name: "richard" })
@@ -681,7 +666,7 @@ describe("NetSuite", () => {
   const RESTLET = "https://1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=123&deploy=1"
   it("maps what the RESTlet returns, stringifying the numeric id", async () => {
     const config = NetSuite({ ...credentials, accountID: "1234567", userinfo: RESTLET })
-    expect(await mapProfile(config, { id: 42, name: "Ada Lovelace", email: "ada@netsuite.test", location: 1, role: 3 })).toEqual({ id: "42", name: "Ada Lovelace", email: "ada@netsuite.test", image: null })
+    expect(await mapProfile(config, PROFILES.netsuite)).toEqual({ id: "42", name: "Ada Lovelace", email: "ada@netsuite.test", image: null })
   })
   it("puts the endpoints on the account's domains, written as NetSuite writes them", () => {
     const config = NetSuite({ ...credentials, accountID: "TSTDRV1234567_SB1", userinfo: RESTLET, scope: "restlets", prompt: "login consent" })
@@ -704,7 +689,7 @@ describe("NetSuite", () => {
 describe("Nextcloud", () => {
   it("maps the provisioning API's user, with the server's avatar URL", async () => {
     const config = Nextcloud({ ...credentials, issuer: "https://cloud.example.test/" })
-    const fixture = { enabled: true, id: "frank", email: "frank@cloud.test", displayname: "Frank K.", groups: ["admin"], language: "en", locale: "en_US" }
+    const fixture = PROFILES.nextcloud
     expect(await mapProfile(config, fixture)).toEqual({ id: "frank", name: "Frank K.", email: "frank@cloud.test", image: "https://cloud.example.test/avatar/frank/512" })
     expect(await mapProfile(config, { ...fixture, id: "frank k", email: null })).toMatchObject({ email: null, image: "https://cloud.example.test/avatar/frank%20k/512" })
   })
@@ -718,12 +703,12 @@ describe("Nextcloud", () => {
 
 describe("Mastodon, Mattermost", () => {
   it("Mastodon maps the account: its username and static avatar, no email", async () => {
-    const fixture = { id: "109348", username: "gargron", acct: "Gargron", display_name: "Eugen 💀", avatar: "https://files.mastodon.social/a.gif", avatar_static: "https://files.mastodon.social/a.png", url: "https://mastodon.social/@Gargron" }
+    const fixture = PROFILES.mastodon
     expect(await mapProfile(Mastodon({ issuer: "https://mastodon.social" }), fixture)).toEqual({ id: "109348", name: "gargron", email: null, image: "https://files.mastodon.social/a.png" })
   })
   it("Mattermost maps the user: the username, else first and last name", async () => {
     const config = Mattermost({ issuer: "https://chat.example.test" })
-    const fixture = { id: "ibzkpfi6sjfyipm5ogwn6mxtxr", username: "ada", email: "ada@chat.test", email_verified: true, first_name: "Ada", last_name: "Lovelace" }
+    const fixture = PROFILES.mattermost
     expect(await mapProfile(config, fixture)).toEqual({ id: "ibzkpfi6sjfyipm5ogwn6mxtxr", name: "ada", email: "ada@chat.test", image: null })
     const { username: _omit, ...nameless } = fixture
     expect(await mapProfile(config, nameless)).toMatchObject({ name: "Ada Lovelace" })
@@ -735,7 +720,7 @@ describe("Mastodon, Mattermost", () => {
 
 describe("Osso", () => {
   it("maps /oauth/me: the id and the asserted email", async () => {
-    const fixture = { id: "2bf9a6a1-8b9e-4a4b-9b44-5c3c3a0b2e1f", email: "ada@acme.test", idp: "Okta", requested: { domain: "acme.test", email: null } }
+    const fixture = PROFILES.osso
     expect(await mapProfile(Osso({ issuer: "https://demo.ossoapp.com" }), fixture)).toEqual({ id: fixture.id, name: null, email: "ada@acme.test", image: null })
   })
   it.each(["https://demo.ossoapp.com/", "https://demo.ossoapp.com", "demo.ossoapp.com"])("puts the endpoints under the instance %j", (issuer) => {
@@ -775,9 +760,9 @@ describe("instance-relative endpoints", () => {
 })
 
 describe.each([
-  ["Asgardeo", Asgardeo, "https://api.asgardeo.io/t/acme/oauth2/token", { sub: "7c1e7d0c-6f1a-4b8e-9a53-1f2e3d4c5b6a", given_name: "Ada", nickname: "ada", preferred_username: "ada@acme.example", email: "ada@example.com", picture: "https://acme.example/ada.png" }, "ada"],
-  ["Descope", Descope, "https://api.descope.com/P2aBcDeFgHiJkLmN", { sub: "U2aBcDeFgHiJkLmNoPqRsTuVwXyZ", name: "Ada Lovelace", email: "ada@example.com", email_verified: true, phone_number: "+15555550100", phone_number_verified: false, picture: "https://descope.example/ada.png" }, null],
-  ["DuendeIdentityServer6", DuendeIdentityServer6, "https://demo.duendesoftware.com", { sub: "2", name: "Bob Smith", nickname: "bob", email: "BobSmith@email.com", email_verified: true, picture: "https://demo.duendesoftware.com/bob.png" }, "bob"],
+  ["Asgardeo", Asgardeo, "https://api.asgardeo.io/t/acme/oauth2/token", PROFILES.asgardeo, "ada"],
+  ["Descope", Descope, "https://api.descope.com/P2aBcDeFgHiJkLmN", PROFILES.descope, null],
+  ["DuendeIdentityServer6", DuendeIdentityServer6, "https://demo.duendesoftware.com", PROFILES["duende-identity-server6"], "bob"],
 ] as const)("%s", (_name, factory, issuer, fixture, fallbackName) => {
   it("maps the ID token claims as Auth.js's default mapping does", async () => {
     const config = factory({ ...credentials, issuer })
@@ -805,7 +790,7 @@ describe("Azure AD (deprecated alias of Microsoft Entra ID)", () => {
     expect(alias).toMatchObject({ id: "azure-ad", name: "Azure Active Directory", type: "oidc", issuer: "https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0" })
     expect(alias.style).toEqual(entra.style)
     expect(typeof alias.idTokenIssuer).toBe("function")
-    const claims = { sub: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", name: "Megan Bowen", email: "MeganB@contoso.example", tid: "9188040d-6c67-4c5b-b112-36a304b66dad" }
+    const claims = PROFILES["azure-ad"]
     expect(await mapProfile(alias, claims)).toEqual(await mapProfile(entra, claims))
     expect(AzureAD({ id: "entra", name: "Work account" })).toMatchObject({ id: "entra", name: "Work account" })
   })
@@ -816,11 +801,7 @@ describe("Azure AD (deprecated alias of Microsoft Entra ID)", () => {
 })
 
 describe("Azure AD B2C", () => {
-  const claims = {
-    exp: 1735689600, nbf: 1735686000, ver: "1.0", iss: "https://contoso.b2clogin.com/775527ff-9a37-4307-8b3d-cc311f58d925/v2.0/", sub: "8d3a8e36-5c6b-4b4b-a6a5-3f1e6f3c9d21",
-    aud: "id", iat: 1735686000, auth_time: 1735686000, oid: "8d3a8e36-5c6b-4b4b-a6a5-3f1e6f3c9d21", country: "Norway", name: "Ada Lovelace", postalCode: "0150",
-    emails: ["ada@example.com", "ada@work.example"], tfp: "B2C_1_signupsignin",
-  }
+  const claims = PROFILES["azure-ad-b2c"]
   it("maps the claims, the first of the email addresses as the email", async () => {
     const config = AzureADB2C({ ...credentials, issuer: "https://contoso.b2clogin.com/contoso.onmicrosoft.com/B2C_1_signupsignin/v2.0" })
     expect(await mapProfile(config, claims)).toEqual({ id: claims.sub, name: "Ada Lovelace", email: "ada@example.com", image: null })
@@ -838,7 +819,7 @@ describe("Azure AD B2C", () => {
 describe("Azure DevOps", () => {
   const config = AzureDevOpsProvider(credentials)
   it("maps the profile, the avatar as a data URL", async () => {
-    const fixture = { displayName: "Ada Lovelace", publicAlias: "8d3a8e36-5c6b", emailAddress: "ada@example.com", coreRevision: 42, timeStamp: "2024-01-01T00:00:00+00:00", id: "8d3a8e36-5c6b-4b4b-a6a5-3f1e6f3c9d21", revision: 42, coreAttributes: { Avatar: { descriptor: {}, value: { contentType: "image/png", isAutoGenerated: true, value: "iVBORw0KGgo=" } } } }
+    const fixture = PROFILES["azure-devops"]
     expect(await mapProfile(config, fixture)).toEqual({ id: fixture.id, name: "Ada Lovelace", email: "ada@example.com", image: "data:image/jpeg;base64,iVBORw0KGgo=" })
     expect(await mapProfile(config, { ...fixture, coreAttributes: {} })).toMatchObject({ image: null })
   })
@@ -856,7 +837,7 @@ describe("Azure DevOps", () => {
 describe("BankID Norway", () => {
   const config = BankIDNorway(credentials)
   it("maps the userinfo claims", async () => {
-    const fixture = { sub: "9578-6000-4-365161", name: "Ada Lovelace", given_name: "Ada", family_name: "Lovelace", birthdate: "1986-12-10", email: "ada@example.no", amr: "BIS", acr: "urn:bankid:bis;LOA=4", bankid_altsub: "9578-6000-4-365161" }
+    const fixture = PROFILES["bankid-no"]
     expect(await mapProfile(config, fixture)).toEqual({ id: fixture.sub, name: "Ada Lovelace", email: "ada@example.no", image: null })
     const { email: _omit, ...addressless } = fixture
     expect(await mapProfile(config, addressless)).toMatchObject({ email: null })
@@ -870,7 +851,7 @@ describe("BankID Norway", () => {
 
 describe("Battle.net", () => {
   it("maps the BattleTag as the name", async () => {
-    const fixture = { sub: "100000001", battle_tag: "Ada#1815", iss: "https://oauth.battle.net", aud: "id" }
+    const fixture = PROFILES.battlenet
     expect(await mapProfile(BattleNet(credentials), fixture)).toEqual({ id: "100000001", name: "Ada#1815", email: null, image: null })
   })
   it("discovers the global issuer by default and a regional one when given, with a nonce", () => {
@@ -883,7 +864,7 @@ describe("Battle.net", () => {
 describe("Beyond Identity", () => {
   it("maps the ID token claims, the user name when there is no name", async () => {
     const config = BeyondIdentity({ ...credentials, issuer: "https://auth-us.beyondidentity.com/v1/tenants/00012/realms/abc/applications/def" })
-    const fixture = { sub: "91ad2bcd-3ebf-4bbc-9b95-2bd3b4b7a2f1", name: "Ada Lovelace", preferred_username: "ada", email: "ada@example.com" }
+    const fixture = PROFILES.beyondidentity
     expect(await mapProfile(config, fixture)).toEqual({ id: fixture.sub, name: "Ada Lovelace", email: "ada@example.com", image: null })
     expect(await mapProfile(config, { ...fixture, name: undefined })).toMatchObject({ name: "ada" })
   })
@@ -892,7 +873,7 @@ describe("Beyond Identity", () => {
 describe("Box", () => {
   const config = Box(credentials)
   it("maps /2.0/users/me, the login as the email", async () => {
-    const fixture = { type: "user", id: "11446498", name: "Aaron Levie", login: "ceo@example.com", avatar_url: "https://www.box.com/api/avatar/large/181216415", status: "active" }
+    const fixture = PROFILES.box
     expect(await mapProfile(config, fixture)).toEqual({ id: "11446498", name: "Aaron Levie", email: "ceo@example.com", image: fixture.avatar_url })
   })
   it("uses Box's endpoints", () => {
@@ -905,7 +886,7 @@ describe("Box", () => {
 describe("BoxyHQ SAML", () => {
   it("maps Jackson's userinfo, joining first and last name", async () => {
     const config = SAMLJackson({ ...credentials, issuer: "https://jackson.example.com" })
-    const fixture = { id: "ada@example.com", email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", requested: { tenant: "example.com", product: "crm" }, raw: {} }
+    const fixture = PROFILES["boxyhq-saml"]
     expect(await mapProfile(config, fixture)).toEqual({ id: "ada@example.com", name: "Ada Lovelace", email: "ada@example.com", image: null })
     expect(await mapProfile(config, { id: "x", email: "x@example.com" })).toMatchObject({ name: null })
   })
@@ -929,13 +910,7 @@ describe("BoxyHQ SAML", () => {
 describe("Bungie", () => {
   const config = Bungie({ ...credentials, apiKey: "key" })
   it("maps the Bungie.net account of the memberships answer, the avatar on www.bungie.net", async () => {
-    const fixture = {
-      Response: {
-        destinyMemberships: [{ membershipType: 3, membershipId: "4611686018467284386", displayName: "Ada" }],
-        bungieNetUser: { membershipId: "20315338", uniqueName: "Ada#1815", displayName: "Ada", profilePicturePath: "/img/profile/avatars/default_avatar.gif", locale: "en" },
-      },
-      ErrorCode: 1, ThrottleSeconds: 0, ErrorStatus: "Success", Message: "Ok", MessageData: {},
-    }
+    const fixture = PROFILES.bungie
     expect(await mapProfile(config, fixture)).toEqual({ id: "20315338", name: "Ada", email: null, image: "https://www.bungie.net/img/profile/avatars/default_avatar.gif" })
     const relative = { ...fixture, Response: { bungieNetUser: { ...fixture.Response.bungieNetUser, profilePicturePath: "img/a.png" } } }
     expect(await mapProfile(config, relative)).toMatchObject({ image: "https://www.bungie.net/img/a.png" })
@@ -951,7 +926,7 @@ describe("Bungie", () => {
 describe("ClickUp", () => {
   const config = ClickUp(credentials)
   it("maps the user, the profile picture as the image", async () => {
-    const fixture = { user: { id: 183, username: "John Doe", email: "john@example.com", color: "#7b68ee", profilePicture: "https://attachments.clickup.com/profilePictures/183_abc.jpg", initials: "JD", week_start_day: 0 } }
+    const fixture = PROFILES["click-up"]
     expect(await mapProfile(config, fixture)).toEqual({ id: "183", name: "John Doe", email: "john@example.com", image: fixture.user.profilePicture })
   })
   it("uses state, no scope, and authenticates in the body", () => {
@@ -962,10 +937,10 @@ describe("ClickUp", () => {
 })
 
 describe.each([
-  ["Passage", Passage, { iss: "https://auth.passage.id/v1/apps/app1", sub: "pzBa1Bd5Ud", aud: ["app1"], exp: 1700003600, iat: 1700000000, email: "ada@example.com", email_verified: true }, { id: "pzBa1Bd5Ud", name: null, email: "ada@example.com", image: null }],
-  ["Ping Identity", PingId, { iss: "https://auth.pingone.eu/env/as", sub: "4e4c5f1a-0b5d-4a7e", aud: "id", iat: 1, exp: 2, name: "Ada Lovelace", given_name: "Ada", family_name: "Lovelace", preferred_username: "ada", email: "ada@example.com", picture: "https://cdn.example/ada.png" }, { id: "4e4c5f1a-0b5d-4a7e", name: "Ada Lovelace", email: "ada@example.com", image: "https://cdn.example/ada.png" }],
-  ["United Effects", UnitedEffects, { sub: "d1b5a8c0-ue", email: "ada@example.com" }, { id: "d1b5a8c0-ue", name: null, email: "ada@example.com", image: null }],
-  ["Vipps", Vipps, { sub: "c06c4afe-d9e1-4c5d-939a-177d752a0944", name: "Ada Lovelace", given_name: "Ada", family_name: "Lovelace", email: "ada@example.no", email_verified: true, phone_number: "4712345678" }, { id: "c06c4afe-d9e1-4c5d-939a-177d752a0944", name: "Ada Lovelace", email: "ada@example.no", image: null }],
+  ["Passage", Passage, PROFILES.passage, { id: "pzBa1Bd5Ud", name: null, email: "ada@example.com", image: null }],
+  ["Ping Identity", PingId, PROFILES["ping-id"], { id: "4e4c5f1a-0b5d-4a7e", name: "Ada Lovelace", email: "ada@example.com", image: "https://cdn.example/ada.png" }],
+  ["United Effects", UnitedEffects, PROFILES["united-effects"], { id: "d1b5a8c0-ue", name: null, email: "ada@example.com", image: null }],
+  ["Vipps", Vipps, PROFILES.vipps, { id: "c06c4afe-d9e1-4c5d-939a-177d752a0944", name: "Ada Lovelace", email: "ada@example.no", image: null }],
 ] as const)("%s", (_name, factory, fixture, user) => {
   it("maps the standard claims", async () => {
     expect(await mapProfile(factory({ ...credentials, issuer: "https://issuer.example" }), fixture)).toEqual(user)
@@ -975,7 +950,7 @@ describe.each([
 describe("Roblox", () => {
   const config = Roblox(credentials)
   it("maps the ID token, with the display name and headshot", async () => {
-    const fixture = { sub: "1516563360", name: "Roblox Dev", nickname: "Roblox Dev", preferred_username: "robloxdev", created_at: 1584663103, profile: "https://www.roblox.com/users/1516563360/profile", picture: "https://tr.rbxcdn.com/headshot.png" }
+    const fixture = PROFILES.roblox
     expect(await mapProfile(config, fixture)).toEqual({ id: "1516563360", name: "Roblox Dev", email: null, image: "https://tr.rbxcdn.com/headshot.png" })
     expect(await mapProfile(config, { ...fixture, picture: null })).toMatchObject({ image: null })
   })
@@ -988,7 +963,7 @@ describe("Roblox", () => {
 describe("Salesforce", () => {
   const config = Salesforce(credentials)
   it("maps the userinfo answer, its sub (the identity URL) being the id", async () => {
-    const fixture = { sub: "https://login.salesforce.com/id/00Dx0000000BV7z/005x00000012Q9P", user_id: "005x00000012Q9P", organization_id: "00Dx0000000BV7z", name: "Ada Lovelace", nickname: "ada", preferred_username: "ada@acme.com", email: "ada@acme.com", email_verified: true, picture: "https://acme.my.salesforce.com/profilephoto/005/F" }
+    const fixture = PROFILES.salesforce
     expect(await mapProfile(config, fixture)).toEqual({ id: fixture.sub, name: "Ada Lovelace", email: "ada@acme.com", image: "https://acme.my.salesforce.com/profilephoto/005/F" })
     expect(await mapProfile(config, { ...fixture, name: undefined })).toMatchObject({ name: "ada" })
   })
@@ -999,7 +974,7 @@ describe("Salesforce", () => {
 
 describe("SimpleLogin", () => {
   it("maps the claims with the avatar", async () => {
-    const fixture = { id: 1, sub: "1", email: "alias.ada@simplelogin.com", email_verified: true, name: "Ada", avatar_url: "https://app.simplelogin.io/avatar.png", client: "My app" }
+    const fixture = PROFILES.simplelogin
     expect(await mapProfile(SimpleLogin(credentials), fixture)).toEqual({ id: "1", name: "Ada", email: "alias.ada@simplelogin.com", image: "https://app.simplelogin.io/avatar.png" })
     expect(await mapProfile(SimpleLogin(credentials), { ...fixture, avatar_url: undefined })).toMatchObject({ image: null })
   })
@@ -1008,7 +983,7 @@ describe("SimpleLogin", () => {
 describe("Patreon", () => {
   const config = Patreon(credentials)
   it("maps the user under data.attributes", async () => {
-    const fixture = { data: { id: "32187", type: "user", attributes: { full_name: "Ada Lovelace", email: "ada@example.com", is_email_verified: true, image_url: "https://c8.patreon.com/2/200/32187", url: "https://www.patreon.com/user?u=32187" } }, links: { self: "https://www.patreon.com/api/user/32187" } }
+    const fixture = PROFILES.patreon
     expect(await mapProfile(config, fixture)).toEqual({ id: "32187", name: "Ada Lovelace", email: "ada@example.com", image: "https://c8.patreon.com/2/200/32187" })
   })
   it("asks for identity and identity[email]", () => {
@@ -1019,14 +994,14 @@ describe("Patreon", () => {
 
 describe("Pinterest", () => {
   it("keys the account by its username and gives no email", async () => {
-    const fixture = { account_type: "PINNER", profile_image: "https://i.pinimg.com/280x280_RS/ab/cd.jpg", website_url: "https://ada.example", username: "adalovelace" }
+    const fixture = PROFILES.pinterest
     expect(await mapProfile(Pinterest(credentials), fixture)).toEqual({ id: "adalovelace", name: "adalovelace", email: null, image: "https://i.pinimg.com/280x280_RS/ab/cd.jpg" })
   })
 })
 
 describe("Pipedrive", () => {
   it("maps the user under data, stringifying the numeric id", async () => {
-    const fixture = { success: true, data: { id: 777, name: "James Bond", email: "james@example.com", locale: "en_US", company_id: 7, company_domain: "mi6", icon_url: "https://d3myhnqlqw2314.cloudfront.net/profile_120x120.jpg" } }
+    const fixture = PROFILES.pipedrive
     expect(await mapProfile(Pipedrive(credentials), fixture)).toEqual({ id: "777", name: "James Bond", email: "james@example.com", image: "https://d3myhnqlqw2314.cloudfront.net/profile_120x120.jpg" })
     expect(await mapProfile(Pipedrive(credentials), { success: true, data: { ...fixture.data, icon_url: null } })).toMatchObject({ image: null })
   })
@@ -1035,21 +1010,21 @@ describe("Pipedrive", () => {
 describe("Threads", () => {
   it("maps the user under data, giving no email", async () => {
     const config = Threads(credentials)
-    expect(await mapProfile(config, { data: { id: "17841405793187218", username: "threadsapitestuser", threads_profile_picture_url: "https://scontent.cdninstagram.com/1.jpg" } })).toEqual({ id: "17841405793187218", name: "threadsapitestuser", email: null, image: "https://scontent.cdninstagram.com/1.jpg" })
+    expect(await mapProfile(config, PROFILES.threads)).toEqual({ id: "17841405793187218", name: "threadsapitestuser", email: null, image: "https://scontent.cdninstagram.com/1.jpg" })
     expect(await mapProfile(config, { data: { id: "1" } })).toEqual({ id: "1", name: null, email: null, image: null })
   })
 })
 
 describe("TikTok", () => {
   it("maps the user under data.user, giving no email", async () => {
-    const fixture = { data: { user: { open_id: "723f24d7-e717-40f8-a2b6-cb8464cd23b4", union_id: "c9c60f44-a68e", avatar_url: "https://p19-sign.tiktokcdn-us.com/avatar.jpeg", display_name: "Tik Toker" } }, error: { code: "ok", message: "", log_id: "20220829194722" } }
+    const fixture = PROFILES.tiktok
     expect(await mapProfile(TikTok(credentials), fixture)).toEqual({ id: "723f24d7-e717-40f8-a2b6-cb8464cd23b4", name: "Tik Toker", email: null, image: "https://p19-sign.tiktokcdn-us.com/avatar.jpeg" })
   })
 })
 
 describe("Todoist", () => {
   it("maps the synced user", async () => {
-    const fixture = { id: "2671355", email: "me@example.com", full_name: "Ada Todo", avatar_big: "https://dcff1xvirvpfp.cloudfront.net/big.jpg", tz_info: { timezone: "Europe/Lisbon" } }
+    const fixture = PROFILES.todoist
     expect(await mapProfile(Todoist(credentials), fixture)).toEqual({ id: "2671355", name: "Ada Todo", email: "me@example.com", image: "https://dcff1xvirvpfp.cloudfront.net/big.jpg" })
     expect(await mapProfile(Todoist(credentials), { ...fixture, avatar_big: null })).toMatchObject({ image: null })
   })
@@ -1057,7 +1032,7 @@ describe("Todoist", () => {
 
 describe("Trakt", () => {
   it("keys the user by their slug, as Auth.js does, and gives no email", async () => {
-    const fixture = { username: "sean", private: false, name: "Sean Rudford", vip: true, vip_ep: false, ids: { slug: "sean", uuid: "0c5f3b6c" }, joined_at: "2010-09-25T17:49:25.000Z", location: "SF", about: null, gender: "male", age: 35, images: { avatar: { full: "https://walter.trakt.tv/avatars/large/cf4e7a2d8a.jpg" } } }
+    const fixture = PROFILES.trakt
     expect(await mapProfile(Trakt(credentials), fixture)).toEqual({ id: "sean", name: "Sean Rudford", email: null, image: "https://walter.trakt.tv/avatars/large/cf4e7a2d8a.jpg" })
     expect(await mapProfile(Trakt(credentials), { ...fixture, name: "", images: {} })).toMatchObject({ name: "sean", image: null })
   })
@@ -1066,7 +1041,7 @@ describe("Trakt", () => {
 describe("VK", () => {
   const config = VK(credentials)
   it("maps users.get's user with the email from the token response, stringifying the numeric id", async () => {
-    const fixture = { id: 210700286, first_name: "Lindsey", last_name: "Stirling", photo_100: "https://sun1-17.userapi.com/s/v1/100.jpg", can_access_closed: true, is_closed: false, email: "lindsey@example.ru" }
+    const fixture = PROFILES.vk
     expect(await mapProfile(config, fixture)).toEqual({ id: "210700286", name: "Lindsey Stirling", email: "lindsey@example.ru", image: "https://sun1-17.userapi.com/s/v1/100.jpg" })
     expect(await mapProfile(config, { ...fixture, email: null, last_name: "" })).toMatchObject({ name: "Lindsey", email: null })
   })
@@ -1081,7 +1056,7 @@ describe("VK", () => {
 describe("Coinbase", () => {
   const config = Coinbase(credentials)
   it("maps the user under data", async () => {
-    const fixture = { data: { id: "9da7a204-544e-5fd1-9a12-61176c5d4cd8", name: "User One", username: "user1", avatar_url: "https://images.coinbase.com/avatar?h=vR%2FY8igBoPwuwGren5JMwvDNGpURAY%2F0nRIOgH%2FY2Qh%2BQ6nomR3qusA%2Bh6o2%0Af9rH&s=128", resource: "user", email: "user1@example.com" } }
+    const fixture = PROFILES.coinbase
     expect(await mapProfile(config, fixture)).toEqual({ id: fixture.data.id, name: "User One", email: "user1@example.com", image: fixture.data.avatar_url })
   })
   it("asks for the email and read scopes", () => {
@@ -1092,7 +1067,7 @@ describe("Coinbase", () => {
 describe("Concept2", () => {
   const config = Concept2(credentials)
   it("maps the user under data", async () => {
-    const fixture = { data: { id: 1, username: "david", first_name: "David", last_name: "Hart", gender: "M", dob: "1986-05-26", email: "david@example.com", country: "USA", profile_image: "https://log.concept2.com/profile/1/image.jpg", age_restricted: false, email_permission: null, max_heart_rate: null, weight: 8000, logbook_privacy: "private" } }
+    const fixture = PROFILES.concept2
     expect(await mapProfile(config, fixture)).toEqual({ id: "1", name: "david", email: "david@example.com", image: fixture.data.profile_image })
   })
   it("asks for user:read,results:write", () => {
@@ -1102,7 +1077,7 @@ describe("Concept2", () => {
 
 describe("Dribbble", () => {
   it("maps /v2/user", async () => {
-    const fixture = { id: 1, name: "Dan Cederholm", login: "simplebits", html_url: "https://dribbble.com/simplebits", avatar_url: "https://cdn.dribbble.com/users/1/avatars/normal/dc.jpg", bio: "", location: "Salem, MA" }
+    const fixture = PROFILES.dribbble
     expect(await mapProfile(Dribbble(credentials), fixture)).toEqual({ id: "1", name: "Dan Cederholm", email: null, image: fixture.avatar_url })
   })
   it("asks for the public scope unless told public upload", () => {
@@ -1115,7 +1090,7 @@ describe("Dribbble", () => {
 describe("Eventbrite", () => {
   const config = Eventbrite(credentials)
   it("maps /v3/users/me/ with the primary address and the image on Eventbrite's image service", async () => {
-    const fixture = { emails: [{ email: "old@example.com", verified: true, primary: false }, { email: "ada@example.com", verified: true, primary: true }], id: "1234567890", name: "Ada Lovelace", first_name: "Ada", last_name: "Lovelace", is_public: false, image_id: "55555" }
+    const fixture = PROFILES.eventbrite
     expect(await mapProfile(config, fixture)).toEqual({ id: "1234567890", name: "Ada Lovelace", email: "ada@example.com", image: "https://img.evbuc.com/https%3A%2F%2Fcdn.evbuc.com%2Fimages%2F55555%2F1%2Foriginal.jpg" })
     expect(await mapProfile(config, { ...fixture, emails: [], image_id: null })).toMatchObject({ email: null, image: null })
   })
@@ -1128,7 +1103,7 @@ describe("Eventbrite", () => {
 describe("EVE Online", () => {
   const config = EVEOnline(credentials)
   it("maps the character, with its portrait", async () => {
-    const fixture = { CharacterID: 2112625428, CharacterName: "CCP Zoetrope", ExpiresOn: "2024-01-01T12:20:00", Scopes: "publicData", TokenType: "Character", CharacterOwnerHash: "lTh3CSNBIRa1fXAZ8V6P7aQnSI8=", IntellectualProperty: "EVE" }
+    const fixture = PROFILES.eveonline
     expect(await mapProfile(config, fixture)).toEqual({ id: "2112625428", name: "CCP Zoetrope", email: null, image: "https://images.evetech.net/characters/2112625428/portrait?size=128" })
   })
   it("uses SSO v2 with publicData and state", () => {
@@ -1141,7 +1116,7 @@ describe("EVE Online", () => {
 describe("FACEIT", () => {
   const config = FACEIT(credentials)
   it("maps the userinfo: guid as the id, the nickname as the name when there is no name", async () => {
-    const fixture = { guid: "5ea07280-2399-4c7e-88ab-f2f7db0c449f", nickname: "s1mple", email: "s1mple@example.com", picture: "https://assets.faceit-cdn.net/avatars/5ea07280.jpg", locale: "en", membership: "free" }
+    const fixture = PROFILES.faceit
     expect(await mapProfile(config, fixture)).toEqual({ id: fixture.guid, name: "s1mple", email: "s1mple@example.com", image: fixture.picture })
     expect(await mapProfile(config, { ...fixture, name: "Oleksandr" })).toMatchObject({ name: "Oleksandr" })
   })
@@ -1154,7 +1129,7 @@ describe("FACEIT", () => {
 describe("Figma", () => {
   const config = Figma(credentials)
   it("maps /v1/me, the handle as the name", async () => {
-    const fixture = { id: "1234567890123456789", email: "ada@example.com", handle: "Ada Lovelace", img_url: "https://s3-alpha.figma.com/profile/1234" }
+    const fixture = PROFILES.figma
     expect(await mapProfile(config, fixture)).toEqual({ id: fixture.id, name: "Ada Lovelace", email: "ada@example.com", image: fixture.img_url })
   })
   it("asks for files:read, with state", () => {
@@ -1166,7 +1141,7 @@ describe("Figma", () => {
 describe("Foursquare", () => {
   const config = Foursquare(credentials)
   it("maps response.user: first and last name, contact email, the original-size photo", async () => {
-    const fixture = { meta: { code: 200, requestId: "5e7c" }, response: { user: { id: "1234567", firstName: "Ada", lastName: "Lovelace", gender: "female", photo: { prefix: "https://fastly.4sqi.net/img/user/", suffix: "/1234567-ABCDEF.jpg" }, contact: { email: "ada@example.com" } } } }
+    const fixture = PROFILES.foursquare
     expect(await mapProfile(config, fixture)).toEqual({ id: "1234567", name: "Ada Lovelace", email: "ada@example.com", image: "https://fastly.4sqi.net/img/user/original/1234567-ABCDEF.jpg" })
     const firstOnly = { response: { user: { id: "7", firstName: "Ada", contact: {} } } }
     expect(await mapProfile(config, firstOnly)).toEqual({ id: "7", name: "Ada", email: null, image: null })
@@ -1180,7 +1155,7 @@ describe("Foursquare", () => {
 
 describe("Freshbooks", () => {
   it("maps response: the id as a string, first and last name", async () => {
-    const fixture = { response: { id: 2192788, first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone_numbers: [], business_memberships: [] } }
+    const fixture = PROFILES.freshbooks
     expect(await mapProfile(Freshbooks(credentials), fixture)).toEqual({ id: "2192788", name: "Ada Lovelace", email: "ada@example.com", image: null })
   })
 })
@@ -1230,7 +1205,7 @@ describe.each([
 ] as const)("%s", (_name, factory, id, issuer) => {
   it("maps the ID token's standard claims", async () => {
     const config = factory({ ...credentials, ...(issuer && { issuer }) })
-    const fixture = { sub: "248289761001", name: "Jane Doe", preferred_username: "j.doe", email: "janedoe@example.com", email_verified: true, picture: "https://example.com/janedoe/me.jpg" }
+    const fixture = STANDARD_CLAIMS
     expect(config).toMatchObject({ id, type: "oidc" })
     expect(await mapProfile(config, fixture)).toEqual({ id: "248289761001", name: "Jane Doe", email: "janedoe@example.com", image: "https://example.com/janedoe/me.jpg" })
     expect(await mapProfile(config, { sub: "248289761001", preferred_username: "j.doe" })).toEqual({ id: "248289761001", name: "j.doe", email: null, image: null })
@@ -1285,7 +1260,7 @@ describe("environment, frontegg..osu", () => {
 
 describe("WeChat", () => {
   it("keys the user by unionid, else openid, giving no email", async () => {
-    const fixture = { openid: "OPENID", nickname: "NICKNAME", sex: 1, province: "PROVINCE", city: "CITY", country: "COUNTRY", headimgurl: "https://thirdwx.qlogo.cn/mmopen/g3MonUZtNHkdmzicIlibx6iaFqAc56vxLSUfpb6n5WKSYVY0ChQKkiaJSgQ1dZuTOgvLLrhJbERQQ4eMsv84eavHiaiceqxibJxCfHe/46", privilege: ["PRIVILEGE1"], unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" }
+    const fixture = PROFILES.wechat
     expect(await mapProfile(WeChat(credentials), fixture)).toEqual({ id: "o6_bmasdasdsad6_2sgVt7hMZOPfL", name: "NICKNAME", email: null, image: fixture.headimgurl })
     const { unionid: _omit, ...withoutUnionId } = fixture
     expect(await mapProfile(WeChat(credentials), withoutUnionId)).toMatchObject({ id: "OPENID" })
@@ -1294,7 +1269,7 @@ describe("WeChat", () => {
 
 describe("Webex", () => {
   it("maps the person with the first address", async () => {
-    const fixture = { id: "Y2lzY29zcGFyazovL3VzL1BFT1BMRS9mNWIzNjE4Ny1jOGRkLTQ3MjctOGIyZi1mOWM0NDdmMjkwNDY", emails: ["ada@example.com", "ada.l@example.com"], displayName: "Ada Lovelace", avatar: "https://1efa7a94ed216783e352-c62266528714497a17239ececf39e9e2.ssl.cf1.rackcdn.com/V1~54c844c89e678e5a7b16a306bc2897b9~wx29yGtlTpilEFlYzqPKag==~1600", orgId: "org-1" }
+    const fixture = PROFILES.webex
     expect(await mapProfile(Webex(credentials), fixture)).toEqual({ id: fixture.id, name: "Ada Lovelace", email: "ada@example.com", image: fixture.avatar })
   })
 })
@@ -1302,7 +1277,7 @@ describe("Webex", () => {
 describe("Wikimedia", () => {
   const config = Wikimedia(credentials)
   it("maps the OAuth 2 profile, with no picture", async () => {
-    const fixture = { sub: "4625873", username: "Ada Lovelace", editcount: 1337, confirmed_email: true, blocked: false, registered: "20150707201203", groups: ["*", "user", "autoconfirmed"], rights: ["read", "edit"], grants: ["basic"], realname: "Ada", email: "ada@example.com" }
+    const fixture = PROFILES.wikimedia
     expect(await mapProfile(config, fixture)).toEqual({ id: "4625873", name: "Ada Lovelace", email: "ada@example.com", image: null })
     const { email: _omit, ...noEmail } = fixture
     expect(await mapProfile(config, noEmail)).toMatchObject({ email: null })
@@ -1314,7 +1289,7 @@ describe("Wikimedia", () => {
 
 describe("WordPress", () => {
   it("maps /rest/v1/me, stringifying the numeric ID", async () => {
-    const fixture = { ID: 18342963, display_name: "Ada Lovelace", username: "ada", email: "ada@example.com", email_verified: true, avatar_URL: "https://0.gravatar.com/avatar/ad.png", profile_URL: "https://gravatar.com/ada", primary_blog: 1 }
+    const fixture = PROFILES.wordpress
     expect(await mapProfile(WordPress(credentials), fixture)).toEqual({ id: "18342963", name: "Ada Lovelace", email: "ada@example.com", image: "https://0.gravatar.com/avatar/ad.png" })
     expect(WordPress(credentials).name).toBe("WordPress.com")
   })
@@ -1322,14 +1297,14 @@ describe("WordPress", () => {
 
 describe("WorkOS", () => {
   it("maps the SSO profile with the identity provider's picture", async () => {
-    const fixture = { object: "profile", id: "prof_01DMC79VCBZ0NY2099737PSVF1", organization_id: "org_01EHWNCE74X7JSDV0X3SZ3KJNY", connection_id: "conn_01E4ZCR3C56J083X43JQXF3JK5", connection_type: "GoogleOAuth", idp_id: "103456789", email: "todd@example.com", first_name: "Todd", last_name: "Rundgren", raw_attributes: { picture: "https://lh3.googleusercontent.com/a/todd" } }
+    const fixture = PROFILES.workos
     expect(await mapProfile(WorkOS(credentials), fixture)).toEqual({ id: "prof_01DMC79VCBZ0NY2099737PSVF1", name: "Todd Rundgren", email: "todd@example.com", image: "https://lh3.googleusercontent.com/a/todd" })
     expect(await mapProfile(WorkOS(credentials), { ...fixture, first_name: null, last_name: null, raw_attributes: {} })).toMatchObject({ name: null, image: null })
   })
 })
 
 describe("Yandex", () => {
-  const fixture = { login: "ivan", id: "1000034426", client_id: "4760187d81bc4b7799476b42b5103713", psuid: "1.AAceCw", emails: ["ivan@yandex.ru", "other@yandex.ru"], default_email: "ivan@yandex.ru", is_avatar_empty: false, default_avatar_id: "131652443", first_name: "Иван", last_name: "Иванов", display_name: "Ivan", real_name: "Иван Иванов", sex: "male" as const }
+  const fixture = PROFILES.yandex
   it("maps /info with the avatar URL built from its id", async () => {
     expect(await mapProfile(Yandex(credentials), fixture)).toEqual({ id: "1000034426", name: "Ivan", email: "ivan@yandex.ru", image: "https://avatars.yandex.net/get-yapic/131652443/islands-200" })
   })
@@ -1341,7 +1316,7 @@ describe("Yandex", () => {
 
 describe("Zoho", () => {
   it("maps /oauth/user/info, stringifying the numeric ZUID", async () => {
-    const fixture = { First_Name: "Ada", Email: "ada@example.com", Last_Name: "Lovelace", Display_Name: "ada.l", ZUID: 72371924 }
+    const fixture = PROFILES.zoho
     expect(await mapProfile(Zoho(credentials), fixture)).toEqual({ id: "72371924", name: "Ada Lovelace", email: "ada@example.com", image: null })
   })
 })
