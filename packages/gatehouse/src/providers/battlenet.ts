@@ -33,8 +33,8 @@ export type BattleNetOptions = OAuthUserConfig<BattleNetProfile> & {
 /**
  * Battle.net through OpenID Connect discovery at the region's issuer. Each region's ID tokens
  * name that region's issuer, so the issuer must be the region the client signs users in from.
- * Battle.net refuses an authorization request without `state`, which Gatehouse always sends;
- * a `nonce` is sent and checked as well.
+ * Battle.net refuses an authorization request without `state`, which Gatehouse always sends,
+ * with PKCE as in Auth.js.
  *
  * @example
  * ```ts
@@ -48,7 +48,6 @@ export function BattleNet(options?: BattleNetOptions): OAuthConfig {
       name: "Battle.net",
       type: "oidc",
       issuer: "https://oauth.battle.net",
-      checks: ["pkce", "nonce"],
       profile: (profile) => ({ id: profile.sub, name: profile.battle_tag ?? null, email: null, image: null }),
       style: { bg: "#148eff", text: "#fff" },
     },

@@ -53,7 +53,7 @@ export function Twitter(options?: OAuthUserConfig<TwitterProfile>): OAuthConfig 
         email: data.confirmed_email ?? null,
         image: data.profile_image_url ?? null,
       }),
-      style: { bg: "#000", text: "#fff" },
+      style: { bg: "#1da1f2", text: "#fff" },
     },
     options,
   )

@@ -264,45 +264,35 @@ describe.each([
 
 describe("Battle.net: a regional issuer", () => {
   const ISSUER = "https://eu.battle.net/oauth"
-  function battleNet(nonceInToken: (sent: string) => string) {
-    let sentNonce = ""
+  function battleNet(issuerInToken = ISSUER) {
     const fake = fakeProvider(async ({ url }) => {
       if (url.href === `${ISSUER}/.well-known/openid-configuration`) return Response.json(discovery(ISSUER, ISSUER))
       if (url.href === `${ISSUER}/keys`) return Response.json({ keys: [jwk] })
       if (url.href === `${ISSUER}/token`) {
-        const idToken = await signed({ sub: "100000001", battle_tag: "Ada#1815", nonce: nonceInToken(sentNonce) }, ISSUER, "bnet-client")
+        const idToken = await signed({ sub: "100000001", battle_tag: "Ada#1815" }, issuerInToken, "bnet-client")
         return Response.json({ access_token: "bnet-at", token_type: "bearer", expires_in: 86399, id_token: idToken })
       }
       return undefined
     })
-    const provider = BattleNet({ clientId: "bnet-client", clientSecret: "bnet-secret", issuer: ISSUER, fetch: fake.fetch })
-    return { fake, provider, remember: (authorize: URL) => void (sentNonce = authorize.searchParams.get("nonce") ?? "") }
+    return { fake, provider: BattleNet({ clientId: "bnet-client", clientSecret: "bnet-secret", issuer: ISSUER, fetch: fake.fetch }) }
   }
 
-  async function signInRemembering(setup: ReturnType<typeof battleNet>): Promise<SignIn> {
-    const { logger, lines } = recordingLogger()
-    const client = new Client({ secret, trustHost: true, logger, providers: [setup.provider] } as AuthConfig)
-    const start = await client.postForm("signin/battlenet", { csrfToken: await client.csrfToken(), callbackUrl: DASHBOARD })
-    const authorize = new URL(start.headers.get("location")!)
-    setup.remember(authorize)
-    const back = await client.get(`callback/battlenet?${new URLSearchParams({ code: "c", state: authorize.searchParams.get("state")! })}`)
-    return { client, authorize, back, lines }
-  }
-
-  it("is discovered under the region, with state and a nonce sent, and the BattleTag is the name", async () => {
-    const setup = battleNet((sent) => sent)
-    const result = await signInRemembering(setup)
+  it("is discovered under the region, with state and PKCE as in Auth.js, and the BattleTag is the name", async () => {
+    const { fake, provider } = battleNet()
+    const result = await signIn(provider)
     expectSignedIn(result)
-    expect(setup.fake.seen[0]!.url.href).toBe(`${ISSUER}/.well-known/openid-configuration`)
+    expect(fake.seen[0]!.url.href).toBe(`${ISSUER}/.well-known/openid-configuration`)
     expect(result.authorize.origin + result.authorize.pathname).toBe(`${ISSUER}/authorize`)
     expect(result.authorize.searchParams.get("state")).toBeTruthy()
-    expect(result.authorize.searchParams.get("nonce")).toBeTruthy()
+    expect(result.authorize.searchParams.get("code_challenge_method")).toBe("S256")
+    expect(result.authorize.searchParams.has("nonce")).toBe(false)
+    expect(fake.at("/oauth/token")[0]!.form?.get("code_verifier")).toBeTruthy()
     expect(await result.client.session()).toMatchObject({ user: { name: "Ada#1815" } })
   })
 
-  it("refuses an ID token with another nonce", async () => {
-    const result = await signInRemembering(battleNet(() => "not-the-one-sent"))
-    expect(result.back.headers.get("location")).toMatch(/error=/)
+  it("refuses an ID token naming another region's issuer", async () => {
+    const result = await signIn(battleNet("https://us.battle.net/oauth").provider)
+    expectRefused(result)
     expect(await result.client.session()).toBeNull()
   })
 })

@@ -202,10 +202,9 @@ describe("Apple", () => {
     expect(await mapProfile(config, withUser)).toMatchObject({ name: "Ada Lovelace" })
     expect(await mapProfile(config, { ...fixture, user: { name: { firstName: "Ada" } } })).toMatchObject({ name: "Ada" })
   })
-  it("asks for name and email by form_post, and authenticates in the body", () => {
-    expect(config).toMatchObject({ type: "oidc", issuer: "https://appleid.apple.com", client: { token_endpoint_auth_method: "client_secret_post" } })
-    expect(authorizationShape(config)).toEqual({ endpoint: "https://appleid.apple.com/auth/authorize", scope: "name email" })
-    expect(endpointParams(config.authorization)).toMatchObject({ response_mode: "form_post" })
+  it("asks for name and email by form_post at the discovered endpoint, checks a nonce, and authenticates in the body", () => {
+    expect(config).toMatchObject({ type: "oidc", issuer: "https://appleid.apple.com", checks: ["nonce", "state"], client: { token_endpoint_auth_method: "client_secret_post" } })
+    expect(config.authorization).toEqual({ params: { scope: "name email", response_mode: "form_post" } })
   })
 })
 
@@ -854,8 +853,9 @@ describe("Battle.net", () => {
     const fixture = PROFILES.battlenet
     expect(await mapProfile(BattleNet(credentials), fixture)).toEqual({ id: "100000001", name: "Ada#1815", email: null, image: null })
   })
-  it("discovers the global issuer by default and a regional one when given, with a nonce", () => {
-    expect(BattleNet(credentials)).toMatchObject({ type: "oidc", issuer: "https://oauth.battle.net", checks: ["pkce", "nonce"] })
+  it("discovers the global issuer by default and a regional one when given, with PKCE", () => {
+    expect(BattleNet(credentials)).toMatchObject({ type: "oidc", issuer: "https://oauth.battle.net" })
+    expect(BattleNet(credentials).checks).toBeUndefined()
     expect(BattleNet({ ...credentials, issuer: "https://eu.battle.net/oauth" }).issuer).toBe("https://eu.battle.net/oauth")
     expect((providerWithEnv(BattleNet, { AUTH_BATTLENET_ISSUER: "https://kr.battle.net/oauth" }) as OAuthConfig).issuer).toBe("https://kr.battle.net/oauth")
   })

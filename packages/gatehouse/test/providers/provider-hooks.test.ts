@@ -18,7 +18,7 @@ import WorkOS from "../../src/providers/workos.js"
 import Zoho from "../../src/providers/zoho.js"
 import { oauthProvider, withBearerTokenType } from "../../src/providers/oauth-user-config.js"
 import type { OAuthConfig } from "../../src/types.js"
-import { conformHook, endpointURL, fakeFetch, mapProfile, requestContext, requestHook } from "./helpers.js"
+import { conformHook, endpointParams, endpointURL, fakeFetch, mapProfile, requestContext, requestHook } from "./helpers.js"
 
 const credentials = { clientId: "id", clientSecret: "secret" }
 
@@ -232,7 +232,7 @@ describe("merging options over defaults", () => {
     const config = GitHub({ authorization: { params: { scope: "read:user repo", prompt: "consent" } } })
     expect(config.authorization).toEqual({ url: "https://github.com/login/oauth/authorize", params: { scope: "read:user repo", prompt: "consent" } })
     const apple = Apple({ authorization: { params: { scope: "email" } } })
-    expect(endpointURL(apple.authorization).searchParams.get("response_mode")).toBe("form_post")
+    expect(endpointParams(apple.authorization)).toEqual({ scope: "email", response_mode: "form_post" })
   })
 
   it("replaces an endpoint given as a string, and replaces arrays whole", () => {
