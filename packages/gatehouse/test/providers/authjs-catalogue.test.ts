@@ -1,138 +1,233 @@
 /**
- * The whole catalogue against Auth.js's (`@auth/core`, a dev dependency): for every provider module
- * `@auth/core/providers/<name>.js`, Gatehouse has `src/providers/<name>.ts`, and both factories,
- * called with the same options, give the same `id`, `type`, issuer and default authorization,
- * token and userinfo endpoints. A switching app keeps its account rows (keyed by provider id) and
- * its provider app registrations only if these agree.
+ * Gatehouse's provider catalogue is Auth.js's. For every provider module of `@auth/core` (a dev
+ * dependency), Gatehouse has the module at the same file name, exporting the factory under Auth.js's
+ * name, and both factories, given the same options, make the same provider: id, name, type,
+ * issuer, the authorization, token and userinfo endpoints with their parameters, checks, client
+ * metadata (the token endpoint's authentication method first), `idToken`, the button colours
+ * Auth.js names, and the same user of the same profile (profile-fixtures.ts). An app moving from
+ * Auth.js keeps its account rows (keyed by provider id and the profile's id), its users and its
+ * provider registrations (redirect URIs, scopes) only if these agree.
  *
- * Representations are normalised before comparing: an endpoint given as a string or as
- * `{ url, params }` becomes one URL with its parameters sorted; an endpoint with no URL (or Auth.js's
- * placeholder `https://authjs.dev`) is left to discovery; parameters that are `undefined` are sent
- * by neither; the authorization request's default scope (`openid profile email`, which both add
- * when a provider names none) is filled in, and `response_type=code` and the client id, which both
- * send on every authorization request, are left out. `wellKnown` is not compared: neither reads it (both
- * discover from `issuer`).
+ * Each provider is compared as configured by default and with an issuer given; a case in which
+ * Auth.js's own provider is unusable (its factory throws, or it builds URLs from an option that is
+ * missing) is not compared. Representations are normalised once, in {@link view}: an endpoint as
+ * one URL with its parameters sorted; Auth.js's placeholder `https://authjs.dev` as no URL (left to
+ * discovery); a parameter left `undefined` as not sent; the scope both send when a provider names
+ * none; `response_type=code` and the client id, which both send anyway; an issuer's trailing
+ * slash; `state` in the checks (Gatehouse checks it for every provider, see core/oauth/checks.ts);
+ * colours in lower case and six digits (Auth.js's `brandColor`, an accent its own sign-in page
+ * mixes into the hover colour, has no counterpart in Gatehouse's `style`); a user as Auth.js's
+ * user table stores it: id (a string), name, email and image, what it leaves out as `null`.
+ * `wellKnown` is not compared: both discover from `issuer`.
+ *
+ * Where Gatehouse differs on purpose, DELIBERATE names the field, Gatehouse's value and why; the
+ * test checks that Gatehouse still has that value and that Auth.js still differs from it, so the
+ * list cannot go stale.
  */
 import { existsSync, readdirSync } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
+import { PROFILES } from "./profile-fixtures.js"
 
-/** Modules of `@auth/core/providers` that are types (and the index), not providers. */
+/** Modules of `@auth/core/providers` that hold types (and the index), not providers. */
 const TYPE_MODULES = new Set(["index", "oauth", "provider-types"])
 
-/** What both factories are called with. */
-const NEUTRAL = { clientId: "id", clientSecret: "secret" }
-
-/**
- * For the providers Auth.js has no usable defaults for (its factory throws, or builds its URLs from
- * an option that is missing), the comparison is made with an issuer and these options as well.
- */
+const CREDENTIALS = { clientId: "client-id", clientSecret: "client-secret" }
 const ISSUER = "https://issuer.example"
-const NEEDED_OPTIONS: Record<string, Record<string, unknown>> = {
+
+/** Options a provider's endpoints are built from, given to both factories in every case. */
+const REQUIRED_OPTIONS: Record<string, Record<string, unknown>> = {
+  netsuite: { accountID: "1234567", userinfo: "https://1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1&deploy=1" },
   email: { server: "smtp://user:pass@smtp.example.com:587" },
   nodemailer: { server: "smtp://user:pass@smtp.example.com:587" },
-  netsuite: { accountID: "1234567" },
 }
 
-type Field = "id" | "type" | "issuer" | "authorization" | "token" | "userinfo"
+/** The issuer in the form the provider's documentation gives it, where Auth.js builds URLs by appending to it. */
+const ISSUER_OF: Record<string, string> = {
+  // Auth.js appends `oauth/…` and `sso/…`: its documentation has the issuer end with a slash.
+  osso: `${ISSUER}/`,
+  workos: `${ISSUER}/`,
+  // OneLogin's issuer is its /oidc/2 URL; Gatehouse adds that path to a bare subdomain URL.
+  onelogin: `${ISSUER}/oidc/2`,
+}
+
+type Field = "id" | "name" | "type" | "issuer" | "authorization" | "token" | "userinfo" | "checks" | "client" | "idToken" | "style" | "user"
 
 /**
- * Where Gatehouse's defaults differ from Auth.js's on purpose: the value Gatehouse has, and why.
- * The test fails when Gatehouse's value changes, and when Auth.js comes to agree (the entry is
- * then stale).
+ * Where Gatehouse's provider differs from Auth.js's on purpose: the field, Gatehouse's value (as
+ * {@link compare} puts it, in the first case compared) and why. Every entry is justified by a test
+ * elsewhere in the suite or by the provider's documentation, and checked to still differ.
  */
-const DELIBERATE: Record<string, Partial<Record<Field, { gatehouse: string | undefined; reason: string }>>> = {
+const DELIBERATE: Record<string, Partial<Record<Field, { gatehouse: unknown; reason: string }>>> = {
   apple: {
-    authorization: {
-      gatehouse: "https://appleid.apple.com/auth/authorize?response_mode=form_post&scope=name+email",
-      reason: "named outright; it is the URL Apple's discovery document gives, which Auth.js uses",
+    user: {
+      gatehouse: { id: PROFILES.apple.sub, name: null, email: PROFILES.apple.email, image: null },
+      reason:
+        "Apple sends the user's name once, on the first sign-in; on the others Auth.js names the user by the email address (a private relay address, often), where Gatehouse leaves the name out (profile-mappings.test.ts › Apple)",
     },
   },
   atlassian: {
     authorization: {
       gatehouse: "https://auth.atlassian.com/authorize?audience=api.atlassian.com&prompt=consent&scope=read%3Ame",
-      reason: "Atlassian's OAuth 2.0 (3LO) documentation requires prompt=consent",
+      reason: "Atlassian's OAuth 2.0 (3LO) documentation requires prompt=consent on the authorization URL",
+    },
+  },
+  "azure-devops": {
+    token: {
+      gatehouse: "https://app.vssps.visualstudio.com/oauth2/token",
+      reason: "Auth.js names …/oauth2/authorize as the token endpoint; Azure DevOps redeems codes at …/oauth2/token (non-standard-exchanges.test.ts › Azure DevOps)",
+    },
+    checks: {
+      gatehouse: [],
+      reason: "Azure DevOps takes no PKCE, its assertion grant having no code_verifier; state protects the sign-in (non-standard-exchanges.test.ts › Azure DevOps)",
+    },
+    client: {
+      gatehouse: { token_endpoint_auth_method: "client_secret_post" },
+      reason: "the secret goes in the form, where the provider's fetch turns it into the client_assertion Azure DevOps wants (non-standard-exchanges.test.ts › Azure DevOps)",
     },
   },
   bitbucket: {
     authorization: {
       gatehouse: "https://bitbucket.org/site/oauth2/authorize?scope=account+email",
-      reason: "the email scope lets the userinfo hook read the primary address from /user/emails; Auth.js signs Bitbucket users in without one",
+      reason: "the email scope lets the userinfo hook read the primary confirmed address from /2.0/user/emails (provider-hooks.test.ts › Bitbucket userinfo.request)",
+    },
+    user: {
+      gatehouse: { id: PROFILES.bitbucket.account_id, name: "Ada Lovelace", email: PROFILES.bitbucket.email, image: PROFILES.bitbucket.links.avatar.href },
+      reason: "the primary confirmed address from /2.0/user/emails; Auth.js's mapping leaves every Bitbucket user without one",
+    },
+  },
+  bungie: {
+    userinfo: {
+      gatehouse: "https://www.bungie.net/Platform/User/GetMembershipsForCurrentUser/",
+      reason: "Auth.js's URL keeps a literal {membershipId}; GetMembershipsForCurrentUser answers for the token's user, in the same Response.bungieNetUser shape (non-standard-exchanges.test.ts › Bungie)",
+    },
+  },
+  "click-up": {
+    client: {
+      gatehouse: { token_endpoint_auth_method: "client_secret_post" },
+      reason: "ClickUp's token endpoint reads client_id and client_secret from the request's parameters, not from HTTP Basic (ClickUp API documentation, POST /api/v2/oauth/token)",
+    },
+    user: {
+      gatehouse: { id: "183", name: "John Doe", email: PROFILES["click-up"].user.email, image: PROFILES["click-up"].user.profilePicture },
+      reason: "the address and picture ClickUp's /api/v2/user has; Auth.js's mapping puts the picture in profilePicture, a field no user table has, and leaves out the address",
+    },
+  },
+  dribbble: {
+    authorization: {
+      gatehouse: "https://dribbble.com/oauth/authorize?scope=public",
+      reason: "Auth.js sends scope=undefined when no scope option is given; Dribbble's default scope, public, is sent instead",
+    },
+  },
+  eveonline: {
+    user: {
+      gatehouse: { id: "2112625428", name: "CCP Zoetrope", email: null, image: "https://images.evetech.net/characters/2112625428/portrait?size=128" },
+      reason: "EVE's image server is images.evetech.net (EVE Online developer documentation, Image Server); Auth.js links the retired image.eveonline.com",
     },
   },
   facebook: {
     authorization: {
       gatehouse: "https://www.facebook.com/dialog/oauth?scope=email",
-      reason: "unversioned, so the dialog follows the API version the app is pinned to in Meta's dashboard; Auth.js pins v19.0, which Meta retires",
+      reason: "unversioned, so the dialog follows the Graph API version the app is pinned to in Meta's dashboard (Meta's versioning documentation), as the token and userinfo calls of both do; Auth.js pins the dialog to v19.0, which Meta retires",
+    },
+  },
+  faceit: {
+    user: {
+      gatehouse: { id: PROFILES.faceit.guid, name: "s1mple", email: PROFILES.faceit.email, image: PROFILES.faceit.picture },
+      reason: "FACEIT's userinfo has a nickname and, mostly, no name; Auth.js's mapping reads name only, leaving users nameless (profile-mappings.test.ts › FACEIT)",
+    },
+  },
+  foursquare: {
+    client: {
+      gatehouse: { token_endpoint_auth_method: "client_secret_post" },
+      reason: "Foursquare reads client_id and client_secret from the request's parameters, not from HTTP Basic (non-standard-exchanges.test.ts › Foursquare)",
+    },
+  },
+  fusionauth: {
+    user: {
+      gatehouse: { id: PROFILES.fusionauth.sub, name: null, email: PROFILES.fusionauth.email, image: PROFILES.fusionauth.picture },
+      reason: "with no name, username or name parts in the token Auth.js's mapping stores an empty name, Gatehouse none (profile-mappings.test.ts › FusionAuth)",
     },
   },
   notion: {
     userinfo: {
       gatehouse: "https://api.notion.com/v1/users/me",
-      reason: "the URL the request hook calls; Auth.js names /v1/users and its hook calls /v1/users/me, the same request",
+      reason: "the URL the request hook calls, so that overriding it moves the call; Auth.js names /v1/users and its hook calls /v1/users/me, the same request (provider-hooks.test.ts › Notion)",
+    },
+  },
+  reddit: {
+    user: {
+      gatehouse: { id: "1w72", name: "spez", email: null, image: "https://styles.redditmedia.com/t5_3k30p/styles/profileIcon_snoo.png?width=256&height=256&s=abc" },
+      reason: "Reddit's /api/v1/me names the avatar icon_img (HTML-escaped), which Auth.js's default mapping does not read (profile-mappings.test.ts › Reddit)",
     },
   },
   todoist: {
     userinfo: {
       gatehouse: "https://api.todoist.com/api/v1/sync",
-      reason: "Todoist retired Sync API v9, which Auth.js's request hook calls without naming it as the endpoint; Gatehouse's hook calls API v1's sync, named so that it can be overridden",
+      reason: "Todoist retired Sync API v9, which Auth.js's request hook calls without naming it as the endpoint; Gatehouse's hook calls API v1's sync, named so that it can be overridden (provider-sign-ins.test.ts › Todoist)",
+    },
+  },
+  vk: {
+    checks: {
+      gatehouse: [],
+      reason: "oauth.vk.com's authorization-code flow takes no code_challenge (PKCE is VK ID's); Gatehouse sends state, which Auth.js does not, and no challenge nobody checks (provider-sign-ins.test.ts › VK)",
     },
   },
   wechat: {
     authorization: {
-      gatehouse: "https://open.weixin.qq.com/connect/oauth2/authorize?appid=id&scope=snsapi_userinfo#wechat_redirect",
-      reason: "WeChat's documentation requires the #wechat_redirect fragment on its authorization pages",
+      gatehouse: "https://open.weixin.qq.com/connect/oauth2/authorize?appid=client-id&scope=snsapi_userinfo#wechat_redirect",
+      reason: "WeChat's documentation requires the #wechat_redirect fragment on its authorization pages (provider-sign-ins.test.ts › WeChat)",
     },
   },
 }
 
+type Config = Record<string, unknown>
+type Factory = (options: Config) => Config
+
 const authjsDirectory = fileURLToPath(new URL("../../../../node_modules/@auth/core/providers/", import.meta.url))
 const gatehouseDirectory = fileURLToPath(new URL("../../src/providers/", import.meta.url))
 
-const authjsModules = readdirSync(authjsDirectory)
+const names = readdirSync(authjsDirectory)
   .filter((file) => file.endsWith(".js"))
   .map((file) => file.slice(0, -".js".length))
   .filter((name) => !TYPE_MODULES.has(name))
   .sort()
 
-type Factory = (options?: Record<string, unknown>) => Record<string, unknown>
-
-async function factoryOf(path: string): Promise<Factory> {
-  const module = (await import(/* @vite-ignore */ pathToFileURL(path).href)) as { default?: unknown }
-  if (typeof module.default !== "function") throw new Error(`${path} has no default export to call`)
-  return module.default as Factory
+async function load(path: string): Promise<Record<string, unknown>> {
+  return (await import(/* @vite-ignore */ pathToFileURL(path).href)) as Record<string, unknown>
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Config {
   if (value === null || typeof value !== "object") return false
   const prototype: unknown = Object.getPrototypeOf(value)
   return prototype === Object.prototype || prototype === null
 }
 
-/** Auth.js's merge of a provider's defaults and its `options`: plain objects key by key, the rest replaced. */
-function merged(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
+/** Auth.js's merge of a provider's defaults and its `options`: plain objects key by key, `undefined` skipped. */
+function merged(base: Config, override: Config): Config {
   const result = { ...base }
   for (const [key, value] of Object.entries(override)) {
+    if (value === undefined) continue
     const current = result[key]
     result[key] = isPlainObject(current) && isPlainObject(value) ? merged(current, value) : value
   }
   return result
 }
 
-/** The provider Auth.js ends up with: the factory's defaults with its `options` merged in. */
-function authjsProvider(factory: Factory, options: Record<string, unknown>): Record<string, unknown> {
+/** The provider Auth.js ends up with (its `parseProviders`): the factory's defaults with its `options` laid over them. */
+function authjsProvider(factory: Factory, options: Config): Config {
   const { options: own, ...defaults } = factory(structuredClone(options))
   return isPlainObject(own) ? merged(defaults, own) : defaults
 }
 
-const DISCOVERED = "(from discovery)"
-const REQUEST_HOOK_ONLY = "(request hook, no URL)"
+const DISCOVERED = "(discovered)"
+const REQUEST_HOOK = "(request hook, no URL)"
+const INVALID = "(invalid URL)"
 const DEFAULT_SCOPE = "openid profile email"
 
-/** An endpoint as one comparable string; `undefined` when the provider has none. */
-function endpoint(value: unknown, defaultScope = false): string | undefined {
+/** An endpoint as one comparable string; `undefined` when there is none. */
+function endpoint(value: unknown, authorization = false): string | undefined {
   if (value === undefined || value === null) {
-    if (!defaultScope) return undefined
+    if (!authorization) return undefined
     value = {}
   }
   const config = typeof value === "string" ? { url: value } : isPlainObject(value) ? value : { url: String(value) }
@@ -141,20 +236,16 @@ function endpoint(value: unknown, defaultScope = false): string | undefined {
   let fragment = ""
   if (config.url !== undefined) {
     const raw = String(config.url)
-    let url: URL
-    try {
-      url = new URL(raw)
-    } catch {
-      return `(invalid URL ${raw})`
-    }
-    if (raw.includes("undefined")) return `(invalid URL ${raw})`
+    const url = URL.parse(raw)
+    // Auth.js builds `undefined/oauth/…` (or `undefinedoauth/…`) from an issuer that is missing.
+    if (url === null || raw.includes("undefined")) return `${INVALID} ${raw}`
     if (url.host !== "authjs.dev") {
       base = `${url.origin}${url.pathname}`
       fragment = url.hash
       for (const [key, item] of url.searchParams) query.set(key, item)
     }
   } else if (!isPlainObject(config.params) && typeof config.request === "function") {
-    return REQUEST_HOOK_ONLY
+    return REQUEST_HOOK
   }
   if (isPlainObject(config.params)) {
     for (const [key, item] of Object.entries(config.params)) {
@@ -162,50 +253,132 @@ function endpoint(value: unknown, defaultScope = false): string | undefined {
       query.set(key, typeof item === "object" ? JSON.stringify(item) : String(item))
     }
   }
-  if (defaultScope) {
+  if (authorization) {
     if (!query.has("scope")) query.set("scope", DEFAULT_SCOPE)
     // Every authorization request carries these whether a provider names them or not.
     if (query.get("response_type") === "code") query.delete("response_type")
-    if (query.get("client_id") === NEUTRAL.clientId) query.delete("client_id")
+    if (query.get("client_id") === CREDENTIALS.clientId) query.delete("client_id")
   }
   const search = new URLSearchParams([...query].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString()
   return `${base}${search ? `?${search}` : ""}${fragment}`
 }
 
-/** What is compared of a provider. */
-function comparable(provider: Record<string, unknown>): Record<Field, string | undefined> {
-  const oauth = provider.type === "oauth" || provider.type === "oidc"
+/** A CSS hex colour in lower case and six digits. */
+function colour(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined
+  const hex = value.toLowerCase()
+  return /^#[0-9a-f]{3}$/.test(hex) ? `#${[...hex.slice(1)].map((digit) => digit + digit).join("")}` : hex
+}
+
+/** What is compared of a provider, normalised. */
+function view(config: Config): Partial<Record<Field, unknown>> {
+  if (config.type !== "oauth" && config.type !== "oidc") return { id: config.id, name: config.name, type: config.type }
+  const client = isPlainObject(config.client) ? config.client : {}
+  const style = isPlainObject(config.style) ? config.style : {}
   return {
-    id: String(provider.id),
-    type: String(provider.type),
-    issuer: typeof provider.issuer === "string" ? provider.issuer : undefined,
-    authorization: oauth ? endpoint(provider.authorization, true) : undefined,
-    token: oauth ? endpoint(provider.token) : undefined,
-    userinfo: oauth ? endpoint(provider.userinfo) : undefined,
+    id: config.id,
+    name: config.name,
+    type: config.type,
+    issuer: typeof config.issuer === "string" ? config.issuer.replace(/\/+$/, "") : undefined,
+    authorization: endpoint(config.authorization, true),
+    token: endpoint(config.token),
+    userinfo: endpoint(config.userinfo),
+    checks: ((config.checks as string[] | undefined) ?? ["pkce"]).filter((check) => check !== "state").sort(),
+    client: { ...client, token_endpoint_auth_method: client.token_endpoint_auth_method ?? "client_secret_basic" },
+    idToken: config.idToken ?? true,
+    style: { bg: colour(style.bg), text: colour(style.text) },
   }
 }
 
-/** Whether Auth.js's provider has no usable defaults with these options (URLs built from a missing option). */
-function lacksDefaults(description: Record<Field, string | undefined>): boolean {
-  return Object.values(description).some((value) => value?.startsWith("(invalid URL") === true)
+/** Whether Auth.js's provider cannot be used as configured: URLs built from a missing option, or nothing to discover from. */
+function unusable(description: Partial<Record<Field, unknown>>): boolean {
+  const endpoints = [description.authorization, description.token, description.userinfo] as (string | undefined)[]
+  if (endpoints.some((value) => value?.startsWith(INVALID))) return true
+  return description.issuer === undefined && endpoints.some((value) => value?.startsWith(DISCOVERED))
 }
 
-/** The options the comparison is made with, and Auth.js's provider under them. */
-function authjsUnderTest(name: string, factory: Factory): { options: Record<string, unknown>; provider: Record<string, unknown> } {
+/** The user a mapping makes as Auth.js's user table stores it: the id as a string, what it leaves out as `null`. */
+function stored(user: Record<string, unknown>): Record<string, unknown> {
+  return { id: String(user.id), name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }
+}
+
+/** Auth.js's mapping for a provider without one of its own. */
+function authjsDefaultProfile(profile: Config): Config {
+  return { id: profile.sub ?? profile.id, name: profile.name ?? profile.nickname ?? profile.preferred_username, email: profile.email, image: profile.picture }
+}
+
+const TOKENS = { access_token: "access-token", token_type: "bearer" }
+
+/** The user `config`'s mapping makes of `profile`; a mapping that fetches (Auth.js's Entra ID photo) is answered 404. */
+async function userOf(config: Config, profile: object): Promise<Record<string, unknown>> {
+  const mapping = (config.profile as ((profile: Config, tokens: object) => unknown) | undefined) ?? authjsDefaultProfile
+  vi.stubGlobal("fetch", async () => new Response(null, { status: 404 }))
   try {
-    const provider = authjsProvider(factory, NEUTRAL)
-    if (!lacksDefaults(comparable(provider))) return { options: NEUTRAL, provider }
-  } catch {
-    // Auth.js's factory needs more than credentials; retried below with what it needs.
+    return stored((await mapping(structuredClone(profile) as Config, { ...TOKENS })) as Record<string, unknown>)
+  } finally {
+    vi.unstubAllGlobals()
   }
-  const options = { ...NEUTRAL, issuer: ISSUER, ...NEEDED_OPTIONS[name] }
-  return { options, provider: authjsProvider(factory, options) }
 }
 
-describe("the catalogue against Auth.js's (@auth/core providers)", () => {
+/**
+ * Both providers as compared: their views, Gatehouse's colours cut to those Auth.js names (where
+ * it names none, Gatehouse's catalogue has its own), and the user each makes of `profile`.
+ */
+async function compare(gatehouse: Config, authjs: Config, profile: object | undefined): Promise<Record<"gatehouse" | "authjs", Partial<Record<Field, unknown>>>> {
+  const [ours, theirs] = [view(gatehouse), view(authjs)]
+  if (isPlainObject(theirs.style) && isPlainObject(ours.style)) {
+    const named = Object.keys(theirs.style).filter((key) => (theirs.style as Config)[key] !== undefined)
+    theirs.style = Object.fromEntries(named.map((key) => [key, (theirs.style as Config)[key]]))
+    ours.style = Object.fromEntries(named.map((key) => [key, (ours.style as Config)[key]]))
+  }
+  if (profile) [ours.user, theirs.user] = [await userOf(gatehouse, profile), await userOf(authjs, profile)]
+  return { gatehouse: ours, authjs: theirs }
+}
+
+interface Comparison {
+  name: string
+  /** Auth.js's factory, its exported name being `authjs.name`. */
+  authjs: Factory
+  /** Gatehouse's module of the same file name, if it exists. */
+  gatehouse: Record<string, unknown> | undefined
+}
+
+const comparisons: Comparison[] = []
+for (const name of names) {
+  const authjs = (await load(`${authjsDirectory}${name}.js`)).default as Factory
+  const path = `${gatehouseDirectory}${name}.ts`
+  comparisons.push({ name, authjs, gatehouse: existsSync(path) ? await load(path) : undefined })
+}
+
+interface Case {
+  label: string
+  /** What both factories are given. */
+  options: Config
+  /** Auth.js's provider under those options. */
+  authjs: Config
+}
+
+/** The cases compared: by default and with an issuer, each where Auth.js's provider is usable. */
+function cases(name: string, authjs: Factory): Case[] {
+  const required = { ...CREDENTIALS, ...REQUIRED_OPTIONS[name] }
+  const all = [
+    { label: "by default", options: required },
+    { label: "with an issuer", options: { ...required, issuer: ISSUER_OF[name] ?? ISSUER } },
+  ]
+  return all.flatMap(({ label, options }) => {
+    try {
+      const provider = authjsProvider(authjs, options)
+      return unusable(view(provider)) ? [] : [{ label, options, authjs: provider }]
+    } catch {
+      return [] // Auth.js's factory refuses these options.
+    }
+  })
+}
+
+describe("Gatehouse's catalogue against Auth.js's (@auth/core providers)", () => {
   it("finds Auth.js's provider modules", () => {
-    expect(authjsModules.length).toBeGreaterThan(90)
-    expect(authjsModules).toContain("github")
+    expect(names.length).toBeGreaterThan(90)
+    expect(names).toContain("github")
   })
 
   it("has Auth.js's type modules at the same subpaths (gatehouse-auth/providers/oauth, /provider-types)", () => {
@@ -215,26 +388,46 @@ describe("the catalogue against Auth.js's (@auth/core providers)", () => {
     }
   })
 
-  it("lists deliberate differences only for providers Auth.js has", () => {
-    expect(Object.keys(DELIBERATE).filter((name) => !authjsModules.includes(name))).toEqual([])
+  it("lists deliberate differences only of providers Auth.js has, each with its reason", () => {
+    expect(Object.keys(DELIBERATE).filter((name) => !names.includes(name))).toEqual([])
+    for (const [name, fields] of Object.entries(DELIBERATE)) {
+      for (const [field, { reason }] of Object.entries(fields)) expect(reason.length, `${name}.${field}`).toBeGreaterThan(30)
+    }
   })
 
-  describe.each(authjsModules)("%s", (name) => {
-    it("exists at gatehouse-auth/providers/" + name + " with Auth.js's id, type, issuer and default endpoints", async () => {
-      const path = `${gatehouseDirectory}${name}.ts`
-      expect(existsSync(path), `src/providers/${name}.ts is missing`).toBe(true)
-      const { options, provider } = authjsUnderTest(name, await factoryOf(`${authjsDirectory}${name}.js`))
-      const gatehouse = comparable((await factoryOf(path))(structuredClone(options)))
-      const authjs = comparable(provider)
-      const deliberate = DELIBERATE[name] ?? {}
-      for (const [field, difference] of Object.entries(deliberate)) {
-        const key = field as Field
-        expect(gatehouse[key], `${name}.${key}: ${difference.reason}`).toBe(difference.gatehouse)
-        expect(authjs[key], `${name}.${key} is listed as deliberately different, but Auth.js agrees now`).not.toBe(difference.gatehouse)
-        delete gatehouse[key]
-        delete authjs[key]
+  describe.each(comparisons)("$name", ({ name, authjs, gatehouse }) => {
+    const deliberate = DELIBERATE[name] ?? {}
+    const profile = (PROFILES as Record<string, object>)[name]
+    const compared = cases(name, authjs)
+    /** Gatehouse's provider and Auth.js's, compared under a case's options. */
+    const both = ({ options, authjs: reference }: Case) => {
+      if (!gatehouse) throw new Error(`src/providers/${name}.ts is missing`)
+      return compare((gatehouse.default as Factory)(structuredClone(options)), reference, profile)
+    }
+
+    it(`exists at gatehouse-auth/providers/${name}, its factory exported under Auth.js's name (${authjs.name})`, () => {
+      expect(gatehouse, `src/providers/${name}.ts is missing`).toBeDefined()
+      expect(typeof gatehouse!.default).toBe("function")
+      expect(gatehouse![authjs.name], `export { ${authjs.name} }`).toBe(gatehouse!.default)
+    })
+
+    it(`makes Auth.js's provider${profile ? ", and Auth.js's user of the same profile," : ""} apart from the deliberate differences`, async () => {
+      expect(compared.map((item) => item.label), "Auth.js's provider is usable in no case").not.toEqual([])
+      for (const item of compared) {
+        const { gatehouse: ours, authjs: theirs } = await both(item)
+        for (const field of Object.keys(deliberate) as Field[]) {
+          delete ours[field]
+          delete theirs[field]
+        }
+        expect(ours, `${name} ${item.label}`).toEqual(theirs)
       }
-      expect(gatehouse).toEqual(authjs)
+    })
+
+    it.each(Object.keys(deliberate) as Field[])("still differs from Auth.js in %s, as listed", async (field) => {
+      const { gatehouse: value, reason } = deliberate[field]!
+      const { gatehouse: ours, authjs: theirs } = await both(compared[0]!)
+      expect(ours[field], `${name}.${field}: ${reason}`).toEqual(value)
+      expect(theirs[field], `${name}.${field} is listed as a deliberate difference, but Auth.js agrees now`).not.toEqual(value)
     })
   })
 })
