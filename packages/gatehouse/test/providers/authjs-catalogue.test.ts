@@ -163,19 +163,19 @@ const DELIBERATE: Record<string, Partial<Record<Field, { gatehouse: unknown; rea
   todoist: {
     userinfo: {
       gatehouse: "https://api.todoist.com/api/v1/sync",
-      reason: "Todoist retired Sync API v9, which Auth.js's request hook calls without naming it as the endpoint; Gatehouse's hook calls API v1's sync, named so that it can be overridden (provider-sign-ins.test.ts › Todoist)",
+      reason: "Todoist retired Sync API v9, which Auth.js's request hook calls without naming it as the endpoint; Gatehouse's hook calls API v1's sync, named so that it can be overridden (non-standard-exchanges.test.ts › Todoist)",
     },
   },
   vk: {
     checks: {
       gatehouse: [],
-      reason: "oauth.vk.com's authorization-code flow takes no code_challenge (PKCE is VK ID's); Gatehouse sends state, which Auth.js does not, and no challenge nobody checks (provider-sign-ins.test.ts › VK)",
+      reason: "oauth.vk.com's authorization-code flow takes no code_challenge (PKCE is VK ID's); Gatehouse sends state, which Auth.js does not, and no challenge nobody checks (non-standard-exchanges.test.ts › VK)",
     },
   },
   wechat: {
     authorization: {
       gatehouse: "https://open.weixin.qq.com/connect/oauth2/authorize?appid=client-id&scope=snsapi_userinfo#wechat_redirect",
-      reason: "WeChat's documentation requires the #wechat_redirect fragment on its authorization pages (provider-sign-ins.test.ts › WeChat)",
+      reason: "WeChat's documentation requires the #wechat_redirect fragment on its authorization pages (non-standard-exchanges.test.ts › WeChat)",
     },
   },
 }
