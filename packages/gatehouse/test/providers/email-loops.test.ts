@@ -3,28 +3,19 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { InvalidConfig } from "../../src/errors.js"
 import { providerWithEnv, setEnvDefaults } from "../../src/env.js"
 import Loops from "../../src/providers/loops.js"
-import type { AuthConfig, EmailConfig, Provider, ProviderEnvOptions, VerificationRequestParams } from "../../src/types.js"
+import type { AuthConfig, EmailConfig, Provider, ProviderEnvOptions } from "../../src/types.js"
 import { Browser } from "../support/browser.js"
 import { startEmailApiServer, type EmailApiServer } from "../support/email-api-server.js"
 import { authApp, csrfToken, expectLandedOn, sessionOf } from "../flow/end-to-end-helpers.js"
 import { recordingLogger, secret } from "../flow/flow-helpers.js"
+import { verificationRequest } from "./helpers.js"
 
 const KEY = "loops-key-SECRET-0123456789"
 const TRANSACTIONAL_ID = "clfq6dinn000yl70fgwwyp82l"
 const ENDPOINT = "https://app.loops.so/api/v1/transactional"
 const url = "https://app.test/auth/callback/loops?callbackUrl=https%3A%2F%2Fapp.test%2F&token=tok&email=ada%40example.test"
 
-function params(provider: EmailConfig): VerificationRequestParams {
-  return {
-    identifier: "ada@example.test",
-    url,
-    expires: new Date(Date.now() + 86_400_000),
-    provider,
-    token: "tok",
-    theme: {},
-    request: new Request("https://app.test/auth/signin/loops", { method: "POST" }),
-  }
-}
+const params = (provider: EmailConfig) => verificationRequest(provider, url)
 
 let api: EmailApiServer
 beforeAll(async () => {

@@ -7,24 +7,15 @@ import ForwardEmail from "../../src/providers/forwardemail.js"
 import { emailMessage } from "../../src/providers/email-message.js"
 import { InvalidConfig } from "../../src/errors.js"
 import { providerWithEnv } from "../../src/env.js"
-import type { EmailConfig, Provider, VerificationRequestParams } from "../../src/types.js"
+import type { EmailConfig, Provider } from "../../src/types.js"
 import { startEmailApiServer, type EmailApiServer } from "../support/email-api-server.js"
+import { verificationRequest } from "./helpers.js"
 
 const KEY = "key-SECRET-0123456789"
 const url = "https://app.test/auth/callback/x?callbackUrl=https%3A%2F%2Fapp.test%2F&token=tok&email=ada%40example.test"
 const expected = emailMessage({ url, host: "app.test", theme: { brandColor: "#123456" } })
 
-function params(provider: EmailConfig): VerificationRequestParams {
-  return {
-    identifier: "ada@example.test",
-    url,
-    expires: new Date(Date.now() + 86_400_000),
-    provider,
-    token: "tok",
-    theme: { brandColor: "#123456" },
-    request: new Request("https://app.test/auth/signin/x", { method: "POST" }),
-  }
-}
+const params = (provider: EmailConfig) => verificationRequest(provider, url, { theme: { brandColor: "#123456" } })
 
 async function send(provider: EmailConfig): Promise<void> {
   await provider.sendVerificationRequest(params(provider))
