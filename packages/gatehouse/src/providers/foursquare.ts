@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/foursquare
  */
 import type { OAuthConfig } from "./types.js"
-import { withBearerTokenType, endpointUrl, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { withBearerTokenType, endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** A Foursquare user, as `response.user` of `GET /v2/users/self` holds it. */
 export interface FoursquareUser {
@@ -73,14 +73,8 @@ export function Foursquare(options: FoursquareOptions = {}): OAuthConfig {
       client: { token_endpoint_auth_method: "client_secret_post" },
       userinfo: {
         url: usersSelf,
-        async request({ tokens, provider, fetch }) {
-          const url = new URL(endpointUrl(provider.userinfo, usersSelf))
-          url.searchParams.set("oauth_token", tokens.access_token ?? "")
-          const response = await fetch(url, { headers: { accept: "application/json" } })
-          // The URL holds the access token: name the path only.
-          if (!response.ok) throw new Error(`${provider.id}: ${url.pathname} answered HTTP ${response.status}`)
-          return response.json()
-        },
+        // Foursquare takes the token as the oauth_token parameter, not as a bearer token.
+        request: (context) => fetchJson(context, endpointUrl(context.provider.userinfo, usersSelf), { tokenInQuery: "oauth_token" }),
       },
       profile: ({ response: { user } }) => ({
         id: String(user.id),

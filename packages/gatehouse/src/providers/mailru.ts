@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/mailru
  */
 import type { EndpointRequestContext, OAuthConfig } from "./types.js"
-import { endpointUrl, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** The user as `GET https://oauth.mail.ru/userinfo` returns it. */
 export interface MailruProfile {
@@ -67,14 +67,10 @@ export function Mailru(options?: OAuthUserConfig<MailruProfile>): OAuthConfig {
 
 /** `GET <userinfo URL>?access_token=…`; Mail.ru reports failures as an `error` in the body. */
 async function userinfoWithTokenInQuery(context: EndpointRequestContext): Promise<unknown> {
-  const url = new URL(endpointUrl(context.provider.userinfo, USERINFO))
-  url.searchParams.set("access_token", context.tokens.access_token ?? "")
-  const response = await context.fetch(url, { headers: { accept: "application/json" } })
-  // The query holds the token: name only the path in the error.
-  if (!response.ok) throw new Error(`${context.provider.id}: ${url.pathname} answered HTTP ${response.status}`)
-  const body: unknown = await response.json()
+  const url = endpointUrl(context.provider.userinfo, USERINFO)
+  const body = await fetchJson(context, url, { tokenInQuery: "access_token" })
   if (body !== null && typeof body === "object" && "error" in body) {
-    throw new Error(`${context.provider.id}: ${url.pathname} answered with error ${JSON.stringify((body as { error: unknown }).error)}`)
+    throw new Error(`${context.provider.id}: ${new URL(url).pathname} answered with error ${JSON.stringify((body as { error: unknown }).error)}`)
   }
   return body
 }

@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/todoist
  */
 import type { OAuthConfig } from "./types.js"
-import { endpointUrl, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** The user as Todoist's sync endpoint returns it (the fields Gatehouse reads, plus any other). */
 export interface TodoistProfile {
@@ -41,15 +41,9 @@ export function TodoistProvider(options?: OAuthUserConfig<TodoistProfile>): OAut
       client: { token_endpoint_auth_method: "client_secret_post" },
       userinfo: {
         url: SYNC,
-        async request({ tokens, provider, fetch }) {
-          const url = endpointUrl(provider.userinfo, SYNC)
-          const response = await fetch(url, {
-            method: "POST",
-            headers: { authorization: `Bearer ${tokens.access_token ?? ""}`, accept: "application/json" },
-            body: new URLSearchParams({ sync_token: "*", resource_types: JSON.stringify(["user"]) }),
-          })
-          if (!response.ok) throw new Error(`todoist: ${new URL(url).pathname} answered HTTP ${response.status}`)
-          const { user } = (await response.json()) as { user?: unknown }
+        async request(context) {
+          const body = new URLSearchParams({ sync_token: "*", resource_types: JSON.stringify(["user"]) })
+          const { user } = (await fetchJson(context, endpointUrl(context.provider.userinfo, SYNC), { body })) as { user?: unknown }
           if (typeof user !== "object" || user === null) throw new Error("todoist: the sync answer has no user")
           return user
         },

@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/wechat
  */
 import type { OAuthConfig } from "./types.js"
-import { endpointUrl, oauthProvider, type OAuthUserConfig, withBearerTokenType } from "./oauth-user-config.js"
+import { endpointUrl, fetchJson, oauthProvider, type OAuthUserConfig, withBearerTokenType } from "./oauth-user-config.js"
 
 /** The user as `GET /sns/userinfo` returns it. */
 export interface WeChatProfile {
@@ -78,16 +78,15 @@ export function WeChat(options: WeChatOptions = {}): OAuthConfig {
       },
       userinfo: {
         url: USERINFO,
-        async request({ tokens, provider, fetch }) {
-          if (typeof tokens.openid !== "string" || tokens.openid === "") throw new Error("wechat: the token response names no openid")
-          const url = new URL(endpointUrl(provider.userinfo, USERINFO))
-          url.searchParams.set("access_token", tokens.access_token ?? "")
-          url.searchParams.set("openid", tokens.openid)
+        async request(context) {
+          const { openid } = context.tokens
+          if (typeof openid !== "string" || openid === "") throw new Error("wechat: the token response names no openid")
+          const url = new URL(endpointUrl(context.provider.userinfo, USERINFO))
+          url.searchParams.set("openid", openid)
           url.searchParams.set("lang", "zh_CN")
-          const response = await fetch(url)
-          // The URL carries the access token: the errors name the path only.
-          if (!response.ok) throw new Error(`wechat: ${url.pathname} answered HTTP ${response.status}`)
-          const profile = (await response.json()) as { errcode?: unknown }
+          // WeChat takes the token as the access_token parameter, not as a bearer token.
+          const profile = (await fetchJson(context, url.href, { tokenInQuery: "access_token" })) as { errcode?: unknown }
+          // Errors come with HTTP 200; the message names the path only, as the URL holds the token.
           if (typeof profile.errcode === "number" && profile.errcode !== 0) throw new Error(`wechat: ${url.pathname} answered errcode ${profile.errcode}`)
           return profile
         },
