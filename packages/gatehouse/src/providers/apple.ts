@@ -54,10 +54,10 @@ export function Apple(options?: OAuthUserConfig<AppleProfile>): OAuthConfig {
       type: "oidc",
       issuer: "https://appleid.apple.com",
       // Apple returns the code by POST (form_post) whenever the name or email scope is asked for.
-      authorization: {
-        url: "https://appleid.apple.com/auth/authorize",
-        params: { scope: "name email", response_mode: "form_post" },
-      },
+      // The authorization endpoint comes from Apple's discovery document, as in Auth.js.
+      authorization: { params: { scope: "name email", response_mode: "form_post" } },
+      // Auth.js's checks: the ID token's nonce (Apple echoes it) binds the code to this browser.
+      checks: ["nonce", "state"],
       client: { token_endpoint_auth_method: "client_secret_post" },
       profileFromCallback(profile, params) {
         const user = parseUser(params.get("user"))
@@ -69,7 +69,7 @@ export function Apple(options?: OAuthUserConfig<AppleProfile>): OAuthConfig {
         // browser, so whoever signs in could put any address there.
         return { id: profile.sub, name: name || null, email: profile.email ?? null, image: null }
       },
-      style: { bg: "#fff", text: "#000" },
+      style: { bg: "#000", text: "#fff" },
     },
     options,
   )

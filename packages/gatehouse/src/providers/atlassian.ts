@@ -39,8 +39,8 @@ export function Atlassian(options?: OAuthUserConfig<AtlassianProfile>): OAuthCon
       id: "atlassian",
       name: "Atlassian",
       type: "oauth",
-      // Atlassian's docs require a `state` on every authorization request.
-      checks: ["pkce", "state"],
+      // Atlassian's docs require a `state` on every authorization request and name no PKCE.
+      checks: ["state"],
       authorization: {
         url: "https://auth.atlassian.com/authorize",
         // Both required by Atlassian: the API gateway as audience, and the consent screen.
@@ -54,7 +54,7 @@ export function Atlassian(options?: OAuthUserConfig<AtlassianProfile>): OAuthCon
         email: profile.email ?? null,
         image: profile.picture ?? null,
       }),
-      style: { bg: "#0052CC", text: "#fff" },
+      style: { bg: "#fff", text: "#0052CC" },
     },
     options,
   )

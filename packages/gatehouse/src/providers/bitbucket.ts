@@ -74,7 +74,7 @@ export function Bitbucket(options?: OAuthUserConfig<BitbucketProfile>): OAuthCon
         email: profile.email ?? null,
         image: profile.links?.avatar?.href ?? null,
       }),
-      style: { bg: "#0052CC", text: "#fff" },
+      style: { bg: "#205081", text: "#fff" },
     },
     options,
   )

@@ -55,7 +55,7 @@ export function Facebook(options?: OAuthUserConfig<FacebookProfile>): OAuthConfi
         email: profile.email ?? null,
         image: profile.picture?.data.url ?? null,
       }),
-      style: { bg: "#0866FF", text: "#fff" },
+      style: { bg: "#006aff", text: "#fff" },
     },
     options,
   )

@@ -68,6 +68,8 @@ export function GitHub(options: GitHubOptions = {}): OAuthConfig {
       id: "github",
       name: "GitHub",
       type: "oauth",
+      // GitHub names itself in the callback (`iss`, RFC 9207); a callback naming another issuer is refused.
+      issuer: `${baseUrl}/login/oauth`,
       authorization: { url: `${baseUrl}/login/oauth/authorize`, params: { scope: "read:user user:email" } },
       token: `${baseUrl}/login/oauth/access_token`,
       userinfo: {

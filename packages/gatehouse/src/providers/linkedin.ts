@@ -50,6 +50,8 @@ export function LinkedIn(options?: OAuthUserConfig<LinkedInProfile>): OAuthConfi
       type: "oidc",
       issuer: "https://www.linkedin.com/oauth",
       authorization: { params: { scope: "openid profile email" } },
+      // LinkedIn enables PKCE only for native apps, on request; a web app's flow is checked by state.
+      checks: ["state"],
       // LinkedIn's token endpoint does not accept HTTP Basic client authentication.
       client: { token_endpoint_auth_method: "client_secret_post" },
       profile: (profile) => ({
@@ -58,7 +60,7 @@ export function LinkedIn(options?: OAuthUserConfig<LinkedInProfile>): OAuthConfi
         email: profile.email ?? null,
         image: profile.picture ?? null,
       }),
-      style: { bg: "#0a66c2", text: "#fff" },
+      style: { bg: "#069", text: "#fff" },
     },
     options,
   )

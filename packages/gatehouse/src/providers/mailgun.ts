@@ -73,4 +73,15 @@ export function Mailgun(options: MailgunOptions = {}): EmailConfig {
   return emailProvider({ id: "mailgun", name: "Mailgun", sendVerificationRequest }, options)
 }
 
+/**
+ * {@link Mailgun} under Auth.js's name for it, so code written for Auth.js imports it unchanged.
+ *
+ * @example
+ * ```ts
+ * import { MailGun } from "gatehouse-auth/providers/mailgun"
+ * MailGun({ from: "Acme <auth@acme.test>", domain: "mg.acme.test" })
+ * ```
+ */
+export const MailGun = Mailgun
+
 export default Mailgun

@@ -55,6 +55,9 @@ export function MicrosoftEntraID(options: MicrosoftEntraIDOptions = {}): OAuthCo
       name: "Microsoft Entra ID",
       type: "oidc",
       issuer: `https://login.microsoftonline.com/${tenantId}/v2.0`,
+      // As in Auth.js: the access token then reads the user from Microsoft Graph (`/me`), as apps
+      // moving from Auth.js may do with it.
+      authorization: { params: { scope: "openid profile email User.Read" } },
       idTokenIssuer: (claims, discovered) =>
         typeof claims.tid === "string" && claims.tid !== "" ? discovered.replace("{tenantid}", claims.tid) : discovered,
       profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }),

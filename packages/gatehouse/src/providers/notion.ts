@@ -75,4 +75,15 @@ export function Notion(options?: OAuthUserConfig<NotionProfile>): OAuthConfig {
   )
 }
 
+/**
+ * {@link Notion} under Auth.js's name for it, so code written for Auth.js imports it unchanged.
+ *
+ * @example
+ * ```ts
+ * import { NotionProvider } from "gatehouse-auth/providers/notion"
+ * NotionProvider({ clientId: env.AUTH_NOTION_ID, clientSecret: env.AUTH_NOTION_SECRET })
+ * ```
+ */
+export const NotionProvider = Notion
+
 export default Notion

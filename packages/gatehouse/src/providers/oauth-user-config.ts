@@ -79,20 +79,43 @@ export function endpointUrl(endpoint: EndpointConfig | undefined, fallback: stri
   return typeof url === "string" || url instanceof URL ? String(url) : fallback
 }
 
+/** How {@link fetchJson} calls a provider API. */
+export interface FetchJsonInit {
+  /** Default `GET`, or `POST` with a `body`. */
+  method?: string
+  /** More request headers; `accept` defaults to JSON. */
+  headers?: Record<string, string>
+  /** A form body. */
+  body?: URLSearchParams
+  /**
+   * The query parameter that carries the access token, for an API that takes it there (Foursquare,
+   * Mail.ru, WeChat) rather than as a bearer token.
+   */
+  tokenInQuery?: string
+}
+
 /**
  * Calls a provider API with the access token, through the provider's `fetch`, and returns the
- * parsed JSON. Throws on a non-2xx answer, so a failed lookup never turns into an empty profile.
+ * parsed JSON. Throws on a non-2xx answer, so a failed lookup never turns into an empty profile;
+ * the error names the URL's path only, as the query may hold the token.
+ *
+ * @example
+ * ```ts
+ * userinfo: {
+ *   url: "https://api.foursquare.com/v2/users/self?v=20230131",
+ *   request: (context) => fetchJson(context, endpointUrl(context.provider.userinfo, ""), { tokenInQuery: "oauth_token" }),
+ * }
+ * ```
  */
-export async function fetchJson(
-  context: EndpointRequestContext,
-  url: string,
-  init: { method?: string; headers?: Record<string, string> } = {},
-): Promise<unknown> {
+export async function fetchJson(context: EndpointRequestContext, url: string, init: FetchJsonInit = {}): Promise<unknown> {
+  const target = new URL(url)
   const headers = new Headers(init.headers)
-  headers.set("authorization", `Bearer ${context.tokens.access_token ?? ""}`)
+  const token = context.tokens.access_token ?? ""
+  if (init.tokenInQuery) target.searchParams.set(init.tokenInQuery, token)
+  else headers.set("authorization", `Bearer ${token}`)
   if (!headers.has("accept")) headers.set("accept", "application/json")
-  const response = await context.fetch(url, { method: init.method ?? "GET", headers })
-  if (!response.ok) throw new Error(`${context.provider.id}: ${new URL(url).pathname} answered HTTP ${response.status}`)
+  const response = await context.fetch(target.href, { method: init.method ?? (init.body ? "POST" : "GET"), headers, ...(init.body && { body: init.body }) })
+  if (!response.ok) throw new Error(`${context.provider.id}: ${target.pathname} answered HTTP ${response.status}`)
   return response.json()
 }
 
@@ -116,17 +139,38 @@ export async function conformJson(
   return new Response(JSON.stringify(fixed), { status: response.status, statusText: response.statusText, headers })
 }
 
-/** The standard OIDC claims a self-hosted identity server sends, as Gatehouse's user. */
+/**
+ * For `token.conform`: adds `token_type: "bearer"` to a successful token response that has an
+ * access token and no type, as VK, WeChat and Threads answer. RFC 6749 requires the field and
+ * oauth4webapi refuses a response without it; these providers' tokens are bearer tokens.
+ *
+ * @example
+ * ```ts
+ * token: { url: "https://oauth.vk.com/access_token", conform: withBearerTokenType }
+ * ```
+ */
+export function withBearerTokenType(response: Response): Promise<Response | undefined> {
+  return conformJson(response, (body) =>
+    body.token_type === undefined && typeof body.access_token === "string" ? { ...body, token_type: "bearer" } : undefined,
+  )
+}
+
+/**
+ * The standard OIDC claims a self-hosted identity server sends, as Gatehouse's user: Auth.js's
+ * mapping for providers without one of their own (the name is `name`, else `nickname`, else
+ * `preferred_username`).
+ */
 export function standardClaimsProfile(profile: {
   sub: string
   name?: string | null
+  nickname?: string | null
   preferred_username?: string | null
   email?: string | null
   picture?: string | null
 }): User {
   return {
     id: profile.sub,
-    name: profile.name ?? profile.preferred_username ?? null,
+    name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
     email: profile.email ?? null,
     image: profile.picture ?? null,
   }

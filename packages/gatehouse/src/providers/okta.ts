@@ -38,6 +38,7 @@ export function Okta(options?: OAuthUserConfig<OktaProfile>): OAuthConfig {
       id: "okta",
       name: "Okta",
       type: "oidc",
+      checks: ["pkce", "state"],
       profile: standardClaimsProfile,
       style: { bg: "#000", text: "#fff" },
     },

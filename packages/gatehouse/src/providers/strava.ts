@@ -37,11 +37,11 @@ export function Strava(options?: OAuthUserConfig<StravaProfile>): OAuthConfig {
       name: "Strava",
       type: "oauth",
       authorization: {
-        url: "https://www.strava.com/oauth/authorize",
+        url: "https://www.strava.com/api/v3/oauth/authorize",
         // `auto` skips the consent screen for athletes who already authorized the app.
         params: { scope: "read", approval_prompt: "auto" },
       },
-      token: "https://www.strava.com/oauth/token",
+      token: "https://www.strava.com/api/v3/oauth/token",
       userinfo: "https://www.strava.com/api/v3/athlete",
       // Strava expects the client credentials in the form body.
       client: { token_endpoint_auth_method: "client_secret_post" },

@@ -51,7 +51,7 @@ export function Twitch(options?: OAuthUserConfig<TwitchProfile>): OAuthConfig {
         email: profile.email ?? null,
         image: profile.picture ?? null,
       }),
-      style: { bg: "#9146FF", text: "#fff" },
+      style: { bg: "#65459B", text: "#fff" },
     },
     options,
   )

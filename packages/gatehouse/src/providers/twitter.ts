@@ -42,18 +42,18 @@ export function Twitter(options?: OAuthUserConfig<TwitterProfile>): OAuthConfig 
       // X rejects authorization requests without a state parameter.
       checks: ["pkce", "state"],
       authorization: {
-        url: "https://twitter.com/i/oauth2/authorize",
+        url: "https://x.com/i/oauth2/authorize",
         params: { scope: "users.read tweet.read offline.access" },
       },
-      token: "https://api.twitter.com/2/oauth2/token",
-      userinfo: "https://api.twitter.com/2/users/me?user.fields=profile_image_url",
+      token: "https://api.x.com/2/oauth2/token",
+      userinfo: "https://api.x.com/2/users/me?user.fields=profile_image_url",
       profile: ({ data }) => ({
         id: String(data.id),
         name: data.name ?? data.username,
         email: data.confirmed_email ?? null,
         image: data.profile_image_url ?? null,
       }),
-      style: { bg: "#000", text: "#fff" },
+      style: { bg: "#1da1f2", text: "#fff" },
     },
     options,
   )

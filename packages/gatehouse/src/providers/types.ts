@@ -92,7 +92,7 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
     [field: string]: unknown
   }
   /** Maps the provider's profile to the user. Default: `sub` or `id`, a name, `email` and `picture`. */
-  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  profile?(profile: P, tokens: TokenSet): Awaitable<User>
   /** Picks what the stored account keeps of the token response. Default: the tokens, their expiry, scope and type. */
   account?: (tokens: TokenSet) => Partial<Account>
   /**
@@ -120,7 +120,7 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
    * Adds to the profile what the authorization response carries besides the code (Apple posts
    * the user's name as a `user` parameter on the first sign-in only).
    */
-  profileFromCallback?: (profile: P, params: URLSearchParams) => Awaitable<P>
+  profileFromCallback?(profile: P, params: URLSearchParams): Awaitable<P>
   /**
    * The issuer this ID token must name, when it depends on the token: a multi-tenant Microsoft
    * Entra ID app discovers `https://login.microsoftonline.com/{tenantid}/v2.0` and each token

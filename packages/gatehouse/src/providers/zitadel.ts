@@ -49,4 +49,15 @@ export function Zitadel(options?: OAuthUserConfig<ZitadelProfile>): OAuthConfig 
   )
 }
 
+/**
+ * {@link Zitadel} under Auth.js's name for it, so code written for Auth.js imports it unchanged.
+ *
+ * @example
+ * ```ts
+ * import { ZITADEL } from "gatehouse-auth/providers/zitadel"
+ * ZITADEL({ clientId: env.AUTH_ZITADEL_ID, clientSecret: env.AUTH_ZITADEL_SECRET, issuer: env.AUTH_ZITADEL_ISSUER })
+ * ```
+ */
+export const ZITADEL = Zitadel
+
 export default Zitadel

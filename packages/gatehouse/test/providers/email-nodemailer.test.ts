@@ -5,22 +5,13 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import { emailMessage } from "../../src/providers/email-message.js"
 import { InvalidConfig } from "../../src/errors.js"
 import { providerWithEnv } from "../../src/env.js"
-import type { EmailConfig, Provider, VerificationRequestParams } from "../../src/types.js"
+import type { EmailConfig, Provider } from "../../src/types.js"
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js"
+import { verificationRequest } from "./helpers.js"
 
 const url = "https://app.test/auth/callback/nodemailer?callbackUrl=https%3A%2F%2Fapp.test%2F&token=tok&email=ada%40example.test"
 
-function params(provider: EmailConfig, identifier = "ada@example.test"): VerificationRequestParams {
-  return {
-    identifier,
-    url,
-    expires: new Date(Date.now() + 86_400_000),
-    provider,
-    token: "tok",
-    theme: { brandColor: "#0a0b0c", buttonText: "#eee" },
-    request: new Request("https://app.test/auth/signin/nodemailer", { method: "POST" }),
-  }
-}
+const params = (provider: EmailConfig, identifier?: string) => verificationRequest(provider, url, { theme: { brandColor: "#0a0b0c", buttonText: "#eee" }, identifier })
 
 async function send(provider: EmailConfig, identifier?: string): Promise<void> {
   await provider.sendVerificationRequest(params(provider, identifier))

@@ -3,27 +3,19 @@ import Mailgun from "../../src/providers/mailgun.js"
 import Postmark from "../../src/providers/postmark.js"
 import Resend from "../../src/providers/resend.js"
 import SendGrid from "../../src/providers/sendgrid.js"
+import ForwardEmail from "../../src/providers/forwardemail.js"
 import { emailMessage } from "../../src/providers/email-message.js"
 import { InvalidConfig } from "../../src/errors.js"
 import { providerWithEnv } from "../../src/env.js"
-import type { EmailConfig, Provider, VerificationRequestParams } from "../../src/types.js"
+import type { EmailConfig, Provider } from "../../src/types.js"
 import { startEmailApiServer, type EmailApiServer } from "../support/email-api-server.js"
+import { verificationRequest } from "./helpers.js"
 
 const KEY = "key-SECRET-0123456789"
 const url = "https://app.test/auth/callback/x?callbackUrl=https%3A%2F%2Fapp.test%2F&token=tok&email=ada%40example.test"
 const expected = emailMessage({ url, host: "app.test", theme: { brandColor: "#123456" } })
 
-function params(provider: EmailConfig): VerificationRequestParams {
-  return {
-    identifier: "ada@example.test",
-    url,
-    expires: new Date(Date.now() + 86_400_000),
-    provider,
-    token: "tok",
-    theme: { brandColor: "#123456" },
-    request: new Request("https://app.test/auth/signin/x", { method: "POST" }),
-  }
-}
+const params = (provider: EmailConfig) => verificationRequest(provider, url, { theme: { brandColor: "#123456" } })
 
 async function send(provider: EmailConfig): Promise<void> {
   await provider.sendVerificationRequest(params(provider))
@@ -41,7 +33,14 @@ const factories = [
   { factory: SendGrid, id: "sendgrid", name: "SendGrid", service: "SendGrid", env: "AUTH_SENDGRID_KEY" },
   { factory: Postmark, id: "postmark", name: "Postmark", service: "Postmark", env: "AUTH_POSTMARK_KEY" },
   { factory: Mailgun, id: "mailgun", name: "Mailgun", service: "Mailgun", env: "AUTH_MAILGUN_KEY" },
+  { factory: ForwardEmail, id: "forwardemail", name: "Forward Email", service: "Forward Email", env: "AUTH_FORWARDEMAIL_KEY" },
 ]
+
+/** The HTTP Basic credentials a service is sent, base64; `undefined` for bearer or header keys. */
+const BASIC: Record<string, string> = {
+  mailgun: Buffer.from(`api:${KEY}`).toString("base64"),
+  forwardemail: Buffer.from(`${KEY}:`).toString("base64"),
+}
 
 describe("Resend", () => {
   it("POSTs JSON to https://api.resend.com/emails with a bearer key", async () => {
@@ -130,6 +129,18 @@ describe("Mailgun", () => {
   })
 })
 
+describe("Forward Email", () => {
+  it("POSTs JSON to https://api.forwardemail.net/v1/emails with the key as the Basic user name", async () => {
+    await send(ForwardEmail({ from: "Acme <auth@acme.test>", apiKey: KEY, fetch: api.fetch }))
+    expect(api.requests).toHaveLength(1)
+    const [request] = api.requests
+    expect(request).toMatchObject({ method: "POST", url: "https://api.forwardemail.net/v1/emails" })
+    expect(request!.headers.authorization).toBe(`Basic ${BASIC.forwardemail}`)
+    expect(request!.headers["content-type"]).toBe("application/json")
+    expect(request!.body).toEqual({ from: "Acme <auth@acme.test>", to: "ada@example.test", subject: "Sign in to app.test", html: expected.html, text: expected.text })
+  })
+})
+
 describe.each(factories)("$name", ({ factory, id, name, service, env }) => {
   it("has Auth.js's id and name, type email, and a day-long link by default", () => {
     const provider = factory({ from: "auth@acme.test" })
@@ -144,7 +155,7 @@ describe.each(factories)("$name", ({ factory, id, name, service, env }) => {
     const configured = providerWithEnv(factory({ from: "auth@acme.test", domain: "acme.test", fetch: api.fetch }), { [env]: KEY }) as EmailConfig
     await send(configured)
     expect(api.requests[0]!.rawBody).not.toContain(KEY)
-    expect(JSON.stringify(api.requests[0]!.headers)).toMatch(id === "mailgun" ? /Basic / : new RegExp(KEY))
+    expect(JSON.stringify(api.requests[0]!.headers)).toMatch(BASIC[id] ? new RegExp(`Basic ${BASIC[id]}`) : new RegExp(KEY))
     // An explicit key wins over the environment.
     expect((providerWithEnv(factory({ apiKey: "explicit" }), { [env]: KEY }) as EmailConfig).apiKey).toBe("explicit")
   })
@@ -166,7 +177,7 @@ describe.each(factories)("$name", ({ factory, id, name, service, env }) => {
   })
 
   it("throws the status and the service's answer, without the API key, on a non-2xx answer", async () => {
-    const base64 = Buffer.from(`api:${KEY}`).toString("base64")
+    const base64 = BASIC[id] ?? Buffer.from(`api:${KEY}`).toString("base64")
     api.answerWith({ status: 422, contentType: "application/json", body: JSON.stringify({ message: `invalid key ${KEY} (${base64}) for sender`, pad: "x".repeat(2000) }) })
     const provider = factory({ from: "auth@acme.test", apiKey: KEY, fetch: api.fetch })
     const error: unknown = await send(provider).catch((caught: unknown) => caught)
@@ -176,7 +187,7 @@ describe.each(factories)("$name", ({ factory, id, name, service, env }) => {
     expect(message).toContain("invalid key [redacted]")
     expect(message).toContain("for sender")
     expect(message).not.toContain(KEY)
-    if (id === "mailgun") expect(message).not.toContain(base64)
+    if (BASIC[id]) expect(message).not.toContain(base64)
     expect(message.length).toBeLessThan(700)
   })
 
@@ -213,5 +224,5 @@ describe.each(factories)("$name", ({ factory, id, name, service, env }) => {
 })
 
 // Compile-time: every factory fits `providers`, bare or called.
-const providers: Provider[] = [Resend, SendGrid, Postmark, Mailgun, Resend({ from: "a@b.test" })]
+const providers: Provider[] = [Resend, SendGrid, Postmark, Mailgun, ForwardEmail, Resend({ from: "a@b.test" }), ForwardEmail({ from: "a@b.test" })]
 void providers

@@ -1,4 +1,4 @@
-import type { EndpointConfig, EndpointRequestContext, OAuthConfig, TokenSet, User } from "../../src/types.js"
+import type { EmailConfig, EndpointConfig, EndpointRequestContext, OAuthConfig, Theme, TokenSet, User, VerificationRequestParams } from "../../src/types.js"
 
 /**
  * Runs a provider's `profile` on a raw fixture. The hook is typed for the generic `Profile`
@@ -65,4 +65,20 @@ export function fakeFetch(routes: Record<string, unknown>): { fetch: typeof fetc
 /** What the core hands an endpoint's `request` hook. */
 export function requestContext(provider: OAuthConfig, fetchImpl: typeof fetch, tokens: TokenSet = { access_token: "at-123", token_type: "bearer" }): EndpointRequestContext {
   return { tokens, provider, fetch: fetchImpl }
+}
+
+/**
+ * What the core hands an email provider's `sendVerificationRequest`: the sign-in link `url` for
+ * `identifier` (default ada@example.test), with the token `tok`, valid for a day.
+ */
+export function verificationRequest(provider: EmailConfig, url: string, { theme = {}, identifier = "ada@example.test" }: { theme?: Theme; identifier?: string } = {}): VerificationRequestParams {
+  return {
+    identifier,
+    url,
+    expires: new Date(Date.now() + 86_400_000),
+    provider,
+    token: "tok",
+    theme,
+    request: new Request(`https://app.test/auth/signin/${provider.id}`, { method: "POST" }),
+  }
 }

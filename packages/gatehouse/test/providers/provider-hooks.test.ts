@@ -8,9 +8,17 @@ import Google from "../../src/providers/google.js"
 import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
 import Notion from "../../src/providers/notion.js"
 import Twitch from "../../src/providers/twitch.js"
-import { oauthProvider } from "../../src/providers/oauth-user-config.js"
+import Threads from "../../src/providers/threads.js"
+import TikTok from "../../src/providers/tiktok.js"
+import Todoist from "../../src/providers/todoist.js"
+import Trakt from "../../src/providers/trakt.js"
+import Webex from "../../src/providers/webex.js"
+import WeChat from "../../src/providers/wechat.js"
+import WorkOS from "../../src/providers/workos.js"
+import Zoho from "../../src/providers/zoho.js"
+import { oauthProvider, withBearerTokenType } from "../../src/providers/oauth-user-config.js"
 import type { OAuthConfig } from "../../src/types.js"
-import { conformHook, endpointURL, fakeFetch, mapProfile, requestContext, requestHook } from "./helpers.js"
+import { conformHook, endpointParams, endpointURL, fakeFetch, mapProfile, requestContext, requestHook } from "./helpers.js"
 
 const credentials = { clientId: "id", clientSecret: "secret" }
 
@@ -224,7 +232,7 @@ describe("merging options over defaults", () => {
     const config = GitHub({ authorization: { params: { scope: "read:user repo", prompt: "consent" } } })
     expect(config.authorization).toEqual({ url: "https://github.com/login/oauth/authorize", params: { scope: "read:user repo", prompt: "consent" } })
     const apple = Apple({ authorization: { params: { scope: "email" } } })
-    expect(endpointURL(apple.authorization).searchParams.get("response_mode")).toBe("form_post")
+    expect(endpointParams(apple.authorization)).toEqual({ scope: "email", response_mode: "form_post" })
   })
 
   it("replaces an endpoint given as a string, and replaces arrays whole", () => {
@@ -250,5 +258,119 @@ describe("merging options over defaults", () => {
     expect(config.name).toBe("P")
     expect((config as unknown as Record<string, unknown>).polluted).toBeUndefined()
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})
+
+describe("withBearerTokenType (VK, WeChat, Threads)", () => {
+  it("adds token_type bearer to a token response that has none", async () => {
+    const fixed = (await withBearerTokenType(Response.json({ access_token: "at", expires_in: 86400, user_id: 1 }))) as Response
+    expect(await fixed.json()).toEqual({ access_token: "at", expires_in: 86400, user_id: 1, token_type: "bearer" })
+  })
+  it("leaves typed responses, errors, bodies without a token and non-JSON alone", async () => {
+    expect(await withBearerTokenType(Response.json({ access_token: "at", token_type: "Bearer" }))).toBeUndefined()
+    expect(await withBearerTokenType(Response.json({ error: "invalid_grant" }, { status: 400 }))).toBeUndefined()
+    expect(await withBearerTokenType(Response.json({ errcode: 40029, errmsg: "invalid code" }))).toBeUndefined()
+    expect(await withBearerTokenType(new Response("<html>", { status: 200 }))).toBeUndefined()
+  })
+})
+
+describe("TikTok's fetch", () => {
+  const send = (config: OAuthConfig, body: URLSearchParams) => config.fetch!("https://open.tiktokapis.com/v2/oauth/token/", { method: "POST", body })
+
+  it("adds client_key to refresh requests too, and sends everything through the app's own fetch", async () => {
+    const { fetch, calls } = fakeFetch({ "POST https://open.tiktokapis.com/v2/oauth/token/": { access_token: "at", token_type: "Bearer" } })
+    const config = TikTok({ ...credentials, fetch })
+    await send(config, new URLSearchParams({ grant_type: "refresh_token", refresh_token: "rt", client_id: "id", client_secret: "secret" }))
+    expect(new URLSearchParams(calls[0]!.body as URLSearchParams).get("client_key")).toBe("id")
+  })
+
+  it("leaves requests that are not token requests, and a client_key already there, alone", async () => {
+    const { fetch, calls } = fakeFetch({})
+    const config = TikTok({ ...credentials, fetch })
+    const other = new URLSearchParams({ fields: "open_id" })
+    await send(config, other)
+    await send(config, new URLSearchParams({ grant_type: "authorization_code", client_id: "id", client_key: "explicit" }))
+    expect(calls[0]!.body).toBe(other)
+    expect(new URLSearchParams(calls[1]!.body as URLSearchParams).get("client_key")).toBe("explicit")
+  })
+
+  it("sends no client_key to the authorization page when no client id is known yet", () => {
+    expect(endpointURL(TikTok().authorization).searchParams.has("client_key")).toBe(false)
+  })
+})
+
+describe("WeChat", () => {
+  it("sends appid and secret only once they are known, and keeps the user's own parameters", () => {
+    const bare = WeChat()
+    expect(endpointURL(bare.token).search).toBe("")
+    expect(endpointURL(bare.authorization).searchParams.has("appid")).toBe(false)
+    const config = WeChat({ ...credentials, authorization: { params: { lang: "en" } } })
+    expect(endpointURL(config.authorization).href).toBe("https://open.weixin.qq.com/connect/oauth2/authorize?appid=id&scope=snsapi_userinfo&lang=en#wechat_redirect")
+  })
+
+  it("makes an errcode answer of the token endpoint an OAuth error, and refuses a profile without openid", async () => {
+    const conform = conformHook(WeChat(credentials).token)
+    const badSecret = (await conform(Response.json({ errcode: 40125, errmsg: "invalid appsecret" }))) as Response
+    expect(badSecret.status).toBe(400)
+    expect(await badSecret.json()).toEqual({ error: "wechat_40125", error_description: "40125 invalid appsecret" })
+    const used = (await conform(Response.json({ errcode: 40163, errmsg: "code been used" }))) as Response
+    expect(await used.json()).toMatchObject({ error: "invalid_grant" })
+    const { fetch } = fakeFetch({})
+    const weChat = WeChat(credentials)
+    await expect(async () => requestHook(weChat.userinfo)(requestContext(weChat, fetch, { access_token: "at" }))).rejects.toThrow(/openid/)
+  })
+})
+
+describe("Threads userinfo.request", () => {
+  it("keeps an answer that is already wrapped in data", async () => {
+    const config = Threads(credentials)
+    const { fetch } = fakeFetch({ "https://graph.threads.net/v1.0/me?fields=id,username,threads_profile_picture_url": { data: { id: "1" } } })
+    expect(await requestHook(config.userinfo)(requestContext(config, fetch))).toEqual({ data: { id: "1" } })
+  })
+})
+
+describe("Todoist userinfo.request", () => {
+  it("fails rather than signing in without a user when the sync fails or has none", async () => {
+    const config = Todoist(credentials)
+    const refused = fakeFetch({ "POST https://api.todoist.com/api/v1/sync": new Response("Gone", { status: 410 }) })
+    await expect(async () => requestHook(config.userinfo)(requestContext(config, refused.fetch))).rejects.toThrow(/410/)
+    const empty = fakeFetch({ "POST https://api.todoist.com/api/v1/sync": { sync_token: "x" } })
+    await expect(async () => requestHook(config.userinfo)(requestContext(config, empty.fetch))).rejects.toThrow(/no user/)
+  })
+})
+
+describe("Trakt userinfo.request", () => {
+  it("follows a userinfo URL the user overrides", async () => {
+    const config = Trakt({ ...credentials, userinfo: { url: "https://api-staging.trakt.tv/users/me?extended=full" } })
+    const { fetch, calls } = fakeFetch({ "https://api-staging.trakt.tv/users/me?extended=full": { ids: { slug: "x" } } })
+    await requestHook(config.userinfo)(requestContext(config, fetch))
+    expect(calls.map((call) => call.url)).toEqual(["https://api-staging.trakt.tv/users/me?extended=full"])
+  })
+})
+
+describe("base URLs", () => {
+  it("points Zoho at another data centre", () => {
+    const config = Zoho({ ...credentials, baseUrl: "https://accounts.zoho.eu/" })
+    expect(endpointURL(config.authorization).href).toBe("https://accounts.zoho.eu/oauth/v2/auth?scope=AaaServer.profile.Read")
+    expect(endpointURL(config.token).href).toBe("https://accounts.zoho.eu/oauth/v2/token")
+    expect(endpointURL(config.userinfo).href).toBe("https://accounts.zoho.eu/oauth/user/info")
+    expect(config).not.toHaveProperty("baseUrl")
+  })
+
+  it("points Webex at another API base", () => {
+    const config = Webex({ apiBaseUrl: "https://webexapis.example/v1/" })
+    expect(endpointURL(config.token).href).toBe("https://webexapis.example/v1/access_token")
+    expect(endpointURL(config.userinfo).href).toBe("https://webexapis.example/v1/people/me")
+    expect(config).not.toHaveProperty("apiBaseUrl")
+  })
+
+  it("points WorkOS at its issuer, with or without the trailing slash, and keeps the issuer", () => {
+    for (const issuer of ["https://workos.example", "https://workos.example/"]) {
+      const config = WorkOS({ issuer })
+      expect(endpointURL(config.authorization).href).toBe("https://workos.example/sso/authorize?connection=")
+      expect(endpointURL(config.token).href).toBe("https://workos.example/sso/token")
+      expect(config.issuer).toBe(issuer)
+    }
+    expect(WorkOS()).not.toHaveProperty("connection")
   })
 })
