@@ -9,7 +9,9 @@
 import { InvalidConfig } from "../errors.js"
 import type { Provider, ProviderConfig, ProviderEnvOptions } from "../providers/types.js"
 import type { AuthConfig } from "../types.js"
+import { isPlainObject, mergeOptions } from "../options-merge.js"
 import type { WarningCode } from "./logger.js"
+
 
 /** Environment variables as a plain object: Node's environment, or a platform's `env` binding. */
 export type EnvObject = Readonly<Record<string, unknown>>
@@ -95,11 +97,11 @@ export function providerEnv(env: EnvObject, id: string): ProviderEnvOptions {
  * Returns a new object; factories are called with the environment's values.
  */
 export function providerWithEnv(provider: Provider, env: EnvObject): ProviderConfig {
-  const probe = typeof provider === "function" ? callFactory(provider, {}) : provider
+  const probe = typeof provider === "function" ? withOwnOptions(callFactory(provider, {})) : withOwnOptions(provider)
   const id: unknown = probe && typeof probe === "object" ? probe.id : undefined
   if (typeof id !== "string" || id === "") throw new InvalidConfig("Every provider needs a non-empty string `id`")
   const fromEnv = providerEnv(env, id)
-  const base = typeof provider === "function" ? callFactory(provider, fromEnv) : probe
+  const base = typeof provider === "function" ? withOwnOptions(callFactory(provider, fromEnv)) : probe
   if (!base || typeof base !== "object") throw new InvalidConfig(`Provider "${id}" is not an object`)
   switch (base.type) {
     case "oauth":
@@ -115,6 +117,17 @@ export function providerWithEnv(provider: Provider, env: EnvObject): ProviderCon
     default:
       return { ...base }
   }
+}
+
+/**
+ * A provider written the Auth.js way, `{ id, type, …defaults, options }` (the user's options
+ * handed back under `options`), with those options laid over its defaults, as Auth.js does;
+ * without it, such a provider would lose its `clientId` and everything else it was given.
+ */
+function withOwnOptions(provider: ProviderConfig): ProviderConfig {
+  if (!provider || typeof provider !== "object" || !("options" in provider)) return provider
+  const { options, ...defaults } = provider as ProviderConfig & { options?: unknown }
+  return (isPlainObject(options) ? mergeOptions(defaults, options) : defaults) as ProviderConfig
 }
 
 function callFactory(factory: (options: ProviderEnvOptions) => ProviderConfig, options: ProviderEnvOptions): ProviderConfig {

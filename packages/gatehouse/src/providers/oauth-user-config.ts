@@ -5,6 +5,7 @@
  */
 import type { Awaitable, TokenSet, User } from "../resources.js"
 import type { EndpointConfig, EndpointRequestContext, OAuthConfig } from "./types.js"
+import { mergeOptions } from "../options-merge.js"
 
 /**
  * The options of an OAuth or OIDC provider factory: any field of {@link OAuthConfig}, each one
@@ -50,23 +51,7 @@ export function oauthProvider<P>(defaults: OAuthDefaults<P>, options: OAuthUserC
   // The core hands each provider's hooks the profile that provider returned, so narrowing `P` to
   // `Profile` is sound at run time; TypeScript cannot see that, as the hooks' parameters are
   // contravariant. Returning `OAuthConfig` is what lets `providers: [GitHub]` compile.
-  return merge(defaults, options) as unknown as OAuthConfig
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object") return false
-  const prototype: unknown = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
-
-function merge(base: object, override: object): Record<string, unknown> {
-  const result: Record<string, unknown> = { ...base }
-  for (const [key, value] of Object.entries(override)) {
-    if (value === undefined || key === "__proto__") continue
-    const current = result[key]
-    result[key] = isPlainObject(current) && isPlainObject(value) ? merge(current, value) : value
-  }
-  return result
+  return mergeOptions(defaults, options) as unknown as OAuthConfig
 }
 
 /**

@@ -122,6 +122,34 @@ describe("provider credentials from AUTH_{PROVIDER}_*", () => {
     expect(provider).toMatchObject({ clientId: "mine", clientSecret: "env-secret" })
   })
 
+  it("lays an Auth.js-style custom provider's `options` over its defaults, as Auth.js does (nested objects merged), the environment filling the rest", () => {
+    // How Auth.js's own providers and its docs' custom providers are written: the user's options handed back under `options`.
+    function Corp(options: Record<string, unknown>) {
+      return {
+        id: "corp",
+        name: "Corp",
+        type: "oauth" as const,
+        authorization: { url: "https://corp.test/authorize", params: { scope: "read" } },
+        token: "https://corp.test/token",
+        userinfo: "https://corp.test/me",
+        options,
+      }
+    }
+    const env = { AUTH_CORP_SECRET: "env-secret" }
+    const listed = Corp({ clientId: "corp-id", authorization: { params: { prompt: "login" } } }) as unknown as Provider
+    const [provider] = envDefaults(env, { providers: [listed] }).providers
+    expect(provider).toMatchObject({
+      id: "corp",
+      clientId: "corp-id",
+      clientSecret: "env-secret",
+      authorization: { url: "https://corp.test/authorize", params: { scope: "read", prompt: "login" } },
+    })
+    expect(provider).not.toHaveProperty("options")
+    // An id given among the options renames the provider, as in Auth.js; the environment then follows the new id.
+    const [renamed] = envDefaults({ AUTH_CORP_WORK_ID: "work-id" }, { providers: [Corp({ id: "corp-work" }) as unknown as Provider] }).providers
+    expect(renamed).toMatchObject({ id: "corp-work", clientId: "work-id" })
+  })
+
   it("calls provider factories with the environment's values", () => {
     const factory = vi.fn((options: { clientId?: string }) => ({ ...github(), id: "my-idp", clientId: options.clientId }))
     const [provider] = envDefaults({ AUTH_MY_IDP_ID: "from-env" }, { providers: [factory as Provider] }).providers
