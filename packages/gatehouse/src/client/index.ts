@@ -40,8 +40,21 @@ export interface SignInFields {
    * with one. Default `authenticate`.
    */
   action?: "register" | "authenticate"
+  /** Auth.js's older name for `redirectTo`, read when `redirectTo` is not given. */
+  callbackUrl?: string
   [field: string]: unknown
 }
+
+/**
+ * Parameters added to an OAuth provider's authorization request (`prompt`, `login_hint`, `scope`,
+ * …), in any shape `URLSearchParams` takes; `state` and PKCE's are always Gatehouse's own.
+ *
+ * @example
+ * ```ts
+ * await signIn("google", { redirectTo: "/" }, { prompt: "select_account", login_hint: email })
+ * ```
+ */
+export type AuthorizationParams = string | string[][] | Record<string, string> | URLSearchParams
 
 /** Options of {@link signIn}: the {@link SignInFields} and where the auth routes are mounted. */
 export interface SignInOptions extends SignInFields, BasePathOption {}
@@ -53,6 +66,8 @@ export interface SignOutFields {
    * `post_logout_redirect_uri` the provider sends the browser back to: register it there.
    */
   redirectTo?: string
+  /** Auth.js's older name for `redirectTo`, read when `redirectTo` is not given. */
+  callbackUrl?: string
   /** Whether to navigate once done. Default `true`. */
   redirect?: boolean
   /**
@@ -124,8 +139,10 @@ export interface ProviderListing extends ProviderEntry {
  * if (!result?.ok) form.showError(result?.error)
  * ```
  */
-export async function signIn(provider: string, options: SignInOptions = {}): Promise<AuthResult | undefined> {
-  const { basePath = "/auth", redirectTo = location.href, redirect = true, action, ...rest } = options
+export async function signIn(provider: string, options: SignInOptions = {}, authorizationParams?: AuthorizationParams): Promise<AuthResult | undefined> {
+  const { basePath = "/auth", redirect = true, action, callbackUrl, ...rest } = options
+  const redirectTo = options.redirectTo ?? (typeof callbackUrl === "string" ? callbackUrl : location.href)
+  delete rest.redirectTo
   const providers = (await getJson(`${basePath}/providers`)) as Record<string, ProviderEntry> | null
   const entry = providers?.[provider]
   if (!entry) throw new Error(`No provider with id ${JSON.stringify(provider)} at ${basePath}`)
@@ -140,7 +157,8 @@ export async function signIn(provider: string, options: SignInOptions = {}): Pro
   // Paths under basePath, not the absolute URLs /providers lists: those carry AUTH_URL's origin,
   // which may not be this page's (www vs apex), and a cross-origin POST would go without cookies.
   const route = entry.type === "webauthn" || entry.type === "credentials" ? "callback" : "signin"
-  const result = await post(basePath, `${basePath}/${route}/${id}`, body)
+  const query = authorizationParams === undefined ? "" : new URLSearchParams(authorizationParams).toString()
+  const result = await post(basePath, `${basePath}/${route}/${id}${query && `?${query}`}`, body)
   return redirect || entry.type === "oauth" || entry.type === "oidc" ? navigate(result) : result
 }
 
@@ -155,7 +173,8 @@ export async function signIn(provider: string, options: SignInOptions = {}): Pro
  * ```
  */
 export async function signOut(options: SignOutOptions = {}): Promise<AuthResult | undefined> {
-  const { basePath = "/auth", redirectTo = location.href, redirect = true, provider } = options
+  const { basePath = "/auth", redirect = true, provider } = options
+  const redirectTo = options.redirectTo ?? options.callbackUrl ?? location.href
   const result = await post(basePath, `${basePath}/signout`, { callbackUrl: redirectTo, ...(provider && { provider }) })
   return redirect ? navigate(result) : result
 }

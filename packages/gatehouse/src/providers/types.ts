@@ -6,6 +6,7 @@
 import type { Adapter, AdapterUser } from "../adapters/index.js"
 import type { Account, Awaitable, Profile, TokenSet, User } from "../resources.js"
 import type { Theme } from "../theme.js"
+import type { customFetch } from "../markers.js"
 
 /** The five kinds of provider. */
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
@@ -116,6 +117,8 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
   }
   /** Every request to this provider (discovery, token, userinfo, hooks) goes through it. */
   fetch?: typeof fetch
+  /** Auth.js's name for {@link OAuthConfig.fetch}; `fetch` wins when both are set. */
+  [customFetch]?: typeof fetch
   /**
    * Adds to the profile what the authorization response carries besides the code (Apple posts
    * the user's name as a `user` parameter on the first sign-in only).

@@ -7,10 +7,15 @@ import { routeUrl, type RequestContext } from "../request-context.js"
 
 /** What the providers route tells a client about one provider. */
 export interface PublicProvider {
+  /** The provider's id. */
   id: string
+  /** The name sign-in buttons show. */
   name: string
+  /** `oauth`, `oidc`, `email`, `credentials` or `webauthn`. */
   type: string
+  /** The absolute URL a sign-in with it is posted to. */
   signinUrl: string
+  /** The absolute URL of its callback route. */
   callbackUrl: string
 }
 
