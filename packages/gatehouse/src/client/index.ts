@@ -108,6 +108,15 @@ export interface AuthResult {
   retryAfter: number | null
 }
 
+/** Auth.js's name (`@auth/sveltekit/client`) for the authorization parameters {@link signIn} takes third. */
+export type SignInAuthorizationParams = AuthorizationParams
+/** Auth.js's name for what {@link signIn} resolves to when it does not navigate away. */
+export type SignInResponse = AuthResult
+/** Auth.js's name for what {@link signOut} resolves to when it does not navigate away. */
+export type SignOutResponse = AuthResult
+/** Auth.js's name for the options of {@link signOut}. */
+export type SignOutParams = SignOutOptions
+
 /** A provider as the providers route lists it. */
 export interface ProviderEntry {
   /** The provider's id, what {@link signIn} takes. */
@@ -126,7 +135,8 @@ export interface ProviderListing extends ProviderEntry {
  * Signs in with `provider` (its id). For a passkey provider this runs the whole ceremony:
  * fetches its options, asks the browser's authenticator (`navigator.credentials`), and posts
  * the answer. Resolves once done when `redirect` is `false` (or on failure before navigating);
- * otherwise the page navigates.
+ * otherwise the page navigates. `authorizationParams` are added to an OAuth provider's
+ * authorization request (`{ prompt: "login" }`).
  *
  * @throws when the provider does not exist, or the browser refused the passkey ceremony: a
  *   `DOMException` named as the browser named it, with a message to show. `NotAllowedError`: the
@@ -140,9 +150,8 @@ export interface ProviderListing extends ProviderEntry {
  * ```
  */
 export async function signIn(provider: string, options: SignInOptions = {}, authorizationParams?: AuthorizationParams): Promise<AuthResult | undefined> {
-  const { basePath = "/auth", redirect = true, action, callbackUrl, ...rest } = options
-  const redirectTo = options.redirectTo ?? (typeof callbackUrl === "string" ? callbackUrl : location.href)
-  delete rest.redirectTo
+  const { basePath = "/auth", redirect = true, action, callbackUrl, redirectTo: given, ...rest } = options
+  const redirectTo = given ?? callbackUrl ?? location.href
   const providers = (await getJson(`${basePath}/providers`)) as Record<string, ProviderEntry> | null
   const entry = providers?.[provider]
   if (!entry) throw new Error(`No provider with id ${JSON.stringify(provider)} at ${basePath}`)
