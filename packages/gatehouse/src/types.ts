@@ -33,10 +33,8 @@ export type {
 export type { CookieAttributes, CookieOption, CookieOverride, CookiesOptions } from "./cookies/defaults.js"
 export type * from "./providers/types.js"
 export type { Account, AccountType, Awaitable, DefaultUser, Profile, TokenSet, User } from "./resources.js"
-export type { AuthAction } from "./core/auth-action.js"
-export type { PublicProvider } from "./core/actions/providers.js"
-export type { ResponseInternal } from "./core/internal-response.js"
-export type { WarningCode } from "./core/logger.js"
+export type { AuthAction, PublicProvider, ResponseInternal } from "./auth-routes.js"
+export type { WarningCode } from "./warnings.js"
 export type { Theme } from "./theme.js"
 export type { SharedStore } from "./stores/index.js"
 

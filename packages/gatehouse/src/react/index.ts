@@ -26,34 +26,38 @@ export type SessionData = Session | null
 /** Refetches the session, or with `data` sends it through the `jwt`/`session` callbacks' `update` trigger; resolves to the new session. */
 export type UpdateSession = (data?: unknown) => Promise<SessionData>
 
-/**
- * Where the session stands: signed in (`data` is the session), signed out, or not known yet
- * (the first fetch has not answered, or `required` and signed out while redirecting).
- */
-export type SessionState =
-  | {
-      /** The session. */
-      data: Session
-      /** Signed in. */
-      status: "authenticated"
-    }
-  | {
-      /** No session (yet). */
-      data: null
-      /** `unauthenticated` when signed out, `loading` until the first fetch answered. */
-      status: "unauthenticated" | "loading"
-    }
+/** {@link SessionState} when signed in. */
+export interface SignedInState {
+  /** The session. */
+  data: Session
+  /** Signed in. */
+  status: "authenticated"
+}
+
+/** {@link SessionState} while nothing is known yet: the first fetch has not answered. */
+export interface LoadingState {
+  /** Nothing yet. */
+  data: null
+  /** The first fetch has not answered (or `required` and signed out, while redirecting). */
+  status: "loading"
+}
+
+/** {@link SessionState} when signed out. */
+export interface SignedOutState {
+  /** No session. */
+  data: null
+  /** Signed out. */
+  status: "unauthenticated"
+}
+
+/** Where the session stands: signed in (`data` is the session), signed out, or not known yet. */
+export type SessionState = SignedInState | SignedOutState | LoadingState
 
 /**
  * What {@link useSession} returns: the {@link SessionState} and `update`. With `required: true`
  * (`R`), a signed-out visitor is being sent away, so the status is never `unauthenticated`.
  */
-export type SessionContextValue<R extends boolean = false> = (R extends true ? Exclude<SessionState, { status: "unauthenticated" | "loading" }> | {
-  /** Nothing to show: still fetching, or signed out and being sent to sign in. */
-  data: null
-  /** Still fetching, or signed out and being sent to sign in. */
-  status: "loading"
-} : SessionState) & {
+export type SessionContextValue<R extends boolean = false> = (R extends true ? SignedInState | LoadingState : SessionState) & {
   /** Refetches the session; with `data`, sends it through the `jwt`/`session` callbacks' `update` trigger. Resolves to the new session. */
   update: UpdateSession
 }

@@ -4,20 +4,9 @@
  */
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import { routeUrl, type RequestContext } from "../request-context.js"
+import type { PublicProvider } from "../../auth-routes.js"
 
-/** What the providers route tells a client about one provider. */
-export interface PublicProvider {
-  /** The provider's id. */
-  id: string
-  /** The name sign-in buttons show. */
-  name: string
-  /** `oauth`, `oidc`, `email`, `credentials` or `webauthn`. */
-  type: string
-  /** The absolute URL a sign-in with it is posted to. */
-  signinUrl: string
-  /** The absolute URL of its callback route. */
-  callbackUrl: string
-}
+export type { PublicProvider }
 
 /** The providers keyed by id, with absolute sign-in and callback URLs. */
 export function providers(ctx: Pick<RequestContext, "config" | "origin">): ResponseInternal<Record<string, PublicProvider>> {
