@@ -59,8 +59,13 @@ export interface Profile {
   preferred_username?: string | null
   /** URL of the user's profile page. */
   profile?: string | null
-  /** URL of the user's picture; the default mapping uses it as `image` when it is a string. */
-  picture?: unknown
+  /**
+   * URL of the user's picture; the default mapping uses it as `image` when it is a string. Some
+   * providers send an object instead (Facebook's `{ data: { url } }`): `any`, as in Auth.js, so
+   * profile code written for it compiles; check its shape before use.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Auth.js's type; the provider chooses the shape
+  picture?: any
   /** URL of the user's web page. */
   website?: string | null
   /** The user's email address. */

@@ -12,8 +12,10 @@
  * `error(error: Error)` level is a deliberate gap, a compile error that points at the change.
  */
 import type { AuthConfig as AuthJsConfig } from "@auth/core"
+import type { Account as AuthJsAccount, Profile as AuthJsProfile, Session as AuthJsSession, User as AuthJsUser } from "@auth/core/types"
+import type { JWT as AuthJsJWT } from "@auth/core/jwt"
 import { expectTypeOf } from "vitest"
-import type { AuthConfig, CallbacksOptions, EventCallbacks } from "../../src/types.js"
+import type { Account, AuthConfig, CallbacksOptions, EventCallbacks, JWT, Profile, Session, User } from "../../src/types.js"
 
 
 type AuthJsCallbacks = Required<NonNullable<AuthJsConfig["callbacks"]>>
@@ -21,8 +23,10 @@ type AuthJsEvents = Required<NonNullable<AuthJsConfig["events"]>>
 type Params<F> = F extends (params: infer P) => unknown ? P : never
 type Returned<F> = F extends (...args: never[]) => infer R ? R : never
 
+/** The keys `T` names (not its index signatures'). */
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: unknown }
 /** The keys of `T` typed `any`. */
-type AnyKeys<T> = { [K in keyof T]-?: 0 extends 1 & T[K] ? K : never }[keyof T]
+type AnyKeys<T> = { [K in KnownKeys<T>]-?: 0 extends 1 & T[K] ? K : never }[KnownKeys<T>]
 /** Auth.js's `any` parameters that Gatehouse types more narrowly: must be none. */
 type NarrowedAny<AuthJs, Gatehouse> = Exclude<AnyKeys<AuthJs>, AnyKeys<Gatehouse>>
 
@@ -67,3 +71,13 @@ expectTypeOf<NarrowedAny<Params<AuthJsCallbacks["signIn"]>, Params<CallbacksOpti
 // The checks above can fail: Auth.js's callbacks do have `any` parameters.
 expectTypeOf<AnyKeys<Params<AuthJsCallbacks["jwt"]>>>().toEqualTypeOf<"session">()
 expectTypeOf<AnyKeys<AuthJsSessionParams>>().toEqualTypeOf<"newSession">()
+
+// The resources the callbacks are handed: each has what Auth.js's promised, `any` kept `any`
+// (a profile's `picture`, which Facebook sends as an object).
+expectTypeOf<Profile>().toExtend<AuthJsProfile>()
+expectTypeOf<Account>().toExtend<AuthJsAccount>()
+expectTypeOf<User>().toExtend<AuthJsUser>()
+expectTypeOf<Session>().toExtend<AuthJsSession>()
+expectTypeOf<JWT>().toExtend<AuthJsJWT>()
+expectTypeOf<NarrowedAny<AuthJsProfile, Profile>>().toBeNever()
+expectTypeOf<AnyKeys<AuthJsProfile>>().toEqualTypeOf<"picture">()
