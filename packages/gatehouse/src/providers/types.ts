@@ -94,8 +94,11 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
   }
   /** Maps the provider's profile to the user. Default: `sub` or `id`, a name, `email` and `picture`. */
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
-  /** Picks what the stored account keeps of the token response. Default: the tokens, their expiry, scope and type. */
-  account?: (tokens: TokenSet) => Partial<Account>
+  /**
+   * Picks what the stored account keeps of the token response. Default: the tokens, their expiry,
+   * scope and type. Returning nothing keeps none of them (the account's ids only), as in Auth.js.
+   */
+  account?: (tokens: TokenSet) => Partial<Account> | undefined | void
   /**
    * Lets a first sign-in with this provider join the stored user with the same email address,
    * which is otherwise refused (`OAuthAccountNotLinked`). A user whose address was never proven

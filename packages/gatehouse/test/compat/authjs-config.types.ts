@@ -14,6 +14,8 @@
 import type { AuthConfig as AuthJsConfig } from "@auth/core"
 import type { Account as AuthJsAccount, Profile as AuthJsProfile, Session as AuthJsSession, User as AuthJsUser } from "@auth/core/types"
 import type { JWT as AuthJsJWT } from "@auth/core/jwt"
+import type { OAuthUserConfig as AuthJsOAuthUserConfig } from "@auth/core/providers"
+import type { OAuthUserConfig } from "../../src/providers/oauth-user-config.js"
 import { expectTypeOf } from "vitest"
 import type { Account, AuthConfig, CallbacksOptions, EventCallbacks, JWT, Profile, Session, User } from "../../src/types.js"
 
@@ -81,3 +83,7 @@ expectTypeOf<Session>().toExtend<AuthJsSession>()
 expectTypeOf<JWT>().toExtend<AuthJsJWT>()
 expectTypeOf<NarrowedAny<AuthJsProfile, Profile>>().toBeNever()
 expectTypeOf<AnyKeys<AuthJsProfile>>().toEqualTypeOf<"picture">()
+
+// A provider's hooks that every OAuth provider takes, written as for Auth.js (the catalogue's
+// own tests compare each provider's options): account() may return nothing.
+expectTypeOf<NonNullable<AuthJsOAuthUserConfig<Record<string, unknown>>["account"]>>().toExtend<NonNullable<OAuthUserConfig<Record<string, unknown>>["account"]>>()
