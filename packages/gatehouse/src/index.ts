@@ -31,7 +31,7 @@ export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"
 export { isAuthAction, type AuthAction } from "./core/auth-action.js"
-export { raw, skipCSRFCheck } from "./markers.js"
+export { customFetch, raw, skipCSRFCheck } from "./markers.js"
 export { AuthError, CredentialsSignin, type AuthErrorType } from "./errors.js"
 export type { WarningCode } from "./core/logger.js"
 export type {

@@ -33,3 +33,17 @@ export const raw: unique symbol = Symbol.for("gatehouse.return-type-raw")
  * ```
  */
 export const skipCSRFCheck: unique symbol = Symbol.for("gatehouse.skip-csrf-check")
+
+/**
+ * Auth.js's key for a provider's own `fetch`: `GitHub({ [customFetch]: myFetch })` is the same as
+ * `GitHub({ fetch: myFetch })`, which Gatehouse names plainly. Every request to that provider
+ * (discovery, token, userinfo, hooks) goes through it: a proxy, a test double, extra headers.
+ *
+ * @example
+ * ```ts
+ * import { customFetch } from "gatehouse-auth"
+ *
+ * const keycloak = Keycloak({ [customFetch]: (input, init) => fetch(input, { ...init, dispatcher: proxy }) })
+ * ```
+ */
+export const customFetch: unique symbol = Symbol.for("gatehouse.custom-fetch")

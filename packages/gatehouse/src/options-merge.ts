@@ -9,8 +9,10 @@
 /** `override` laid over `base`, into a new object; neither is changed. */
 export function mergeOptions(base: object, override: object): Record<string, unknown> {
   const result: Record<string, unknown> = { ...base }
-  for (const [key, value] of Object.entries(override)) {
-    if (value === undefined || key === "__proto__") continue
+  // Symbol keys too: Auth.js's `[customFetch]` option is one.
+  for (const key of Reflect.ownKeys(override) as (keyof typeof override & string)[]) {
+    const value: unknown = (override as Record<string, unknown>)[key]
+    if (value === undefined || key === "__proto__" || !Object.prototype.propertyIsEnumerable.call(override, key)) continue
     const current = result[key]
     result[key] = isPlainObject(current) && isPlainObject(value) ? mergeOptions(current, value) : value
   }

@@ -6,11 +6,13 @@
  * @module
  */
 
+import type { JsonValue } from "oauth4webapi"
+
 /** A value, or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
 
-/** A signed-in user, as the session and callbacks see it. */
-export interface User {
+/** The fields Gatehouse itself gives a user; {@link User} adds yours. */
+export interface DefaultUser {
   /** The user's id: the adapter's user id, or `sub` of a JWT session. */
   id?: string
   /** A display name. */
@@ -20,6 +22,21 @@ export interface User {
   /** The URL of a picture of the user. */
   image?: string | null
 }
+
+/**
+ * A signed-in user, as the session and callbacks see it. Augment it to add fields, through any
+ * module that exports it (`gatehouse-auth/types`, `gatehouse-auth/next`, …):
+ *
+ * @example
+ * ```ts
+ * declare module "gatehouse-auth/next" {
+ *   interface User {
+ *     role?: "admin" | "member"
+ *   }
+ * }
+ * ```
+ */
+export interface User extends DefaultUser {}
 
 /** The identity an OAuth or OIDC provider returns. Every field is optional. */
 export interface Profile {
@@ -42,8 +59,13 @@ export interface Profile {
   preferred_username?: string | null
   /** URL of the user's profile page. */
   profile?: string | null
-  /** URL of the user's picture; the default mapping uses it as `image` when it is a string. */
-  picture?: unknown
+  /**
+   * URL of the user's picture; the default mapping uses it as `image` when it is a string. Some
+   * providers send an object instead (Facebook's `{ data: { url } }`): `any`, as in Auth.js, so
+   * profile code written for it compiles; check its shape before use.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Auth.js's type; the provider chooses the shape
+  picture?: any
   /** URL of the user's web page. */
   website?: string | null
   /** The user's email address. */
@@ -98,7 +120,8 @@ export interface TokenSet {
   readonly expires_at?: number
   /** Always lower case: `bearer`, `dpop`, or another scheme. */
   readonly token_type?: Lowercase<string>
-  readonly [field: string]: unknown
+  /** Whatever else the provider's token response held: JSON, as it came. */
+  readonly [field: string]: JsonValue | undefined
 }
 
 /** The kinds of account a user can hold. */

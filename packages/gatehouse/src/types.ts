@@ -10,7 +10,8 @@
  * ```
  * @module gatehouse-auth/types
  */
-import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters/index.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "./adapters/index.js"
+import type { AuthErrorType } from "./errors.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { Provider } from "./providers/types.js"
 import type { CookieOverride, CookiesOptions } from "./cookies/defaults.js"
@@ -31,9 +32,77 @@ export type {
 } from "./adapters/index.js"
 export type { CookieAttributes, CookieOption, CookieOverride, CookiesOptions } from "./cookies/defaults.js"
 export type * from "./providers/types.js"
-export type { Account, AccountType, Awaitable, Profile, TokenSet, User } from "./resources.js"
+export type { Account, AccountType, Awaitable, DefaultUser, Profile, TokenSet, User } from "./resources.js"
+export type { AuthAction, PublicProvider, ResponseInternal } from "./auth-routes.js"
+export type { WarningCode } from "./warnings.js"
 export type { Theme } from "./theme.js"
 export type { SharedStore } from "./stores/index.js"
+
+/**
+ * The value a promise resolves to, as Auth.js's `Awaited` (TypeScript's own `Awaited` does the
+ * same, nested promises included).
+ *
+ * @example
+ * ```ts
+ * type Row = Awaited<ReturnType<typeof adapter.getUser>>
+ * ```
+ */
+export type Awaited<T> = T extends PromiseLike<infer U> ? U : T
+
+/**
+ * A passkey, as Auth.js names it apart from its owner: {@link AdapterAuthenticator} whose
+ * `userId` may not be known yet.
+ *
+ * @example
+ * ```ts
+ * const shown: Authenticator[] = (await adapter.listAuthenticatorsByUserId(id)).map(({ userId, ...rest }) => rest)
+ * ```
+ */
+export type Authenticator = Omit<AdapterAuthenticator, "userId"> & {
+  /** The id of the user the passkey belongs to, once known. */
+  userId?: string
+}
+
+/**
+ * The `error` query parameter of the error page (`pages.error`): Auth.js's three, and the type of
+ * any other error Gatehouse sends there (`InvalidCheck`, `InvalidProvider`, …).
+ *
+ * @example
+ * ```ts
+ * const heading: Record<"Configuration" | "AccessDenied" | "Verification", string> = { … }
+ * const error = searchParams.get("error") as ErrorPageParam | null
+ * ```
+ */
+export type ErrorPageParam = "Configuration" | "AccessDenied" | "Verification" | AuthErrorType
+
+/**
+ * The `error` query parameter of the sign-in page (`pages.signIn`): Auth.js's codes, and
+ * Gatehouse's own refusals (`InvalidEmail`, `EmailRateLimited`, `CredentialsRateLimited`,
+ * `RateLimited`, `ServerBusy`, `EmailSignInError`).
+ *
+ * @example
+ * ```ts
+ * const error = searchParams.get("error") as SignInPageErrorParam | null
+ * if (error === "CredentialsSignin") showWrongPassword()
+ * ```
+ */
+export type SignInPageErrorParam =
+  | "Signin"
+  | "OAuthSignin"
+  | "OAuthCallbackError"
+  | "OAuthCreateAccount"
+  | "EmailCreateAccount"
+  | "Callback"
+  | "OAuthAccountNotLinked"
+  | "EmailSignin"
+  | "CredentialsSignin"
+  | "SessionRequired"
+  | "EmailSignInError"
+  | "InvalidEmail"
+  | "EmailRateLimited"
+  | "CredentialsRateLimited"
+  | "RateLimited"
+  | "ServerBusy"
 
 /** The session returned by the session route; extend it through the `session` callback. */
 export interface DefaultSession {
@@ -48,7 +117,21 @@ export interface DefaultSession {
   error?: "RefreshAccessTokenError"
 }
 
-/** The session sent to the client. Augment this interface to add fields. */
+/**
+ * The session sent to the client, which `auth()`, `useSession`, the `session` callback and every
+ * integration read. Augment this interface to add fields, through any module that exports it
+ * (`gatehouse-auth/types`, or the integration you import it from, as with Auth.js):
+ *
+ * @example
+ * ```ts
+ * declare module "gatehouse-auth/next" {
+ *   interface Session {
+ *     accessToken?: string
+ *     user: { role: "admin" | "member" } & DefaultSession["user"]
+ *   }
+ * }
+ * ```
+ */
 export interface Session extends DefaultSession {}
 
 /** Paths of custom pages that replace the built-in ones. */
@@ -151,12 +234,17 @@ export interface SignInCallbackParams {
 /**
  * Parameters of the `jwt` callback. `user`, `account` and `profile` are present only at sign-in
  * (`trigger` `signIn` or `signUp`); on a session check only `token` (and, on update, `session`).
+ *
+ * `user` is typed as always present and `session` as `any`, as Auth.js types them, so a callback
+ * written for Auth.js (`if (account) token.role = user.role`,
+ * `if (trigger === "update") token.name = session.user.name`) compiles unchanged: test `account`
+ * or `trigger` before reading `user`, and validate `session`, which the client sent.
  */
 export interface JWTCallbackParams {
   /** The token so far: the default claims at sign-in, the decoded token afterwards. */
   token: JWT
-  /** At sign-in: the user. */
-  user?: User | AdapterUser
+  /** At sign-in: the user. Absent on a session check, although the type (Auth.js's) says otherwise. */
+  user: User | AdapterUser
   /** At sign-in: the account, with the provider's token response. */
   account?: Account | null
   /** At sign-in with OAuth or OIDC: the provider's profile. */
@@ -165,43 +253,44 @@ export interface JWTCallbackParams {
   trigger?: "signIn" | "signUp" | "update"
   /** @deprecated Use `trigger === "signUp"`. */
   isNewUser?: boolean
-  /** Data sent by the client's `update` call; validate it before use. */
-  session?: unknown
+  /**
+   * Data sent by the client's `update` call; validate it before use. `any` as in Auth.js, so code
+   * written for it compiles: the client chose its shape.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Auth.js's type; client input, see above
+  session?: any
 }
 
-/** Parameters of the `session` callback; `token` under `jwt`, `user` under `database`. */
-export type SessionCallbackParams =
-  | {
-      /** The default session: the token's `name`, `email` and `picture` as `user`, and `expires`. */
-      session: Session
-      /** The decoded token, after the `jwt` callback. */
-      token: JWT
-      /** Absent under `jwt`. */
-      user?: undefined
-      /** On `update`: the data the client sent; validate it before use. */
-      newSession?: unknown
-      /** `update` when the client asked for one. */
-      trigger?: "update"
-    }
-  | {
-      /**
-       * The row without its `sessionToken` (which never leaves the HttpOnly cookie), and its user.
-       * As in Auth.js the type lets it be returned as the `Session`; at run time `expires` is a
-       * `Date` (serialized as an ISO string in the response).
-       */
-      session: Session & Omit<AdapterSession, "sessionToken"> & {
-        /** The session's user, from the adapter. */
-        user: AdapterUser
-      }
-      /** The session's user, from the adapter. */
-      user: AdapterUser
-      /** Absent under `database`. */
-      token?: undefined
-      /** On `update`: the data the client sent; validate it before use. */
-      newSession?: unknown
-      /** `update` when the client asked for one. */
-      trigger?: "update"
-    }
+/**
+ * Parameters of the `session` callback: `token` under the `jwt` strategy, `user` under
+ * `database`. As in Auth.js, the type holds the fields of both strategies at once, so a callback
+ * written for Auth.js (`session.user.id = token.sub`) compiles unchanged; at run time only one of
+ * `token` and `user` is there: test the one your strategy does not guarantee.
+ */
+export interface SessionCallbackParams {
+  /**
+   * The session so far. Under `jwt`: the default session (the token's `name`, `email` and
+   * `picture` as `user`, and `expires`). Under `database`: the row without its `sessionToken`
+   * (which never leaves the HttpOnly cookie) and its user; `expires` is then a `Date` at run time
+   * (serialized as an ISO string in the response).
+   */
+  session: Session & Omit<AdapterSession, "sessionToken"> & {
+    /** The session's user. */
+    user: AdapterUser
+  }
+  /** Under `jwt`: the decoded token, after the `jwt` callback. Absent under `database`. */
+  token: JWT
+  /** Under `database`: the session's user, from the adapter. Absent under `jwt`. */
+  user: AdapterUser
+  /**
+   * On `update`: the data the client sent; validate it before use. Typed as Auth.js types it
+   * (present, `any`: the client chose its shape); absent unless `trigger` is `update`.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Auth.js's type; client input, see above
+  newSession: any
+  /** `update` when the client asked for one. */
+  trigger?: "update"
+}
 
 /** Callbacks that let the application steer sign-in, redirects, the token and the session. */
 export interface CallbacksOptions {
@@ -229,8 +318,11 @@ export interface EventCallbacks {
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   /** After the signed-in user unlinked one of their accounts (no tokens in `account`). */
   unlinkAccount: (message: { user: AdapterUser; account: Pick<AdapterAccount, "provider" | "providerAccountId" | "type"> }) => Awaitable<void>
-  /** After every session read, with what the session route answers. */
-  session: (message: { session: Session; token: JWT } | { session: Session }) => Awaitable<void>
+  /**
+   * After every session read, with what the session route answers, and the token under `jwt`.
+   * `token` is typed as always present, as in Auth.js; under `database` it is absent.
+   */
+  session: (message: { session: Session; token: JWT }) => Awaitable<void>
 }
 
 /**

@@ -42,6 +42,24 @@ export interface AdapterAccount extends Account {
   type: Exclude<Account["type"], "credentials">
 }
 
+/** The kinds of account an adapter stores: every provider type but `credentials`. */
+export type AdapterAccountType = AdapterAccount["type"]
+
+/**
+ * Whether `value` is a date as JSON carries one (`Date#toJSON`'s ISO 8601 form, or with a UTC
+ * offset), for adapters that store rows as JSON and turn such strings back into `Date`s.
+ *
+ * @example
+ * ```ts
+ * const row = JSON.parse(text, (_key, value) => (isDate(value) ? new Date(value) : value))
+ * ```
+ */
+export function isDate(value: unknown): value is string {
+  return typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/
+
 /** A database session row; the cookie holds only `sessionToken`. */
 export interface AdapterSession {
   /**

@@ -40,8 +40,21 @@ export interface SignInFields {
    * with one. Default `authenticate`.
    */
   action?: "register" | "authenticate"
+  /** Auth.js's older name for `redirectTo`, read when `redirectTo` is not given. */
+  callbackUrl?: string
   [field: string]: unknown
 }
+
+/**
+ * Parameters added to an OAuth provider's authorization request (`prompt`, `login_hint`, `scope`,
+ * …), in any shape `URLSearchParams` takes; `state` and PKCE's are always Gatehouse's own.
+ *
+ * @example
+ * ```ts
+ * await signIn("google", { redirectTo: "/" }, { prompt: "select_account", login_hint: email })
+ * ```
+ */
+export type AuthorizationParams = string | string[][] | Record<string, string> | URLSearchParams
 
 /** Options of {@link signIn}: the {@link SignInFields} and where the auth routes are mounted. */
 export interface SignInOptions extends SignInFields, BasePathOption {}
@@ -53,6 +66,8 @@ export interface SignOutFields {
    * `post_logout_redirect_uri` the provider sends the browser back to: register it there.
    */
   redirectTo?: string
+  /** Auth.js's older name for `redirectTo`, read when `redirectTo` is not given. */
+  callbackUrl?: string
   /** Whether to navigate once done. Default `true`. */
   redirect?: boolean
   /**
@@ -93,6 +108,15 @@ export interface AuthResult {
   retryAfter: number | null
 }
 
+/** Auth.js's name (`@auth/sveltekit/client`) for the authorization parameters {@link signIn} takes third. */
+export type SignInAuthorizationParams = AuthorizationParams
+/** Auth.js's name for what {@link signIn} resolves to when it does not navigate away. */
+export type SignInResponse = AuthResult
+/** Auth.js's name for what {@link signOut} resolves to when it does not navigate away. */
+export type SignOutResponse = AuthResult
+/** Auth.js's name for the options of {@link signOut}. */
+export type SignOutParams = SignOutOptions
+
 /** A provider as the providers route lists it. */
 export interface ProviderEntry {
   /** The provider's id, what {@link signIn} takes. */
@@ -111,7 +135,8 @@ export interface ProviderListing extends ProviderEntry {
  * Signs in with `provider` (its id). For a passkey provider this runs the whole ceremony:
  * fetches its options, asks the browser's authenticator (`navigator.credentials`), and posts
  * the answer. Resolves once done when `redirect` is `false` (or on failure before navigating);
- * otherwise the page navigates.
+ * otherwise the page navigates. `authorizationParams` are added to an OAuth provider's
+ * authorization request (`{ prompt: "login" }`).
  *
  * @throws when the provider does not exist, or the browser refused the passkey ceremony: a
  *   `DOMException` named as the browser named it, with a message to show. `NotAllowedError`: the
@@ -124,8 +149,9 @@ export interface ProviderListing extends ProviderEntry {
  * if (!result?.ok) form.showError(result?.error)
  * ```
  */
-export async function signIn(provider: string, options: SignInOptions = {}): Promise<AuthResult | undefined> {
-  const { basePath = "/auth", redirectTo = location.href, redirect = true, action, ...rest } = options
+export async function signIn(provider: string, options: SignInOptions = {}, authorizationParams?: AuthorizationParams): Promise<AuthResult | undefined> {
+  const { basePath = "/auth", redirect = true, action, callbackUrl, redirectTo: given, ...rest } = options
+  const redirectTo = given ?? callbackUrl ?? location.href
   const providers = (await getJson(`${basePath}/providers`)) as Record<string, ProviderEntry> | null
   const entry = providers?.[provider]
   if (!entry) throw new Error(`No provider with id ${JSON.stringify(provider)} at ${basePath}`)
@@ -140,7 +166,8 @@ export async function signIn(provider: string, options: SignInOptions = {}): Pro
   // Paths under basePath, not the absolute URLs /providers lists: those carry AUTH_URL's origin,
   // which may not be this page's (www vs apex), and a cross-origin POST would go without cookies.
   const route = entry.type === "webauthn" || entry.type === "credentials" ? "callback" : "signin"
-  const result = await post(basePath, `${basePath}/${route}/${id}`, body)
+  const query = authorizationParams === undefined ? "" : new URLSearchParams(authorizationParams).toString()
+  const result = await post(basePath, `${basePath}/${route}/${id}${query && `?${query}`}`, body)
   return redirect || entry.type === "oauth" || entry.type === "oidc" ? navigate(result) : result
 }
 
@@ -155,7 +182,8 @@ export async function signIn(provider: string, options: SignInOptions = {}): Pro
  * ```
  */
 export async function signOut(options: SignOutOptions = {}): Promise<AuthResult | undefined> {
-  const { basePath = "/auth", redirectTo = location.href, redirect = true, provider } = options
+  const { basePath = "/auth", redirect = true, provider } = options
+  const redirectTo = options.redirectTo ?? options.callbackUrl ?? location.href
   const result = await post(basePath, `${basePath}/signout`, { callbackUrl: redirectTo, ...(provider && { provider }) })
   return redirect ? navigate(result) : result
 }

@@ -8,8 +8,11 @@
 export interface CookieAttributes {
   /** Hidden from page scripts. On for every Gatehouse cookie. */
   httpOnly?: boolean
-  /** When the browser sends the cookie with cross-site requests. Default `lax`. */
-  sameSite?: "lax" | "strict" | "none"
+  /**
+   * When the browser sends the cookie with cross-site requests. Default `lax`. As in Auth.js (and
+   * jshttp/cookie), `true` means `strict` and `false` leaves the attribute out.
+   */
+  sameSite?: boolean | "lax" | "strict" | "none"
   /** The path the cookie is sent for. Default `/`. */
   path?: string
   /** Sent over https only. Default: on exactly for https requests (see `useSecureCookies`). */
@@ -22,6 +25,8 @@ export interface CookieAttributes {
   expires?: Date
   /** CHIPS: kept per top-level site, for use in cross-site iframes. */
   partitioned?: boolean
+  /** Chrome's `Priority` attribute: which cookies go last when a site has too many. */
+  priority?: "low" | "medium" | "high"
 }
 
 /** A cookie's name and attributes. */

@@ -36,6 +36,7 @@ export function serializeCookie(name: string, value: string, options: CookieAttr
   if (options.httpOnly) cookie += "; HttpOnly"
   if (options.secure) cookie += "; Secure"
   if (options.partitioned) cookie += "; Partitioned"
+  if (options.priority !== undefined) cookie += `; Priority=${priorityOf(options.priority, name)}`
   if (options.sameSite) cookie += `; SameSite=${sameSiteOf(options.sameSite, name)}`
   return cookie
 }
@@ -49,9 +50,21 @@ function attribute(value: unknown, attributeName: string, cookieName: string): s
 
 const SAME_SITE: Readonly<Record<string, string>> = { lax: "Lax", strict: "Strict", none: "None" }
 
-/** One of the three SameSite values, whatever its case; anything else could append attributes. */
-function sameSiteOf(value: unknown, cookieName: string): string {
+const PRIORITY: Readonly<Record<string, string>> = { low: "Low", medium: "Medium", high: "High" }
+
+/** One of the three Priority values, whatever its case; anything else could append attributes. */
+function priorityOf(value: unknown, cookieName: string): string {
   const key = typeof value === "string" ? value.toLowerCase() : ""
+  if (!Object.hasOwn(PRIORITY, key)) throw new TypeError(`Invalid Priority for cookie ${cookieName}`)
+  return PRIORITY[key]!
+}
+
+/**
+ * One of the three SameSite values, whatever its case, and `true` as `Strict` (jshttp/cookie's
+ * reading, which Auth.js configurations rely on); anything else could append attributes.
+ */
+function sameSiteOf(value: unknown, cookieName: string): string {
+  const key = value === true ? "strict" : typeof value === "string" ? value.toLowerCase() : ""
   if (!Object.hasOwn(SAME_SITE, key)) throw new TypeError(`Invalid SameSite for cookie ${cookieName}`)
   return SAME_SITE[key]!
 }

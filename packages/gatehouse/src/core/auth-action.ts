@@ -3,21 +3,9 @@
  * @module
  */
 
-/** Every action the auth routes serve. */
-export type AuthAction =
-  | "accounts"
-  | "backchannel-logout"
-  | "callback"
-  | "csrf"
-  | "error"
-  | "link"
-  | "providers"
-  | "session"
-  | "sessions"
-  | "signin"
-  | "signout"
-  | "verify-request"
-  | "webauthn-options"
+import type { AuthAction } from "../auth-routes.js"
+
+export type { AuthAction }
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
   "accounts",

@@ -7,6 +7,7 @@
  * @module
  */
 import { InvalidConfig } from "../errors.js"
+import { customFetch } from "../markers.js"
 import type { Provider, ProviderConfig, ProviderEnvOptions } from "../providers/types.js"
 import type { AuthConfig } from "../types.js"
 import { isPlainObject, mergeOptions } from "../options-merge.js"
@@ -108,6 +109,8 @@ export function providerWithEnv(provider: Provider, env: EnvObject): ProviderCon
     case "oidc":
       return {
         ...base,
+        // Auth.js's `[customFetch]` is Gatehouse's `fetch`.
+        ...(base.fetch === undefined && typeof base[customFetch] === "function" && { fetch: base[customFetch] }),
         clientId: base.clientId ?? fromEnv.clientId,
         clientSecret: base.clientSecret ?? fromEnv.clientSecret,
         issuer: base.issuer ?? fromEnv.issuer,

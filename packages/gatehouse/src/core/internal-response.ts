@@ -5,25 +5,9 @@
  */
 import type { Cookie } from "../cookies/defaults.js"
 import { serializeCookie } from "../cookies/serialize.js"
+import type { ResponseInternal } from "../auth-routes.js"
 
-export type { Cookie }
-
-/**
- * What an action answers: a redirect (`302` with `Location`), or a status, headers and body.
- * Cookies are listed in the order they are sent.
- */
-export interface ResponseInternal<Body = unknown> {
-  /** The HTTP status; default 200 (302 with `redirect`). */
-  status?: number
-  /** Response headers, except `Set-Cookie` (see `cookies`). */
-  headers?: Record<string, string>
-  /** Serialised as JSON when `Content-Type` is `application/json`; otherwise sent as it is (an HTML page). */
-  body?: Body
-  /** Absolute, or relative when it points at a configured custom page. */
-  redirect?: string
-  /** The cookies to set or clear. */
-  cookies?: Cookie[]
-}
+export type { Cookie, ResponseInternal }
 
 /** Keeps browsers and shared caches from storing a response that carries session data or a token. */
 export const NO_CACHE_HEADERS: Readonly<Record<string, string>> = Object.freeze({

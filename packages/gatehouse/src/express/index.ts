@@ -28,6 +28,17 @@ import { replaceSetCookies, sendJson, writeWebResponse } from "./web-response.js
 export type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
 export type { ServerAuthConfig } from "./prepared-config.js"
 
+// What every Auth.js integration package exports beside its own API: the resources (re-exported,
+// not copied, so `declare module "<this module>" { interface Session { … } }` extends the one
+// interface everything reads), the errors a server action may catch, and `customFetch`.
+export { AuthError, CredentialsSignin, customFetch } from "../index.js"
+export type { Account, DefaultSession, Profile, Session, User } from "../index.js"
+
+/** @auth/express's name for {@link ServerAuthConfig}. */
+export type ExpressAuthConfig = ServerAuthConfig
+/** What {@link getSession} resolves to: the session, or `null` when signed out (@auth/express's name). */
+export type GetSessionResult = Promise<Session | null>
+
 /**
  * The auth routes (`signin`, `callback`, `session`, `signout`, …) as an Express middleware. Mount it
  * on the path the routes live under; the base path is taken from the mount point. Requests below

@@ -77,9 +77,9 @@ export interface JWTOptions {
   /** Seconds until an issued token expires. Default: `session.maxAge` (30 days). */
   maxAge: number
   /** Turns the claims into the cookie's value. Default: {@link encode}. */
-  encode: (params: JWTEncodeParams) => Promise<string> | string
+  encode: (params: JWTEncodeParams) => PromiseLike<string> | string
   /** Turns the cookie's value back into claims; `null` or a throw means no session. Default: {@link decode}. */
-  decode: (params: JWTDecodeParams) => Promise<JWT | null> | JWT | null
+  decode: (params: JWTDecodeParams) => PromiseLike<JWT | null> | JWT | null
 }
 
 /** A logger `getToken` may report failures to; `console` will do. */

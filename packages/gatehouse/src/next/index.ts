@@ -45,6 +45,12 @@ import type {
 
 export type * from "./types.js"
 
+// What every Auth.js integration package exports beside its own API: the resources (re-exported,
+// not copied, so `declare module "<this module>" { interface Session { … } }` extends the one
+// interface everything reads), the errors a server action may catch, and `customFetch`.
+export { AuthError, CredentialsSignin, customFetch } from "../index.js"
+export type { Account, DefaultSession, Profile, Session, User } from "../index.js"
+
 /** The default base path of the auth routes in a Next.js app, as in next-auth. */
 const BASE_PATH = "/api/auth"
 

@@ -1,15 +1,16 @@
 /**
- * The types of `gatehouse-auth/next`: structural, so they hold for Next 15 and 16 without this
- * package depending on `next`.
+ * The types of `gatehouse-auth/next`. The request is Next's own `NextRequest` (from the app's
+ * `next`, as next-auth's is); the rest is structural, so it holds for Next 15 and 16 alike.
  * @module
  */
+import type { NextRequest } from "next/server.js"
 import type { AuthConfig, Awaitable, Session } from "../index.js"
 
-/** A Next.js request (`NextRequest`): a Web `Request` with the parsed `nextUrl`. */
-export type NextRequestLike = Request & {
-  /** The request's URL, parsed. */
-  readonly nextUrl: URL
-}
+/**
+ * A Next.js request: Next's `NextRequest` (a Web `Request` with the parsed `nextUrl`, `cookies`,
+ * …), as the proxy, `authorized` and route handlers get it.
+ */
+export type NextRequestLike = NextRequest
 
 /** A request as the callback given to `auth(callback)` receives it: with the session on `auth`. */
 export type NextAuthRequest = NextRequestLike & {

@@ -6,6 +6,7 @@
 import type { Adapter, AdapterUser } from "../adapters/index.js"
 import type { Account, Awaitable, Profile, TokenSet, User } from "../resources.js"
 import type { Theme } from "../theme.js"
+import type { customFetch } from "../markers.js"
 
 /** The five kinds of provider. */
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
@@ -93,8 +94,11 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
   }
   /** Maps the provider's profile to the user. Default: `sub` or `id`, a name, `email` and `picture`. */
   profile?(profile: P, tokens: TokenSet): Awaitable<User>
-  /** Picks what the stored account keeps of the token response. Default: the tokens, their expiry, scope and type. */
-  account?: (tokens: TokenSet) => Partial<Account>
+  /**
+   * Picks what the stored account keeps of the token response. Default: the tokens, their expiry,
+   * scope and type. Returning nothing keeps none of them (the account's ids only), as in Auth.js.
+   */
+  account?: (tokens: TokenSet) => Partial<Account> | undefined | void
   /**
    * Lets a first sign-in with this provider join the stored user with the same email address,
    * which is otherwise refused (`OAuthAccountNotLinked`). A user whose address was never proven
@@ -116,6 +120,8 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
   }
   /** Every request to this provider (discovery, token, userinfo, hooks) goes through it. */
   fetch?: typeof fetch
+  /** Auth.js's name for {@link OAuthConfig.fetch}; `fetch` wins when both are set. */
+  [customFetch]?: typeof fetch
   /**
    * Adds to the profile what the authorization response carries besides the code (Apple posts
    * the user's name as a `user` parameter on the first sign-in only).

@@ -15,34 +15,52 @@
  * @module gatehouse-auth/react
  */
 "use client"
-import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react"
+import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type Context, type ReactNode } from "react"
 import * as client from "../client/index.js"
-import type { AuthResult, SignInOptions, SignOutOptions } from "../client/index.js"
+import type { AuthorizationParams, AuthResult, SignInOptions, SignOutOptions } from "../client/index.js"
 import type { Session } from "../types.js"
 
 /** A session as the session route sends it, or `null`; augment `gatehouse-auth/types`' `Session` for your fields. */
 export type SessionData = Session | null
 
-/** What {@link useSession} returns. */
-export type SessionContextValue = SessionState & {
-  /** Refetches the session; with `data`, sends it through the `jwt`/`session` callbacks' `update` trigger. Resolves to the new session. */
-  update: (data?: unknown) => Promise<SessionData>
+/** Refetches the session, or with `data` sends it through the `jwt`/`session` callbacks' `update` trigger; resolves to the new session. */
+export type UpdateSession = (data?: unknown) => Promise<SessionData>
+
+/** {@link SessionState} when signed in. */
+export interface SignedInState {
+  /** The session. */
+  data: Session
+  /** Signed in. */
+  status: "authenticated"
 }
 
-/** Where the session stands: known (signed in or out), or still being fetched. */
-export type SessionState =
-  | {
-      /** The session, or `null` when signed out. */
-      data: SessionData
-      /** `authenticated` with a session, `unauthenticated` without. */
-      status: "authenticated" | "unauthenticated"
-    }
-  | {
-      /** Nothing yet: the first fetch has not answered. */
-      data: null
-      /** The first fetch has not answered (or `required` and signed out, while redirecting). */
-      status: "loading"
-    }
+/** {@link SessionState} while nothing is known yet: the first fetch has not answered. */
+export interface LoadingState {
+  /** Nothing yet. */
+  data: null
+  /** The first fetch has not answered (or `required` and signed out, while redirecting). */
+  status: "loading"
+}
+
+/** {@link SessionState} when signed out. */
+export interface SignedOutState {
+  /** No session. */
+  data: null
+  /** Signed out. */
+  status: "unauthenticated"
+}
+
+/** Where the session stands: signed in (`data` is the session), signed out, or not known yet. */
+export type SessionState = SignedInState | SignedOutState | LoadingState
+
+/**
+ * What {@link useSession} returns: the {@link SessionState} and `update`. With `required: true`
+ * (`R`), a signed-out visitor is being sent away, so the status is never `unauthenticated`.
+ */
+export type SessionContextValue<R extends boolean = false> = (R extends true ? SignedInState | LoadingState : SessionState) & {
+  /** Refetches the session; with `data`, sends it through the `jwt`/`session` callbacks' `update` trigger. Resolves to the new session. */
+  update: UpdateSession
+}
 
 /** Props of {@link SessionProvider}. */
 export interface SessionProviderProps {
@@ -94,7 +112,17 @@ function pathOfAuthUrl(): string | undefined {
 
 const DEFAULT_BASE_PATH = pathOfAuthUrl() ?? "/api/auth"
 let currentBasePath = DEFAULT_BASE_PATH
-const Session = createContext<SessionContextValue | undefined>(undefined)
+/**
+ * The React context {@link SessionProvider} fills and {@link useSession} reads, for code that
+ * reads it with `useContext` itself (`undefined` outside a provider).
+ *
+ * @example
+ * ```tsx
+ * const value = useContext(SessionContext)
+ * if (!value) throw new Error("inside <SessionProvider> only")
+ * ```
+ */
+export const SessionContext: Context<SessionContextValue | undefined> = createContext<SessionContextValue | undefined>(undefined)
 
 /**
  * Keeps the session for the components below it: fetched once (or given by the server),
@@ -182,33 +210,34 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
   )
 
   const value = useMemo<SessionContextValue>(
-    () => (loading ? { data: null, status: "loading", update } : { data, status: data ? "authenticated" : "unauthenticated", update }),
+    () => (loading ? { data: null, status: "loading", update } : data ? { data, status: "authenticated", update } : { data: null, status: "unauthenticated", update }),
     [data, loading, update],
   )
-  return createElement(Session.Provider, { value }, children)
+  return createElement(SessionContext.Provider, { value }, children)
 }
 
 /** Options of {@link useSession}. */
-export interface UseSessionOptions {
+export interface UseSessionOptions<R extends boolean = boolean> {
   /** The page needs a session: signed out, `onUnauthenticated` runs (default: go to sign in). */
-  required?: boolean
+  required?: R
   /** With `required`, what to do when signed out instead of going to the sign-in page. */
   onUnauthenticated?: () => void
 }
 
 /**
- * The session of the surrounding {@link SessionProvider}: `{ data, status, update }`. `update()`
- * refetches; `update(data)` sends `data` through the `update` trigger and returns the new session.
+ * The session of the surrounding {@link SessionProvider}: `{ data, status, update }`. `data` is
+ * the session exactly when `status` is `authenticated`. `update()` refetches; `update(data)`
+ * sends `data` through the `update` trigger and returns the new session.
  *
  * @example
  * ```tsx
  * const { data: session, status, update } = useSession({ required: true })
  * if (status === "loading") return <p>…</p>
- * return <button onClick={() => update({ name: "Ada" })}>{session?.user?.name}</button>
+ * return <button onClick={() => update({ name: "Ada" })}>{session.user?.name}</button>
  * ```
  */
-export function useSession(options: UseSessionOptions = {}): SessionContextValue {
-  const value = useContext(Session)
+export function useSession<R extends boolean = false>(options: UseSessionOptions<R> = {}): SessionContextValue<R> {
+  const value = useContext(SessionContext)
   if (!value) throw new Error("useSession must be used inside <SessionProvider>")
   const { required, onUnauthenticated } = options
   const signedOut = value.status === "unauthenticated"
@@ -217,7 +246,7 @@ export function useSession(options: UseSessionOptions = {}): SessionContextValue
     if (onUnauthenticated) onUnauthenticated()
     else location.assign(`${currentBasePath}/signin?${new URLSearchParams({ callbackUrl: location.href })}`)
   }, [required, signedOut, onUnauthenticated])
-  return required && signedOut ? { data: null, status: "loading", update: value.update } : value
+  return (required && signedOut ? { data: null, status: "loading", update: value.update } : value) as SessionContextValue<R>
 }
 
 /** Tells the other tabs the session changed, so they refetch. */
@@ -231,9 +260,24 @@ function announce(): void {
 const withBasePath = <Options extends { basePath?: string }>(options: Options | undefined): Options =>
   ({ basePath: currentBasePath, ...options }) as Options
 
-/** `gatehouse-auth/client`'s `signIn`, at the provider's base path; other tabs are told. */
-export async function signIn(provider: string, options?: SignInOptions): Promise<AuthResult | undefined> {
-  const result = await client.signIn(provider, withBasePath(options))
+/**
+ * `gatehouse-auth/client`'s `signIn`, at the provider's base path; other tabs are told. Without a
+ * provider (next-auth's `signIn()`), goes to the sign-in page, coming back to `redirectTo` (or
+ * `callbackUrl`, or this page). `authorizationParams` go to an OAuth provider's authorization request.
+ *
+ * @example
+ * ```tsx
+ * <button onClick={() => signIn()}>Sign in</button>
+ * <button onClick={() => signIn("google", { redirectTo: "/account" }, { prompt: "select_account" })}>Google</button>
+ * ```
+ */
+export async function signIn(provider?: string, options?: SignInOptions, authorizationParams?: SignInAuthorizationParams): Promise<AuthResult | undefined> {
+  if (provider === undefined) {
+    const callbackUrl = options?.redirectTo ?? options?.callbackUrl ?? location.href
+    location.assign(`${options?.basePath ?? currentBasePath}/signin?${new URLSearchParams({ callbackUrl })}`)
+    return undefined
+  }
+  const result = await client.signIn(provider, withBasePath(options), authorizationParams)
   announce()
   return result
 }
@@ -253,3 +297,12 @@ export const getCsrfToken = (options?: client.BasePathOption): Promise<string | 
 export const getProviders = (options?: client.BasePathOption): ReturnType<typeof client.getProviders> => client.getProviders(withBasePath(options))
 
 export type { AuthResult, BasePathOption, ProviderEntry, ProviderListing, SignInOptions, SignOutOptions } from "../client/index.js"
+
+/** next-auth's name for the OAuth authorization parameters {@link signIn} takes third. */
+export type SignInAuthorizationParams = AuthorizationParams
+/** next-auth's name for what {@link signIn} resolves to when it does not navigate away. */
+export type SignInResponse = AuthResult
+/** next-auth's name for the options of {@link signOut}. */
+export type SignOutParams = SignOutOptions
+/** next-auth's name for the options of {@link getSession}: where the auth routes are. */
+export type GetSessionParams = client.BasePathOption

@@ -24,6 +24,11 @@ import type { Session } from "../types.js"
 
 export type { AuthResult, ProviderListing }
 
+/** @auth/solid-start's name for the OAuth authorization parameters {@link signIn} takes third. */
+export type SignInAuthorizationParams = client.AuthorizationParams
+/** @auth/solid-start's name for what {@link signIn} resolves to when it does not navigate away. */
+export type SignInResponse = AuthResult
+
 /**
  * Where the auth routes are.
  *
@@ -80,7 +85,8 @@ const PREFIX = "/api/auth"
 
 /**
  * Signs in with `provider` (its id) at the prefix: a passkey provider runs its whole ceremony in
- * the browser; credentials and email post their fields; OAuth providers navigate to the provider.
+ * the browser; credentials and email post their fields; OAuth providers navigate to the provider,
+ * with `authorizationParams` added to the authorization request.
  *
  * @throws as `gatehouse-auth/client`'s `signIn`: an unknown provider, or a refused passkey ceremony.
  * @example
@@ -89,9 +95,9 @@ const PREFIX = "/api/auth"
  * if (!result?.ok) setError(result?.error ?? "failed")
  * ```
  */
-export function signIn(provider: string, options: SignInOptions = {}): Promise<AuthResult | undefined> {
+export function signIn(provider: string, options: SignInOptions = {}, authorizationParams?: client.AuthorizationParams): Promise<AuthResult | undefined> {
   const { prefix = PREFIX, ...rest } = options
-  return client.signIn(provider, { ...rest, basePath: prefix })
+  return client.signIn(provider, { ...rest, basePath: prefix }, authorizationParams)
 }
 
 /**

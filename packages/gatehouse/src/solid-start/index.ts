@@ -30,6 +30,17 @@ import type { SignalAuthConfig, SignalAuthHandler, SignalAuthHandlers, SolidRequ
 
 export type * from "./types.js"
 
+// What every Auth.js integration package exports beside its own API: the resources (re-exported,
+// not copied, so `declare module "<this module>" { interface Session { … } }` extends the one
+// interface everything reads), the errors a server action may catch, and `customFetch`.
+export { AuthError, CredentialsSignin, customFetch } from "../index.js"
+export type { Account, DefaultSession, Profile, Session, User } from "../index.js"
+
+/** @auth/solid-start's name for {@link SignalAuthConfig}. */
+export type SolidAuthConfig = SignalAuthConfig
+/** What {@link getSession} resolves to: the session, or `null` when signed out (@auth/solid-start's name). */
+export type GetSessionResult = Promise<Session | null>
+
 /** The default prefix of the auth routes, where `src/routes/api/auth/[...auth].ts` serves them. */
 const PREFIX = "/api/auth"
 

@@ -26,6 +26,15 @@ import type { KitAuthConfig, KitAuthConfigFunction, KitAuthResult, KitRequestEve
 
 export type * from "./types.js"
 
+// What every Auth.js integration package exports beside its own API: the resources (re-exported,
+// not copied, so `declare module "<this module>" { interface Session { … } }` extends the one
+// interface everything reads), the errors a server action may catch, and `customFetch`.
+export { AuthError, CredentialsSignin, customFetch } from "../index.js"
+export type { Account, DefaultSession, Profile, User } from "../index.js"
+
+/** @auth/sveltekit's name for {@link KitAuthConfig}. */
+export type SvelteKitAuthConfig = KitAuthConfig
+
 /**
  * Gatehouse for a SvelteKit app: `handle` for `src/hooks.server.ts`, and the `signIn` and
  * `signOut` form actions. The configuration is read at the first request, not at import, so

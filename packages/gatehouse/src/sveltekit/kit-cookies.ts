@@ -26,6 +26,7 @@ export function writeCookies(cookies: KitCookies, list: readonly Cookie[]): bool
         ...(options.maxAge !== undefined && { maxAge: options.maxAge }),
         ...(options.expires !== undefined && { expires: options.expires }),
         ...(options.partitioned !== undefined && { partitioned: options.partitioned }),
+        ...(options.priority !== undefined && { priority: options.priority }),
       })
     }
     return true

@@ -47,6 +47,8 @@ export interface KitCookieOptions {
   expires?: Date
   /** CHIPS: kept per top-level site. */
   partitioned?: boolean
+  /** Chrome's `Priority` attribute. */
+  priority?: "low" | "medium" | "high"
 }
 
 /** The part of Kit's `event.cookies` the integration writes through. */

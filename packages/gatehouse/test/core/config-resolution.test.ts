@@ -3,7 +3,7 @@ import { resolveConfig } from "../../src/core/config.js"
 import { decode, encode } from "../../src/jwt/index.js"
 import { raw, skipCSRFCheck } from "../../src/markers.js"
 import { InvalidConfig } from "../../src/errors.js"
-import type { Adapter, AuthConfig, OAuthConfig } from "../../src/types.js"
+import type { Adapter, AuthConfig, OAuthConfig, SessionCallbackParams } from "../../src/types.js"
 
 const secret = "resolution-secret-0123456789abcdef01234567"
 
@@ -60,7 +60,7 @@ describe("resolving a configuration", () => {
     const session = await callbacks.session({
       session: { user: { id: "1", name: "A", email: "a@x.test", image: null }, expires: expires as unknown as string },
       token: { sub: "1" },
-    })
+    } as SessionCallbackParams)
     expect(session).toEqual({ user: { name: "A", email: "a@x.test", image: null }, expires: "2030-01-01T00:00:00.000Z" })
     expect(await callbacks.redirect({ url: "/dashboard", baseUrl: "https://app.test" })).toBe("https://app.test/dashboard")
   })
@@ -156,7 +156,7 @@ describe("resolving a configuration", () => {
 
   it("passes an expires value through the default session callback when it is not a Date", async () => {
     const { callbacks } = resolveConfig({ providers: [] })
-    const session = await callbacks.session({ session: { expires: "2030-01-01T00:00:00.000Z" }, token: {} })
+    const session = await callbacks.session({ session: { expires: "2030-01-01T00:00:00.000Z" }, token: {} } as SessionCallbackParams)
     expect(session.expires).toBe("2030-01-01T00:00:00.000Z")
   })
 

@@ -146,6 +146,16 @@ describe("OAuth sign-in", () => {
     expect((await adapter.getSessionAndUser(storedKey(again.jar.get(SESSION_COOKIE))))?.user.id).toBe(stored!.id)
   })
 
+  it("stores none of the tokens when the provider's account() returns nothing, as Auth.js does", async () => {
+    const adapter = MemoryAdapter()
+    const { client } = setup({ adapter }, { account: () => undefined })
+    expect((await signInWithCode(client)).status).toBe(302)
+    const stored = await adapter.getAccount!("4242", "hub")
+    expect(stored).toMatchObject({ provider: "hub", providerAccountId: "4242", type: "oauth" })
+    expect(stored).not.toHaveProperty("access_token")
+    expect(stored).not.toHaveProperty("refresh_token")
+  })
+
   it("sends a new user to pages.newUser with the callback URL", async () => {
     const { client } = setup({ adapter: MemoryAdapter(), pages: { newUser: "/welcome" } })
     const back = await signInWithCode(client)

@@ -36,7 +36,11 @@ interface Logged {
 }
 
 function authConfig(basePath: string): ReturnType<typeof credentialsConfig> {
+  const base = credentialsConfig()
+  // An OAuth provider whose authorization endpoint the page is never allowed to reach (routed by the test).
+  const hub = { id: "hub", name: "Hub", type: "oauth", clientId: "client", clientSecret: "secret", authorization: "https://hub.test/authorize", token: "https://hub.test/token", userinfo: "https://hub.test/me" } as const
   return credentialsConfig({
+    providers: [...base.providers, hub],
     basePath,
     callbacks: {
       jwt: ({ token, trigger, session }) =>
@@ -377,6 +381,41 @@ describe("basePath", () => {
     expect(fromPage).toEqual(expect.arrayContaining([`GET ${OTHER_BASE}/csrf`, `GET ${OTHER_BASE}/providers`, `POST ${OTHER_BASE}/signout`]))
     expect(fromPage.filter((request) => !request.includes(`${OTHER_BASE}/`))).toEqual([])
     expect(sessionReads("a", OTHER_BASE).length).toBeGreaterThanOrEqual(2) // the first render, and after signing out
+  })
+})
+
+describe("next-auth's call shapes", () => {
+  it("signIn() without a provider goes to {basePath}/signin, coming back to the page", async () => {
+    const page = await openTab({})
+    await expectText(page, "#status", "unauthenticated")
+    const start = page.url()
+    await press(page, "#sign-in-page")
+    await page.waitForURL((url) => url.pathname === `${BASE}/signin`)
+    expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(start)
+  })
+
+  it("signIn and signOut take callbackUrl where redirectTo is not given", async () => {
+    const page = await openTab({})
+    await expectText(page, "#status", "unauthenticated")
+    await press(page, "#sign-in-callback-url")
+    await expect.poll(async () => (JSON.parse((await textOf(page, "#result")) || "null") as { url?: string } | null)?.url).toBe(`${server.origin}/after-sign-in`)
+    await press(page, "#sign-out-callback-url")
+    await expect.poll(async () => (JSON.parse((await textOf(page, "#result")) || "null") as { url?: string } | null)?.url).toBe(`${server.origin}/after-sign-out`)
+    const posted = log.filter((entry) => entry.method === "POST").map((entry) => new URLSearchParams(entry.body).get("callbackUrl"))
+    expect(posted).toEqual(["/after-sign-in", "/after-sign-out"])
+  })
+
+  it("signIn's third argument goes to the OAuth provider's authorization request", async () => {
+    const page = await openTab({})
+    await expectText(page, "#status", "unauthenticated")
+    await page.route("https://hub.test/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "the provider" }))
+    const atProvider = page.waitForRequest((request) => new URL(request.url()).host === "hub.test")
+    await press(page, "#sign-in-oauth-params")
+    const authorization = new URL((await atProvider).url())
+    expect(authorization.pathname).toBe("/authorize")
+    expect(authorization.searchParams.get("prompt")).toBe("login")
+    expect(authorization.searchParams.get("login_hint")).toBe("ada@example.com")
+    expect(authorization.searchParams.get("client_id")).toBe("client")
   })
 })
 

@@ -263,6 +263,15 @@ describe("overrides", () => {
     // The default name is not set alongside.
     expect(lines.map(parse).filter((line) => line.name === expectedName(kind, true))).toEqual([])
   })
+
+  it("reads an Auth.js cookie override as jshttp/cookie does: sameSite true is Strict, false none, and priority is sent", async () => {
+    const strict = new Client(appConfig({ cookies: { sessionToken: { options: { sameSite: true, priority: "high" } } } }), "https://app.test")
+    const session = setting((await drive("sessionToken", strict)).lines, expectedName("sessionToken", true))
+    expect(session.attributes.get("samesite")).toBe("Strict")
+    expect(session.attributes.get("priority")).toBe("High")
+    const none = new Client(appConfig({ cookies: { sessionToken: { options: { sameSite: false } } } }), "https://app.test")
+    expect(setting((await drive("sessionToken", none)).lines, expectedName("sessionToken", true)).attributes.has("samesite")).toBe(false)
+  })
 })
 
 describe("behind an https AUTH_URL, on a server speaking plain http (Express)", () => {

@@ -56,8 +56,11 @@ export function installExampleApp(app: Pick<ExampleApp, "dir">): void {
 
 const BUILD_LOCK = join(tmpdir(), "gatehouse-example-app-build.lock")
 
-/** Runs `work` holding a lock directory; a lock left by a process that no longer runs is taken over. */
-function withBuildLock(work: () => void): void {
+/**
+ * Runs `work` holding a lock directory; a lock left by a process that no longer runs is taken
+ * over. Shared by everything the tests install into folders of their own (see authjs-packages.ts).
+ */
+export function withBuildLock(work: () => void): void {
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (;;) {
     try {

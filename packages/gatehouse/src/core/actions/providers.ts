@@ -4,15 +4,9 @@
  */
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import { routeUrl, type RequestContext } from "../request-context.js"
+import type { PublicProvider } from "../../auth-routes.js"
 
-/** What the providers route tells a client about one provider. */
-export interface PublicProvider {
-  id: string
-  name: string
-  type: string
-  signinUrl: string
-  callbackUrl: string
-}
+export type { PublicProvider }
 
 /** The providers keyed by id, with absolute sign-in and callback URLs. */
 export function providers(ctx: Pick<RequestContext, "config" | "origin">): ResponseInternal<Record<string, PublicProvider>> {

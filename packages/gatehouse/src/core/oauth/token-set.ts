@@ -18,7 +18,7 @@ export function tokenSetOf(tokens: o.TokenEndpointResponse): TokenSet {
 
 /** The account fields `tokens` give, by the provider's `account` hook or Auth.js's default. */
 export function accountFields(provider: OAuthConfig, tokens: TokenSet): Partial<Account> {
-  return (provider.account ?? defaultAccount)(tokens)
+  return (provider.account ?? defaultAccount)(tokens) ?? {}
 }
 
 function defaultAccount(tokens: TokenSet): Partial<Account> {

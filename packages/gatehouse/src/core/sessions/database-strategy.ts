@@ -8,7 +8,7 @@
 import type { Adapter, AdapterSession, AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AdapterError, AuthError, SessionTokenError, SignOutError } from "../../errors.js"
-import type { Session, SessionCallbackParams, User } from "../../types.js"
+import type { EventCallbacks, Session, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
@@ -70,7 +70,8 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
     if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
       throw new AuthError("The session callback must return the session object")
     }
-    await emitEvent(ctx.config, "session", { session: payload as Session })
+    // No token under `database`; the declared type (Auth.js's) has one always.
+    await emitEvent(ctx.config, "session", { session: payload as Session } as Parameters<EventCallbacks["session"]>[0])
     return { session: payload as Session, cookies }
   } catch (error) {
     logError(ctx.logger, new SessionTokenError("The database session could not be read", { cause: error }))

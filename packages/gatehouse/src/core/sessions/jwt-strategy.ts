@@ -7,7 +7,7 @@ import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, JWTSessionError, SessionTokenError } from "../../errors.js"
 import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
-import type { Account, Profile, Session, User } from "../../types.js"
+import type { Account, Profile, Session, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
@@ -104,7 +104,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
           session: defaultSession,
           token,
           ...(update && { trigger: "update" as const, newSession: update.data }),
-        })
+          // The declared type (Auth.js's) has both strategies' fields; under `jwt` there is no user.
+        } as SessionCallbackParams)
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
     }
