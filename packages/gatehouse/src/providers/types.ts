@@ -19,6 +19,12 @@ export interface CommonProviderOptions {
   name: string
   /** Which kind of provider this is; the core dispatches on it. */
   type: ProviderType
+  /**
+   * The options a provider written the Auth.js way hands back (`return { id, …defaults, options }`):
+   * laid over the rest of the provider at startup, nested objects merged key by key. Gatehouse's
+   * own factories merge their options themselves and set none.
+   */
+  options?: Record<string, unknown>
 }
 
 /** What an endpoint's `request` hook is given: the tokens, the provider, and the fetch to use. */

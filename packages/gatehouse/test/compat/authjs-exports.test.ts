@@ -29,6 +29,11 @@ const COUNTERPARTS: Record<string, string> = {
   "@auth/core/adapters": "gatehouse-auth/adapters",
   "@auth/core/jwt": "gatehouse-auth/jwt",
   "@auth/core/errors": "gatehouse-auth/errors",
+  "next-auth/providers": "gatehouse-auth/providers",
+  "@auth/core/providers": "gatehouse-auth/providers",
+  "@auth/sveltekit/providers": "gatehouse-auth/providers",
+  "@auth/solid-start/providers": "gatehouse-auth/providers",
+  "@auth/express/providers": "gatehouse-auth/providers",
 }
 
 /** Names Gatehouse does not export on purpose, by Auth.js module, with the reason. */
