@@ -18,7 +18,7 @@ import type { ResponseInternal } from "../internal-response.js"
 import { logError } from "../logger.js"
 import { renderConfirmEmailPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
-import { isLinkBoundHere } from "./link-binding.js"
+import { isLinkBoundHere, linkBindingDeletion } from "./link-binding.js"
 import { storedTokens } from "./verification-token.js"
 import { admitTokenAttempt, refuseWrongToken } from "./wrong-tokens.js"
 
@@ -37,8 +37,8 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
   const email = typeof source.email === "string" ? source.email : ""
   if (!token || !email) throw new Verification("The sign-in link has no token or no email")
 
+  const bound = await isLinkBoundHere(ctx, token)
   if (method === "GET") {
-    const bound = await isLinkBoundHere(ctx, token)
     if (provider.confirmSignIn || !bound) {
       return renderConfirmEmailPage(pageContextOf(ctx), { providerId: provider.id, email, token, otherBrowser: !bound })
     }
@@ -47,6 +47,9 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     throw new MissingCSRF("The sign-in confirmation was not posted from its page")
   }
 
+  // The link is used or refused now: the binding that tied it to this browser goes with either
+  // answer. A binding for another link is that link's, left alone.
+  if (bound) ctx.cookiesAlways.push(linkBindingDeletion(ctx))
   const invite = await spendToken(ctx, provider, token, email)
   const identifier = invite.identifier
   const { adapter } = ctx.config
