@@ -47,21 +47,33 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     throw new MissingCSRF("The sign-in confirmation was not posted from its page")
   }
 
-  // The link is used or refused now: the binding that tied it to this browser goes with either
-  // answer. A binding for another link is that link's, left alone.
-  if (bound) ctx.cookiesAlways.push(linkBindingDeletion(ctx))
-  const invite = await spendToken(ctx, provider, token, email)
+  // Once the link is used or refused, the binding that tied it to this browser goes with the
+  // answer. Not for a refusal for now (throttled) or a store failure, after which the same link
+  // works again; and a binding for another link is that link's, left alone.
+  const linkEnded = () => {
+    if (bound) ctx.cookiesAlways.push(linkBindingDeletion(ctx))
+  }
+  let invite: VerificationToken
+  try {
+    invite = await spendToken(ctx, provider, token, email)
+  } catch (error) {
+    if (error instanceof Verification) linkEnded()
+    throw error
+  }
   const identifier = invite.identifier
   const { adapter } = ctx.config
   try {
     const existing = await callAdapter(adapter, "getUserByEmail", identifier)
     const user: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null }
     const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id }
-    return await completeSignIn(ctx, { user, account })
+    const signedIn = await completeSignIn(ctx, { user, account })
+    linkEnded()
+    return signedIn
   } catch (error) {
     // The store failed after the link was spent: nobody signed in with it, so it is given back
     // (same hash, same expiry) and works once the store does. A refusal by the app spends it.
     if (error instanceof AdapterError) await giveBack(ctx, invite)
+    else linkEnded()
     throw error
   }
 }
