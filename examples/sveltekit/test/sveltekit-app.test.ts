@@ -6,16 +6,19 @@
  * action, sign-out through the signOut action, a page guarded in its load and a path guarded by a
  * hook (303 and back), passkeys through gatehouse-auth/client; the API route's 401, cross-site
  * posts refused, bad input answered 4xx; with JWT sessions and with database sessions in SQLite;
- * and the app started without a secret.
+ * the app started without a secret; and `vite dev` and `vite preview` with the environment in
+ * `.env` alone.
  */
 import { execFileSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
-import type { ExampleApp, RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
 import { exampleHarness, type StrategyApp, type StrategyStart } from "../../../packages/gatehouse/test/support/example-harness.js"
 import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
 
@@ -285,6 +288,57 @@ describe("examples/sveltekit without AUTH_SECRET", () => {
     expect(action.status).toBe(303)
     expect(action.headers.get("location")).toBe("/auth/error?error=Configuration")
     expect(action.headers.getSetCookie().join()).not.toContain("authjs.session-token")
+  })
+})
+
+/**
+ * `vite dev` and `vite preview` with the app's whole environment in `.env` and none of it in the
+ * process's, as people run an app on their machine: Kit loads `.env` into `$env/dynamic/private`
+ * (never into `process.env`), which the app and Gatehouse both read. One start of each and one
+ * password sign-in through the signIn action (JavaScript off: the server's side is what is
+ * proven, and the browser loads none of Vite's development modules).
+ */
+describe.each([["dev"], ["preview"]] as const)("examples/sveltekit under vite %s, its environment in .env only", (mode) => {
+  const envFile = join(app.dir, ".env")
+  const inherited = ["AUTH_SECRET", "AUTH_URL", "AUTH_TRUST_HOST", "SESSION_STRATEGY", "DATABASE_PATH", "OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "SMTP_URL", "ORIGIN"]
+  let running: RunningApp
+  let context: BrowserContext
+
+  beforeAll(async () => {
+    const variables = {
+      AUTH_SECRET: randomBytes(32).toString("base64"),
+      AUTH_TRUST_HOST: "true",
+      SESSION_STRATEGY: "jwt",
+      DATABASE_PATH: join(harness.dataDir, `vite-${mode}.db`),
+      // Nothing listens there; this test signs in with a password only.
+      OIDC_ISSUER: "http://127.0.0.1:9",
+      OIDC_CLIENT_ID: "unused",
+      OIDC_CLIENT_SECRET: "unused",
+      SMTP_URL: harness.smtp.smtpUrl,
+    }
+    writeFileSync(envFile, Object.entries(variables).map(([name, value]) => `${name}=${value}\n`).join(""))
+    running = await startExampleApp(app, {
+      command: (port) => ["node_modules/vite/bin/vite.js", mode, "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
+      env: {},
+      // vite dev runs in development, as people run it; preview in production, as the build was made.
+      unset: mode === "dev" ? [...inherited, "NODE_ENV"] : inherited,
+    })
+    context = await harness.browser.newContext({ javaScriptEnabled: false })
+  }, 120_000)
+
+  afterAll(async () => {
+    await context?.close()
+    await running?.stop()
+    rmSync(envFile, { force: true })
+  })
+
+  it("signs in with a password through the signIn action, the secret and the app's settings read from .env", async () => {
+    const page = await context.newPage()
+    await page.goto(`${running.url}/signin`)
+    await postPassword(page)
+    await page.waitForURL(`${running.url}/`)
+    expect(await page.locator("#status").textContent(), running.output()).toContain("ada@example.com")
+    expect(await (await page.request.get(`${running.url}/api/me`)).json()).toMatchObject({ user: { email: "ada@example.com" } })
   })
 })
 
