@@ -197,6 +197,20 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
     }
   })
 
+  it("signs in and out through a page written as @auth/sveltekit's docs write it (slot=\"…\" content, className)", async () => {
+    const page = pages.on
+    await page.goto(`${running.url}/as-authjs-docs`)
+    await page.waitForSelector("body[data-hydrated]")
+    expect(await page.locator("form.signInButton.docs button[type=submit] > div.buttonPrimary").textContent()).toBe("Sign in with credentials")
+    await page.fill("#docs-email", "ada@example.com")
+    await page.fill("#docs-password", PASSWORD)
+    await page.getByRole("button", { name: "Sign in with credentials" }).click()
+    await expect.poll(() => page.locator("#docs-user").textContent(), { timeout: 10_000 }).toBe("ada@example.com")
+    await page.locator("form.signOutButton.docs").getByRole("button", { name: "Sign out here" }).click()
+    await expect.poll(() => hasSessionCookie(page), { timeout: 10_000 }).toBe(false)
+    expect(await page.locator(".notSignedInText").textContent()).toBe("You are not signed in")
+  })
+
   it("answers 303 to the sign-in page for guarded pages and 401 JSON from the API route, signed out", async () => {
     for (const path of ["/protected", "/members", "/members/anything"]) {
       const answer = await fetch(`${running.url}${path}`, { redirect: "manual" })
@@ -244,7 +258,7 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
   })
 })
 
-it("type-checks against the package's types: locals.auth(), the actions and the components' props (svelte-check)", () => {
+it("type-checks against the package's types: locals.auth(), the actions, the components' props and slots, a page written as @auth/sveltekit's docs write it (svelte-check)", () => {
   // vite build strips types without checking them; the components' .d.ts is hand-written.
   const run = (args: string[]) => {
     try {
