@@ -1,9 +1,15 @@
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
-/** The package's `#primitives` import, as Node would resolve it for the source: a build of the primitives. */
+/**
+ * The package's `#primitives` import, as Node would resolve it for the source: a build of the
+ * primitives; and `#kit-env` as outside a SvelteKit build (`process.env`).
+ */
 const primitives = (build: "node" | "web") => ({
-  alias: { "#primitives": fileURLToPath(new URL(`./packages/gatehouse/src/primitives/${build}.ts`, import.meta.url)) },
+  alias: {
+    "#primitives": fileURLToPath(new URL(`./packages/gatehouse/src/primitives/${build}.ts`, import.meta.url)),
+    "#kit-env": fileURLToPath(new URL("./packages/gatehouse/src/sveltekit/kit-env.ts", import.meta.url)),
+  },
 })
 
 export default defineConfig({

@@ -6,16 +6,19 @@
  * action, sign-out through the signOut action, a page guarded in its load and a path guarded by a
  * hook (303 and back), passkeys through gatehouse-auth/client; the API route's 401, cross-site
  * posts refused, bad input answered 4xx; with JWT sessions and with database sessions in SQLite;
- * and the app started without a secret.
+ * the app started without a secret; and `vite dev` and `vite preview` with the environment in
+ * `.env` alone.
  */
 import { execFileSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
-import type { ExampleApp, RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
 import { exampleHarness, type StrategyApp, type StrategyStart } from "../../../packages/gatehouse/test/support/example-harness.js"
 import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
 
@@ -194,6 +197,20 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
     }
   })
 
+  it("signs in and out through a page written as @auth/sveltekit's docs write it (slot=\"…\" content, className)", async () => {
+    const page = pages.on
+    await page.goto(`${running.url}/as-authjs-docs`)
+    await page.waitForSelector("body[data-hydrated]")
+    expect(await page.locator("form.signInButton.docs button[type=submit] > div.buttonPrimary").textContent()).toBe("Sign in with credentials")
+    await page.fill("#docs-email", "ada@example.com")
+    await page.fill("#docs-password", PASSWORD)
+    await page.getByRole("button", { name: "Sign in with credentials" }).click()
+    await expect.poll(() => page.locator("#docs-user").textContent(), { timeout: 10_000 }).toBe("ada@example.com")
+    await page.locator("form.signOutButton.docs").getByRole("button", { name: "Sign out here" }).click()
+    await expect.poll(() => hasSessionCookie(page), { timeout: 10_000 }).toBe(false)
+    expect(await page.locator(".notSignedInText").textContent()).toBe("You are not signed in")
+  })
+
   it("answers 303 to the sign-in page for guarded pages and 401 JSON from the API route, signed out", async () => {
     for (const path of ["/protected", "/members", "/members/anything"]) {
       const answer = await fetch(`${running.url}${path}`, { redirect: "manual" })
@@ -241,7 +258,7 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
   })
 })
 
-it("type-checks against the package's types: locals.auth(), the actions and the components' props (svelte-check)", () => {
+it("type-checks against the package's types: locals.auth(), the actions, the components' props and slots, a page written as @auth/sveltekit's docs write it (svelte-check)", () => {
   // vite build strips types without checking them; the components' .d.ts is hand-written.
   const run = (args: string[]) => {
     try {
@@ -285,6 +302,57 @@ describe("examples/sveltekit without AUTH_SECRET", () => {
     expect(action.status).toBe(303)
     expect(action.headers.get("location")).toBe("/auth/error?error=Configuration")
     expect(action.headers.getSetCookie().join()).not.toContain("authjs.session-token")
+  })
+})
+
+/**
+ * `vite dev` and `vite preview` with the app's whole environment in `.env` and none of it in the
+ * process's, as people run an app on their machine: Kit loads `.env` into `$env/dynamic/private`
+ * (never into `process.env`), which the app and Gatehouse both read. One start of each and one
+ * password sign-in through the signIn action (JavaScript off: the server's side is what is
+ * proven, and the browser loads none of Vite's development modules).
+ */
+describe.each([["dev"], ["preview"]] as const)("examples/sveltekit under vite %s, its environment in .env only", (mode) => {
+  const envFile = join(app.dir, ".env")
+  const inherited = ["AUTH_SECRET", "AUTH_URL", "AUTH_TRUST_HOST", "SESSION_STRATEGY", "DATABASE_PATH", "OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "SMTP_URL", "ORIGIN"]
+  let running: RunningApp
+  let context: BrowserContext
+
+  beforeAll(async () => {
+    const variables = {
+      AUTH_SECRET: randomBytes(32).toString("base64"),
+      AUTH_TRUST_HOST: "true",
+      SESSION_STRATEGY: "jwt",
+      DATABASE_PATH: join(harness.dataDir, `vite-${mode}.db`),
+      // Nothing listens there; this test signs in with a password only.
+      OIDC_ISSUER: "http://127.0.0.1:9",
+      OIDC_CLIENT_ID: "unused",
+      OIDC_CLIENT_SECRET: "unused",
+      SMTP_URL: harness.smtp.smtpUrl,
+    }
+    writeFileSync(envFile, Object.entries(variables).map(([name, value]) => `${name}=${value}\n`).join(""))
+    running = await startExampleApp(app, {
+      command: (port) => ["node_modules/vite/bin/vite.js", mode, "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
+      env: {},
+      // vite dev runs in development, as people run it; preview in production, as the build was made.
+      unset: mode === "dev" ? [...inherited, "NODE_ENV"] : inherited,
+    })
+    context = await harness.browser.newContext({ javaScriptEnabled: false })
+  }, 120_000)
+
+  afterAll(async () => {
+    await context?.close()
+    await running?.stop()
+    rmSync(envFile, { force: true })
+  })
+
+  it("signs in with a password through the signIn action, the secret and the app's settings read from .env", async () => {
+    const page = await context.newPage()
+    await page.goto(`${running.url}/signin`)
+    await postPassword(page)
+    await page.waitForURL(`${running.url}/`)
+    expect(await page.locator("#status").textContent(), running.output()).toContain("ada@example.com")
+    expect(await (await page.request.get(`${running.url}/api/me`)).json()).toMatchObject({ user: { email: "ada@example.com" } })
   })
 })
 

@@ -109,6 +109,27 @@ export function assertConfig(config: ResolvedConfig, request?: AssertedRequest):
   return result(check.error)
 }
 
+/**
+ * {@link assertConfig}, then what only a call can tell: that each passkey provider's
+ * `@simplewebauthn/server` is a version Gatehouse supports (asked once per library, see
+ * ./webauthn/library-versions.ts). A configuration with an unsupported one serves no request, as
+ * with any other configuration error, so no browser starts a ceremony that cannot finish.
+ */
+export async function assertConfigReady(config: ResolvedConfig, request?: AssertedRequest): Promise<ConfigCheck> {
+  const check = assertConfig(config, request)
+  if (check.error) return check
+  const passkeys = config.providers.filter((provider): provider is WebAuthnConfig => provider.type === "webauthn")
+  if (passkeys.length === 0) return check
+  // Loaded only by configurations with passkeys: a session-only process stays small.
+  const { simpleWebAuthnRefusal } = await import("./webauthn/library-versions.js")
+  for (const provider of passkeys) {
+    // assertConfig passed, so each has its four functions.
+    const refusal = await simpleWebAuthnRefusal(provider.simpleWebAuthn!)
+    if (refusal) return { ...check, error: refusal }
+  }
+  return check
+}
+
 /** Origin and path only: a query may carry a sign-in token, which must not reach a log line. */
 function withoutQuery(url: string | URL | undefined): string {
   try {

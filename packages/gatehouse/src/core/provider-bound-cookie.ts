@@ -35,21 +35,6 @@ export async function providerBoundCookie(
 }
 
 /**
- * The value the `role` cookie holds for `providerId`, and the cookie that clears it; `undefined`
- * when the cookie is missing, does not decode, has expired, or was made for another provider
- * (a value from one provider must never complete a sign-in with another).
- */
-export async function readProviderBoundCookie(
-  ctx: RequestContext,
-  role: ProviderBoundRole,
-  providerId: string,
-): Promise<{ value: string; clear: Cookie } | undefined> {
-  const held = await heldProviderBoundCookie(ctx, role)
-  if (!held || held.provider !== providerId) return undefined
-  return { value: held.value, clear: providerBoundCookieDeletion(ctx, role) }
-}
-
-/**
  * What the request's `role` cookie holds, whichever provider it was made for: `undefined` when
  * there is none, `null` when it cannot be read (tampered, expired, another secret).
  */

@@ -40,7 +40,9 @@ export type SvelteKitAuthConfig = KitAuthConfig
  * `signOut` form actions. The configuration is read at the first request, not at import, so
  * `vite build` works without `AUTH_SECRET`. The environment (`AUTH_SECRET`, `AUTH_URL`,
  * `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`, …) is read from the platform's `env` where the adapter
- * has one (Cloudflare), else from `process.env`; `AUTH_TRUST_HOST` counts in production too.
+ * has one (Cloudflare), else from `$env/dynamic/private`, as @auth/sveltekit reads it: `.env` in
+ * `vite dev` and `vite preview`, the process's environment under `node build` (outside a
+ * SvelteKit build, `process.env`); `AUTH_TRUST_HOST` counts in production too.
  * The auth routes are under `/auth` (`basePath`, or `AUTH_URL`'s path, to move them).
  *
  * @param config - The configuration, or a function of the request event returning it (to read

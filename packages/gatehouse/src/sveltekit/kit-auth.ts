@@ -16,6 +16,7 @@ import {
   type PreparedConfig,
   type ServerActionInput,
 } from "../framework/index.js"
+import { kitEnv } from "#kit-env"
 import { writeCookies } from "./kit-cookies.js"
 import { callbackUrlOf, readPostedForm, type PostedForm } from "./posted-form.js"
 import { originOf, postedFromHere } from "./request-origin.js"
@@ -138,12 +139,16 @@ function headersOf(event: KitRequestEvent): Headers {
   return setClientAddress(new Headers(event.request.headers), address)
 }
 
-/** The environment: the platform's `env` bindings where the adapter has them, else `process.env`. */
+/**
+ * The environment: the platform's `env` bindings where the adapter has them, else Kit's
+ * `$env/dynamic/private` in the app's build (`.env` in `vite dev` and `vite preview`), else
+ * `process.env` (see the `#kit-env` import's two modules).
+ */
 function envOf(event: KitRequestEvent): EnvObject {
   const { platform } = event
   const env = platform !== null && typeof platform === "object" ? (platform as { env?: unknown }).env : undefined
   if (env !== null && typeof env === "object") return env as EnvObject
-  return typeof process === "undefined" ? {} : process.env
+  return kitEnv()
 }
 
 /** The form the action was posted; a body that is no form is a bad request (400). */

@@ -120,7 +120,8 @@ describe.each(storedAdapters)("email sign-in ($name)", (store) => {
     const { browser, sent } = setup(adapter)
     await requestLink(browser, "twice@example.com")
     expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
-    const again = await browser.get(lastLink(sent))
+    // The binding went with the first use, so the browser is asked first, then told.
+    const again = await openLink(browser, lastLink(sent))
     expect(again.url).toBe(`${APP}/auth/error?error=Verification`)
     expect(again.status).toBe(403)
     // Elsewhere it asks first (see "a link opened in another browser"); confirming gets the same answer.
@@ -165,7 +166,8 @@ describe("email sign-in", () => {
     const forged = new URL(lastLink(sent))
     forged.searchParams.set("email", "attacker@example.com")
     expect((await browser.get(forged.href)).url).toBe(`${APP}/auth/error?error=Verification`)
-    expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
+    // The refusal took the link's binding with it: the real link asks first, then signs in.
+    expectLandedOn(await openLink(browser, lastLink(sent)), DASHBOARD)
   })
 
   it.each([
@@ -499,6 +501,63 @@ describe("email sign-in", () => {
       expect((await browser.get(first)).last.body).toContain("Sign in as first@example.com")
       expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
     })
+  })
+})
+
+describe("the link's binding cookie, once the link has been used or refused", () => {
+  const BINDING = "__Secure-authjs.email-link"
+
+  it("is gone once the link signed in, in the browser that asked for it", async () => {
+    const { browser, sent } = setup(MemoryAdapter())
+    await requestLink(browser, "bound@example.com")
+    expect(browser.cookie(BINDING)).toBeTruthy()
+    expectLandedOn(await browser.get(lastLink(sent)), DASHBOARD)
+    expect(browser.cookie(BINDING)).toBeUndefined()
+  })
+
+  it("is gone once the link was refused there: spent elsewhere, or changed to another address", async () => {
+    const adapter = MemoryAdapter()
+    const spent = setup(adapter)
+    await requestLink(spent.browser, "spent@example.com")
+    const spentLink = lastLink(spent.sent)
+    // Spent by someone else, elsewhere, after confirming.
+    expectLandedOn(await openLink(new Browser({ app: authApp(spent.config), appOrigin: APP }), spentLink), DASHBOARD)
+    expect((await spent.browser.get(spentLink)).url).toBe(`${APP}/auth/error?error=Verification`)
+    expect(spent.browser.cookie(BINDING)).toBeUndefined()
+
+    // (An expired link's binding expired with it: the browser no longer sends it.)
+    const other = setup(adapter)
+    await requestLink(other.browser, "owner@example.com")
+    const changed = new URL(lastLink(other.sent))
+    changed.searchParams.set("email", "someone-else@example.com")
+    expect((await other.browser.get(changed.href)).url).toBe(`${APP}/auth/error?error=Verification`)
+    expect(other.browser.cookie(BINDING)).toBeUndefined()
+  })
+
+  it("under confirmSignIn, stays while the page asks, and is gone once the person confirms", async () => {
+    const { browser, sent } = setup(MemoryAdapter(), { confirmSignIn: true })
+    await requestLink(browser, "confirming@example.com")
+    const page = await browser.get(lastLink(sent))
+    expect(page.last.body).toContain("Sign in as confirming@example.com")
+    expect(browser.cookie(BINDING)).toBeTruthy()
+    expectLandedOn(await browser.submitForm(page), DASHBOARD)
+    expect(browser.cookie(BINDING)).toBeUndefined()
+  })
+
+  it("stays for the link this browser asked for when another link is used or refused here", async () => {
+    const { browser, sent } = setup(MemoryAdapter())
+    await requestLink(browser, "earlier@example.com")
+    const earlier = lastLink(sent)
+    await requestLink(browser, "latest@example.com")
+    const latest = lastLink(sent)
+    const held = browser.cookie(BINDING)
+    // The earlier link, confirmed here; a link that matches nothing, opened here (any page can send the browser there).
+    expectLandedOn(await openLink(browser, earlier), DASHBOARD)
+    expect((await openLink(browser, `${APP}/auth/callback/email?token=${"0".repeat(64)}&email=latest%40example.com`)).url).toBe(`${APP}/auth/error?error=Verification`)
+    expect(browser.cookie(BINDING)).toBe(held)
+    // So the latest link still signs in at once, without asking.
+    expectLandedOn(await browser.get(latest), DASHBOARD)
+    expect(browser.cookie(BINDING)).toBeUndefined()
   })
 })
 

@@ -632,6 +632,73 @@ describe("POST callback/passkey refusals", () => {
   })
 })
 
+describe("the challenge cookie once the callback has ended the ceremony", () => {
+  /** The challenge cookie's deletion in `response`, and that the browser no longer holds one. */
+  function expectChallengeGone(response: Response, browser: Client) {
+    expect(setCookieLine(response, CHALLENGE_COOKIE)).toMatch(/Max-Age=0/i)
+    expect(browser.jar.get(CHALLENGE_COOKIE)).toBeUndefined()
+  }
+
+  it("is deleted by a sign-in that succeeded", async () => {
+    const adapter = MemoryAdapter()
+    const { ids } = await seedUserWithPasskeys(adapter, "signed-in@example.com")
+    const { client } = setup({ adapter })
+    const browser = client()
+    await optionsFor(browser)
+    const response = await postCallback(browser, { action: "authenticate", data: authenticationData(ids[0]!) })
+    expect(response.headers.get("location")).toBe(DASHBOARD)
+    expectChallengeGone(response, browser)
+  })
+
+  it.each([
+    ["an unknown action", { action: "login", data: authenticationData("AAAA") }],
+    ["data that is not JSON", { action: "authenticate", data: "{not json" }],
+    ["a credential id no passkey has", { action: "authenticate", data: authenticationData(newCredentialId()) }],
+    ["a registration answering a sign-in's challenge", { action: "register", data: registrationData(newCredentialId()) }],
+  ])("is deleted by a refusal: %s", async (_case, fields: Record<string, string>) => {
+    const { client } = setup()
+    const browser = client()
+    await optionsFor(browser)
+    expect(browser.jar.get(CHALLENGE_COOKIE)).toBeTruthy()
+    const response = await postCallback(browser, fields)
+    expect(response.headers.get("location")).toBe(VERIFICATION_ERROR)
+    expectChallengeGone(response, browser)
+  })
+
+  it("is deleted when the verification rejects the answer or throws", async () => {
+    for (const verify of [async () => ({ verified: false }), async () => Promise.reject(new Error("Unexpected registration response origin"))] satisfies VerifyRegistration[]) {
+      const { client } = setup({ stub: stubWebAuthn({ verifyRegistrationResponse: verify }) })
+      const browser = client()
+      await optionsFor(browser, { action: "register", email: "rejected-challenge@example.com" })
+      const response = await postCallback(browser, { action: "register", data: registrationData(newCredentialId()) })
+      expect(response.headers.get("location")).toBe(VERIFICATION_ERROR)
+      expectChallengeGone(response, browser)
+    }
+  })
+
+  it("is deleted when it no longer decodes (another secret, tampered)", async () => {
+    const { client } = setup()
+    const browser = client()
+    browser.jar.cookies.set(CHALLENGE_COOKIE, "not-a-token")
+    const response = await postCallback(browser, { action: "authenticate", data: authenticationData(newCredentialId()) })
+    expect(response.headers.get("location")).toBe(VERIFICATION_ERROR)
+    expectChallengeGone(response, browser)
+  })
+
+  it("stays when it is another provider's, or when the callback was a GET any page can send the browser to", async () => {
+    const stub = stubWebAuthn()
+    const { client } = setup({ providers: [Passkey({ simpleWebAuthn: stub.server }), WebAuthn({ simpleWebAuthn: stub.server, enableConditionalUI: false })] })
+    const browser = client()
+    await optionsFor(browser, {}, "webauthn")
+    const held = browser.jar.get(CHALLENGE_COOKIE)
+    const other = await postCallback(browser, { action: "authenticate", data: authenticationData(newCredentialId()) }, "passkey")
+    expect(setCookieLine(other, CHALLENGE_COOKIE)).toBeUndefined()
+    const get = await browser.get(`callback/webauthn?action=authenticate`)
+    expect(setCookieLine(get, CHALLENGE_COOKIE)).toBeUndefined()
+    expect(browser.jar.get(CHALLENGE_COOKIE)).toBe(held)
+  })
+})
+
 describe("signed-in registration while the session changed", () => {
   it("refuses a registration begun signed out and finished signed in as someone", async () => {
     const adapter = MemoryAdapter()

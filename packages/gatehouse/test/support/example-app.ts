@@ -144,19 +144,19 @@ export interface StartOptions {
   readyPath?: string
   /** The port to listen on, when the caller needed it earlier (to register a callback URL). Default: a free one. */
   port?: number
+  /** Variables taken out of what the server inherits (this process's, and the default NODE_ENV), after `env` is laid over it. */
+  unset?: readonly string[]
 }
 
 /** Starts the app's production server with `env` and `PORT`, and waits until `readyPath` answers. */
 export async function startExampleApp(app: ExampleApp, options: StartOptions): Promise<RunningApp> {
-  const { command, env, readyPath = "/" } = options
+  const { command, env, readyPath = "/", unset = [] } = options
   const port = options.port ?? (await freePort())
   const url = `http://localhost:${port}`
   let output = ""
-  const child: ChildProcess = spawn(process.execPath, command(port), {
-    cwd: app.dir,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env }
+  for (const name of unset) delete childEnv[name]
+  const child: ChildProcess = spawn(process.execPath, command(port), { cwd: app.dir, env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
   child.stdout?.on("data", (chunk) => (output += chunk))
   child.stderr?.on("data", (chunk) => (output += chunk))
   const stop = () =>

@@ -3,7 +3,10 @@
  * an OpenID provider and an SMTP inbox, and pass their addresses in the environment), and users
  * and passkeys live in a SQLite file; SESSION_STRATEGY picks JWT or database sessions.
  * AUTH_SECRET (and AUTH_URL or AUTH_TRUST_HOST) come from the environment at the first request.
+ * Everything is read from `$env/dynamic/private`, as Gatehouse reads it: `.env` in `vite dev` and
+ * `vite preview`, the process's environment under `node build`.
  */
+import { env } from "$env/dynamic/private"
 import Database from "better-sqlite3"
 import { KitAuth } from "gatehouse-auth/sveltekit"
 import { SQLiteAdapter } from "gatehouse-auth/adapters/sqlite"
@@ -23,10 +26,10 @@ let config: KitAuthConfig | undefined
  */
 function configuration(): KitAuthConfig {
   if (config) return config
-  const adapter = SQLiteAdapter(new Database(process.env.DATABASE_PATH ?? "gatehouse-example.db"))
+  const adapter = SQLiteAdapter(new Database(env.DATABASE_PATH ?? "gatehouse-example.db"))
   config = {
     adapter,
-    session: { strategy: process.env.SESSION_STRATEGY === "database" ? "database" : "jwt" },
+    session: { strategy: env.SESSION_STRATEGY === "database" ? "database" : "jwt" },
     experimental: { enableWebAuthn: true },
     pages: { signIn: "/signin" },
     providers: [
@@ -43,11 +46,11 @@ function configuration(): KitAuthConfig {
         id: "local-oidc",
         name: "Local OpenID",
         type: "oidc",
-        issuer: process.env.OIDC_ISSUER,
-        clientId: process.env.OIDC_CLIENT_ID,
-        clientSecret: process.env.OIDC_CLIENT_SECRET,
+        issuer: env.OIDC_ISSUER,
+        clientId: env.OIDC_CLIENT_ID,
+        clientSecret: env.OIDC_CLIENT_SECRET,
       },
-      Nodemailer({ server: process.env.SMTP_URL, from: "Gatehouse example <auth@localhost>" }),
+      Nodemailer({ server: env.SMTP_URL, from: "Gatehouse example <auth@localhost>" }),
       Passkey(),
     ],
   }

@@ -18,7 +18,7 @@ import type { ResponseInternal } from "../internal-response.js"
 import { logError } from "../logger.js"
 import { renderConfirmEmailPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
-import { isLinkBoundHere } from "./link-binding.js"
+import { isLinkBoundHere, linkBindingDeletion } from "./link-binding.js"
 import { storedTokens } from "./verification-token.js"
 import { admitTokenAttempt, refuseWrongToken } from "./wrong-tokens.js"
 
@@ -37,8 +37,8 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
   const email = typeof source.email === "string" ? source.email : ""
   if (!token || !email) throw new Verification("The sign-in link has no token or no email")
 
+  const bound = await isLinkBoundHere(ctx, token)
   if (method === "GET") {
-    const bound = await isLinkBoundHere(ctx, token)
     if (provider.confirmSignIn || !bound) {
       return renderConfirmEmailPage(pageContextOf(ctx), { providerId: provider.id, email, token, otherBrowser: !bound })
     }
@@ -47,18 +47,33 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     throw new MissingCSRF("The sign-in confirmation was not posted from its page")
   }
 
-  const invite = await spendToken(ctx, provider, token, email)
+  // Once the link is used or refused, the binding that tied it to this browser goes with the
+  // answer. Not for a refusal for now (throttled) or a store failure, after which the same link
+  // works again; and a binding for another link is that link's, left alone.
+  const linkEnded = () => {
+    if (bound) ctx.cookiesAlways.push(linkBindingDeletion(ctx))
+  }
+  let invite: VerificationToken
+  try {
+    invite = await spendToken(ctx, provider, token, email)
+  } catch (error) {
+    if (error instanceof Verification) linkEnded()
+    throw error
+  }
   const identifier = invite.identifier
   const { adapter } = ctx.config
   try {
     const existing = await callAdapter(adapter, "getUserByEmail", identifier)
     const user: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null }
     const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id }
-    return await completeSignIn(ctx, { user, account })
+    const signedIn = await completeSignIn(ctx, { user, account })
+    linkEnded()
+    return signedIn
   } catch (error) {
     // The store failed after the link was spent: nobody signed in with it, so it is given back
     // (same hash, same expiry) and works once the store does. A refusal by the app spends it.
     if (error instanceof AdapterError) await giveBack(ctx, invite)
+    else linkEnded()
     throw error
   }
 }

@@ -5,8 +5,9 @@
  * gets a short-lived HttpOnly, SameSite=Lax cookie holding a keyed hash of its token; a link
  * opened where that cookie does not match shows a page naming the account instead of signing in,
  * and the sign-in happens only when the person confirms there (the same page serves someone who
- * really did switch devices). The cookie outlives the sign-in (it holds only a keyed hash of a
- * spent token), so a used link opened again in the same browser says so at once.
+ * really did switch devices). The link's callback deletes the cookie once it used or refused the
+ * link it binds, so nothing of a finished sign-in stays in the browser (a used link opened there
+ * again asks first, then says it was used).
  * @module
  */
 import type { Cookie } from "../../cookies/defaults.js"
@@ -32,4 +33,10 @@ export async function isLinkBoundHere(ctx: RequestContext, token: string): Promi
   const encoder = new TextEncoder()
   const bindings = await Promise.all(ctx.config.secret.map((secret) => bindingOf(secret, token)))
   return bindings.some((binding) => equalBytes(encoder.encode(held), encoder.encode(binding)))
+}
+
+/** The deletion of the binding cookie. */
+export function linkBindingDeletion(ctx: RequestContext): Cookie {
+  const { name, options } = ctx.cookies.emailLinkBinding
+  return { name, value: "", options: { ...options, maxAge: 0 } }
 }

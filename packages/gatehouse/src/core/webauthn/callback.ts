@@ -20,7 +20,7 @@ import { completeSignIn } from "../complete-sign-in.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
-import { readChallenge, spendChallenge, type ChallengeData } from "./challenge.js"
+import { spendChallenge, takeChallenge, type ChallengeData } from "./challenge.js"
 import { fromBase64, storedCredentialId, storedTransports, toBase64, transportsOf } from "./credential-encoding.js"
 import { relyingPartyOf, type CeremonyParty } from "./relying-party.js"
 import { simpleWebAuthnOf } from "./simple-webauthn.js"
@@ -40,16 +40,16 @@ export async function webAuthnCallback(ctx: RequestContext, provider: WebAuthnCo
   if (ctx.request.method !== "POST") {
     throw new InvalidProvider(`WebAuthn provider ${JSON.stringify(provider.id)} accepts only POST on its callback`)
   }
+  // Taken first: however this answer ends, the ceremony is over and its cookie goes.
+  const challenge = await takeChallenge(ctx, provider)
   const { action, data } = ctx.request.body ?? {}
   if (action !== "authenticate" && action !== "register") throw new WebAuthnVerificationError("Invalid action parameter")
   const credential = credentialJSON(data)
-  const { data: challenge, clear } = await readChallenge(ctx, provider)
+  if (!challenge) throw new WebAuthnVerificationError("The challenge cookie is missing, expired or not for this provider")
   const rp = relyingPartyOf(provider, ctx.request.url)
-  const result =
-    action === "authenticate"
-      ? await authenticate(ctx, provider, rp, challenge, credential as WebAuthnAuthenticationJSON)
-      : await register(ctx, provider, rp, challenge, credential as WebAuthnRegistrationJSON)
-  return { ...result, cookies: [clear, ...(result.cookies ?? [])] }
+  return action === "authenticate"
+    ? authenticate(ctx, provider, rp, challenge, credential as WebAuthnAuthenticationJSON)
+    : register(ctx, provider, rp, challenge, credential as WebAuthnRegistrationJSON)
 }
 
 async function authenticate(

@@ -10,7 +10,7 @@ import { WebAuthnVerificationError } from "../../errors.js"
 import { CLOCK_TOLERANCE as DECODE_CLOCK_TOLERANCE, decode, encode } from "../../jwt/index.js"
 import type { WebAuthnConfig } from "../../providers/types.js"
 import { countEvent, secretKeyed } from "../event-counter.js"
-import { providerBoundCookie, readProviderBoundCookie } from "../provider-bound-cookie.js"
+import { heldProviderBoundCookie, providerBoundCookie, providerBoundCookieDeletion } from "../provider-bound-cookie.js"
 import type { RequestContext } from "../request-context.js"
 
 const CHALLENGE_SALT = "encodedWebauthnChallenge"
@@ -39,26 +39,28 @@ export async function challengeCookie(ctx: RequestContext, provider: WebAuthnCon
 }
 
 /**
- * The challenge this request's cookie holds for `provider`, and the cookie that clears it.
- * @throws {WebAuthnVerificationError} when there is none, or it expired or was made for another provider.
+ * Takes this request's challenge for `provider`: its cookie's deletion goes out with whatever the
+ * callback answers, success or refusal (the callback ends the ceremony either way, and a browser
+ * keeps no challenge it can no longer use). A cookie that no longer decodes is deleted too;
+ * another provider's is left for that provider's ceremony. `undefined` when there is none for
+ * `provider`, or it does not decode or has expired.
  */
-export async function readChallenge(ctx: RequestContext, provider: WebAuthnConfig): Promise<{ data: ChallengeData; clear: Cookie }> {
-  const cookie = await readProviderBoundCookie(ctx, "webauthnChallenge", provider.id)
-  let payload: { challenge?: unknown; registerData?: unknown } | null = null
-  if (cookie) {
-    try {
-      payload = await decode({ token: cookie.value, secret: [...ctx.config.secret], salt: CHALLENGE_SALT })
-    } catch {
-      payload = null
-    }
+export async function takeChallenge(ctx: RequestContext, provider: WebAuthnConfig): Promise<ChallengeData | undefined> {
+  const held = await heldProviderBoundCookie(ctx, "webauthnChallenge")
+  if (held === undefined || (held !== null && held.provider !== provider.id)) return undefined
+  ctx.cookiesAlways.push(providerBoundCookieDeletion(ctx, "webauthnChallenge"))
+  if (held === null) return undefined
+  let payload: { challenge?: unknown; registerData?: unknown } | null
+  try {
+    payload = await decode({ token: held.value, secret: [...ctx.config.secret], salt: CHALLENGE_SALT })
+  } catch {
+    payload = null
   }
-  if (!cookie || !payload || typeof payload.challenge !== "string") {
-    throw new WebAuthnVerificationError("The challenge cookie is missing, expired or not for this provider")
-  }
+  if (!payload || typeof payload.challenge !== "string") return undefined
   const { registerData } = payload
   const data: ChallengeData = { challenge: payload.challenge }
   if (typeof registerData === "object" && registerData !== null) data.registerData = registerData as RegisterData
-  return { data, clear: cookie.clear }
+  return data
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { InvalidConfig } from "../../errors.js"
 import type { SimpleWebAuthnServer, WebAuthnConfig } from "../../providers/types.js"
+import { callableSimpleWebAuthn } from "./library-versions.js"
 
 const FUNCTIONS = [
   "generateAuthenticationOptions",
@@ -19,7 +20,8 @@ export function hasSimpleWebAuthn(provider: WebAuthnConfig): boolean {
 }
 
 /**
- * `provider.simpleWebAuthn`.
+ * `provider.simpleWebAuthn`, called as `@simplewebauthn/server` 11 and later take their arguments
+ * whichever supported version it comes from (see ./library-versions.ts).
  * @throws {InvalidConfig} when it is incomplete (a hand-written provider object; the factories fill it in).
  */
 export function simpleWebAuthnOf(provider: WebAuthnConfig): SimpleWebAuthnServer {
@@ -28,5 +30,5 @@ export function simpleWebAuthnOf(provider: WebAuthnConfig): SimpleWebAuthnServer
       `WebAuthn provider ${JSON.stringify(provider.id)} has no simpleWebAuthn functions; create it with gatehouse-auth/providers/passkey or gatehouse-auth/providers/webauthn`,
     )
   }
-  return provider.simpleWebAuthn as SimpleWebAuthnServer
+  return callableSimpleWebAuthn(provider.simpleWebAuthn as SimpleWebAuthnServer)
 }

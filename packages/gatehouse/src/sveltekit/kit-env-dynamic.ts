@@ -1,0 +1,15 @@
+/**
+ * The environment KitAuth reads when no platform brings one, inside the app's SvelteKit build
+ * (the `svelte` condition of the package's `#kit-env` import): `$env/dynamic/private`, as
+ * @auth/sveltekit reads it. Kit fills it from `.env` and the process's environment in `vite dev`
+ * and `vite preview`, and from the adapter's (`process.env` under `node build`) in production;
+ * `process.env` alone holds no `.env` under Vite.
+ * @module
+ */
+import { env } from "$env/dynamic/private"
+import type { EnvObject } from "../index.js"
+
+/** Kit's private environment, read at the call: Kit sets it when its server starts. */
+export function kitEnv(): EnvObject {
+  return env
+}
