@@ -52,7 +52,7 @@ export function migrateCommand(options: MigrateCommandOptions, io: CliIO): numbe
   }
   const range = `^${ownVersion()}`
   const report = migrateApp({ dir, dryRun: options.dryRun, range })
-  io.stdout(formatReport(report, { dir: displayPath(dir, io.cwd) || ".", dryRun: options.dryRun, range }))
+  io.stdout(formatReport(report, { dir: dir === resolve(io.cwd) ? "." : displayPath(dir, io.cwd), dryRun: options.dryRun, range }))
   for (const failure of report.failures) io.stderr(`gatehouse: cannot change ${failure.path}: ${failure.reason}\n`)
   return report.failures.length > 0 ? 1 : 0
 }

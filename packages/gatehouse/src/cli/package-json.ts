@@ -42,6 +42,7 @@ export interface PackageJsonMigration {
 interface Member {
   key: string
   keyStart: number
+  keyEnd: number
   valueStart: number
   valueEnd: number
   /** Set for object values: their members. */
@@ -87,7 +88,9 @@ export function migratePackageJson(text: string, range: string): PackageJsonMigr
     const isReplaced = removal === replaced
     changes.push({ section: removal.section, name: member.key, version: member.string ?? text.slice(member.valueStart, member.valueEnd), replacedBy: isReplaced ? range : undefined, line: lineOf(text, member.keyStart) })
     if (isReplaced) {
-      edits.push({ start: member.keyStart, end: member.valueEnd, text: `${JSON.stringify("gatehouse-auth")}: ${JSON.stringify(range)}` })
+      // The key and the value, each in place: the spacing around the colon stays the file's.
+      edits.push({ start: member.keyStart, end: member.keyEnd, text: JSON.stringify("gatehouse-auth") })
+      edits.push({ start: member.valueStart, end: member.valueEnd, text: JSON.stringify(range) })
     }
   }
   // Removals by section: the members a section keeps decide where each deleted one's comma goes.
@@ -173,12 +176,13 @@ class JsonParser {
       if (this.text[this.pos] !== '"') throw this.error()
       const keyStart = this.pos
       const key = this.string()
+      const keyEnd = this.pos
       this.space()
       if (this.text[this.pos] !== ":") throw this.error()
       this.pos++
       this.space()
       const valueStart = this.pos
-      const member: Member = { key, keyStart, valueStart, valueEnd: valueStart }
+      const member: Member = { key, keyStart, keyEnd, valueStart, valueEnd: valueStart }
       const char = this.text[this.pos]
       if (char === "{") member.members = this.object()
       else if (char === '"') member.string = this.string()
