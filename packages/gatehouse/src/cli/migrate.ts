@@ -236,18 +236,9 @@ function* sourceFiles(dir: string): Generator<string> {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) {
       if (!SKIPPED_FOLDERS.includes(entry.name)) yield* sourceFiles(path)
-    } else if (entry.isFile() && (entry.name === "package.json" || (SOURCE_EXTENSIONS.includes(extname(entry.name)) && !isAsset(path)))) {
+    } else if (entry.isFile() && (entry.name === "package.json" || SOURCE_EXTENSIONS.includes(extname(entry.name)))) {
       yield path
     }
-  }
-}
-
-/** Files too large to be hand-written source (bundles, generated code) are skipped. */
-function isAsset(path: string): boolean {
-  try {
-    return statSync(path).size > 5 * 1024 * 1024
-  } catch {
-    return false
   }
 }
 
