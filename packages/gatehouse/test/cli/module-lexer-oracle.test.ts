@@ -69,6 +69,37 @@ describe("the lexer against TypeScript's parser", () => {
     expect(differences).toEqual([])
   })
 
+  it("agrees with TypeScript on a component using JSX the ways apps do", () => {
+    const component = [
+      `"use client"`,
+      `import { useSession } from "next-auth/react"`,
+      `import type { ReactNode } from "react"`,
+      `const Row = <T,>({ item }: { item: T }) => <li>{String(item)}</li>`,
+      `export function Card({ children, href }: { children?: ReactNode; href: string }) {`,
+      `  const { data, status } = useSession()`,
+      `  const ratio = data ? 1 / 2 : 3 / 4`,
+      `  const matches = /<a href="[^"]*">/g.test(href) && href.length < 10 && ratio > 0`,
+      `  if (status === "loading") return <p>Loading… don't click "twice"</p>`,
+      `  return (`,
+      `    <section className={\`card \${status}\`} data-x='a "quoted" value' onClick={() => ratio > 1 && void import("next-auth/webauthn")}>`,
+      `      {/* import "next-auth/jwt" */}`,
+      `      <a href={href} title="// not a comment">Files in app/* and http://example.com</a>`,
+      `      {matches ? <Row item={1} /> : <><Row item="two" /></>}`,
+      `      {["a", "b"].map((key) => (<span key={key}>{key}{"}"}{"</span>"}</span>))}`,
+      `      <Trans>It's <b>bold</b> &amp; {children}</Trans>`,
+      `    </section>`,
+      `  )`,
+      `}`,
+      `const later = () => import("@auth/core/providers/github")`,
+      ``,
+    ].join("\n")
+    const mine = findModuleReferences(component, { jsx: true }).references
+    const oracle = typescriptReferences("card.tsx", component)
+    expect(oracle.syntaxErrors).toBe(0)
+    expect(listed(mine)).toBe(listed(oracle.references))
+    expect(mine.map((reference) => reference.specifier)).toEqual(["next-auth/react", "react", "next-auth/webauthn", "@auth/core/providers/github"])
+  })
+
   it("is compared with an oracle that sees syntax errors and every form", () => {
     expect(typescriptReferences("broken.ts", "const = (;").syntaxErrors).toBeGreaterThan(0)
     const all = `/// <reference types="a" />\nimport b from "b"\nexport * from "c"\nimport d = require("d")\nconst e = import("e")\nrequire("f")\ndeclare module "g" {}\ntype H = import("h").H\nvi.mock("i")\n`
