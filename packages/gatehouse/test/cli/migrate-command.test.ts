@@ -59,7 +59,7 @@ const NEXT_APP = {
   "app/providers.tsx": `"use client"\nimport { SessionProvider } from "next-auth/react"\nexport const Providers = ({ children }) => <SessionProvider>{children}</SessionProvider>\n`,
   "middleware.js": `export { default } from "next-auth/middleware"\n`,
   "next.config.mjs": `export default { serverExternalPackages: ["better-sqlite3"] }\n`,
-  ".env.local": `AUTH_SECRET=abc\nNEXTAUTH_URL=http://localhost:3000\n`,
+  ".env.local": `AUTH_SECRET=s3cr3t-value-never-printed\nNEXTAUTH_URL=http://localhost:3000\nNEXTAUTH_SECRET=another-s3cr3t\n`,
 }
 
 describe("gatehouse migrate-from-authjs", () => {
@@ -86,6 +86,7 @@ describe("gatehouse migrate-from-authjs", () => {
         "Left as they are, for you to change by hand:",
         "  middleware.js:1: next-auth/middleware: next-auth v4's middleware (v5 throws on it); export `auth` from your auth.ts as `proxy` (or `middleware`) instead",
         "  .env.local:2: NEXTAUTH_URL: Gatehouse reads AUTH_URL; rename it (.env files are left as they are)",
+        "  .env.local:3: NEXTAUTH_SECRET: Gatehouse reads AUTH_SECRET; rename it (.env files are left as they are)",
         "",
         `Now install (npm install, or your package manager's) to bring in gatehouse-auth@^${VERSION}.`,
         "",
@@ -96,9 +97,10 @@ describe("gatehouse migrate-from-authjs", () => {
     expect(JSON.parse(readFileSync(join(app, "package.json"), "utf8"))).toEqual({ name: "app", dependencies: { next: "16.0.0", "gatehouse-auth": `^${VERSION}`, "@auth/prisma-adapter": "2.7.0" } })
   })
 
-  it("leaves configs, .env files and what it cannot map byte for byte as they were", () => {
+  it("leaves configs, .env files and what it cannot map byte for byte as they were, and prints no value from .env", () => {
     const app = write(NEXT_APP)
-    run("migrate-from-authjs", "app")
+    const { stdout, stderr } = run("migrate-from-authjs", "app")
+    for (const value of ["s3cr3t", "localhost:3000"]) expect(stdout + stderr).not.toContain(value)
     for (const file of ["next.config.mjs", ".env.local", "middleware.js"] as const) expect(readFileSync(join(app, file), "utf8")).toBe(NEXT_APP[file])
   })
 
