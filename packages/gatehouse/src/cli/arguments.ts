@@ -1,6 +1,7 @@
 /**
- * Reading the `gatehouse` command line. Four options need no parser library, and reading them
- * here lets every mistake be reported as one short line of our own.
+ * Reading the `gatehouse` command line. Five options need no parser library, and reading them
+ * here lets every mistake be reported as one short line of our own. Which options and operands
+ * a command takes is the command's to check.
  * @module
  */
 
@@ -8,6 +9,8 @@
 export interface CliArguments {
   /** The command word (`"secret"`), wherever it stands among the options; `undefined` when none. */
   command: string | undefined
+  /** The words after the command that are not options (`migrate-from-authjs`'s folder), in order. */
+  operands: string[]
   /** `-h` / `--help`. */
   help: boolean
   /** `--force`: replace an existing secret. */
@@ -16,6 +19,8 @@ export interface CliArguments {
   raw: boolean
   /** `--file <path>` / `--file=<path>`, as given. */
   file: string | undefined
+  /** `--dry-run`: report, write nothing. */
+  dryRun: boolean
 }
 
 /** A command line that cannot be run. The message is one line, shown above the usage text. */
@@ -24,20 +29,30 @@ export class UsageError extends Error {
 }
 
 /**
- * The options and command of `argv` (without `node` and the script). Options may come before or
- * after the command; a repeated `--file` takes the last value.
+ * The options, command and operands of `argv` (without `node` and the script). Options may come
+ * before or after the command; a repeated `--file` takes the last value. `--` ends the options:
+ * every word after it is the command or an operand (a folder named `-x`).
  *
- * @throws {@link UsageError} for an unknown option, a second command word, `--file` without a
- * path, or a value given to a flag (`--force=yes`).
+ * @throws {@link UsageError} for an unknown option, `--file` without a path, or a value given
+ * to a flag (`--force=yes`).
  * @example
  * ```ts
  * parseArguments(["secret", "--file=.env"]) // → { command: "secret", file: ".env", … }
  * ```
  */
 export function parseArguments(argv: readonly string[]): CliArguments {
-  const parsed: CliArguments = { command: undefined, help: false, force: false, raw: false, file: undefined }
+  const parsed: CliArguments = { command: undefined, operands: [], help: false, force: false, raw: false, file: undefined, dryRun: false }
+  let optionsEnded = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
+    if (optionsEnded) {
+      addWord(parsed, arg)
+      continue
+    }
+    if (arg === "--") {
+      optionsEnded = true
+      continue
+    }
     const equals = arg.startsWith("--") ? arg.indexOf("=") : -1
     const name = equals === -1 ? arg : arg.slice(0, equals)
     const inline = equals === -1 ? undefined : arg.slice(equals + 1)
@@ -46,9 +61,11 @@ export function parseArguments(argv: readonly string[]): CliArguments {
       case "--help":
       case "--force":
       case "--raw":
+      case "--dry-run":
         if (inline !== undefined) throw new UsageError(`option '${name}' takes no value`)
         if (name === "--force") parsed.force = true
         else if (name === "--raw") parsed.raw = true
+        else if (name === "--dry-run") parsed.dryRun = true
         else parsed.help = true
         break
       case "--file": {
@@ -60,9 +77,14 @@ export function parseArguments(argv: readonly string[]): CliArguments {
       }
       default:
         if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option '${arg}'`)
-        if (parsed.command !== undefined) throw new UsageError(`unexpected argument '${arg}'`)
-        parsed.command = arg
+        addWord(parsed, arg)
     }
   }
   return parsed
+}
+
+/** The first word is the command, the others its operands. */
+function addWord(parsed: CliArguments, word: string): void {
+  if (parsed.command === undefined) parsed.command = word
+  else parsed.operands.push(word)
 }

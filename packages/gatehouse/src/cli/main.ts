@@ -4,26 +4,20 @@
  * stdin or prompts: it runs in CI.
  * @module
  */
-import { isAbsolute, relative } from "node:path"
 import { parseArguments, UsageError, type CliArguments } from "./arguments.js"
+import { displayPath, type CliIO } from "./cli-io.js"
+import { MIGRATE_COMMAND, migrateCommand, migrateUsage } from "./migrate-command.js"
 import { DEFAULT_ENV_FILE, generateSecret, SECRET_VARIABLE, writeSecret, type SecretWriteResult } from "./secret.js"
 
-/** Where {@link main} works and writes: `process.cwd()` and the process's streams for the real CLI. */
-export interface CliIO {
-  /** The directory a relative `--file` (and the default `.env.local`) is resolved against. */
-  cwd: string
-  /** Writes text to standard output. */
-  stdout(text: string): void
-  /** Writes text to standard error. */
-  stderr(text: string): void
-}
+export type { CliIO } from "./cli-io.js"
 
 const usage = `Usage: gatehouse <command> [options]
 
 Commands:
-  secret   Generate an AUTH_SECRET and add it to ${DEFAULT_ENV_FILE}
+  secret                Generate an AUTH_SECRET and add it to ${DEFAULT_ENV_FILE}
+  ${MIGRATE_COMMAND}   Switch an Auth.js app's imports and dependencies to Gatehouse
 
-Run "gatehouse secret --help" for its options.
+Run "gatehouse <command> --help" for its options.
 `
 
 const secretUsage = `Usage: gatehouse secret [options]
@@ -41,7 +35,8 @@ Options:
 /**
  * Runs `gatehouse` with `argv` (the arguments after the script) and returns the exit code:
  * 0 on success and for help, 1 for a usage mistake, a secret that is already set (without
- * `--force`) or a file that cannot be written. Failures are one line on stderr, never a stack.
+ * `--force`), a file that cannot be written, or a folder that is not an app. Failures are one
+ * line on stderr, never a stack.
  *
  * @example
  * ```ts
@@ -53,17 +48,26 @@ export function main(argv: readonly string[], io: CliIO): number {
   try {
     args = parseArguments(argv)
   } catch (error) {
-    // The command is not known for certain when parsing failed; "secret" anywhere is a good guess.
-    if (error instanceof UsageError) return usageError(io, error.message, argv.includes("secret") ? secretUsage : usage)
+    // The command is not known for certain when parsing failed; a command word anywhere is a good guess.
+    if (error instanceof UsageError) return usageError(io, error.message, argv.includes("secret") ? secretUsage : argv.includes(MIGRATE_COMMAND) ? migrateUsage : usage)
     throw error
   }
   if (args.command === undefined) {
     if (args.help) return help(io, usage)
-    if (args.force || args.raw || args.file !== undefined) return usageError(io, "missing command", usage)
+    if (args.force || args.raw || args.file !== undefined || args.dryRun) return usageError(io, "missing command", usage)
     io.stderr(usage)
     return 1
   }
+  if (args.command === MIGRATE_COMMAND) {
+    if (args.help) return help(io, migrateUsage)
+    const misplaced = args.force ? "--force" : args.raw ? "--raw" : args.file !== undefined ? "--file" : undefined
+    if (misplaced) return usageError(io, `option '${misplaced}' is not one of ${MIGRATE_COMMAND}'s`, migrateUsage)
+    if (args.operands.length > 1) return usageError(io, `unexpected argument '${args.operands[1]}': give one folder`, migrateUsage)
+    return migrateCommand({ dir: args.operands[0], dryRun: args.dryRun }, io)
+  }
   if (args.command !== "secret") return usageError(io, `unknown command '${args.command}'`, usage)
+  if (args.operands.length > 0) return usageError(io, `unexpected argument '${args.operands[0]}'`, secretUsage)
+  if (args.dryRun) return usageError(io, `option '--dry-run' is not one of secret's`, secretUsage)
   if (args.help) return help(io, secretUsage)
   return secretCommand(args, io)
 }
@@ -110,12 +114,6 @@ function help(io: CliIO, text: string): number {
 function usageError(io: CliIO, message: string, text: string): number {
   io.stderr(`gatehouse: ${message}\n\n${text}`)
   return 1
-}
-
-/** The path relative to the working directory when it is inside it, else absolute. */
-function displayPath(path: string, cwd: string): string {
-  const inside = relative(cwd, path)
-  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path
 }
 
 /** Why a file could not be written, in words; Node's own message for the codes not listed. */

@@ -113,8 +113,44 @@ function installAndBuild(app: ExampleApp): void {
   if (existsSync(join(app.dir, app.built)) && !stale(app, "build", inputs)) return
   // Built without a secret, as CI builds apps: a missing secret must fail the first request, not the build.
   const withoutSecrets = { AUTH_SECRET: undefined, AUTH_URL: undefined, LEGACYAUTH_SECRET: undefined, LEGACYAUTH_URL: undefined }
-  execFileSync(process.execPath, app.build, { ...quiet, cwd: app.dir, env: { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1" } })
+  try {
+    execFileSync(process.execPath, app.build, { ...quiet, cwd: app.dir, env: { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1" } })
+  } catch (error) {
+    // Type checks print their errors on stdout, which the exception's message leaves out.
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
+    throw new Error(`\`node ${app.build.join(" ")}\` failed in ${app.dir}:\n${stdout ?? ""}${stderr ?? ""}`)
+  }
   stamp(app, "build", inputs)
+}
+
+/**
+ * Gives `app` the installed node_modules of `host` (an example app with the same frameworks and
+ * versions, installed with the packed package as {@link installExampleApp} does), as hard links:
+ * an install in a second without the registry. Done again when the host's install changed. The
+ * app's own stamps are written fresh, never through a link, so they cannot change the host's;
+ * caches the tools write into node_modules are left out for the same reason. Nothing ever runs
+ * npm in the app.
+ */
+export function borrowExampleModules(host: Pick<ExampleApp, "dir">, app: Pick<ExampleApp, "dir">): void {
+  withBuildLock(() => {
+    install(host)
+    const hostModules = join(host.dir, "node_modules")
+    const modules = join(app.dir, "node_modules")
+    const hostState = [".gatehouse-install-stamp", ".gatehouse-auth-tarball"].map((name) => readFileSafe(join(hostModules, name))).join(" ")
+    const borrowed = join(modules, ".gatehouse-borrowed-from")
+    if (readFileSafe(borrowed) !== hostState) {
+      rmSync(modules, { recursive: true, force: true })
+      mkdirSync(modules, { recursive: true })
+      for (const name of readdirSync(hostModules)) {
+        if (name.startsWith(".") && name !== ".bin" && name !== ".package-lock.json") continue
+        execFileSync("cp", ["-al", join(hostModules, name), join(modules, name)], quiet)
+      }
+      writeFileSync(join(modules, ".gatehouse-auth-tarball"), readFileSync(join(hostModules, ".gatehouse-auth-tarball")))
+      writeFileSync(borrowed, hostState)
+    }
+    // What install() checks, so it never reinstalls into the linked tree: current for this package.json.
+    stamp(app, "install", [join(app.dir, "package.json")])
+  })
 }
 
 /** The app's dependencies from its lockfile, and the packed package, each only when changed; returns the tarball's path. */

@@ -1,0 +1,21 @@
+/**
+ * What every `gatehouse` command writes to and resolves paths against.
+ * @module
+ */
+import { isAbsolute, relative } from "node:path"
+
+/** Where `main` works and writes: `process.cwd()` and the process's streams for the real CLI. */
+export interface CliIO {
+  /** The directory a relative `--file` (and the default `.env.local`) or folder is resolved against. */
+  cwd: string
+  /** Writes text to standard output. */
+  stdout(text: string): void
+  /** Writes text to standard error. */
+  stderr(text: string): void
+}
+
+/** The path relative to the working directory when it is inside it, else absolute. */
+export function displayPath(path: string, cwd: string): string {
+  const inside = relative(cwd, path)
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path
+}
