@@ -42,13 +42,3 @@ export type NextFunction = (error?: unknown) => void
 /** A middleware as the integration returns it. */
 export type Middleware = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => Promise<void>
 
-declare global {
-  // Types `res.locals.session` in apps that use Express's own types.
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Locals {
-      /** The session put there by `authSession` or `requireAuth`; `null` when signed out. */
-      session?: Session | null
-    }
-  }
-}

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
 import { ServerAuth, requireAuth, type ServerAuthConfig } from "../../src/express/index.js"
-import { listSessions } from "../../src/index.js"
+import { listSessions, type Session } from "../../src/index.js"
 import { launchChromium } from "../support/chromium.js"
 import { recordingLogger, secret } from "../flow/flow-helpers.js"
 import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
@@ -99,7 +99,7 @@ async function startApp(strategy: "database" | "jwt"): Promise<{ origin: string;
       )
       .join("")
     res.type("html").send(
-      `<!doctype html><title>Account</title><h1>Signed in as ${escape(String(res.locals.session?.user?.email))}</h1><ul>${rows}</ul>` +
+      `<!doctype html><title>Account</title><h1>Signed in as ${escape(String((res.locals.session as Session | null)?.user?.email))}</h1><ul>${rows}</ul>` +
         `<form id="others" method="post" action="/auth/sessions"><input type="hidden" name="csrfToken"><input type="hidden" name="callbackUrl" value="/account"><input type="hidden" name="revokeOthers" value="true"><button>Sign out all other browsers</button></form>` +
         `<script>fetch("/auth/csrf").then((r) => r.json()).then(({ csrfToken }) => { for (const input of document.querySelectorAll('input[name="csrfToken"]')) input.value = csrfToken; document.body.dataset.ready = "yes" })</script>`,
     )
