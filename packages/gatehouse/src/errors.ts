@@ -299,7 +299,7 @@ export class MissingAuthorize extends AuthError {
 }
 
 /**
- * No secret was configured (`secret` option, `AUTH_SECRET` or `LEGACYAUTH_SECRET`).
+ * No secret was configured (`secret` option, `AUTH_SECRET`, `LEGACYAUTH_SECRET` or next-auth's `NEXTAUTH_SECRET`).
  *
  * @example
  * ```ts

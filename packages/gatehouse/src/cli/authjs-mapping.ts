@@ -86,12 +86,3 @@ export const UNMAPPED_PACKAGE_REASON = "no Gatehouse integration for this framew
  * work with Gatehouse as they are, so their imports and `package.json` entries are left alone.
  */
 export const ADAPTER_PACKAGE_SUFFIX = "-adapter"
-
-/**
- * Variables Auth.js reads that Gatehouse does not, and the one to use instead. `.env` files are
- * never changed; an app whose `.env` files set one of these is told.
- */
-export const RENAMED_VARIABLES: readonly { from: string; to: string }[] = [
-  { from: "NEXTAUTH_URL", to: "AUTH_URL" },
-  { from: "NEXTAUTH_SECRET", to: "AUTH_SECRET" },
-]

@@ -30,13 +30,6 @@ export function assigns(content: string, name: string): boolean {
   return assignmentPattern(name).test(content)
 }
 
-/** The 1-based line of the first assignment of `name`, or `undefined` when there is none. */
-export function assignmentLine(content: string, name: string): number | undefined {
-  const match = assignmentPattern(name).exec(content)
-  if (!match) return undefined
-  return content.slice(0, match.index).split("\n").length
-}
-
 /**
  * The dotenv text with every assignment of `name` set to `value`, in place: indentation and
  * `export` stay, every other line is returned exactly as it was. (dotenv lets the last of

@@ -5,9 +5,7 @@
  * config stays as it is, and the `AUTH_*` variables mean the same.
  * @module
  */
-import { readdirSync, readFileSync, statSync, writeFileSync, type Dirent } from "node:fs"
-import { RENAMED_VARIABLES } from "./authjs-mapping.js"
-import { assignmentLine } from "./env-file.js"
+import { readdirSync, readFileSync, writeFileSync, type Dirent } from "node:fs"
 import { extname, join, relative, sep } from "node:path"
 import { isAuthjsSpecifier, mapSpecifier, shippedProvider, type ProviderCheck } from "./authjs-specifiers.js"
 import { findModuleReferences, type ModuleReference, type StringMention } from "./module-references.js"
@@ -129,35 +127,7 @@ export function migrateApp(options: MigrateOptions): MigrationReport {
       report.failures.push({ path: name, reason: reasonOf(error) })
     }
   }
-  report.files.push(...envNotices(options.dir))
   return report
-}
-
-/** The app's `.env` files that set a variable Gatehouse does not read: told, never changed. */
-function envNotices(dir: string): FileMigration[] {
-  const files: FileMigration[] = []
-  let names: string[]
-  try {
-    names = readdirSync(dir).filter((name) => name === ".env" || name.startsWith(".env.")).sort()
-  } catch {
-    return files
-  }
-  for (const name of names) {
-    let content: string
-    try {
-      if (!statSync(join(dir, name)).isFile()) continue
-      content = readFileSync(join(dir, name), "latin1")
-    } catch {
-      continue
-    }
-    const problems: MigrationProblem[] = []
-    for (const variable of RENAMED_VARIABLES) {
-      const line = assignmentLine(content, variable.from)
-      if (line !== undefined) problems.push({ line, subject: variable.from, reason: `Gatehouse reads ${variable.to}; rename it (.env files are left as they are)` })
-    }
-    if (problems.length > 0) files.push({ path: name, changes: [], problems })
-  }
-  return files
 }
 
 /** A source file's specifiers mapped: the new text, and what changed or could not be. */

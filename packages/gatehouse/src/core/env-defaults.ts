@@ -36,14 +36,18 @@ function read(env: EnvObject, name: string): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined
 }
 
-/** `AUTH_URL`, or its older alias `LEGACYAUTH_URL`. */
+/**
+ * `AUTH_URL`, or an older name of it: `LEGACYAUTH_URL`, or next-auth's `NEXTAUTH_URL`, which
+ * next-auth v5 and `@auth/core` still read, so a switched app's `.env` keeps working.
+ */
 export function envUrl(env: EnvObject): string | undefined {
-  return read(env, "AUTH_URL") ?? read(env, "LEGACYAUTH_URL")
+  return read(env, "AUTH_URL") ?? read(env, "LEGACYAUTH_URL") ?? read(env, "NEXTAUTH_URL")
 }
 
 /**
  * The secrets the environment holds, newest first: `AUTH_SECRET_3`, `_2`, `_1`, then
- * `AUTH_SECRET` (or `LEGACYAUTH_SECRET`). The first one encrypts, as in Auth.js.
+ * `AUTH_SECRET` (or `LEGACYAUTH_SECRET`, or next-auth's `NEXTAUTH_SECRET`, which next-auth v5
+ * still reads). The first one encrypts, as in Auth.js.
  */
 export function envSecrets(env: EnvObject): string[] {
   const secrets: string[] = []
@@ -51,7 +55,7 @@ export function envSecrets(env: EnvObject): string[] {
     const value = read(env, name)
     if (value) secrets.push(value)
   }
-  const base = read(env, "AUTH_SECRET") ?? read(env, "LEGACYAUTH_SECRET")
+  const base = read(env, "AUTH_SECRET") ?? read(env, "LEGACYAUTH_SECRET") ?? read(env, "NEXTAUTH_SECRET")
   if (base) secrets.push(base)
   return secrets
 }

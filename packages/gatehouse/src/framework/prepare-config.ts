@@ -93,7 +93,7 @@ export function prepareConfig<Config extends AuthConfig>(config: Config, env: En
   return ready
 }
 
-/** `AUTH_URL`'s (or `LEGACYAUTH_URL`'s) origin, or `undefined` when unset. @throws {InvalidConfig} when unusable. */
+/** `AUTH_URL`'s (or `LEGACYAUTH_URL`'s, or `NEXTAUTH_URL`'s) origin, or `undefined` when unset. @throws {InvalidConfig} when unusable. */
 function authUrlOrigin(env: EnvObject): string | undefined {
   const configured = envUrl(env)
   if (configured === undefined) return undefined

@@ -85,8 +85,6 @@ describe("gatehouse migrate-from-authjs", () => {
         "",
         "Left as they are, for you to change by hand:",
         "  middleware.js:1: next-auth/middleware: next-auth v4's middleware (v5 throws on it); export `auth` from your auth.ts as `proxy` (or `middleware`) instead",
-        "  .env.local:2: NEXTAUTH_URL: Gatehouse reads AUTH_URL; rename it (.env files are left as they are)",
-        "  .env.local:3: NEXTAUTH_SECRET: Gatehouse reads AUTH_SECRET; rename it (.env files are left as they are)",
         "",
         `Now install (npm install, or your package manager's) to bring in gatehouse-auth@^${VERSION}.`,
         "",

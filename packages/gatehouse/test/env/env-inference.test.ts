@@ -20,6 +20,9 @@ describe("secret inference", () => {
     [{ AUTH_SECRET: "0", AUTH_SECRET_1: "1" }, ["1", "0"]],
     [{ AUTH_SECRET: "0", AUTH_SECRET_1: "1", AUTH_SECRET_2: "2", AUTH_SECRET_3: "3" }, ["3", "2", "1", "0"]],
     [{ AUTH_SECRET_2: "2", LEGACYAUTH_SECRET: "legacy" }, ["2", "legacy"]],
+    // next-auth's own name, which a switched app's .env still has.
+    [{ NEXTAUTH_SECRET: "next" }, ["next"]],
+    [{ AUTH_SECRET: "s", NEXTAUTH_SECRET: "next" }, ["s"]],
     [{ AUTH_SECRET: "" }, []],
     [{ AUTH_SECRET: 123, AUTH_SECRET_1: { x: 1 } }, []],
   ] as const)("%j gives %j (newest first)", (env, expected) => {
@@ -55,6 +58,7 @@ describe("trusting the host", () => {
     [{ NODE_ENV: "production" }, false],
     [{ NODE_ENV: "production", AUTH_URL: "https://app.test" }, true],
     [{ NODE_ENV: "production", LEGACYAUTH_URL: "https://app.test" }, true],
+    [{ NODE_ENV: "production", NEXTAUTH_URL: "https://app.test" }, true],
     [{ NODE_ENV: "production", VERCEL: "1" }, true],
     [{ NODE_ENV: "production", CF_PAGES: "1" }, true],
     [{ NODE_ENV: "production", VERCEL: "0" }, false],
@@ -75,6 +79,8 @@ describe("base path inference", () => {
     [{}, undefined, "/auth"],
     [{ AUTH_URL: "https://app.test/api/auth" }, undefined, "/api/auth"],
     [{ LEGACYAUTH_URL: "https://app.test/custom" }, undefined, "/custom"],
+    [{ NEXTAUTH_URL: "https://app.test/api/auth" }, undefined, "/api/auth"],
+    [{ AUTH_URL: "https://app.test/one", NEXTAUTH_URL: "https://app.test/two" }, undefined, "/one"],
     [{ AUTH_URL: "https://app.test" }, undefined, "/auth"],
     [{ AUTH_URL: "https://app.test/" }, undefined, "/auth"],
     [{ AUTH_URL: "not a url" }, undefined, "/auth"],
