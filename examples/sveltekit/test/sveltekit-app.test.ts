@@ -211,6 +211,16 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
     expect(await page.locator(".notSignedInText").textContent()).toBe("You are not signed in")
   })
 
+  it("builds and serves a prerendered page, rendered signed out at build time whatever the visitor", async () => {
+    // The build itself is the first proof: reading the configuration while prerendering throws.
+    const answer = await fetch(`${running.url}/about`)
+    expect(answer.status).toBe(200)
+    const html = await answer.text()
+    expect(html).toContain('id="about"')
+    expect(html).toContain("You are signed out")
+    expect(answer.headers.getSetCookie()).toEqual([])
+  })
+
   it("answers 303 to the sign-in page for guarded pages and 401 JSON from the API route, signed out", async () => {
     for (const path of ["/protected", "/members", "/members/anything"]) {
       const answer = await fetch(`${running.url}${path}`, { redirect: "manual" })

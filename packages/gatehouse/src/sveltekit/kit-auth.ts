@@ -16,7 +16,7 @@ import {
   type PreparedConfig,
   type ServerActionInput,
 } from "../framework/index.js"
-import { kitEnv } from "#kit-env"
+import { kitBuilding, kitEnv } from "#kit-env"
 import { writeCookies } from "./kit-cookies.js"
 import { callbackUrlOf, readPostedForm, type PostedForm } from "./posted-form.js"
 import { originOf, postedFromHere } from "./request-origin.js"
@@ -54,6 +54,12 @@ export function createKitAuth<Event extends KitRequestEvent>(
   }
 
   const handle: KitAuthResult<Event>["handle"] = async ({ event, resolve }) => {
+    if (kitBuilding()) {
+      // Prerendering a page: no visitor, so no session, and Kit's private environment (which the
+      // configuration would be read from) throws if touched; the auth routes are never prerendered.
+      event.locals.auth ??= () => Promise.resolve(null)
+      return resolve(event)
+    }
     const ready = await prepared(event)
     // One session read per request, however many loads (run side by side) ask for it.
     let session: Promise<Session | null> | undefined

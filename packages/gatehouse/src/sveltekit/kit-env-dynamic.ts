@@ -6,10 +6,19 @@
  * `process.env` alone holds no `.env` under Vite.
  * @module
  */
+import { building } from "$app/environment"
 import { env } from "$env/dynamic/private"
 import type { EnvObject } from "../index.js"
 
 /** Kit's private environment, read at the call: Kit sets it when its server starts. */
 export function kitEnv(): EnvObject {
   return env
+}
+
+/**
+ * Whether Kit is prerendering (`vite build`): then no request is anybody's, and reading
+ * `$env/dynamic/private` throws.
+ */
+export function kitBuilding(): boolean {
+  return building
 }

@@ -11,3 +11,8 @@ import type { EnvObject } from "../index.js"
 export function kitEnv(): EnvObject {
   return typeof process === "undefined" ? {} : process.env
 }
+
+/** Whether Kit is prerendering: only a Kit build can tell (see ./kit-env-dynamic.ts). */
+export function kitBuilding(): boolean {
+  return false
+}

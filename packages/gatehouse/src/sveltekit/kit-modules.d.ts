@@ -1,5 +1,5 @@
 /**
- * The two SvelteKit functions the integration calls, and the environment module it reads,
+ * The two SvelteKit functions the integration calls, and the environment modules it reads,
  * declared here so the workspace need not install Kit to build: the application has it. Only
  * what is used, with the shapes Kit 2 and 3 give them. Never emitted (a declaration file), and no
  * public type of `gatehouse-auth/sveltekit` refers to them.
@@ -11,4 +11,8 @@ declare module "@sveltejs/kit" {
 
 declare module "$env/dynamic/private" {
   export const env: Record<string, string | undefined>
+}
+
+declare module "$app/environment" {
+  export const building: boolean
 }
