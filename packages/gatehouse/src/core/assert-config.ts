@@ -28,7 +28,7 @@ import { isCookieName } from "../cookies/serialize.js"
 import type { ResolvedConfig } from "./config.js"
 import type { WarningCode } from "./logger.js"
 import { claimBlocker } from "./unproven-account.js"
-import { hasSimpleWebAuthn } from "./webauthn/simple-webauthn.js"
+import { hasSimpleWebAuthn } from "./webauthn/simple-webauthn-functions.js"
 
 /** What a request contributes to the checks. */
 export interface AssertedRequest {
@@ -109,25 +109,40 @@ export function assertConfig(config: ResolvedConfig, request?: AssertedRequest):
   return result(check.error)
 }
 
+/** Per configuration: why its passkey library cannot run ceremonies (or `undefined`), or the question under way. */
+const libraryRefusals = new WeakMap<ResolvedConfig, AuthError | undefined | Promise<AuthError | undefined>>()
+
 /**
- * {@link assertConfig}, then what only a call can tell: that each passkey provider's
- * `@simplewebauthn/server` is a version Gatehouse supports (asked once per library, see
- * ./webauthn/library-versions.ts). A configuration with an unsupported one serves no request, as
- * with any other configuration error, so no browser starts a ceremony that cannot finish.
+ * What only a call can tell of a configuration that {@link assertConfig} passed: whether each
+ * passkey provider's `@simplewebauthn/server` is a version Gatehouse supports (see
+ * ./webauthn/library-versions.ts). Asked once per configuration, the answer kept, so that from the
+ * second request on it is one lookup and no `await`. The auth routes ask it before serving
+ * anything, so no browser starts a ceremony that cannot finish; a session read starts none, and
+ * does not ask.
  */
-export async function assertConfigReady(config: ResolvedConfig, request?: AssertedRequest): Promise<ConfigCheck> {
-  const check = assertConfig(config, request)
-  if (check.error) return check
+export function passkeyLibraryRefusal(config: ResolvedConfig): AuthError | undefined | Promise<AuthError | undefined> {
+  if (libraryRefusals.has(config)) return libraryRefusals.get(config)
   const passkeys = config.providers.filter((provider): provider is WebAuthnConfig => provider.type === "webauthn")
-  if (passkeys.length === 0) return check
-  // Loaded only by configurations with passkeys: a session-only process stays small.
-  const { simpleWebAuthnRefusal } = await import("./webauthn/library-versions.js")
-  for (const provider of passkeys) {
-    // assertConfig passed, so each has its four functions.
-    const refusal = await simpleWebAuthnRefusal(provider.simpleWebAuthn!)
-    if (refusal) return { ...check, error: refusal }
+  if (passkeys.length === 0) {
+    libraryRefusals.set(config, undefined)
+    return undefined
   }
-  return check
+  const asking = (async () => {
+    // Loaded only by configurations with passkeys: a process without them never loads it.
+    const { simpleWebAuthnRefusal } = await import("./webauthn/library-versions.js")
+    for (const provider of passkeys) {
+      // assertConfig passed, so each has its four functions.
+      const refusal = await simpleWebAuthnRefusal(provider.simpleWebAuthn!)
+      if (refusal) return refusal
+    }
+    return undefined
+  })()
+  libraryRefusals.set(config, asking)
+  asking.then(
+    (refusal) => libraryRefusals.set(config, refusal),
+    () => libraryRefusals.delete(config),
+  )
+  return asking
 }
 
 /** Origin and path only: a query may carry a sign-in token, which must not reach a log line. */

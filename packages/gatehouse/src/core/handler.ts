@@ -10,7 +10,7 @@ import type { Cookie } from "../cookies/defaults.js"
 import { raw } from "../markers.js"
 import type { AuthConfig, RawMarker } from "../types.js"
 import type { AuthAction } from "./auth-action.js"
-import { assertConfigReady } from "./assert-config.js"
+import { assertConfig, passkeyLibraryRefusal } from "./assert-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { appendCookies, NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
@@ -123,8 +123,13 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
     return Response.json("Bad request.", { status: 400 })
   }
 
-  const { error: configError, warnings } = await assertConfigReady(resolved, { url: internal.url })
+  const { error, warnings } = assertConfig(resolved, { url: internal.url })
   reportConfigWarnings(logger, resolved, warnings)
+  let configError = error
+  if (!configError) {
+    const refusal = passkeyLibraryRefusal(resolved)
+    configError = refusal instanceof Promise ? await refusal : refusal
+  }
   if (configError) {
     logError(logger, configError)
     if (resolved.raw) throw configError

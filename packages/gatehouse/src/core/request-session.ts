@@ -7,7 +7,7 @@
 import type { Cookie } from "../cookies/defaults.js"
 import { parseCookieHeader } from "../cookies/header.js"
 import type { AuthConfig, Session } from "../types.js"
-import { assertConfigReady } from "./assert-config.js"
+import { assertConfig } from "./assert-config.js"
 import { resolveConfig } from "./config.js"
 import type { InternalRequest } from "./internal-request.js"
 import { logError, reportConfigWarnings } from "./logger.js"
@@ -50,7 +50,7 @@ export async function readRequestSession(request: SessionRequest, config: AuthCo
 export async function sessionRequestContext(request: SessionRequest, config: AuthConfig): Promise<RequestContext> {
   const resolved = resolveConfig(config)
   const url = new URL(request.url)
-  const { error, warnings } = await assertConfigReady(resolved, { url })
+  const { error, warnings } = assertConfig(resolved, { url })
   reportConfigWarnings(resolved.logger, resolved, warnings)
   if (error) {
     logError(resolved.logger, error)

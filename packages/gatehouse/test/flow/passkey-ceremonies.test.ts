@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Adapter, AdapterAccount, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/core/handler.js"
+import { getSession } from "../../src/framework/index.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import { Passkey } from "../../src/providers/passkey.js"
 import type {
@@ -982,6 +983,22 @@ describe.each(storedAdapters)("passkey registration and sign-in ($name)", (store
     expect(seen[0]).toMatchObject({ user: { email: null, name: email }, account: { provider: "passkey", type: "webauthn", providerAccountId: stored(id) } })
     expect(await adapter.getAccount!(stored(id), "passkey")).toBeNull()
     expect(await adapter.getAuthenticator!(stored(id))).toBeNull()
+  })
+})
+
+describe("the check of the passkey library's version", () => {
+  it("asks the library once per configuration, on the auth routes only: a session read never calls it", async () => {
+    let probes = 0
+    const server: SimpleWebAuthnServer = {
+      ...stubWebAuthn().server,
+      generateRegistrationOptions: (options) => (probes++, generateRegistrationOptions(options)),
+    }
+    const config = { secret, trustHost: true, adapter: MemoryAdapter(), experimental: { enableWebAuthn: true }, providers: [Passkey({ simpleWebAuthn: server })] }
+    // Reading sessions in-process (what auth() and locals.auth() do) starts no ceremony and asks nothing.
+    for (let i = 0; i < 3; i++) expect(await getSession(new Request(`${BASE}/session`), config)).toMatchObject({ session: null })
+    expect(probes).toBe(0)
+    for (let i = 0; i < 3; i++) expect((await Auth(new Request(`${BASE}/session`), config)).status).toBe(200)
+    expect(probes).toBe(1)
   })
 })
 

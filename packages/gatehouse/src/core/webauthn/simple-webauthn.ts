@@ -5,19 +5,7 @@
 import { InvalidConfig } from "../../errors.js"
 import type { SimpleWebAuthnServer, WebAuthnConfig } from "../../providers/types.js"
 import { callableSimpleWebAuthn } from "./library-versions.js"
-
-const FUNCTIONS = [
-  "generateAuthenticationOptions",
-  "generateRegistrationOptions",
-  "verifyAuthenticationResponse",
-  "verifyRegistrationResponse",
-] as const
-
-/** Whether `provider` carries all four `@simplewebauthn/server` functions. */
-export function hasSimpleWebAuthn(provider: WebAuthnConfig): boolean {
-  const functions: unknown = provider.simpleWebAuthn
-  return typeof functions === "object" && functions !== null && FUNCTIONS.every((name) => typeof (functions as Record<string, unknown>)[name] === "function")
-}
+import { hasSimpleWebAuthn } from "./simple-webauthn-functions.js"
 
 /**
  * `provider.simpleWebAuthn`, called as `@simplewebauthn/server` 11 and later take their arguments
