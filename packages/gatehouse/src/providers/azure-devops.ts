@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/azure-devops
  */
 import type { OAuthConfig } from "./types.js"
-import { conformJson, oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { conformJson, oauthProvider, withoutFetch, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** The profile as `GET /_apis/profile/profiles/me?details=true&coreAttributes=Avatar` returns it. */
 export interface AzureDevOpsProfile {
@@ -58,7 +58,8 @@ const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
  * ```
  */
 export function AzureDevOpsProvider(options: AzureDevOpsOptions = {}): OAuthConfig {
-  const { scope = "vso.profile", fetch: next, ...rest } = options
+  const { scope = "vso.profile", ...others } = options
+  const { fetch: next, rest } = withoutFetch(others)
   return oauthProvider<AzureDevOpsProfile>(
     {
       id: "azure-devops",

@@ -5,6 +5,7 @@
  */
 import type { Awaitable, TokenSet, User } from "../resources.js"
 import type { EndpointConfig, EndpointRequestContext, OAuthConfig } from "./types.js"
+import { customFetch } from "../markers.js"
 import { mergeOptions } from "../options-merge.js"
 
 /**
@@ -52,6 +53,25 @@ export function oauthProvider<P>(defaults: OAuthDefaults<P>, options: OAuthUserC
   // `Profile` is sound at run time; TypeScript cannot see that, as the hooks' parameters are
   // contravariant. Returning `OAuthConfig` is what lets `providers: [GitHub]` compile.
   return mergeOptions(defaults, options) as unknown as OAuthConfig
+}
+
+/**
+ * A factory's options apart from the fetch every request to the provider goes through: its
+ * `fetch` option, or Auth.js's `[customFetch]`. For the factories that wrap that fetch (a
+ * provider that wants its requests sent its own way): the wrapper then calls the app's fetch,
+ * whichever name the app gave it, and the merge cannot lay the unwrapped one over the wrapper.
+ *
+ * @example
+ * ```ts
+ * const { fetch: appFetch, rest } = withoutFetch(options)
+ * return oauthProvider({ id: "acme", name: "Acme", type: "oauth", fetch: signed(appFetch) }, rest)
+ * ```
+ */
+export function withoutFetch<O extends { fetch?: typeof fetch; [customFetch]?: typeof fetch }>(
+  options: O,
+): { fetch: typeof fetch | undefined; rest: Omit<O, "fetch" | typeof customFetch> } {
+  const { fetch: given, [customFetch]: named, ...rest } = options
+  return { fetch: given ?? named, rest }
 }
 
 /**

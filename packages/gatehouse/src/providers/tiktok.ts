@@ -3,7 +3,7 @@
  * @module gatehouse-auth/providers/tiktok
  */
 import type { OAuthConfig } from "./types.js"
-import { oauthProvider, type OAuthUserConfig } from "./oauth-user-config.js"
+import { oauthProvider, withoutFetch, type OAuthUserConfig } from "./oauth-user-config.js"
 
 /** What `GET /v2/user/info/` returns: the user under `data.user`, and a status under `error`. */
 export interface TiktokProfile {
@@ -66,7 +66,7 @@ export interface TiktokProfile {
  * ```
  */
 export function TikTok(options: OAuthUserConfig<TiktokProfile> = {}): OAuthConfig {
-  const { fetch: customFetch, ...rest } = options
+  const { fetch: appFetch, rest } = withoutFetch(options)
   return oauthProvider<TiktokProfile>(
     {
       id: "tiktok",
@@ -79,7 +79,7 @@ export function TikTok(options: OAuthUserConfig<TiktokProfile> = {}): OAuthConfi
       token: "https://open.tiktokapis.com/v2/oauth/token/",
       userinfo: "https://open.tiktokapis.com/v2/user/info/?fields=open_id,avatar_url,display_name",
       client: { token_endpoint_auth_method: "client_secret_post" },
-      fetch: withClientKey(customFetch),
+      fetch: withClientKey(appFetch),
       profile: ({ data }) => ({
         id: data.user.open_id,
         name: data.user.display_name ?? null,

@@ -4,6 +4,8 @@
  * object or built by a factory (`GitHub({ [customFetch]: … })`), so a switched app's proxy or
  * test double keeps working.
  */
+import { readdirSync } from "node:fs"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, it } from "vitest"
 import { customFetch } from "../../src/index.js"
 import { resolveConfig } from "../../src/core/config.js"
@@ -55,5 +57,35 @@ describe("the [customFetch] provider option", () => {
     }).providers as OAuthConfig[]
     expect(fromFactory!.fetch).toBe(fetch)
     expect(both!.fetch).toBe(other)
+  })
+})
+
+/** Every OAuth/OIDC factory of the catalogue, by file name. */
+const directory = fileURLToPath(new URL("../../src/providers/", import.meta.url))
+const factories: [string, (options: Record<string | symbol, unknown>) => OAuthConfig][] = []
+for (const file of readdirSync(directory).filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))) {
+  const factory = ((await import(/* @vite-ignore */ pathToFileURL(`${directory}${file}`).href)) as { default?: unknown }).default
+  if (typeof factory !== "function") continue
+  let built: { type?: unknown }
+  try {
+    built = (factory as (options: object) => { type?: unknown })({ clientId: "c", clientSecret: "s", issuer: "https://issuer.test", accountID: "1234567" })
+  } catch {
+    continue
+  }
+  if (built.type === "oauth" || built.type === "oidc") factories.push([file.slice(0, -3), factory as (options: Record<string | symbol, unknown>) => OAuthConfig])
+}
+
+describe("[customFetch] through every provider factory of the catalogue", () => {
+  it("finds the catalogue", () => {
+    expect(factories.length).toBeGreaterThan(90)
+  })
+
+  it.each(factories)("%s: every request goes through the app's fetch, also where the factory wraps it", async (_file, factory) => {
+    const asked: string[] = []
+    const appFetch: typeof fetch = async (input) => (asked.push(String(input instanceof Request ? input.url : input)), new Response("{}"))
+    const options = { clientId: "c", clientSecret: "s", issuer: "https://issuer.test", accountID: "1234567", [customFetch]: appFetch }
+    const [provider] = resolveConfig({ providers: [factory(options)] }).providers as OAuthConfig[]
+    await provider!.fetch!("https://provider.test/anything", { method: "POST", body: new URLSearchParams({ grant_type: "authorization_code", code: "x" }) })
+    expect(asked.length).toBeGreaterThan(0)
   })
 })
