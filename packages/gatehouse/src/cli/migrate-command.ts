@@ -88,7 +88,8 @@ export function formatReport(report: MigrationReport, context: { dir: string; dr
   if (count === 0) {
     lines.push(`No Auth.js imports or dependencies to change in ${context.dir}.`)
   } else {
-    lines.push(`${context.dryRun ? "Would change" : "Changed"} ${count} ${count === 1 ? "specifier or dependency" : "specifiers and dependencies"} in ${changed.length} ${changed.length === 1 ? "file" : "files"} of ${context.dir}${context.dryRun ? " (dry run: nothing written)" : ""}:`)
+    const unwritten = context.dryRun ? " (dry run: nothing written)" : report.written ? "" : " (nothing written: a file below could not be changed; fix it, then run this again)"
+    lines.push(`${report.written ? "Changed" : "Would change"} ${count} ${count === 1 ? "specifier or dependency" : "specifiers and dependencies"} in ${changed.length} ${changed.length === 1 ? "file" : "files"} of ${context.dir}${unwritten}:`)
     for (const file of changed) {
       lines.push("", file.path)
       for (const change of file.changes) lines.push(`  ${change.line}: ${change.kind} ${change.from} ${change.to === undefined ? "removed (gatehouse-auth replaces it)" : `→ ${change.to}`}`)
@@ -99,7 +100,8 @@ export function formatReport(report: MigrationReport, context: { dir: string; dr
     for (const file of withProblems) for (const problem of file.problems) lines.push(`  ${formatProblem(file, problem)}`)
   }
   if (count > 0) {
-    lines.push("", context.dryRun ? "Run it again without --dry-run to write these changes." : `Now install (npm install, or your package manager's) to bring in gatehouse-auth@${context.range}.`)
+    if (context.dryRun) lines.push("", "Run it again without --dry-run to write these changes.")
+    else if (report.written) lines.push("", `Now install (npm install, or your package manager's) to bring in gatehouse-auth@${context.range}.`)
   }
   return `${lines.join("\n")}\n`
 }

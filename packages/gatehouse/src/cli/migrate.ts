@@ -67,6 +67,11 @@ export interface MigrationReport {
   files: FileMigration[]
   /** Files that could not be read, changed or written: the command fails. */
   failures: { path: string; reason: string }[]
+  /**
+   * Whether the changes were written: not in a dry run, and not when a file could not be read or
+   * changed (then nothing is, so the app is never left half switched).
+   */
+  written: boolean
 }
 
 /** Options of {@link migrateApp}. */
@@ -83,8 +88,10 @@ export interface MigrateOptions {
 
 /**
  * Rewrites the Auth.js app in `options.dir` (or, with `dryRun`, only says what it would
- * rewrite). Files whose rewrite fails are listed in `failures` and left as they were; the others
- * are still rewritten.
+ * rewrite). Every file is read and changed in memory first; when one cannot be (unreadable, not
+ * UTF-8, a `package.json` that is not JSON) it is listed in `failures` and nothing is written, so
+ * the app is never left importing Gatehouse with `next-auth` in its dependencies, or the other way
+ * round. The `package.json` files are written last.
  *
  * @example
  * ```ts
@@ -94,7 +101,8 @@ export interface MigrateOptions {
  */
 export function migrateApp(options: MigrateOptions): MigrationReport {
   const hasProvider = options.hasProvider ?? shippedProvider
-  const report: MigrationReport = { files: [], failures: [] }
+  const report: MigrationReport = { files: [], failures: [], written: false }
+  const writes: { path: string; name: string; text: string }[] = []
   for (const path of sourceFiles(options.dir)) {
     const name = relative(options.dir, path).split(sep).join("/")
     let bytes: Buffer
@@ -120,13 +128,19 @@ export function migrateApp(options: MigrateOptions): MigrationReport {
       continue
     }
     report.files.push(migrated.file)
-    if (options.dryRun || migrated.text === text) continue
+    if (migrated.text !== text) writes.push({ path, name, text: migrated.text })
+  }
+  if (options.dryRun || report.failures.length > 0) return report
+  const isManifest = (name: string) => name === "package.json" || name.endsWith("/package.json")
+  writes.sort((a, b) => Number(isManifest(a.name)) - Number(isManifest(b.name)))
+  for (const { path, name, text } of writes) {
     try {
-      writeFileSync(path, migrated.text)
+      writeFileSync(path, text)
     } catch (error) {
       report.failures.push({ path: name, reason: reasonOf(error) })
     }
   }
+  report.written = true
   return report
 }
 

@@ -22,7 +22,6 @@ export interface ScriptBlock {
  */
 export function svelteScripts(source: string): ScriptBlock[] {
   const blocks: ScriptBlock[] = []
-  const lower = source.toLowerCase()
   let pos = 0
   while (pos < source.length) {
     const open = source.indexOf("<", pos)
@@ -32,7 +31,7 @@ export function svelteScripts(source: string): ScriptBlock[] {
       pos = close === -1 ? source.length : close + 3
       continue
     }
-    const tag = startsTag(lower, open, "script") ? "script" : startsTag(lower, open, "style") ? "style" : undefined
+    const tag = startsTag(source, open, "script") ? "script" : startsTag(source, open, "style") ? "style" : undefined
     if (!tag) {
       pos = open + 1
       continue
@@ -45,7 +44,7 @@ export function svelteScripts(source: string): ScriptBlock[] {
       pos = contentStart
       continue
     }
-    const closing = lower.indexOf(`</${tag}`, contentStart)
+    const closing = closingTag(source, tag, contentStart)
     const contentEnd = closing === -1 ? source.length : closing
     if (tag === "script") blocks.push({ start: contentStart, end: contentEnd })
     pos = closing === -1 ? source.length : closing + tag.length + 2
@@ -53,11 +52,22 @@ export function svelteScripts(source: string): ScriptBlock[] {
   return blocks
 }
 
-/** Whether `<name` starts at `at`, followed by a character that ends a tag name. */
-function startsTag(lower: string, at: number, name: string): boolean {
-  if (!lower.startsWith(`<${name}`, at)) return false
-  const after = lower[at + 1 + name.length]
+/**
+ * Whether `<name` starts at `at` (in any case), followed by a character that ends a tag name.
+ * Compared in place: lower-casing the whole source would move every position after a character
+ * whose lower case is longer (`İ`), and the blocks would be cut in the wrong places.
+ */
+function startsTag(source: string, at: number, name: string): boolean {
+  if (source[at] !== "<" || source.slice(at + 1, at + 1 + name.length).toLowerCase() !== name) return false
+  const after = source[at + 1 + name.length]
   return after === undefined || after === ">" || after === "/" || after === " " || after === "\t" || after === "\n" || after === "\r" || after === "\f"
+}
+
+/** Where `</tag` (in any case) starts at or after `from`, or -1. */
+function closingTag(source: string, tag: string, from: number): number {
+  const pattern = new RegExp(`</${tag}`, "gi")
+  pattern.lastIndex = from
+  return pattern.exec(source)?.index ?? -1
 }
 
 /** The position of the `>` that ends an opening tag whose attributes start at `from`; quoted values may hold `>`. */

@@ -162,14 +162,18 @@ describe("gatehouse migrate-from-authjs", () => {
     for (const name of ["web", "api"]) expect(JSON.parse(readFileSync(join(app, "apps", name, "package.json"), "utf8"))).toEqual({ dependencies: { "gatehouse-auth": `^${VERSION}` } })
   })
 
-  it("fails with exit 1 on a file that is not UTF-8, naming it, and still rewrites the others", () => {
+  it("fails with exit 1 on a file that is not UTF-8, naming it, and writes nothing, so the app is not left half switched", () => {
     const latin1 = Buffer.concat([Buffer.from('import NextAuth from "next-auth"\n// caf'), Buffer.from([0xe9]), Buffer.from("\n")])
-    const app = write({ "package.json": "{}", "a.ts": latin1, "b.ts": `import NextAuth from "next-auth"\n` })
-    const { code, stderr } = run("migrate-from-authjs", "app")
+    const manifest = `{ "dependencies": { "next-auth": "5.0.0-beta.25" } }\n`
+    const app = write({ "package.json": manifest, "a.ts": latin1, "b.ts": `import NextAuth from "next-auth"\n` })
+    const { code, stdout, stderr } = run("migrate-from-authjs", "app")
     expect(code).toBe(1)
     expect(stderr).toBe("gatehouse: cannot change a.ts: not UTF-8 text; change its imports by hand\n")
+    expect(stdout.split("\n")[0]).toBe("Would change 2 specifiers and dependencies in 2 files of app (nothing written: a file below could not be changed; fix it, then run this again):")
+    expect(stdout).not.toContain("Now install")
     expect(readFileSync(join(app, "a.ts")).equals(latin1)).toBe(true)
-    expect(readFileSync(join(app, "b.ts"), "utf8")).toContain("gatehouse-auth/next")
+    expect(readFileSync(join(app, "b.ts"), "utf8")).toBe(`import NextAuth from "next-auth"\n`)
+    expect(readFileSync(join(app, "package.json"), "utf8")).toBe(manifest)
   })
 
   it("fails with exit 1 on a package.json that is not JSON, leaving it", () => {

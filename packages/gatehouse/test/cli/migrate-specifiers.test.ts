@@ -161,6 +161,13 @@ describe("what is not a module reference", () => {
     expect(file.problems).toEqual([])
   })
 
+  it("finds a Svelte component's scripts after text whose lower case is longer (İ), in any tag case", () => {
+    const source = `<p>İstanbul İzmir İİİİ</p>\n<SCRIPT lang="ts">\n  import { signIn } from "@auth/sveltekit/client" // İ\n</Script>\n<p>İ</p>\n<script module>import "next-auth"</SCRIPT>\n`
+    const { text, file } = migrateSource(source, "Page.svelte", hasProvider)
+    expect(text).toBe(source.replace('"@auth/sveltekit/client"', '"gatehouse-auth/client"').replace('"next-auth"', '"gatehouse-auth/next"'))
+    expect(file.changes).toHaveLength(2)
+  })
+
   it("leaves other packages, adapters and relative paths alone", () => {
     const source = `import { PrismaAdapter } from "@auth/prisma-adapter"\nimport NextLink from "next/link"\nimport x from "./next-auth"\nimport y from "next-auth-extra"\nimport z from "@authjs/other"\n`
     const { text, file } = migrateSource(source, "auth.ts", hasProvider)
