@@ -53,6 +53,13 @@ export interface AdapterConformanceOptions {
    * registered at all. Gatehouse's additions the adapter lacks are skipped without being named here.
    */
   skip?: readonly (keyof Adapter)[]
+  /**
+   * `"optional"` (the default): the tests of Gatehouse's additions ({@link GATEHOUSE_ADDITIONS}) the
+   * adapter does not have are left out, as an Auth.js adapter has none. `"required"`: they run, and
+   * fail naming the method, for an adapter meant to have them all (a missing one would otherwise
+   * go unnoticed).
+   */
+  additions?: "optional" | "required"
 }
 
 /**
@@ -96,8 +103,9 @@ export const GATEHOUSE_ADDITIONS: readonly (keyof Adapter)[] = Object.freeze([
 export function runAdapterConformance(options: AdapterConformanceOptions): void {
   const { adapter, test } = options
   const skipped = new Set<keyof Adapter>(options.skip ?? [])
-  // Absent additions are what every Auth.js adapter looks like, not a mistake to report.
-  for (const method of GATEHOUSE_ADDITIONS) if (typeof adapter[method] !== "function") skipped.add(method)
+  // Absent additions are what every Auth.js adapter looks like, not a mistake to report, unless the
+  // adapter is meant to have them.
+  if (options.additions !== "required") for (const method of GATEHOUSE_ADDITIONS) if (typeof adapter[method] !== "function") skipped.add(method)
   for (const testCase of conformanceCases) {
     if (testCase.uses.some((method) => skipped.has(method))) continue
     test(testCase.name, () => runCase(adapter, testCase))

@@ -416,6 +416,19 @@ describe("adapter conformance suite", () => {
     })
   }
 
+  test("with additions required, a missing addition of Gatehouse's fails its tests with the method's name instead of being left out", async () => {
+    const { hitRateLimit: _hitRateLimit, ...adapter } = MemoryAdapter()
+    const registered: { name: string; fn: () => Promise<void> }[] = []
+    runAdapterConformance({ adapter, additions: "required", test: (name, fn) => registered.push({ name, fn }) })
+    const limits = registered.filter(({ name }) => name.startsWith("hitRateLimit: "))
+    expect(limits.length).toBeGreaterThan(0)
+    for (const { fn } of limits) await expect(fn()).rejects.toThrow(/hitRateLimit/)
+    // Optional (the default), they are not registered at all.
+    const optional: string[] = []
+    runAdapterConformance({ adapter, test: (name) => optional.push(name) })
+    expect(optional.filter((name) => name.startsWith("hitRateLimit: "))).toEqual([])
+  })
+
   test("a missing method fails its tests with the method's name", async () => {
     const { getAccount: _getAccount, ...adapter } = MemoryAdapter()
     const outcomes = await runSuite(adapter, SLOW)

@@ -6,7 +6,7 @@ import { runAdapterConformance } from "../../src/testing/adapter.js"
 const verified = new Date("2024-05-01T12:00:00Z")
 
 describe("MemoryAdapter conformance", () => {
-  runAdapterConformance({ adapter: MemoryAdapter(), test })
+  runAdapterConformance({ adapter: MemoryAdapter(), test, additions: "required" })
 })
 
 describe("MemoryAdapter", () => {

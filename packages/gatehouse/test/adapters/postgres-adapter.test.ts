@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => schema.drop())
 
 describe("PostgresAdapter conformance", () => {
-  runAdapterConformance({ adapter, test })
+  runAdapterConformance({ adapter, test, additions: "required" })
 })
 
 const day = 24 * 60 * 60 * 1000

@@ -163,5 +163,5 @@ describe("PostgresAdapter conformance on an Auth.js (SERIAL id) database", () =>
   })
   afterAll(() => schema.drop())
 
-  runAdapterConformance({ adapter: PostgresAdapter(pool), test })
+  runAdapterConformance({ adapter: PostgresAdapter(pool), test, additions: "required" })
 })

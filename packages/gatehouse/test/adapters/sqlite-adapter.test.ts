@@ -50,7 +50,7 @@ const user = (fields: { id?: string; email?: string; name?: string | null } = {}
 })
 
 describe("SQLiteAdapter conformance (better-sqlite3, file database)", () => {
-  runAdapterConformance({ adapter: SQLiteAdapter(open("conformance.db")), test })
+  runAdapterConformance({ adapter: SQLiteAdapter(open("conformance.db")), test, additions: "required" })
 })
 
 describe("SQLiteAdapter on SQLite", () => {
@@ -547,7 +547,7 @@ describe.skipIf(!nodeSqlite)("SQLiteAdapter on node:sqlite DatabaseSync", () => 
   }
   const db = new nodeSqlite.DatabaseSync(join(dir, "node-sqlite.db"))
   afterAll(() => db.close())
-  runAdapterConformance({ adapter: SQLiteAdapter(db), test })
+  runAdapterConformance({ adapter: SQLiteAdapter(db), test, additions: "required" })
 
   it("turns on WAL and foreign keys, and cascades deletion", async () => {
     const adapter = SQLiteAdapter(db)
