@@ -39,8 +39,8 @@ export type { Theme } from "./theme.js"
 export type { SharedStore } from "./stores/index.js"
 
 /**
- * The value a promise resolves to, as Auth.js's `Awaited` (TypeScript's own `Awaited` does the
- * same, nested promises included).
+ * The value a promise resolves to, one level deep, as Auth.js's `Awaited` (TypeScript's own
+ * `Awaited` unwraps nested promises too).
  *
  * @example
  * ```ts

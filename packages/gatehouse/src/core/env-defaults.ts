@@ -13,7 +13,6 @@ import type { AuthConfig } from "../types.js"
 import { isPlainObject, mergeOptions } from "../options-merge.js"
 import type { WarningCode } from "./logger.js"
 
-
 /** Environment variables as a plain object: Node's environment, or a platform's `env` binding. */
 export type EnvObject = Readonly<Record<string, unknown>>
 

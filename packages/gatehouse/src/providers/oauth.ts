@@ -36,8 +36,8 @@ export type { ProviderOAuthConfig }
 /** Maps the provider's profile `P` to the user (`profile`). */
 export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
 
-/** Picks what the stored account keeps of the token response (`account`). */
-export type AccountCallback = (tokens: TokenSet) => Partial<Account>
+/** Picks what the stored account keeps of the token response (`account`); nothing keeps none of it. */
+export type AccountCallback = (tokens: TokenSet) => Partial<Account> | undefined | void
 
 /** The protections of the sign-in round trip (`checks`). */
 export type OAuthChecks = OAuthCheck[]
