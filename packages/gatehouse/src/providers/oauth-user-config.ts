@@ -55,6 +55,22 @@ export function oauthProvider<P>(defaults: OAuthDefaults<P>, options: OAuthUserC
   return mergeOptions(defaults, options) as unknown as OAuthConfig
 }
 
+/** The two ways a provider's options can carry the app's `fetch`. */
+export interface AppFetchOptions {
+  /** Gatehouse's name for the app's `fetch`. */
+  fetch?: typeof fetch
+  /** Auth.js's name for the app's `fetch`, kept so switched apps work unchanged. */
+  [customFetch]?: typeof fetch
+}
+
+/** Provider options split into the app's `fetch` and everything else. */
+export interface WithoutFetch<O> {
+  /** The app's `fetch`, from either name; `undefined` when the app gave none. */
+  fetch: typeof fetch | undefined
+  /** The options without either `fetch` name. */
+  rest: Omit<O, "fetch" | typeof customFetch>
+}
+
 /**
  * A factory's options apart from the fetch every request to the provider goes through: its
  * `fetch` option, or Auth.js's `[customFetch]`. For the factories that wrap that fetch (a
@@ -67,9 +83,7 @@ export function oauthProvider<P>(defaults: OAuthDefaults<P>, options: OAuthUserC
  * return oauthProvider({ id: "acme", name: "Acme", type: "oauth", fetch: signed(appFetch) }, rest)
  * ```
  */
-export function withoutFetch<O extends { fetch?: typeof fetch; [customFetch]?: typeof fetch }>(
-  options: O,
-): { fetch: typeof fetch | undefined; rest: Omit<O, "fetch" | typeof customFetch> } {
+export function withoutFetch<O extends AppFetchOptions>(options: O): WithoutFetch<O> {
   const { fetch: given, [customFetch]: named, ...rest } = options
   return { fetch: given ?? named, rest }
 }
