@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
+import type { NodeRelease } from "./node-release.js"
 import { packedPackage } from "./packed-package.js"
 
 /** How an app is built. */
@@ -23,6 +24,8 @@ export interface ExampleApp {
   sources: string[]
   /** A file, relative to `dir`, that a finished build leaves (`.next/BUILD_ID`). */
   built: string
+  /** The Node.js release that installs, builds and runs the app (see node-release.ts). Default: the one running the tests. */
+  node?: NodeRelease
 }
 
 /** A started app. */
@@ -50,7 +53,7 @@ export function buildExampleApp(app: ExampleApp): void {
  * import the app's own modules (a page's guard) rather than drive the running app. Under the
  * same lock as the builds, since both write the app's node_modules.
  */
-export function installExampleApp(app: Pick<ExampleApp, "dir">): void {
+export function installExampleApp(app: Pick<ExampleApp, "dir" | "node">): void {
   withBuildLock(() => install(app))
 }
 
@@ -114,7 +117,8 @@ function installAndBuild(app: ExampleApp): void {
   // Built without a secret, as CI builds apps: a missing secret must fail the first request, not the build.
   const withoutSecrets = { AUTH_SECRET: undefined, AUTH_URL: undefined, LEGACYAUTH_SECRET: undefined, LEGACYAUTH_URL: undefined }
   try {
-    execFileSync(process.execPath, app.build, { ...quiet, cwd: app.dir, env: { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1" } })
+    const env = { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1" }
+    execFileSync(app.node?.node ?? process.execPath, app.build, { ...quiet, cwd: app.dir, env: app.node?.env(env) ?? env })
   } catch (error) {
     // Type checks print their errors on stdout, which the exception's message leaves out.
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
@@ -154,18 +158,20 @@ export function borrowExampleModules(host: Pick<ExampleApp, "dir">, app: Pick<Ex
 }
 
 /** The app's dependencies from its lockfile, and the packed package, each only when changed; returns the tarball's path. */
-function install(app: Pick<ExampleApp, "dir">): string {
+function install(app: Pick<ExampleApp, "dir" | "node">): string {
   const tarball = packedPackage()
+  // npm, and the addon builds it runs, under the app's Node: better-sqlite3 built for Node 20 does not load in 24.
+  const npm = { ...quiet, cwd: app.dir, env: app.node?.env() ?? process.env }
   if (!existsSync(join(app.dir, "node_modules", ".package-lock.json")) || stale(app, "install", [join(app.dir, "package.json")])) {
     // --no-save: the lockfile is read, never rewritten (this registry serves only this platform's optional binaries).
-    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"], { ...quiet, cwd: app.dir })
+    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"], npm)
     stamp(app, "install", [join(app.dir, "package.json")])
   }
   const tarballHash = hashOf([tarball])
   const installed = join(app.dir, "node_modules", ".gatehouse-auth-tarball")
   if (!existsSync(installed) || readFileSync(installed, "utf8") !== tarballHash) {
     // --no-save: the app's lockfile stays as committed; the package comes from this build.
-    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], { ...quiet, cwd: app.dir })
+    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], npm)
     writeFileSync(installed, tarballHash)
   }
   return tarball
@@ -192,7 +198,7 @@ export async function startExampleApp(app: ExampleApp, options: StartOptions): P
   let output = ""
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env }
   for (const name of unset) delete childEnv[name]
-  const child: ChildProcess = spawn(process.execPath, command(port), { cwd: app.dir, env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
+  const child: ChildProcess = spawn(app.node?.node ?? process.execPath, command(port), { cwd: app.dir, env: app.node?.env(childEnv) ?? childEnv, stdio: ["ignore", "pipe", "pipe"] })
   child.stdout?.on("data", (chunk) => (output += chunk))
   child.stderr?.on("data", (chunk) => (output += chunk))
   const stop = () =>
