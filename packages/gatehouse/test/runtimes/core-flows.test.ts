@@ -41,6 +41,8 @@ interface Runtime {
   name: string
   /** The first cell of the README's "What works where" row listing it. */
   readmeRow: string
+  /** Installs or builds what the server needs, before any port is picked. */
+  prepare?(context: Omit<ServerContext, "env">): void
   /** Starts the server listening on `env.PORT`; it prints `{"ready":true,...}` once it is. */
   start(context: ServerContext): ChildProcess
   /** The runtime's version: from the server's ready line, or asked of the runtime here. */
@@ -50,10 +52,10 @@ interface Runtime {
 const onNode = (major: number | undefined): Runtime => ({
   name: `Node ${major ?? process.versions.node.split(".")[0]}`,
   readmeRow: "Node.js",
-  start: ({ app, env }) => {
-    const release = major === undefined ? undefined : nodeRelease(major)
-    return spawn(release?.node ?? process.execPath, ["node-server.mjs"], { cwd: app, env })
+  prepare: () => {
+    if (major !== undefined) nodeRelease(major)
   },
+  start: ({ app, env }) => spawn(major === undefined ? process.execPath : nodeRelease(major).node, ["node-server.mjs"], { cwd: app, env }),
   version: (ready) => ready.version!.replace(/^v/, ""),
 })
 
@@ -80,7 +82,7 @@ const runtimes: Runtime[] = [
   {
     name: "workerd (miniflare)",
     readmeRow: "Cloudflare Workers",
-    start: ({ app, tools, env }) => {
+    prepare: ({ app, tools }) => {
       // Bundled the way a Workers user bundles: Workers' export conditions, no Node built-ins
       // (esbuild fails on any `node:` import it meets), one ES module.
       execFileSync(
@@ -88,9 +90,10 @@ const runtimes: Runtime[] = [
         ["worker.mjs", "--bundle", "--format=esm", "--platform=neutral", "--main-fields=browser,module,main", "--conditions=workerd,worker,browser", "--outfile=worker.bundle.mjs", "--log-level=warning"],
         { cwd: app, stdio: "pipe" },
       )
-      // miniflare needs Node 22 or later.
-      return spawn(nodeRelease(24).node, ["miniflare-server.mjs"], { cwd: app, env: { ...env, RUNTIME_TOOLS: tools.dir } })
+      nodeRelease(24)
     },
+    // miniflare needs Node 22 or later.
+    start: ({ app, tools, env }) => spawn(nodeRelease(24).node, ["miniflare-server.mjs"], { cwd: app, env: { ...env, RUNTIME_TOOLS: tools.dir } }),
     version: (_ready, tools) => execFileSync(tools.workerd, ["--version"], { encoding: "utf8" }).replace(/^workerd\s+/, "").trim(),
   },
 ]
@@ -114,6 +117,8 @@ beforeAll(async () => {
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "runtime-app", private: true, type: "module" }))
   for (const file of readdirSync(appSource)) copyFileSync(join(appSource, file), join(app, file))
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", packedPackage()], { cwd: app, stdio: "pipe" })
+  for (const runtime of runtimes) runtime.prepare?.({ app, tools })
+  // Picked once everything is installed, so the servers start right after.
   for (const runtime of runtimes) ports.set(runtime.name, await freePort([...ports.values()]))
   github = await startGitHubLikeServer({
     clientId: "gh-client",
