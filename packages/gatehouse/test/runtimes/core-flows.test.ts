@@ -287,5 +287,12 @@ for (const runtime of runtimes) {
         expires: expect.any(String),
       })
     })
+
+    // Last: a runtime that lacks something the library uses shows up here as a warning or an
+    // error even where the flows above still pass.
+    it("logged no warning or error but the refused password's", () => {
+      const logged = server!.output().split("\n").filter((line) => /^\[auth\]\[(warn|error)\]/.test(line) || /error/i.test(line))
+      expect(logged).toEqual(["[auth][warn][CredentialsSignin] The authorize function returned no user (code: credentials)"])
+    })
   })
 }
