@@ -296,6 +296,21 @@ describe("the signIn form action", () => {
     expect(redirect.location).toBe("/signin?error=CredentialsSignin&code=locked_out&callbackUrl=%2F")
   })
 
+  it("sends a refused sign-in back to the app's own page the form was on (its Referer) when pages.signIn is not set", async () => {
+    const auth = createKitAuth(credentialsConfig(), kit)
+    const event = formPost("/login?/signin", { providerId: "credentials", username: "ada", password: "wrong" }, { headers: { referer: `${ORIGIN}/login?callbackUrl=%2Fdashboard` } })
+    const redirect = await redirectOf(auth.signIn(event))
+    expect(redirect).toEqual(new Redirected(303, "/login?callbackUrl=%2Fdashboard&error=CredentialsSignin&code=credentials"))
+    // pages.signIn, when set, wins; a Referer of another site or of the built-in page is not followed.
+    const custom = createKitAuth(credentialsConfig({ pages: { signIn: "/signin" } }), kit)
+    const fromHeader = formPost("/login", { providerId: "credentials", ...{ username: "ada", password: "wrong" } }, { headers: { referer: `${ORIGIN}/login` } })
+    expect((await redirectOf(custom.signIn(fromHeader))).location).toBe("/signin?error=CredentialsSignin&code=credentials&callbackUrl=%2F")
+    for (const referer of ["https://evil.test/login", `${ORIGIN}//evil.test/login`, `${ORIGIN}/auth/signin`]) {
+      const elsewhere = formPost("/login", { providerId: "credentials", username: "ada", password: "wrong" }, { headers: { referer } })
+      expect(new URL((await redirectOf(auth.signIn(elsewhere))).location, ORIGIN).pathname, referer).toBe("/auth/signin")
+    }
+  })
+
   it("refuses a form posted from another site, or without an Origin, unless it carries the double-submit token", async () => {
     const auth = createKitAuth(credentialsConfig(), kit)
     const fields = { providerId: "credentials", username: "ada", password: "correct horse" }
