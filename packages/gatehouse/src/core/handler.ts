@@ -15,7 +15,7 @@ import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { appendCookies, NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
 import { keptFields } from "./credentials/kept-fields.js"
-import { createLogger, logError, reportConfigWarnings } from "./logger.js"
+import { createLogger, logError, reportConfigError, reportConfigWarnings } from "./logger.js"
 import { postingPage } from "./posting-page.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { csrf } from "./actions/csrf.js"
@@ -132,7 +132,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
     configError = refusal instanceof Promise ? await refusal : refusal
   }
   if (configError) {
-    logError(logger, configError)
+    reportConfigError(logger, resolved, configError)
     if (resolved.raw) throw configError
     return configurationErrorResponse(resolved, internal, configError)
   }

@@ -123,6 +123,24 @@ describe("getSession", () => {
   })
 })
 
+describe("an untrusted host (production, neither AUTH_URL nor AUTH_TRUST_HOST)", () => {
+  const FIX = /AUTH_URL=https:\/\/your\.site.*behind a proxy.*AUTH_TRUST_HOST=true/
+
+  it("prepares without complaint, so public pages never meet it; getSession throws UntrustedHost naming the fix, logged once; the routes answer 500 without it", async () => {
+    const log = recordingLogger()
+    const { trustHost: _, ...config } = credentialsConfig({ logger: log.logger })
+    const { config: ready } = prepareConfig(config, { NODE_ENV: "production", AUTH_SECRET: secret })
+    expect(isAuthRoute(`${ORIGIN}/about`, ready.basePath, ready)).toBe(false)
+    for (let read = 0; read < 3; read++) {
+      await expect(getSession({ url: `${ORIGIN}/`, headers: new Headers() }, ready)).rejects.toMatchObject({ type: "UntrustedHost", message: expect.stringMatching(FIX) })
+    }
+    const answer = await Auth(new Request(`${ORIGIN}/auth/session`), ready)
+    expect(answer.status).toBe(500)
+    expect(await answer.text()).not.toMatch(/UntrustedHost|AUTH_URL|at .*\.ts/)
+    expect(log.lines.filter((line) => line.code === "UntrustedHost")).toHaveLength(1)
+  })
+})
+
 describe("runServerAction", () => {
   const headersOf = (client: Client) => new Headers({ cookie: client.jar.header() })
 

@@ -139,6 +139,27 @@ describe("SignalAuth", () => {
   })
 })
 
+describe("an untrusted host in production (no AUTH_URL, no AUTH_TRUST_HOST)", () => {
+  it("refuses the auth routes with the safe answer, and getSession throws UntrustedHost naming the fix, logged once", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    vi.stubEnv("AUTH_TRUST_HOST", "")
+    vi.stubEnv("AUTH_URL", "")
+    const log = recordingLogger()
+    const config: SignalAuthConfig = { ...credentialsConfig({ logger: log.logger }), trustHost: undefined }
+    const { GET } = SignalAuth(config)
+    const refused = (await GET(solidEvent(`${ORIGIN}/api/auth/session`)))!
+    expect(refused.status).toBe(500)
+    expect(await refused.text()).not.toMatch(/UntrustedHost|AUTH_URL|\.ts:/)
+    for (const path of ["/", "/about"]) {
+      await expect(getSession(solidEvent(`${ORIGIN}${path}`), config)).rejects.toMatchObject({
+        type: "UntrustedHost",
+        message: expect.stringMatching(/AUTH_URL=https:\/\/your\.site.*AUTH_TRUST_HOST=true/),
+      })
+    }
+    expect(log.lines.filter((line) => line.code === "UntrustedHost")).toHaveLength(1)
+  })
+})
+
 describe("getSession", () => {
   /** A config whose session reads can be counted; every read renews the JWT cookie. */
   function countedConfig() {

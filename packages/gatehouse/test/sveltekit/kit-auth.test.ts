@@ -244,6 +244,25 @@ describe("the environment", () => {
     expect(off.status).toBe(500)
   })
 
+  it("in production without AUTH_URL or AUTH_TRUST_HOST: public pages resolve, the auth routes answer 500, and locals.auth() throws UntrustedHost naming the fix, logged once", async () => {
+    const log = recordingLogger()
+    const { handle } = createKitAuth({ ...configWithoutSecret(), logger: log.logger }, kit)
+    const production = { platform: { env: { AUTH_SECRET: secret, NODE_ENV: "production" } } }
+    const page = kitEvent("/", production)
+    const answer = await handle({ event: page, resolve })
+    expect(answer.status).toBe(200)
+    expect(await answer.text()).toBe("the page")
+    const route = await handle({ event: kitEvent("/auth/session", production), resolve })
+    expect(route.status).toBe(500)
+    expect(await route.text()).not.toMatch(/UntrustedHost|AUTH_URL|\.ts:/)
+    const read = page.locals.auth!()
+    await expect(read).rejects.toMatchObject({ type: "UntrustedHost", message: expect.stringMatching(/AUTH_URL=https:\/\/your\.site.*AUTH_TRUST_HOST=true/) })
+    const another = kitEvent("/about", production)
+    await handle({ event: another, resolve })
+    await expect(another.locals.auth!()).rejects.toMatchObject({ type: "UntrustedHost" })
+    expect(log.lines.filter((line) => line.code === "UntrustedHost")).toHaveLength(1)
+  })
+
   it("calls a config function with the request event", async () => {
     const config = credentialsConfig()
     const seen: KitRequestEvent[] = []
