@@ -118,7 +118,7 @@ describe("gatehouse-auth/next on Next 15", () => {
       // Protected still means protected: the middleware reads it as signed out.
       const guarded = await fetch(`${untrusted.url}/protected`, { redirect: "manual" })
       expect(guarded.status).toBe(307)
-      expect(new URL(guarded.headers.get("location")!).pathname).toBe("/api/auth/signin")
+      expect(new URL(guarded.headers.get("location")!, untrusted.url).pathname).toBe("/api/auth/signin")
       for (const path of ["/api/auth/session", "/"]) {
         const failed = await fetch(`${untrusted.url}${path}`, { redirect: "manual" })
         expect(failed.status, path).toBe(500)
