@@ -75,8 +75,8 @@ export type NextAuthConfigFunction = (request: NextRequestLike | undefined) => A
 export interface AuthFunction {
   /**
    * The session, in server components, route handlers and server actions (one read per request).
-   * Rejects with `UntrustedHost`, its message naming `AUTH_URL` and `AUTH_TRUST_HOST`, in
-   * production without either.
+   * `null` when it cannot be read (logged; an untrusted host once, its message naming `AUTH_URL`
+   * and `AUTH_TRUST_HOST`), so a public page still renders.
    */
   (): Promise<Session | null>
   /**

@@ -22,7 +22,7 @@
  * @module gatehouse-auth/solid-start
  */
 import { getSession as sessionOf, prepareConfig, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
-import { InvalidConfig, UntrustedHost } from "../errors.js"
+import { InvalidConfig } from "../errors.js"
 import { Auth, type AuthConfig, type Session } from "../index.js"
 import { sessionUrl } from "./request-origin.js"
 import { appendSetCookies } from "./response-cookies.js"
@@ -142,14 +142,12 @@ const reads = new WeakMap<Request, Map<string, Promise<Session | null>>>()
  * function does.
  *
  * It fails closed: a configuration that cannot serve requests (a missing secret) or a throwing
- * `session` callback reads as `null`, and is logged. An untrusted host is thrown instead
- * ({@link UntrustedHost}, its message naming `AUTH_URL` and `AUTH_TRUST_HOST`, logged once): no
- * session can be read until the deployment says which host is the app's.
+ * `session` callback reads as `null`, and is logged; so does an untrusted host (production
+ * without `AUTH_URL` or `AUTH_TRUST_HOST`), logged once with that fix.
  *
  * @param source - The request event, or a `Request`.
  * @param config - The same config object given to {@link SignalAuth}.
  * @throws {InvalidConfig} when `AUTH_URL` is set but unusable (a deployment error, raised on every call).
- * @throws {UntrustedHost} in production without `AUTH_URL` or `AUTH_TRUST_HOST`.
  * @example
  * ```ts
  * const getUser = query(async () => {
@@ -174,10 +172,9 @@ async function readSession(request: Request, event: SolidRequestEvent | undefine
   let read: Awaited<ReturnType<typeof sessionOf>>
   try {
     read = await sessionOf({ url: sessionUrl(ready, request), headers: request.headers }, ready.config)
-  } catch (error) {
-    // Logged where it failed. An untrusted host is thrown to the code that asked, with its fix in
-    // the message (null would hide the fault); anything else: no session.
-    if (error instanceof UntrustedHost) throw error
+  } catch {
+    // Logged where it failed (an untrusted host once, naming its fix); no session, so pages that
+    // only show who is signed in still answer.
     return null
   }
   if (event?.response && read.setCookies.length > 0) appendSetCookies(event.response.headers, read.setCookies)

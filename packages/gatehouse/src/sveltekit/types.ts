@@ -13,9 +13,9 @@ declare global {
       /**
        * The session of the request, or `null` when signed out (or when it could not be read:
        * failures are logged and fail closed). Read once per request, however many `load`
-       * functions ask; refreshed session cookies go out through `event.cookies`. Rejects with
-       * `UntrustedHost` (its message naming `AUTH_URL` and `AUTH_TRUST_HOST`) in production
-       * without either: no session can be read until the deployment names the app's host.
+       * functions ask; refreshed session cookies go out through `event.cookies`. In production
+       * without `AUTH_URL` or `AUTH_TRUST_HOST` it is `null`, and the untrusted host is logged
+       * once with that fix.
        */
       auth(): Promise<Session | null>
     }

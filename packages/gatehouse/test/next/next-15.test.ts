@@ -103,7 +103,7 @@ describe("gatehouse-auth/next on Next 15", () => {
     expect(guarded.status).toBe(307)
   })
 
-  it("in production without AUTH_URL or AUTH_TRUST_HOST: public pages answer through the middleware, only the auth routes and auth() fail, naming the fix", async () => {
+  it("in production without AUTH_URL or AUTH_TRUST_HOST: public pages answer through the middleware, a page reading auth() renders signed out, only the auth routes fail, and the log names the fix", async () => {
     // The same build, started as a new deployment would be: NODE_ENV=production, no host settings.
     const untrusted = await startExampleApp(app, {
       command: (listen) => ["node_modules/next/dist/bin/next", "start", "-p", String(listen), "-H", "localhost"],
@@ -119,11 +119,13 @@ describe("gatehouse-auth/next on Next 15", () => {
       const guarded = await fetch(`${untrusted.url}/protected`, { redirect: "manual" })
       expect(guarded.status).toBe(307)
       expect(new URL(guarded.headers.get("location")!, untrusted.url).pathname).toBe("/api/auth/signin")
-      for (const path of ["/api/auth/session", "/"]) {
-        const failed = await fetch(`${untrusted.url}${path}`, { redirect: "manual" })
-        expect(failed.status, path).toBe(500)
-        expect(await failed.text(), path).not.toMatch(/AUTH_URL|AUTH_TRUST_HOST|at .*\.js:\d/)
-      }
+      // A public page that shows who is signed in renders, signed out.
+      const home = await fetch(`${untrusted.url}/`, { redirect: "manual" })
+      expect(home.status).toBe(200)
+      expect(await home.text()).toContain("Signed out")
+      const failed = await fetch(`${untrusted.url}/api/auth/session`, { redirect: "manual" })
+      expect(failed.status).toBe(500)
+      expect(await failed.text()).not.toMatch(/AUTH_URL|AUTH_TRUST_HOST|at .*\.js:\d/)
       expect(untrusted.output()).toMatch(/UntrustedHost.*AUTH_URL=https:\/\/your\.site.*AUTH_TRUST_HOST=true/)
     } finally {
       await untrusted.stop()
