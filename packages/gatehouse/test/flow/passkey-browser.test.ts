@@ -18,7 +18,7 @@ import { storedAdapters, type OpenStore } from "./stored-adapters.js"
 
 /** The browser client's modules as the package ships them (`npm test` builds before testing). */
 const clientModule = readFileSync(new URL("../../dist/client/index.js", import.meta.url), "utf8")
-const webauthnModule = readFileSync(new URL("../../dist/client/webauthn.js", import.meta.url), "utf8")
+const webauthnModule = readFileSync(new URL("../../dist/webauthn/index.js", import.meta.url), "utf8")
 
 /** `window.gatehouse` is `gatehouse-auth/webauthn`, `window.gatehouseClient` `gatehouse-auth/client`. */
 const CLIENT_PAGE = `<!doctype html><title>Client</title><h1>Client</h1>

@@ -19,7 +19,7 @@
  * ```
  * @module gatehouse-auth/webauthn
  */
-import type { AuthorizationParams, AuthResult, ProviderEntry, SignInOptions } from "./index.js"
+import type { AuthorizationParams, AuthResult, ProviderEntry, SignInOptions } from "../client/index.js"
 
 export type { AuthorizationParams, AuthResult, SignInOptions }
 
