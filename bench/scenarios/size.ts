@@ -41,6 +41,21 @@ const cases: Case[] = [
     external: ["react", "react/*", "react-dom", "react-dom/*"],
   },
   {
+    // What a sign-in page without passkeys loads: Gatehouse's ceremony is in gatehouse-auth/webauthn,
+    // next-auth's in next-auth/webauthn; next-auth/react's signIn brings its React pieces' module.
+    label: "(c') browser client as a sign-in page loads it, signIn + signOut: gatehouse-auth/client vs next-auth/react (react external)",
+    gatehouse: `export { signIn, signOut } from "gatehouse-auth/client"`,
+    authjs: `export { signIn, signOut } from "next-auth/react"`,
+    external: ["react", "react/*", "react-dom", "react-dom/*"],
+  },
+  {
+    // The passkey ceremony's entry, alone: next-auth's runs @simplewebauthn/browser's helpers, Gatehouse's the browser's own JSON ones.
+    label: "(e) passkeys, signIn: gatehouse-auth/webauthn vs next-auth/webauthn (react external)",
+    gatehouse: `export { signIn } from "gatehouse-auth/webauthn"`,
+    authjs: `export { signIn } from "next-auth/webauthn"`,
+    external: ["react", "react/*", "react-dom", "react-dom/*"],
+  },
+  {
     // Like for like: both offer SessionProvider, useSession and the client functions.
     label: "(d) React bindings, all exports: gatehouse-auth/react vs next-auth/react (react external)",
     gatehouse: `export * from "gatehouse-auth/react"`,

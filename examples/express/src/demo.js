@@ -96,8 +96,8 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
   })
   app.use("/auth", ServerAuth(config))
   app.use(authSession(config))
-  app.get("/assets/gatehouse-client.js", (_req, res) => {
-    res.type("text/javascript").sendFile(fileURLToPath(import.meta.resolve("gatehouse-auth/client")))
+  app.get("/assets/gatehouse-webauthn.js", (_req, res) => {
+    res.type("text/javascript").sendFile(fileURLToPath(import.meta.resolve("gatehouse-auth/webauthn")))
   })
   app.get("/", (_req, res) => {
     res.send(homePage(res.locals.session, { demoEmail: DEMO_EMAIL, demoPassword: DEMO_PASSWORD }))

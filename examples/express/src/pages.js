@@ -65,7 +65,7 @@ export function homePage(session, demo) {
   <li><button type="button" id="add-passkey">Add a passkey to this account</button> <span id="passkey-result" class="muted"></span></li>
 </ul>
 <script type="module">
-  import { signIn } from "/assets/gatehouse-client.js"
+  import { signIn } from "/assets/gatehouse-webauthn.js"
   const result = document.getElementById("passkey-result")
   document.getElementById("add-passkey").addEventListener("click", async () => {
     try {

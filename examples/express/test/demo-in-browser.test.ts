@@ -323,4 +323,18 @@ describe("the demo in a browser", () => {
     expect(await status(page)).toContain("hopper@example.com")
     await context.close()
   })
+
+  it("adds a passkey to the signed-in demo account from the home page (gatehouse-auth/webauthn), then signs in with it", async () => {
+    const { page, context, authenticator } = await passkeyPage(browser)
+    await signInFromProtectedPage(page)
+    await page.goto(`${demo.url}/`)
+    await page.getByRole("button", { name: "Add a passkey to this account" }).click()
+    await expect.poll(() => page.locator("#passkey-result").textContent(), { timeout: 15_000 }).toBe("Passkey added. Sign out and use it to sign in.")
+    expect(await authenticator.credentials()).toHaveLength(1)
+    await signOut(page)
+    await page.goto(`${demo.url}/auth/signin?callbackUrl=%2F`, { waitUntil: "commit" })
+    await page.waitForURL(`${demo.url}/`)
+    expect(await status(page)).toContain(DEMO_EMAIL)
+    await context.close()
+  })
 })

@@ -2,7 +2,7 @@
  * examples/next as its users run it: the packed gatehouse-auth installed into it, `next build`,
  * `next start` on localhost, and Chromium through every flow: each way to sign in (a password
  * through a server action, the local OpenID provider, an email link from the local inbox, a
- * passkey through the React client), the proxy's redirect and return, a session update seen by a
+ * passkey through gatehouse-auth/webauthn), the proxy's redirect and return, a session update seen by a
  * server component after a refresh, two tabs kept in step, sign-out, the API route's 401, bad
  * input through the handlers; with JWT sessions and with database sessions in SQLite.
  */
@@ -137,7 +137,7 @@ describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (s
     await signOutOnHome(page, running.url)
   })
 
-  it("creates a passkey through the React client, then signs in with it", async () => {
+  it("creates a passkey through gatehouse-auth/webauthn, then signs in with it", async () => {
     const passkeys = await passkeyPage(harness.browser)
     try {
       const { page: keyPage } = passkeys

@@ -194,7 +194,7 @@ describe.each(["jwt", "database"] as const)("examples/solid-start with %s sessio
     await signOutOnHome(page, running.url)
   })
 
-  it("creates a passkey through the Solid client, then signs in with it", async () => {
+  it("creates a passkey through gatehouse-auth/webauthn on the Solid client's prefix, then signs in with it", async () => {
     const passkeys = await passkeyPage(harness.browser)
     try {
       const { page: keyPage } = passkeys

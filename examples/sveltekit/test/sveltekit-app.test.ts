@@ -4,7 +4,7 @@
  * JavaScript on (the components post in place through `use:enhance`) and off (plain form posts):
  * a password, the local OpenID provider and an email link from the local inbox through the signIn
  * action, sign-out through the signOut action, a page guarded in its load and a path guarded by a
- * hook (303 and back), passkeys through gatehouse-auth/client; the API route's 401, cross-site
+ * hook (303 and back), passkeys through gatehouse-auth/webauthn; the API route's 401, cross-site
  * posts refused, bad input answered 4xx; with JWT sessions and with database sessions in SQLite;
  * the app started without a secret; and `vite dev` and `vite preview` with the environment in
  * `.env` alone.
@@ -178,7 +178,7 @@ describe.each(["jwt", "database"] as const)("examples/sveltekit with %s sessions
     })
   })
 
-  it("creates a passkey through gatehouse-auth/client, then signs in with it", async () => {
+  it("creates a passkey through gatehouse-auth/webauthn, then signs in with it", async () => {
     const passkeys = await passkeyPage(harness.browser)
     try {
       const { page } = passkeys

@@ -1,8 +1,8 @@
 "use client"
 import { useEffect, useState } from "react"
-import { signIn } from "gatehouse-auth/react"
+import { signIn } from "gatehouse-auth/webauthn"
 
-/** Passkeys run in the browser (the authenticator is there): the client's signIn does the ceremony. */
+/** Passkeys run in the browser (the authenticator is there): gatehouse-auth/webauthn's signIn does the ceremony. */
 export function PasskeyButtons({ callbackUrl }: { callbackUrl: string }) {
   const [label, setLabel] = useState("")
   const [problem, setProblem] = useState("")

@@ -1,5 +1,6 @@
 import { useSearchParams } from "@solidjs/router"
 import { signIn } from "gatehouse-auth/solid-start/client"
+import { signIn as passkeySignIn } from "gatehouse-auth/webauthn"
 import { createSignal, Show } from "solid-js"
 
 /**
@@ -47,7 +48,7 @@ export default function SignIn() {
         <button type="submit">Email me a link</button>
       </form>
       <section>
-        <button type="button" onClick={() => run(signIn("passkey", { redirectTo: callbackUrl() }))}>
+        <button type="button" onClick={() => run(passkeySignIn("passkey", { redirectTo: callbackUrl() }))}>
           Sign in with a passkey
         </button>
         <label for="passkey-label">Name for a new passkey</label>
@@ -56,7 +57,7 @@ export default function SignIn() {
           type="button"
           onClick={() => {
             const name = (document.getElementById("passkey-label") as HTMLInputElement).value
-            run(signIn("passkey", { action: "register", name, redirectTo: callbackUrl() }))
+            run(passkeySignIn("passkey", { action: "register", name, redirectTo: callbackUrl() }))
           }}
         >
           Create a passkey

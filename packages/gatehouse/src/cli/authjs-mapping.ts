@@ -29,7 +29,7 @@ export const AUTHJS_PACKAGES: readonly string[] = ["next-auth", "@auth/core", "@
 export const SPECIFIER_MAPPINGS: readonly SpecifierMapping[] = [
   { from: "next-auth", to: "gatehouse-auth/next" },
   { from: "next-auth/react", to: "gatehouse-auth/react" },
-  { from: "next-auth/webauthn", to: "gatehouse-auth/react", note: "its `signIn` runs the passkey ceremony" },
+  { from: "next-auth/webauthn", to: "gatehouse-auth/webauthn" },
   { from: "next-auth/jwt", to: "gatehouse-auth/jwt" },
   { from: "next-auth/adapters", to: "gatehouse-auth/adapters" },
   { from: "next-auth/providers", to: "gatehouse-auth/providers", note: "the provider types (`Provider`, `ProviderId`, …)" },
@@ -47,7 +47,7 @@ export const SPECIFIER_MAPPINGS: readonly SpecifierMapping[] = [
   { from: "@auth/express/providers/*", to: "gatehouse-auth/providers/*" },
   { from: "@auth/sveltekit", to: "gatehouse-auth/sveltekit" },
   { from: "@auth/sveltekit/client", to: "gatehouse-auth/client" },
-  { from: "@auth/sveltekit/webauthn", to: "gatehouse-auth/client", note: "its `signIn` runs the passkey ceremony" },
+  { from: "@auth/sveltekit/webauthn", to: "gatehouse-auth/webauthn" },
   { from: "@auth/sveltekit/components", to: "gatehouse-auth/sveltekit/components" },
   { from: "@auth/sveltekit/adapters", to: "gatehouse-auth/adapters" },
   { from: "@auth/sveltekit/providers", to: "gatehouse-auth/providers", note: "the provider types (`Provider`, `ProviderId`, …)" },

@@ -1,16 +1,15 @@
 /**
- * Signing in and out from your own pages, in the browser: any provider, passkeys included.
- * Talks to the auth routes with `fetch`; no framework, no dependencies. An account page's
- * sessions and linked accounts are in `gatehouse-auth/client/account`.
+ * Signing in and out from your own pages, in the browser: OAuth, email and credentials providers.
+ * Talks to the auth routes with `fetch`; no framework, no dependencies. Passkeys sign in through
+ * `gatehouse-auth/webauthn`, and an account page's sessions and linked accounts are in
+ * `gatehouse-auth/client/account`, so that a sign-in page carries neither unless it uses them.
  *
  * @example
  * ```ts
  * import { signIn, signOut } from "gatehouse-auth/client"
  *
- * await signIn("passkey")                                  // sign in with a passkey saved on this device
- * await signIn("passkey", { action: "register" })          // signed in: add a passkey to the account
- * await signIn("passkey", { action: "register", email })   // signed out: a new account with a new passkey
  * await signIn("github", { redirectTo: "/dashboard" })
+ * await signIn("credentials", { email, password })
  * await signOut()
  * ```
  * @module gatehouse-auth/client
@@ -35,9 +34,9 @@ export interface SignInFields {
    */
   redirect?: boolean
   /**
-   * Passkeys only: `register` creates one (on the signed-in account; signed out, for a new
-   * account without an email, `email` or `name` labelling the passkey), `authenticate` signs in
-   * with one. Default `authenticate`.
+   * Passkeys only (`signIn` of `gatehouse-auth/webauthn`): `register` creates one (on the
+   * signed-in account; signed out, for a new account without an email, `email` or `name`
+   * labelling the passkey), `authenticate` signs in with one. Default `authenticate`.
    */
   action?: "register" | "authenticate"
   /** Auth.js's older name for `redirectTo`, read when `redirectTo` is not given. */
@@ -132,17 +131,13 @@ export interface ProviderListing extends ProviderEntry {
 }
 
 /**
- * Signs in with `provider` (its id). For a passkey provider this runs the whole ceremony:
- * fetches its options, asks the browser's authenticator (`navigator.credentials`), and posts
- * the answer. Resolves once done when `redirect` is `false` (or on failure before navigating);
- * otherwise the page navigates. `authorizationParams` are added to an OAuth provider's
- * authorization request (`{ prompt: "login" }`).
+ * Signs in with `provider` (its id). Resolves once done when `redirect` is `false` (or on failure
+ * before navigating); otherwise the page navigates. `authorizationParams` are added to an OAuth
+ * provider's authorization request (`{ prompt: "login" }`). Passkey providers sign in through
+ * `signIn` of `gatehouse-auth/webauthn`, which runs the browser's ceremony.
  *
- * @throws when the provider does not exist, or the browser refused the passkey ceremony: a
- *   `DOMException` named as the browser named it, with a message to show. `NotAllowedError`: the
- *   request was cancelled or timed out, or (signing in) this device holds no passkey for the site;
- *   `InvalidStateError` (registering): the device already holds one for the account;
- *   `SecurityError`: among others, the page is on an IP address, where browsers refuse passkeys.
+ * @throws when the provider does not exist, or is a passkey provider (the error names
+ *   `gatehouse-auth/webauthn`).
  * @example
  * ```ts
  * const result = await signIn("credentials", { username, password, redirect: false })
@@ -150,22 +145,19 @@ export interface ProviderListing extends ProviderEntry {
  * ```
  */
 export async function signIn(provider: string, options: SignInOptions = {}, authorizationParams?: AuthorizationParams): Promise<AuthResult | undefined> {
-  const { basePath = "/auth", redirect = true, action, callbackUrl, redirectTo: given, ...rest } = options
+  // `action` is a passkey field: never posted for another provider.
+  const { basePath = "/auth", redirect = true, action: _action, callbackUrl, redirectTo: given, ...rest } = options
   const redirectTo = given ?? callbackUrl ?? location.href
   const providers = (await getJson(`${basePath}/providers`)) as Record<string, ProviderEntry> | null
   const entry = providers?.[provider]
   if (!entry) throw new Error(`No provider with id ${JSON.stringify(provider)} at ${basePath}`)
+  if (entry.type === "webauthn") throw new Error(`${provider} is a passkey provider: sign in with signIn from "gatehouse-auth/webauthn"`)
 
   const id = encodeURIComponent(provider)
-  const fields = stringFields(rest)
-  const body: Record<string, string> = { ...fields, callbackUrl: redirectTo }
-  if (entry.type === "webauthn") {
-    if (action) fields.action = action
-    Object.assign(body, await passkeyCeremony(`${basePath}/webauthn-options/${id}?${new URLSearchParams(fields)}`))
-  }
+  const body: Record<string, string> = { ...stringFields(rest), callbackUrl: redirectTo }
   // Paths under basePath, not the absolute URLs /providers lists: those carry AUTH_URL's origin,
   // which may not be this page's (www vs apex), and a cross-origin POST would go without cookies.
-  const route = entry.type === "webauthn" || entry.type === "credentials" ? "callback" : "signin"
+  const route = entry.type === "credentials" ? "callback" : "signin"
   const query = authorizationParams === undefined ? "" : new URLSearchParams(authorizationParams).toString()
   const result = await post(basePath, `${basePath}/${route}/${id}${query && `?${query}`}`, body)
   return redirect || entry.type === "oauth" || entry.type === "oidc" ? navigate(result) : result
@@ -252,57 +244,6 @@ export async function getProviders(options: BasePathOption = {}): Promise<Record
 /** A session answer, or `null` for an empty one. */
 function sessionOf(value: unknown): Record<string, unknown> | null {
   return value && typeof value === "object" && Object.keys(value).length > 0 ? (value as Record<string, unknown>) : null
-}
-
-/** Runs the passkey ceremony the server chooses; returns the fields the callback takes. */
-async function passkeyCeremony(optionsUrl: string): Promise<Record<string, string>> {
-  const credentials = globalThis.PublicKeyCredential as typeof PublicKeyCredential | undefined
-  if (typeof credentials?.parseRequestOptionsFromJSON !== "function" || typeof credentials.parseCreationOptionsFromJSON !== "function") {
-    throw new Error("This browser cannot use passkeys")
-  }
-  const response = await fetch(optionsUrl, GET_JSON)
-  const answer = (await response.json().catch(() => null)) as { action?: string; options?: object; error?: string } | null
-  if (!response.ok || !answer?.options) {
-    throw new Error(`Passkey options were refused: ${answer?.error ?? (response.redirected ? new URL(response.url).searchParams.get("error") : null) ?? response.status}`)
-  }
-  const register = answer.action === "register"
-  let credential: Credential | null
-  try {
-    credential = register
-      ? await navigator.credentials.create({ publicKey: credentials.parseCreationOptionsFromJSON(answer.options as PublicKeyCredentialCreationOptionsJSON) })
-      : await navigator.credentials.get({ publicKey: credentials.parseRequestOptionsFromJSON(answer.options as PublicKeyCredentialRequestOptionsJSON) })
-  } catch (error) {
-    throw explained(error, register)
-  }
-  if (!credential) throw new Error("The browser returned no passkey")
-  return { action: register ? "register" : "authenticate", data: JSON.stringify(credential) }
-}
-
-/**
- * The browser's refusal of a ceremony as a `DOMException` of the same name, with a message a person
- * can act on. Browsers answer `NotAllowedError` alike for "cancelled", "timed out" and, when
- * signing in, "no passkey on this device" (so that pages cannot learn which passkeys a device
- * holds): the message says everything it may mean. Other errors are returned as they are.
- */
-function explained(error: unknown, register: boolean): unknown {
-  if (!(error instanceof DOMException)) return error
-  const { name } = error
-  const host = location.hostname
-  let message: string | undefined
-  if (name === "SecurityError" && (/^[0-9.]+$/.test(host) || host.startsWith("["))) {
-    // Browsers refuse passkeys on an IP address: they belong to a host name.
-    const here = new URL(location.href)
-    here.hostname = "localhost"
-    const instead = /^127\./.test(host) || host === "[::1]" ? `Open ${here.href} instead.` : "Open this page at the site's host name instead."
-    message = `Passkeys do not work at an IP address such as ${host}. ${instead}`
-  } else if (name === "NotAllowedError" || name === "InvalidStateError") {
-    message = !register
-      ? "No passkey for this site was found on this device, or the request was cancelled. To make one, sign up with a passkey."
-      : name === "InvalidStateError"
-        ? "This device already holds a passkey for this account."
-        : "No passkey was created: the request was cancelled or timed out."
-  }
-  return message === undefined ? error : new DOMException(message, name)
 }
 
 /** Posts `body` as a form with the CSRF token, asking for the redirect as JSON. */

@@ -113,6 +113,12 @@ function pathOfAuthUrl(): string | undefined {
 const DEFAULT_BASE_PATH = pathOfAuthUrl() ?? "/api/auth"
 let currentBasePath = DEFAULT_BASE_PATH
 /**
+ * What `gatehouse-auth/webauthn`'s `signIn` reads: this provider's base path, and `announce` for
+ * its sign-ins. A global under a registered symbol, since that module imports nothing.
+ */
+const pageClient: { basePath?: string; signedIn?: () => void } = ((globalThis as Record<symbol, object | undefined>)[Symbol.for("gatehouse-auth.page-client")] ??= {})
+Object.assign(pageClient, { basePath: DEFAULT_BASE_PATH, signedIn: announce })
+/**
  * The React context {@link SessionProvider} fills and {@link useSession} reads, for code that
  * reads it with `useContext` itself (`undefined` outside a provider).
  *
@@ -130,7 +136,7 @@ export const SessionContext: Context<SessionContextValue | undefined> = createCo
  */
 export function SessionProvider(props: SessionProviderProps): ReactNode {
   const { children, basePath = DEFAULT_BASE_PATH, refetchInterval = 0, refetchOnWindowFocus = true, refetchWhenOffline = false } = props
-  currentBasePath = basePath
+  currentBasePath = pageClient.basePath = basePath
   const given = props.session !== undefined
   const [data, setData] = useState<SessionData>(props.session ?? null)
   const [loading, setLoading] = useState(!given)
@@ -264,6 +270,7 @@ const withBasePath = <Options extends { basePath?: string }>(options: Options | 
  * `gatehouse-auth/client`'s `signIn`, at the provider's base path; other tabs are told. Without a
  * provider (next-auth's `signIn()`), goes to the sign-in page, coming back to `redirectTo` (or
  * `callbackUrl`, or this page). `authorizationParams` go to an OAuth provider's authorization request.
+ * Passkeys sign in with `signIn` of `gatehouse-auth/webauthn`, which uses this provider's base path.
  *
  * @example
  * ```tsx

@@ -1,8 +1,9 @@
 /**
- * Gatehouse in a SolidStart app's browser code: sign in (passkeys included) and out, read and
- * update the session, at the prefix `SignalAuth` serves (`/api/auth` unless told); and
- * `createSession`, the session as a Solid signal. The server reads sessions with
- * `gatehouse-auth/solid-start`'s `getSession` instead.
+ * Gatehouse in a SolidStart app's browser code: sign in and out, read and update the session, at
+ * the prefix `SignalAuth` serves (`/api/auth` unless told); and `createSession`, the session as a
+ * Solid signal. The server reads sessions with `gatehouse-auth/solid-start`'s `getSession`
+ * instead. Passkeys sign in with `signIn` of `gatehouse-auth/webauthn`, which finds the routes
+ * at this module's `/api/auth` (give it `basePath` for another prefix).
  *
  * @example
  * ```tsx
@@ -13,7 +14,6 @@
  *   {(user) => <button onClick={() => signOut({ redirectTo: "/" })}>Sign out {user().name}</button>}
  * </Show>
  * await signIn("credentials", { email, password, redirectTo: "/account" })
- * await signIn("passkey", { action: "register" })
  * ```
  * @module gatehouse-auth/solid-start/client
  */
@@ -82,13 +82,16 @@ export interface SessionSignal {
 }
 
 const PREFIX = "/api/auth"
+// Where `gatehouse-auth/webauthn`'s `signIn` finds the routes when given no `basePath` (a global
+// under a registered symbol, since that module imports nothing).
+;((globalThis as Record<symbol, { basePath?: string } | undefined>)[Symbol.for("gatehouse-auth.page-client")] ??= {}).basePath ??= PREFIX
 
 /**
- * Signs in with `provider` (its id) at the prefix: a passkey provider runs its whole ceremony in
- * the browser; credentials and email post their fields; OAuth providers navigate to the provider,
- * with `authorizationParams` added to the authorization request.
+ * Signs in with `provider` (its id) at the prefix: credentials and email post their fields; OAuth
+ * providers navigate to the provider, with `authorizationParams` added to the authorization
+ * request. Passkey providers sign in with `signIn` of `gatehouse-auth/webauthn`.
  *
- * @throws as `gatehouse-auth/client`'s `signIn`: an unknown provider, or a refused passkey ceremony.
+ * @throws as `gatehouse-auth/client`'s `signIn`: an unknown provider, or a passkey provider.
  * @example
  * ```ts
  * const result = await signIn("credentials", { email, password, redirect: false })

@@ -77,6 +77,14 @@ describe("every form in every kind of file", () => {
     ])
   })
 
+  it("sends the passkey signIn of next-auth/webauthn and @auth/sveltekit/webauthn to gatehouse-auth/webauthn, the client's signIn staying in the React or base client", () => {
+    const source = (react: string, webauthn: string, kit: string) =>
+      `import { signIn } from "${react}"\nimport { signIn as passkeySignIn } from "${webauthn}"\nimport { signIn as kitPasskey } from "${kit}"\n`
+    const { text, file } = migrateSource(source("next-auth/react", "next-auth/webauthn", "@auth/sveltekit/webauthn"), "app/signin/buttons.tsx", hasProvider)
+    expect(text).toBe(source("gatehouse-auth/react", "gatehouse-auth/webauthn", "gatehouse-auth/webauthn"))
+    expect(file.problems).toEqual([])
+  })
+
   it.each([
     ['<script lang="ts">', "a TypeScript instance script"],
     ["<script>", "a JavaScript instance script"],

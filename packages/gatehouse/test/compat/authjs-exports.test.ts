@@ -17,11 +17,11 @@ const COUNTERPARTS: Record<string, string> = {
   "next-auth/jwt": "gatehouse-auth/jwt",
   "next-auth/react": "gatehouse-auth/react",
   "next-auth/adapters": "gatehouse-auth/adapters",
-  "next-auth/webauthn": "gatehouse-auth/react",
+  "next-auth/webauthn": "gatehouse-auth/webauthn",
   "@auth/express": "gatehouse-auth/express",
   "@auth/sveltekit": "gatehouse-auth/sveltekit",
   "@auth/sveltekit/client": "gatehouse-auth/client",
-  "@auth/sveltekit/webauthn": "gatehouse-auth/client",
+  "@auth/sveltekit/webauthn": "gatehouse-auth/webauthn",
   "@auth/solid-start": "gatehouse-auth/solid-start",
   "@auth/solid-start/client": "gatehouse-auth/solid-start/client",
   "@auth/core": "gatehouse-auth",
@@ -50,7 +50,7 @@ const GAPS: Record<string, Record<string, string>> = {
   "@auth/core/types": {
     SemverString: "used by no option; Auth.js keeps it for its own version checks",
     WebAuthnOptionsResponseBody:
-      "the webauthn-options route's body, which gatehouse-auth/client reads for you (Gatehouse's differs: it names the ceremony it chose for a signed-out visitor)",
+      "the webauthn-options route's body, which gatehouse-auth/webauthn reads for you (Gatehouse's differs: it names the ceremony it chose for a signed-out visitor)",
   },
 }
 

@@ -16,11 +16,13 @@ import { serveWeb, type WebServer } from "../support/web-server.js"
 import { isFailure, recordingLogger, secret } from "./flow-helpers.js"
 import { storedAdapters, type OpenStore } from "./stored-adapters.js"
 
-/** The browser client as the package ships it (`npm test` builds before testing). */
+/** The browser client's modules as the package ships them (`npm test` builds before testing). */
 const clientModule = readFileSync(new URL("../../dist/client/index.js", import.meta.url), "utf8")
+const webauthnModule = readFileSync(new URL("../../dist/webauthn/index.js", import.meta.url), "utf8")
 
+/** `window.gatehouse` is `gatehouse-auth/webauthn`, `window.gatehouseClient` `gatehouse-auth/client`. */
 const CLIENT_PAGE = `<!doctype html><title>Client</title><h1>Client</h1>
-<script type="module">import * as gatehouse from "/client.js"; window.gatehouse = gatehouse; document.title = "Client ready"</script>`
+<script type="module">import * as gatehouse from "/webauthn.js"; import * as client from "/client.js"; window.gatehouse = gatehouse; window.gatehouseClient = client; document.title = "Client ready"</script>`
 
 /**
  * Three configurations on one server, sharing the store and the secret: the app itself under
@@ -59,6 +61,7 @@ function startApp(store: OpenStore, strategy: "jwt" | "database"): Promise<Passk
     const mount = configs.find(({ basePath }) => pathname.startsWith(`${basePath}/`))
     if (mount) return Auth(request, mount.config)
     if (pathname === "/client.js") return new Response(clientModule, { headers: { "content-type": "text/javascript" } })
+    if (pathname === "/webauthn.js") return new Response(webauthnModule, { headers: { "content-type": "text/javascript" } })
     if (pathname === "/client") return new Response(CLIENT_PAGE, { headers: { "content-type": "text/html" } })
     return new Response("<!doctype html><title>Home</title><h1>Home</h1>", { headers: { "content-type": "text/html" } })
   }).then((server) => ({
@@ -104,7 +107,7 @@ async function signOutOnPage(page: Page, origin: string): Promise<void> {
   await landOn(page, `${origin}/signed-out`, () => page.click("button"))
 }
 
-/** Calls `signIn` of `gatehouse-auth/client` on the client page without waiting for it (it navigates). */
+/** Calls `signIn` of `gatehouse-auth/webauthn` on the client page without waiting for it (it navigates). */
 async function clientSignIn(page: Page, origin: string, options: Record<string, unknown>): Promise<void> {
   await page.goto(`${origin}/client`)
   await page.waitForFunction(() => document.title === "Client ready")
@@ -211,7 +214,7 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
     expect(after!.counter).toBeGreaterThan(before!.counter)
   })
 
-  it("signs in with signIn('passkey') from gatehouse-auth/client", async () => {
+  it("signs in with signIn('passkey') from gatehouse-auth/webauthn", async () => {
     await signOutOnPage(page, app.origin)
     await clientSignIn(page, app.origin, { redirectTo: "/" })
     expect((await sessionOf(page))?.user?.name).toBe(email)
@@ -396,7 +399,7 @@ describe("what the passkey form and the client say when the browser refuses", ()
     await context.close()
   })
 
-  it("gatehouse-auth/client explains the same refusals, under the browser's error names", async () => {
+  it("gatehouse-auth/webauthn explains the same refusals, under the browser's error names", async () => {
     const { context, page, cdp, authenticator } = await passkeyPage(browser)
     await page.goto(`${app.origin}/client`)
     await page.waitForFunction(() => document.title === "Client ready")
@@ -411,6 +414,25 @@ describe("what the passkey form and the client say when the browser refuses", ()
     await page.goto(`${ipOrigin}/client`)
     await page.waitForFunction(() => document.title === "Client ready")
     expect(await clientRefusal(page, {})).toBe(`SecurityError: Passkeys do not work at an IP address such as 127.0.0.1. Open ${app.origin}/client instead.`)
+    await context.close()
+  })
+
+  it("gatehouse-auth/client refuses a passkey provider, naming gatehouse-auth/webauthn, and asks the authenticator nothing", async () => {
+    const { context, page } = await passkeyPage(browser)
+    const optionsRequests: string[] = []
+    page.on("request", (request) => {
+      if (request.url().includes("/webauthn-options/")) optionsRequests.push(request.url())
+    })
+    await page.goto(`${app.origin}/client`)
+    await page.waitForFunction(() => document.title === "Client ready")
+    const refusal = await page.evaluate(() =>
+      (window as unknown as { gatehouseClient: { signIn(id: string, o: object): Promise<unknown> } }).gatehouseClient
+        .signIn("passkey", { redirect: false })
+        .then(() => "no refusal", (error: Error) => error.message),
+    )
+    expect(refusal).toBe('passkey is a passkey provider: sign in with signIn from "gatehouse-auth/webauthn"')
+    expect(optionsRequests).toEqual([])
+    expect(await sessionOf(page)).toBeNull()
     await context.close()
   })
 })

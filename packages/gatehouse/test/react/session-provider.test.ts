@@ -384,6 +384,28 @@ describe("basePath", () => {
   })
 })
 
+describe("gatehouse-auth/webauthn on a page with a SessionProvider", () => {
+  it("signs in at the provider's basePath when given none, and the provider shows the session at once", async () => {
+    const page = await openTab({ provider: { basePath: OTHER_BASE } })
+    await expectText(page, "#status", "unauthenticated")
+    await press(page, "#webauthn-sign-in")
+    await expectAda(page)
+    const fromPage = log.filter((entry) => entry.tab === "a").map((entry) => `${entry.method} ${entry.path}`)
+    expect(fromPage).toContain(`POST ${OTHER_BASE}/callback/credentials`)
+    expect(fromPage.filter((request) => !request.includes(`${OTHER_BASE}/`))).toEqual([])
+    // Told by the sign-in, not by a focus or a poll: well within the floor.
+    expect(sessionReads("a", OTHER_BASE).at(-1)!.at - sessionReads("a", OTHER_BASE)[0]!.at).toBeLessThan(FLOOR_MS)
+  })
+
+  it("signs in at the provider's default base path, /api/auth, in a tab that names none", async () => {
+    const page = await openTab({})
+    await expectText(page, "#status", "unauthenticated")
+    await press(page, "#webauthn-sign-in")
+    await expectAda(page)
+    expect(log.filter((entry) => entry.tab === "a" && entry.method === "POST").map((entry) => entry.path)).toEqual([`${BASE}/callback/credentials`])
+  })
+})
+
 describe("next-auth's call shapes", () => {
   it("signIn() without a provider goes to {basePath}/signin, coming back to the page", async () => {
     const page = await openTab({})
