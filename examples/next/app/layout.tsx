@@ -1,16 +1,17 @@
 import type { ReactNode } from "react"
-import { auth } from "@/auth"
 import { Providers } from "./providers"
 
 export const metadata = { title: "Gatehouse on Next.js" }
 
-export default async function RootLayout({ children }: { children: ReactNode }) {
-  // The client's SessionProvider starts with the session the server already has: no fetch.
-  const session = await auth()
+/**
+ * No session read here: with Cache Components, request data at the top of the root layout would
+ * hold every page behind the request. The client's SessionProvider fetches the session once.
+ */
+export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <Providers session={session}>{children}</Providers>
+        <Providers>{children}</Providers>
       </body>
     </html>
   )

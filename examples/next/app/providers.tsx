@@ -1,7 +1,7 @@
 "use client"
 import type { ReactNode } from "react"
-import { SessionProvider, type SessionData } from "gatehouse-auth/react"
+import { SessionProvider } from "gatehouse-auth/react"
 
-export function Providers({ session, children }: { session: SessionData; children: ReactNode }) {
-  return <SessionProvider session={session}>{children}</SessionProvider>
+export function Providers({ children }: { children: ReactNode }) {
+  return <SessionProvider>{children}</SessionProvider>
 }

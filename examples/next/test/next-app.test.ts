@@ -6,6 +6,8 @@
  * server component after a refresh, two tabs kept in step, sign-out, the API route's 401, bad
  * input through the handlers; with JWT sessions and with database sessions in SQLite.
  */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import type { BrowserContext, Page } from "playwright-core"
@@ -42,7 +44,8 @@ async function started(strategy: "jwt" | "database"): Promise<StrategyApp> {
 
 async function statusOf(page: Page, url: string): Promise<string> {
   await page.goto(`${url}/`)
-  return (await page.locator("#status").textContent()) ?? ""
+  // Inside <main>: React streams the Suspense boundary's content into a hidden element first, then moves it there.
+  return (await page.locator("main #status").textContent()) ?? ""
 }
 
 async function signInWithPassword(page: Page, url: string, email = "ada@example.com", password = PASSWORD): Promise<void> {
@@ -59,6 +62,21 @@ async function signOutOnHome(page: Page, url: string): Promise<void> {
   const sessionCookie = async () => (await page.context().cookies()).some((cookie) => cookie.name === "authjs.session-token")
   await expect.poll(sessionCookie, { timeout: 10_000 }).toBe(false)
 }
+
+describe("examples/next built as create-next-app 16.4 configures an app", () => {
+  const built = (file: string) => JSON.parse(readFileSync(join(app.dir, ".next", file), "utf8")) as Record<string, unknown>
+
+  it("has Cache Components and Partial Prefetching on", () => {
+    expect((built("required-server-files.json") as { config: Record<string, unknown> }).config).toMatchObject({ cacheComponents: true, partialPrefetching: true })
+  })
+
+  it("prerenders a static shell of every page; only the pages that read the session or the query resume per request", () => {
+    const routes = (built("prerender-manifest.json") as { routes: Record<string, { renderingMode: string; compute: string }> }).routes
+    for (const path of ["/", "/protected", "/signin"]) expect(routes[path], path).toMatchObject({ renderingMode: "PARTIALLY_STATIC", compute: "resuming" })
+    // The layout's SessionProvider and the client component's useSession render in the static shell.
+    for (const path of ["/client", "/signed-out"]) expect(routes[path], path).toMatchObject({ renderingMode: "PARTIALLY_STATIC", compute: "static" })
+  })
+})
 
 describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (strategy) => {
   let running: RunningApp & { db: string }
@@ -160,20 +178,22 @@ describe.each(["jwt", "database"] as const)("examples/next with %s sessions", (s
     await signInWithPassword(page, running.url)
     await page.waitForURL(`${running.url}/`)
     await page.goto(`${running.url}/client`)
-    expect(await page.locator("#client-status").textContent()).toBe("authenticated")
+    // The layout's SessionProvider has no seed (no request data in the root layout): it fetches.
+    await expect.poll(() => page.locator("#client-status").textContent()).toBe("authenticated")
     await page.fill("#new-name", `Countess ${strategy}`)
     await page.getByRole("button", { name: "Update" }).click()
     await expect.poll(() => page.locator("#client-name").textContent()).toBe(`Countess ${strategy}`)
-    expect(await page.locator("#name").count()).toBe(0)
+    expect(await page.locator("main #name").count()).toBe(0)
     await page.goto(`${running.url}/`)
-    expect(await page.locator("#name").textContent()).toBe(`Countess ${strategy}`)
+    expect(await page.locator("main #name").textContent()).toBe(`Countess ${strategy}`)
   })
 
   it("keeps two tabs in step: signing out in one signs the other out", async () => {
     const other = await context.newPage()
     await other.goto(`${running.url}/client`)
     await page.goto(`${running.url}/client`)
-    expect(await other.locator("#client-status").textContent()).toBe("authenticated")
+    await expect.poll(() => other.locator("#client-status").textContent()).toBe("authenticated")
+    await expect.poll(() => page.locator("#client-status").textContent()).toBe("authenticated")
     await Promise.all([page.waitForURL(`${running.url}/signed-out`), page.getByRole("button", { name: "Sign out here" }).click()])
     await expect.poll(() => other.locator("#client-status").textContent(), { timeout: 10_000 }).toBe("unauthenticated")
     await other.close()

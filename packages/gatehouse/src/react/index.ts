@@ -140,7 +140,10 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
   const given = props.session !== undefined
   const [data, setData] = useState<SessionData>(props.session ?? null)
   const [loading, setLoading] = useState(!given)
-  const lastFetch = useRef(given ? Date.now() : 0)
+  // When the last fetch (or the server's seed) happened, set in effects and handlers only: a
+  // clock read during render makes the render non-deterministic, which Next's prerender with
+  // Cache Components refuses (and which would differ between server and client anyway).
+  const lastFetch = useRef(0)
   const inFlight = useRef<Promise<SessionData> | undefined>(undefined)
   // Answers can arrive out of order; only the newest request's answer may land, so one read
   // before another tab signed out cannot bring the old session back after the fresh read.
@@ -174,7 +177,9 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
   )
 
   useEffect(() => {
-    if (!given) void refetch(true)
+    // A seeded session counts as a fetch made now, so focus events right after it cost nothing.
+    if (given) lastFetch.current = Date.now()
+    else void refetch(true)
   }, [given, refetch])
 
   useEffect(() => {

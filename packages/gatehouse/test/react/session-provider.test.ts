@@ -241,6 +241,19 @@ describe("refetching that nothing explicitly asked for", () => {
     expect(sessionReads("a")).toHaveLength(2)
   })
 
+  it("a seeded session counts as a fetch when the page mounts: focus events within 5 s cost nothing, past it one request", async () => {
+    await signInAda()
+    const mounted = Date.now()
+    const page = await openTab({ seed: true })
+    await expectAda(page)
+    await burstOfFocusEvents(page)
+    expect(sessionReads("a")).toEqual([])
+
+    await sleep(mounted + FLOOR_MS + 500 - Date.now())
+    await burstOfFocusEvents(page)
+    expect(sessionReads("a")).toHaveLength(1)
+  })
+
   it("with refetchOnWindowFocus={false}, focus events past the floor fetch nothing", async () => {
     const page = await openTab({ provider: { refetchOnWindowFocus: false } })
     await expectText(page, "#status", "unauthenticated")
