@@ -54,7 +54,10 @@ export type AuthRouteHandler = (context: ServerRouteContext) => Promise<Response
  * session.user.email
  * ```
  */
-export type SignedInSession = Session & { user: User }
+export interface SignedInSession extends Session {
+  /** The signed-in user. */
+  user: User
+}
 
 /**
  * What {@link TanStackAuth} returns.
