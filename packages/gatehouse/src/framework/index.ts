@@ -1,6 +1,6 @@
 /**
  * The integration kernel: what every framework integration of Gatehouse is built from (Express,
- * Next.js, SvelteKit and SolidStart are thin layers over it), public so an app on another
+ * Next.js, SvelteKit, SolidStart and TanStack Start are thin layers over it), public so an app on another
  * framework (Hono, Fastify, Remix) can write its own in an afternoon.
  *
  * - {@link prepareConfig}: the environment applied once, to a copy; the framework's base path.

@@ -22,7 +22,7 @@ const edges = sources(src).flatMap((file) => {
   }))
 })
 
-const integrations = ["next/", "express/", "sveltekit/", "solid-start/"]
+const integrations = ["next/", "express/", "sveltekit/", "solid-start/", "tanstack-start/"]
 
 describe("dependency direction", () => {
   it("finds the imports it checks", () => {
