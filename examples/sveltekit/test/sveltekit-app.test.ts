@@ -336,6 +336,30 @@ describe("examples/sveltekit without AUTH_SECRET", () => {
 })
 
 /**
+ * Kit 3 fills `$env/dynamic/private` only with what src/env.ts declares, and the app declares
+ * neither NODE_ENV nor AUTH_URL: Gatehouse reads them from the process's environment too, so
+ * production still refuses to trust the Host header unless told to.
+ */
+describe("examples/sveltekit in production with neither AUTH_URL nor AUTH_TRUST_HOST", () => {
+  let running: RunningApp
+
+  beforeAll(async () => {
+    running = await harness.startBare(how, "untrusted", () => ({ AUTH_SECRET: randomBytes(32).toString("base64") }))
+  }, 120_000)
+
+  afterAll(async () => {
+    await running?.stop()
+  })
+
+  it("does not trust the Host header: the auth routes fail with UntrustedHost, no session is read", async () => {
+    const answer = await fetch(`${running.url}/auth/session`)
+    expect(answer.status).toBeGreaterThanOrEqual(400)
+    expect(await answer.text()).not.toMatch(/at .*\.js:\d+/)
+    await expect.poll(() => running.output(), { timeout: 5_000 }).toMatch(/UntrustedHost/)
+  })
+})
+
+/**
  * `vite dev` and `vite preview` with the app's whole environment in `.env` and none of it in the
  * process's, as people run an app on their machine: Kit loads `.env` into `$env/dynamic/private`
  * (never into `process.env`), which the app and Gatehouse both read. One start of each and one
