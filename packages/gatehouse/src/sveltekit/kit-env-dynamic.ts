@@ -7,8 +7,8 @@
  * `vite dev` and `vite preview`, the adapter's (`process.env` under `node build`) in production.
  * Kit 3 fills it only with the variables the app declares in `src/env.ts` (it is an alias of
  * `$app/env/private` there), so an undeclared `AUTH_SECRET` set for `node build` is found in
- * `process.env` alone. Both modules imported here exist in Kit 2 and 3 (Kit 3 warns about them
- * in `vite dev` only); their Kit 3 names do not exist in Kit 2.
+ * `process.env` alone. Both modules imported here exist in Kit 2 and 3 (Kit 3 prints a
+ * deprecation notice for each when the server starts); their Kit 3 names do not exist in Kit 2.
  * @module
  */
 import { building } from "$app/environment"
