@@ -1,6 +1,6 @@
-import { redirect, type Handle } from "@sveltejs/kit"
-import { sequence } from "@sveltejs/kit/hooks"
-import { handle as authentication } from "$lib/server/auth"
+import { redirect } from "@sveltejs/kit"
+import { sequence, type Handle } from "@sveltejs/kit/hooks"
+import { handle as authentication } from "#lib/server/auth.ts"
 
 /**
  * Everything under /members needs a session: checked here, once, for every page and endpoint

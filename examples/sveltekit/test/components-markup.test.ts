@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { beforeAll, describe, expect, it } from "vitest"
 import { readPostedForm } from "../../../packages/gatehouse/src/sveltekit/posted-form.js"
 import { installExampleApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { nodeRelease } from "../../../packages/gatehouse/test/support/node-release.js"
 import { installPackageVersion } from "../../../packages/gatehouse/test/support/npm-package.js"
 
 const appDir = fileURLToPath(new URL("..", import.meta.url))
@@ -74,7 +75,8 @@ let compile: (source: string, options: object) => { js: { code: string } }
 let render: (component: unknown) => { body: string }
 
 beforeAll(async () => {
-  installExampleApp({ dir: appDir })
+  // Under the Node the app's other test builds and runs it with (24), so the two share one install.
+  installExampleApp({ dir: appDir, node: nodeRelease(24) })
   const authjs = installPackageVersion("@auth/sveltekit", "1.11.3")
   const fromApp = createRequire(join(appDir, "package.json"))
   ;({ compile } = (await import(pathToFileURL(fromApp.resolve("svelte/compiler")).href)) as { compile: typeof compile })

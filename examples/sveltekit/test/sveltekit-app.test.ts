@@ -1,6 +1,7 @@
 /**
- * examples/sveltekit as its users run it: the packed gatehouse-auth installed into it, `vite build`
- * (adapter-node), `node build` on loopback with ORIGIN, and Chromium through every flow, with
+ * examples/sveltekit (SvelteKit 3, under Node 24 from npm) as its users run it: the packed
+ * gatehouse-auth installed into it, `vite build` (adapter-node, its address fixed by
+ * `paths.origin`), `node build` on loopback, and Chromium through every flow, with
  * JavaScript on (the components post in place through `use:enhance`) and off (plain form posts):
  * a password, the local OpenID provider and an email link from the local inbox through the signIn
  * action, sign-out through the signOut action, a page guarded in its load and a path guarded by a
@@ -13,32 +14,51 @@ import { execFileSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
-import Database from "better-sqlite3"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { passkeyPage } from "../../../packages/gatehouse/test/support/chromium.js"
 import { startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
+import { nodeRelease } from "../../../packages/gatehouse/test/support/node-release.js"
 import { exampleHarness, type StrategyApp, type StrategyStart } from "../../../packages/gatehouse/test/support/example-harness.js"
 import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-server.js"
+
+/**
+ * The one port every start of the app listens on: Kit 3 takes the app's address from
+ * `paths.origin` at build time (vite.config.js reads it from ORIGIN), and refuses form posts from
+ * any other. The starts follow one another, each stopped before the next.
+ */
+const PORT = 43_217
+const ORIGIN = `http://localhost:${PORT}`
 
 const app: ExampleApp = {
   dir: fileURLToPath(new URL("..", import.meta.url)),
   build: ["node_modules/vite/bin/vite.js", "build"],
-  sources: ["src", "svelte.config.js", "vite.config.js", "package.json", "tsconfig.json"],
+  sources: ["src", "vite.config.js", "package.json", "tsconfig.json"],
   built: "build/index.js",
+  // Kit 3 needs Node 22.17 or newer; the machines have 20.
+  node: nodeRelease(24),
+  buildEnv: { ORIGIN },
 }
+
+/**
+ * The workspace's better-sqlite3, built for the Node running the tests, to read the app's SQLite
+ * file: the app's own copy is built for Node 24, which runs the app.
+ */
+const Database = createRequire(new URL("../../../package.json", import.meta.url))("better-sqlite3") as typeof import("better-sqlite3")
 
 const PASSWORD = "correct horse battery staple"
 const harness = exampleHarness(app, "kit")
 let oidc: OidcServer
 
-/** adapter-node's server on loopback; ORIGIN is the address the browser uses (Kit's Origin check compares with it). */
+/** adapter-node's server on loopback, at the address the build was given (Kit's Origin check compares with it). */
 const how: StrategyStart = {
   callbackPath: "/auth/callback/local-oidc",
   command: () => ["build"],
-  env: (origin) => ({ HOST: "127.0.0.1", ORIGIN: origin }),
+  env: () => ({ HOST: "127.0.0.1" }),
   address: "by strategy",
+  port: PORT,
 }
 
 /**
@@ -272,7 +292,7 @@ it("type-checks against the package's types: locals.auth(), the actions, the com
   // vite build strips types without checking them; the components' .d.ts is hand-written.
   const run = (args: string[]) => {
     try {
-      return execFileSync(process.execPath, args, { cwd: app.dir, encoding: "utf8", stdio: "pipe" })
+      return execFileSync(app.node!.node, args, { cwd: app.dir, encoding: "utf8", stdio: "pipe", env: app.node!.env() })
     } catch (failure) {
       const { stdout, stderr } = failure as { stdout?: string; stderr?: string }
       throw new Error(`${args[0]} failed:\n${stdout ?? ""}${stderr ?? ""}`)
@@ -316,6 +336,30 @@ describe("examples/sveltekit without AUTH_SECRET", () => {
 })
 
 /**
+ * Kit 3 fills `$env/dynamic/private` only with what src/env.ts declares, and the app declares
+ * neither NODE_ENV nor AUTH_URL: Gatehouse reads them from the process's environment too, so
+ * production still refuses to trust the Host header unless told to.
+ */
+describe("examples/sveltekit in production with neither AUTH_URL nor AUTH_TRUST_HOST", () => {
+  let running: RunningApp
+
+  beforeAll(async () => {
+    running = await harness.startBare(how, "untrusted", () => ({ AUTH_SECRET: randomBytes(32).toString("base64") }))
+  }, 120_000)
+
+  afterAll(async () => {
+    await running?.stop()
+  })
+
+  it("does not trust the Host header: the auth routes fail with UntrustedHost, no session is read", async () => {
+    const answer = await fetch(`${running.url}/auth/session`)
+    expect(answer.status).toBeGreaterThanOrEqual(400)
+    expect(await answer.text()).not.toMatch(/at .*\.js:\d+/)
+    await expect.poll(() => running.output(), { timeout: 5_000 }).toMatch(/UntrustedHost/)
+  })
+})
+
+/**
  * `vite dev` and `vite preview` with the app's whole environment in `.env` and none of it in the
  * process's, as people run an app on their machine: Kit loads `.env` into `$env/dynamic/private`
  * (never into `process.env`), which the app and Gatehouse both read. One start of each and one
@@ -342,6 +386,8 @@ describe.each([["dev"], ["preview"]] as const)("examples/sveltekit under vite %s
     }
     writeFileSync(envFile, Object.entries(variables).map(([name, value]) => `${name}=${value}\n`).join(""))
     running = await startExampleApp(app, {
+      // The build's address: `vite preview` serves the build, whose Origin check compares with it.
+      port: PORT,
       command: (port) => ["node_modules/vite/bin/vite.js", mode, "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
       env: {},
       // vite dev runs in development, as people run it; preview in production, as the build was made.

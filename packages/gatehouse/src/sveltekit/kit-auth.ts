@@ -28,8 +28,11 @@ type ActionInput = Omit<ServerActionInput, "origin" | "headers" | "originChecked
 
 /** The two Kit functions an action ends with; both throw what Kit catches. */
 export interface KitControl {
-  /** Kit's `redirect`. */
-  redirect(status: 303, location: string): never
+  /**
+   * Kit's `redirect`. Kit 3 refuses a location on another origin unless `external` allows it
+   * (Kit 2 takes no options, and ignores them).
+   */
+  redirect(status: 303, location: string, options?: { external: true }): never
   /** Kit's `error`. */
   error(status: 400, message: string): never
 }
@@ -97,7 +100,9 @@ export function createKitAuth<Event extends KitRequestEvent>(
     } catch (error) {
       location = failurePage(ready, event, error, callbackUrl)
     }
-    return kit.redirect(303, location)
+    // The core's choice: an identity provider's authorization URL (another origin, which Kit 3
+    // refuses unless told), or an address the `redirect` callback allowed, or a path of the app.
+    return kit.redirect(303, location, { external: true })
   }
 
   const signIn: KitAuthResult<Event>["signIn"] = async (event) => {

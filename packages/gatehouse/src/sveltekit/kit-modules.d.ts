@@ -5,7 +5,8 @@
  * public type of `gatehouse-auth/sveltekit` refers to them.
  */
 declare module "@sveltejs/kit" {
-  export function redirect(status: 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308, location: string | URL): never
+  /** `options` from Kit 3 on (Kit 2's takes two parameters, and JavaScript drops the third). */
+  export function redirect(status: 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308, location: string | URL, options?: { external?: boolean | string[] }): never
   export function error(status: number, body: string): never
 }
 

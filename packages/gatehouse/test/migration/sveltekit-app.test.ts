@@ -12,7 +12,8 @@ import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ExampleApp, RunningApp } from "../support/example-app.js"
 import { exampleHarness } from "../support/example-harness.js"
-import { exampleDir, migratedAppDir, migrateFixture, VERSION, type Migration } from "./migrated-app.js"
+import { sveltekitScaffold } from "../support/sveltekit-scaffold.js"
+import { migratedAppDir, migrateFixture, VERSION, type Migration } from "./migrated-app.js"
 
 const app: ExampleApp = {
   dir: migratedAppDir("sveltekit"),
@@ -24,7 +25,8 @@ const app: ExampleApp = {
 let migration: Migration
 // Runs before the build (the harness's beforeAll in the second describe), which needs what it puts in place.
 beforeAll(() => {
-  migration = migrateFixture("sveltekit", exampleDir("sveltekit"))
+  // Kit 2's modules, as the fixture is a Kit 2 app: the scaffold's (examples/sveltekit is on Kit 3).
+  migration = migrateFixture("sveltekit", sveltekitScaffold())
 }, 600_000)
 
 describe("the codemod on an Auth.js SvelteKit app", () => {

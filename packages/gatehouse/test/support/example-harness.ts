@@ -27,6 +27,8 @@ export interface StrategyStart {
   env?: (origin: string) => Record<string, string>
   /** A path that answers once the server is up. */
   readyPath?: string
+  /** The port the app must listen on, when its build fixed its address (SvelteKit 3's `paths.origin`). Default: a free one. */
+  port?: number
 }
 
 /** An app started for one strategy: its SQLite file and its OpenID provider, both the caller's to stop. */
@@ -69,7 +71,7 @@ export function exampleHarness(app: ExampleApp, name: string) {
 
     /** The app started with `strategy` sessions, its OpenID client registered at a new local provider. */
     async start(strategy: "jwt" | "database", how: StrategyStart): Promise<StrategyApp> {
-      const port = await freePort()
+      const port = how.port ?? (await freePort())
       const origin = `http://localhost:${port}`
       const client = `${name}-${strategy}`
       const oidc = await startOidcServer({
@@ -103,7 +105,7 @@ export function exampleHarness(app: ExampleApp, name: string) {
      * (an empty `AUTH_SECRET` to start without one) and anything else on top.
      */
     async startBare(how: StrategyStart, database: string, env: (origin: string) => Record<string, string>, readyPath = how.readyPath): Promise<RunningApp> {
-      const port = await freePort()
+      const port = how.port ?? (await freePort())
       const origin = `http://localhost:${port}`
       return startExampleApp(app, {
         port,

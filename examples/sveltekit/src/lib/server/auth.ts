@@ -1,13 +1,14 @@
 /**
  * The app's Gatehouse configuration. The identity providers it uses run locally (the tests start
  * an OpenID provider and an SMTP inbox, and pass their addresses in the environment), and users
- * and passkeys live in a SQLite file; SESSION_STRATEGY picks JWT or database sessions.
+ * and passkeys live in a SQLite file, opened with Node's built-in `node:sqlite` (better-sqlite3 12
+ * aborts Node 24 when it collects a statement); SESSION_STRATEGY picks JWT or database sessions.
  * AUTH_SECRET (and AUTH_URL or AUTH_TRUST_HOST) come from the environment at the first request.
- * Everything is read from `$env/dynamic/private`, as Gatehouse reads it: `.env` in `vite dev` and
- * `vite preview`, the process's environment under `node build`.
+ * The app's own settings come from `$app/env/private` (declared in src/env.ts): `.env` in
+ * `vite dev` and `vite preview`, the process's environment under `node build`.
  */
-import { env } from "$env/dynamic/private"
-import Database from "better-sqlite3"
+import { DATABASE_PATH, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ISSUER, SESSION_STRATEGY, SMTP_URL } from "$app/env/private"
+import { DatabaseSync } from "node:sqlite"
 import { KitAuth } from "gatehouse-auth/sveltekit"
 import { SQLiteAdapter } from "gatehouse-auth/adapters/sqlite"
 import Credentials from "gatehouse-auth/providers/credentials"
@@ -26,10 +27,10 @@ let config: KitAuthConfig | undefined
  */
 function configuration(): KitAuthConfig {
   if (config) return config
-  const adapter = SQLiteAdapter(new Database(env.DATABASE_PATH ?? "gatehouse-example.db"))
+  const adapter = SQLiteAdapter(new DatabaseSync(DATABASE_PATH ?? "gatehouse-example.db"))
   config = {
     adapter,
-    session: { strategy: env.SESSION_STRATEGY === "database" ? "database" : "jwt" },
+    session: { strategy: SESSION_STRATEGY === "database" ? "database" : "jwt" },
     experimental: { enableWebAuthn: true },
     pages: { signIn: "/signin" },
     providers: [
@@ -46,11 +47,11 @@ function configuration(): KitAuthConfig {
         id: "local-oidc",
         name: "Local OpenID",
         type: "oidc",
-        issuer: env.OIDC_ISSUER,
-        clientId: env.OIDC_CLIENT_ID,
-        clientSecret: env.OIDC_CLIENT_SECRET,
+        issuer: OIDC_ISSUER,
+        clientId: OIDC_CLIENT_ID,
+        clientSecret: OIDC_CLIENT_SECRET,
       },
-      Nodemailer({ server: env.SMTP_URL, from: "Gatehouse example <auth@localhost>" }),
+      Nodemailer({ server: SMTP_URL, from: "Gatehouse example <auth@localhost>" }),
       Passkey(),
     ],
   }

@@ -1,4 +1,4 @@
-import { signIn } from "$lib/server/auth"
+import { signIn } from "#lib/server/auth.ts"
 import type { PageServerLoad } from "./$types"
 
 // The app's sign-in page (`pages.signIn`): Gatehouse sends people here with `callbackUrl`, and

@@ -1,4 +1,4 @@
-import { signOut } from "$lib/server/auth"
+import { signOut } from "#lib/server/auth.ts"
 
 // Where SignOut posts (`signOutPage`, default /signout). A GET shows nothing to do here.
 export const actions = { default: signOut }
