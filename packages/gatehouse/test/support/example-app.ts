@@ -26,6 +26,12 @@ export interface ExampleApp {
   built: string
   /** The Node.js release that installs, builds and runs the app (see node-release.ts). Default: the one running the tests. */
   node?: NodeRelease
+  /**
+   * Variables laid over the build's environment. `NODE_ENV: undefined` builds as a user's shell
+   * does: vitest's `NODE_ENV=test` otherwise reaches the build, and some builds (SolidStart 2's
+   * `vite build`) then emit development code that cannot run as a server.
+   */
+  buildEnv?: Record<string, string | undefined>
 }
 
 /** A started app. */
@@ -117,7 +123,7 @@ function installAndBuild(app: ExampleApp): void {
   // Built without a secret, as CI builds apps: a missing secret must fail the first request, not the build.
   const withoutSecrets = { AUTH_SECRET: undefined, AUTH_URL: undefined, LEGACYAUTH_SECRET: undefined, LEGACYAUTH_URL: undefined }
   try {
-    const env = { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1" }
+    const env = { ...process.env, ...withoutSecrets, NEXT_TELEMETRY_DISABLED: "1", ...app.buildEnv }
     execFileSync(app.node?.node ?? process.execPath, app.build, { ...quiet, cwd: app.dir, env: app.node?.env(env) ?? env })
   } catch (error) {
     // Type checks print their errors on stdout, which the exception's message leaves out.
