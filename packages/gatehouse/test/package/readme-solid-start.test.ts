@@ -19,11 +19,11 @@ import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium } from "../support/chromium.js"
-import { buildExampleApp, freePort, installExampleApp, startExampleApp, type ExampleApp, type RunningApp } from "../support/example-app.js"
+import { borrowExampleModules, buildExampleApp, freePort, installExampleApp, startExampleApp, type ExampleApp, type RunningApp } from "../support/example-app.js"
 import { nodeRelease } from "../support/node-release.js"
 
 const readme = readFileSync(fileURLToPath(new URL("../../../../README.md", import.meta.url)), "utf8")
-const fixture = fileURLToPath(new URL("../fixtures/solid-start-2/", import.meta.url))
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}/`, import.meta.url))
 
 /** The code blocks of the README section headed `title`, in order, with their language. */
 function codeBlocks(title: string): { language: string; code: string }[] {
@@ -61,12 +61,43 @@ export async function GET(event: APIEvent) {
 /** Build output and installed modules, kept between runs; everything else is scaffolded again. */
 const KEPT = new Set(["node_modules", ".output"])
 
+/**
+ * The scaffold `name` in a folder of its own under the system's temp folder, with the section's
+ * blocks pasted into it (but those for `except`), the app's password check and `extra` files.
+ */
+function scaffold(name: string, blocks: { language: string; code: string }[], except: string[], extra: Record<string, string>): string {
+  const dir = join(tmpdir(), "gatehouse-readme-apps", name)
+  mkdirSync(dir, { recursive: true })
+  for (const entry of readdirSync(dir)) if (!KEPT.has(entry)) rmSync(join(dir, entry), { recursive: true, force: true })
+  cpSync(fixture(name), dir, { recursive: true })
+  const files: Record<string, string> = { "src/lib/users.ts": USERS, ...extra }
+  for (const { language, code } of blocks) {
+    const path = pathOf(code)
+    if ((language === "ts" || language === "tsx") && path && !except.includes(path)) files[path] = code
+  }
+  for (const [path, code] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), code)
+  }
+  return dir
+}
+
+/** What `tsc -p .` prints in `dir` (nothing when it passes), run by `node`. */
+function typeCheck(dir: string, node: string, env?: NodeJS.ProcessEnv): string {
+  try {
+    execFileSync(node, ["node_modules/typescript/bin/tsc", "-p", "."], { cwd: dir, encoding: "utf8", stdio: "pipe", env })
+    return ""
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout || error)
+  }
+}
+
 const SESSION = "authjs.session-token"
 
 describe("the README's SolidStart section in a new SolidStart 2 app", () => {
   const blocks = codeBlocks("SolidStart")
   let app: ExampleApp
-  let typeCheck = ""
+  let typeChecked = ""
   let startCommand: string[] = []
   let running: RunningApp | undefined
   let browser: Browser | undefined
@@ -76,31 +107,15 @@ describe("the README's SolidStart section in a new SolidStart 2 app", () => {
   beforeAll(async () => {
     const node = nodeRelease(24)
     app = {
-      dir: join(tmpdir(), "gatehouse-readme-apps", "solid-start-2"),
+      dir: scaffold("solid-start-2", blocks, [], { "src/routes/api/native-session.ts": NATIVE_SESSION }),
       build: ["node_modules/vite/bin/vite.js", "build"],
       sources: ["src", "vite.config.ts", "tsconfig.json", "package.json"],
       built: ".output/server/index.mjs",
       node,
       buildEnv: { NODE_ENV: undefined },
     }
-    mkdirSync(app.dir, { recursive: true })
-    for (const entry of readdirSync(app.dir)) if (!KEPT.has(entry)) rmSync(join(app.dir, entry), { recursive: true, force: true })
-    cpSync(fixture, app.dir, { recursive: true })
-    for (const { language, code } of blocks) {
-      const path = pathOf(code)
-      if ((language !== "ts" && language !== "tsx") || !path) continue
-      mkdirSync(dirname(join(app.dir, path)), { recursive: true })
-      writeFileSync(join(app.dir, path), code)
-    }
-    writeFileSync(join(app.dir, "src", "lib", "users.ts"), USERS)
-    writeFileSync(join(app.dir, "src", "routes", "api", "native-session.ts"), NATIVE_SESSION)
-
     installExampleApp(app)
-    try {
-      execFileSync(node.node, ["node_modules/typescript/bin/tsc", "-p", "."], { cwd: app.dir, encoding: "utf8", stdio: "pipe", env: node.env() })
-    } catch (error) {
-      typeCheck = String((error as { stdout?: string }).stdout || error)
-    }
+    typeChecked = typeCheck(app.dir, node.node, node.env())
     buildExampleApp(app)
 
     // What `npx gatehouse-auth secret` runs, under the app's Node; then the GitHub app's settings, as the section asks.
@@ -159,7 +174,7 @@ describe("the README's SolidStart section in a new SolidStart 2 app", () => {
   })
 
   it("type-checks with tsc (the scaffold's tsconfig, strict) against the packed package's types", () => {
-    expect(typeCheck).toBe("")
+    expect(typeChecked).toBe("")
   })
 
   it("has the secret from .env.local: the session route answers signed out", async () => {
@@ -205,4 +220,16 @@ describe("the README's SolidStart section in a new SolidStart 2 app", () => {
     await expect.poll(async () => (await context.cookies()).some((cookie) => cookie.name === SESSION)).toBe(false)
     expect((await page.request.get(`${running!.url}/account`, { maxRedirects: 0 })).status()).toBe(302)
   })
+})
+
+describe("the README's SolidStart section in a SolidStart 1.3 app", () => {
+  it("type-checks with tsc against SolidStart 1.3's types and the packed package's, the middleware named in app.config.ts", () => {
+    const blocks = codeBlocks("SolidStart")
+    const dir = scaffold("solid-start-1", blocks, ["vite.config.ts"], {})
+    const host = fileURLToPath(new URL("../../../../examples/solid-start/", import.meta.url))
+    borrowExampleModules({ dir: host }, { dir })
+    expect(readFileSync(join(dir, "node_modules", "@solidjs", "start", "package.json"), "utf8")).toMatch(/"version": "1\.3\./)
+    expect(readFileSync(join(dir, "src", "middleware.ts"), "utf8")).toContain("onRequest")
+    expect(typeCheck(dir, process.execPath)).toBe("")
+  }, 600_000)
 })
