@@ -81,6 +81,15 @@ interface StaticCheck {
 const staticChecks = new WeakMap<ResolvedConfig, StaticCheck>()
 
 /**
+ * What to do about an untrusted host, in the error itself: the person reading the log is the one
+ * deploying, and the two fixes suit different deployments.
+ */
+const UNTRUSTED_HOST_FIX =
+  "In production set AUTH_URL to the site's public URL (AUTH_URL=https://your.site); " +
+  "behind a proxy or platform you control that sets the Host or X-Forwarded-Host header, set AUTH_TRUST_HOST=true instead " +
+  "(or `trustHost: true` in the config)"
+
+/**
  * The first problem with `config` for this request, and the warnings the configuration raises
  * (reported on the first check of each configuration only, so they are logged once).
  *
@@ -97,7 +106,7 @@ export function assertConfig(config: ResolvedConfig, request?: AssertedRequest):
   if (!check) staticChecks.set(config, (check = checkConfig(config)))
   const result = (error: AuthError | undefined): ConfigCheck => ({ error, warnings: warnings ?? check.warnings })
   if (check.untrustedHost) {
-    return result(new UntrustedHost(`Host must be trusted. URL was: ${withoutQuery(request?.url)}`))
+    return result(new UntrustedHost(`Host must be trusted. URL was: ${withoutQuery(request?.url)}. ${UNTRUSTED_HOST_FIX}`))
   }
   if (check.missingSecret) {
     return result(

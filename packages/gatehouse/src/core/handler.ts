@@ -15,7 +15,8 @@ import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { appendCookies, NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
 import { keptFields } from "./credentials/kept-fields.js"
-import { createLogger, logError, reportConfigWarnings } from "./logger.js"
+import { createLogger, logError, reportConfigError, reportConfigWarnings } from "./logger.js"
+import { postingPage } from "./posting-page.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { csrf } from "./actions/csrf.js"
 import { providers } from "./actions/providers.js"
@@ -131,7 +132,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
     configError = refusal instanceof Promise ? await refusal : refusal
   }
   if (configError) {
-    logError(logger, configError)
+    reportConfigError(logger, resolved, configError)
     if (resolved.raw) throw configError
     return configurationErrorResponse(resolved, internal, configError)
   }
@@ -183,22 +184,33 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
     return config.raw ? { status: 400, headers: { "Content-Type": "application/json" }, body: null } : Response.json(null, { status: 400 })
   }
   const params = new URLSearchParams({ error: isClientError(error) ? error.type : "Configuration" })
-  if (error instanceof CredentialsSignin) {
-    params.set("code", String(error.code))
-    // Only the built-in page is known to read them; a custom page gets Auth.js's query.
-    if (!config.pages.signIn) for (const [name, value] of typedIdentifiers(config, request)) params.set(name, value)
-  }
+  if (error instanceof CredentialsSignin) params.set("code", String(error.code))
   const origin = request.url.origin
   const place = { origin, config }
-  const page =
-    error instanceof AuthError && error.kind === "signIn"
-      ? pageUrl(place, "signIn", "signin", params)
-      : pageUrl(place, "error", "error", params)
+  let page: string
+  if (error instanceof AuthError && error.kind === "signIn") {
+    const own = ownSignInPage(config, request, params)
+    // Only the built-in page is known to read them; a custom page gets Auth.js's query.
+    if (!own && !config.pages.signIn && error instanceof CredentialsSignin) for (const [name, value] of typedIdentifiers(config, request)) params.set(name, value)
+    page = own ?? pageUrl(place, "signIn", "signin", params)
+  } else {
+    page = pageUrl(place, "error", "error", params)
+  }
   const url = absolute(page, origin)
   if (error instanceof RateLimited || error instanceof ServerBusy) return retryLaterResponse(config, error, url, returnRedirect)
   if (config.raw) return { redirect: url }
   if (returnRedirect) return Response.json({ url })
   return new Response(null, { status: 302, headers: { Location: url } })
+}
+
+/**
+ * Without `pages.signIn`, a sign-in form the app posted from a page of its own (its `Referer`)
+ * gets the failure back on that page, with Auth.js's query for a custom page; the built-in
+ * page, and forms on it, are left as they are (see {@link postingPage}).
+ */
+function ownSignInPage(config: ResolvedConfig, request: InternalRequest, params: URLSearchParams): string | undefined {
+  if (config.pages.signIn || request.method !== "POST" || (request.action !== "callback" && request.action !== "signin")) return undefined
+  return postingPage(request.headers.get("referer"), request.url.origin, config.basePath, params, config)
 }
 
 /** What the person typed as their address or user name on the credentials form that failed. */

@@ -5,7 +5,7 @@
  * one warning line; server faults at the error level, whole.
  * @module
  */
-import { AuthError, CredentialsSignin } from "../errors.js"
+import { AuthError, CredentialsSignin, UntrustedHost } from "../errors.js"
 import type { LoggerInstance } from "../types.js"
 import type { WarningCode } from "../warnings.js"
 
@@ -75,6 +75,23 @@ export function reportConfigWarnings(logger: LoggerInstance, config: ConfigIdent
     shown.add(key)
     logWarning(logger, warning)
   }
+}
+
+/** Configurations whose untrusted host has been logged. */
+const untrustedHostShown = new WeakSet<object>()
+
+/**
+ * Logs why a configuration cannot serve requests. An untrusted host is the same fault on every
+ * request (and, from integrations, on every page that reads the session): it is logged once per
+ * configuration object, so the fix it names is not buried under copies of itself. Every other
+ * error is logged as {@link logError} does.
+ */
+export function reportConfigError(logger: LoggerInstance, config: object, error: unknown): void {
+  if (error instanceof UntrustedHost) {
+    if (untrustedHostShown.has(config)) return
+    untrustedHostShown.add(config)
+  }
+  logError(logger, error)
 }
 
 /** The longest message (each part) a client-caused line carries; some quote what the client sent. */

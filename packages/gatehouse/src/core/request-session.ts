@@ -10,7 +10,7 @@ import type { AuthConfig, Session } from "../types.js"
 import { assertConfig } from "./assert-config.js"
 import { resolveConfig } from "./config.js"
 import type { InternalRequest } from "./internal-request.js"
-import { logError, reportConfigWarnings } from "./logger.js"
+import { logError, reportConfigError, reportConfigWarnings } from "./logger.js"
 import { createRequestContext, type RequestContext } from "./request-context.js"
 import { readSession } from "./sessions/index.js"
 
@@ -53,7 +53,7 @@ export async function sessionRequestContext(request: SessionRequest, config: Aut
   const { error, warnings } = assertConfig(resolved, { url })
   reportConfigWarnings(resolved.logger, resolved, warnings)
   if (error) {
-    logError(resolved.logger, error)
+    reportConfigError(resolved.logger, resolved, error)
     throw error
   }
   const internal: InternalRequest = {

@@ -18,6 +18,7 @@
  * @module gatehouse-auth/express
  */
 import { getSession as sessionOf, isAuthRoute } from "../framework/index.js"
+import { UntrustedHost } from "../errors.js"
 import { Auth, AuthError, type Session } from "../index.js"
 import { mountPath, pathAndQuery, returnPath } from "./mount-path.js"
 import type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./node-types.js"
@@ -106,7 +107,8 @@ export const ExpressAuth = ServerAuth
  * @param config - The same config object given to {@link ServerAuth}.
  * @param res - The response, to pass refreshed session cookies on; it must not have been sent.
  * @throws {AuthError} when the session cannot be read because of the configuration (a missing
- *   secret, an unusable `AUTH_URL`). A database that cannot be reached reads as `null` (and is
+ *   secret, an unusable `AUTH_URL`); {@link UntrustedHost} itself, its message naming the fix, in
+ *   production without `AUTH_URL` or `AUTH_TRUST_HOST`. A database that cannot be reached reads as `null` (and is
  *   logged), so `requireAuth` sends the user to sign in rather than failing.
  * @example
  * ```ts
@@ -133,6 +135,8 @@ export async function getSession(req: ExpressRequest, config: ServerAuthConfig, 
   try {
     read = await sessionOf({ url: `${origin}${pathAndQuery(req)}`, headers }, prepared)
   } catch (error) {
+    // The typed error as it is, so an app can tell the deployment's fault from others.
+    if (error instanceof UntrustedHost) throw error
     throw new AuthError(`Cannot read the session: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
   }
   if (res && !res.headersSent && read.setCookies.length > 0) {
@@ -146,7 +150,8 @@ export async function getSession(req: ExpressRequest, config: ServerAuthConfig, 
 
 /**
  * A middleware that puts the session (or `null`) on `res.locals.session` for every later handler
- * and view.
+ * and view. An untrusted host reads as `null` here (and is logged once), so public pages keep
+ * answering; a configuration error of any other kind goes to `next(error)`.
  *
  * @example
  * ```ts
@@ -159,7 +164,11 @@ export function authSession(config: ServerAuthConfig): Middleware {
     try {
       res.locals.session = await getSession(req, config, res)
     } catch (error) {
-      return next(error)
+      // Mounted before every route, public pages included: an untrusted host (logged once, with
+      // its fix) reads as signed out here, so those pages still answer; `requireAuth` then sends
+      // a browser to sign in, where the auth routes answer with the error.
+      if (!(error instanceof UntrustedHost)) return next(error)
+      res.locals.session = null
     }
     next()
   }

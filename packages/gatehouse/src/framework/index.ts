@@ -6,6 +6,7 @@
  * - {@link prepareConfig}: the environment applied once, to a copy; the framework's base path.
  * - {@link getSession}: the session of any request, in-process, and the cookies to send back.
  * - {@link runServerAction}: sign-in, sign-out and session updates as server-side calls.
+ * - {@link signInFailurePage}: where a form action sends the browser when one of those failed.
  * - {@link setCookieHeaders}: cookies as `Set-Cookie` values for the framework's response.
  * - {@link isAuthRoute}: whether a request is for the auth routes (then hand it to `Auth`).
  * - {@link requestAtOrigin}: a request moved to `AUTH_URL`'s origin, for a framework behind a proxy.
@@ -34,6 +35,7 @@
 export { prepareConfig, type PrepareConfigOptions, type PreparedConfig, type SettledBasePath } from "./prepare-config.js"
 export { getSession, setCookieHeaders, type SessionRequest, type SessionResult } from "./session.js"
 export { runServerAction, type ServerActionInput, type ServerActionResult } from "./server-action.js"
+export { signInFailurePage, type FailedActionRequest } from "./sign-in-failure.js"
 export { isAuthRoute } from "./routes.js"
 export type { OptInRoutes } from "../core/auth-action.js"
 export { requestAtOrigin } from "./request-origin.js"

@@ -86,6 +86,9 @@ export async function runServerAction(config: AuthConfig & { basePath: string },
   const search = input.query && [...input.query].length > 0 ? `?${input.query}` : ""
   const headers = new Headers(input.headers)
   headers.delete("content-length")
+  // The browser's header would turn a thrown error into a returned redirect: a server-side call
+  // gets the error, whoever sent the request it runs in.
+  headers.delete("x-auth-return-redirect")
   let body: string
   if (input.json !== undefined) {
     headers.set("content-type", "application/json")

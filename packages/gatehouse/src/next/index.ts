@@ -24,6 +24,7 @@ import { headers } from "next/headers.js"
 // next/navigation.js is the client one, which a route handler cannot load).
 import { redirect as nextRedirect } from "next/navigation"
 import { getSession, prepareConfig, providerType, requestAtOrigin, runServerAction, type PreparedConfig } from "../framework/index.js"
+import { UntrustedHost } from "../errors.js"
 import { Auth, type Session } from "../index.js"
 import { writeCookies } from "./next-cookies.js"
 import { proxyResponse } from "./proxy.js"
@@ -86,8 +87,11 @@ export function NextAuth(config: NextAuthConfig | NextAuthConfigFunction): NextA
       const read = await getSession({ url: `${originOf(ready, incoming)}/`, headers: incoming }, ready.config)
       await writeCookies(read.cookies)
       return read.session
-    } catch {
-      // Logged where it failed; fail closed: no session.
+    } catch (error) {
+      // Logged where it failed. An untrusted host is thrown to the page that asked, with its fix in
+      // the message: the page cannot know who is signed in, and null would hide the fault.
+      if (error instanceof UntrustedHost) throw error
+      // Anything else fails closed: no session.
       return null
     }
   }
@@ -215,7 +219,8 @@ async function pagesSession(
       res.setHeader("set-cookie", [...kept, ...read.setCookies])
     }
     return read.session
-  } catch {
+  } catch (error) {
+    if (error instanceof UntrustedHost) throw error
     return null
   }
 }

@@ -6,6 +6,7 @@
  */
 import { NextResponse } from "next/server.js"
 import { getSession, isAuthRoute, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
+import { UntrustedHost } from "../errors.js"
 import type { Session } from "../index.js"
 import type { NextAuthConfig, NextAuthRequest, NextRequestLike } from "./types.js"
 
@@ -26,9 +27,14 @@ export async function proxyResponse<Context>(
   let setCookies: string[]
   try {
     ;({ session, setCookies } = await getSession(requestAtOrigin(prepared, request), config))
-  } catch {
-    // Logged where it failed. No session could be read: nothing protected may go through.
-    return closed(prepared, request)
+  } catch (error) {
+    // Logged where it failed (an untrusted host once, with its fix). An untrusted host reads as
+    // signed out: the proxy runs on public pages too, which must not fail for want of a
+    // configuration they never use; `authorized` still keeps protected ones closed, and the
+    // auth routes (and `auth()` where a page reads the session) answer with the error.
+    if (!(error instanceof UntrustedHost)) return closed(prepared, request)
+    session = null
+    setCookies = []
   }
   let response: Response | undefined
   try {

@@ -61,7 +61,8 @@ export interface NextAuthConfig extends Omit<AuthConfig, "raw" | "callbacks"> {
      * Runs in the proxy for every request it matches (never for the auth routes or the sign-in
      * page): `true` or nothing lets it through, `false` redirects to the sign-in page with
      * `callbackUrl`, a `Response` is sent as it is. A throw, or any failure reading the session,
-     * fails closed: the request does not go through.
+     * fails closed: the request does not go through. An untrusted host (production without
+     * `AUTH_URL` or `AUTH_TRUST_HOST`) reads as signed out here, so public pages still answer.
      */
     authorized?: (params: AuthorizedParams) => Awaitable<boolean | Response | undefined | void>
   }
@@ -72,11 +73,18 @@ export type NextAuthConfigFunction = (request: NextRequestLike | undefined) => A
 
 /** The universal `auth`. */
 export interface AuthFunction {
-  /** The session, in server components, route handlers and server actions (one read per request). */
+  /**
+   * The session, in server components, route handlers and server actions (one read per request).
+   * Rejects with `UntrustedHost`, its message naming `AUTH_URL` and `AUTH_TRUST_HOST`, in
+   * production without either.
+   */
   (): Promise<Session | null>
-  /** As the proxy (`export { auth as proxy }`) or middleware: runs `authorized` and passes refreshed cookies on. */
+  /**
+   * As the proxy (`export { auth as proxy }`) or middleware: runs `authorized` and passes refreshed
+   * cookies on. An untrusted host reads as signed out here, so public pages still answer.
+   */
   (request: NextRequestLike, event?: unknown): Promise<Response>
-  /** Wraps a route handler or proxy: `request.auth` is the session. */
+  /** Wraps a route handler or proxy: `request.auth` is the session (`null` for an untrusted host, as in the proxy). */
   <Context>(handler: (request: NextAuthRequest, context: Context) => Awaitable<Response | void | undefined>): (request: NextRequestLike, context: Context) => Promise<Response>
   /** `getServerSideProps` (`auth(context)`): refreshed cookies are set on `context.res`. */
   (context: PagesContext): Promise<Session | null>

@@ -22,7 +22,7 @@
  * @module gatehouse-auth/solid-start
  */
 import { getSession as sessionOf, prepareConfig, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
-import { InvalidConfig } from "../errors.js"
+import { InvalidConfig, UntrustedHost } from "../errors.js"
 import { Auth, type AuthConfig, type Session } from "../index.js"
 import { sessionUrl } from "./request-origin.js"
 import { eventParts } from "./request-event.js"
@@ -145,12 +145,15 @@ const reads = new WeakMap<Request, Map<string, Promise<Session | null>>>()
  * server function does.
  *
  * It fails closed: a configuration that cannot serve requests (a missing secret) or a throwing
- * `session` callback reads as `null`, and is logged.
+ * `session` callback reads as `null`, and is logged. An untrusted host is thrown instead
+ * ({@link UntrustedHost}, its message naming `AUTH_URL` and `AUTH_TRUST_HOST`, logged once): no
+ * session can be read until the deployment says which host is the app's.
  *
  * @param source - The request event (SolidStart 1 or 2), SolidStart 2's H3 event, or a `Request`.
  * @param config - The same config object given to {@link SignalAuth}.
  * @throws {InvalidConfig} when `AUTH_URL` is set but unusable (a deployment error, raised on every
  *   call), or when `source` is none of the above.
+ * @throws {UntrustedHost} in production without `AUTH_URL` or `AUTH_TRUST_HOST`.
  * @example
  * ```ts
  * const getUser = query(async () => {
@@ -176,8 +179,10 @@ async function readSession(request: Request, responseHeaders: ResponseHeadersLik
   let read: Awaited<ReturnType<typeof sessionOf>>
   try {
     read = await sessionOf({ url: sessionUrl(ready, request), headers: request.headers }, ready.config)
-  } catch {
-    // Logged where it failed; no session.
+  } catch (error) {
+    // Logged where it failed. An untrusted host is thrown to the code that asked, with its fix in
+    // the message (null would hide the fault); anything else: no session.
+    if (error instanceof UntrustedHost) throw error
     return null
   }
   if (responseHeaders && read.setCookies.length > 0) appendSetCookies(responseHeaders, read.setCookies)

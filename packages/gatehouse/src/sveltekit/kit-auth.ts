@@ -3,7 +3,8 @@
  * own), so it runs and is tested without Kit installed.
  * @module
  */
-import { Auth, AuthError, CredentialsSignin, type EnvObject, type Session } from "../index.js"
+import { UntrustedHost } from "../errors.js"
+import { Auth, AuthError, type EnvObject, type Session } from "../index.js"
 import {
   getSession,
   isAuthRoute,
@@ -12,6 +13,7 @@ import {
   requestAtOrigin,
   runServerAction,
   setClientAddress,
+  signInFailurePage,
   CLIENT_ADDRESS_HEADER,
   type PreparedConfig,
   type ServerActionInput,
@@ -47,8 +49,10 @@ export function createKitAuth<Event extends KitRequestEvent>(
       const read = await getSession({ url: `${originOf(ready, event)}/`, headers: event.request.headers }, ready.config)
       writeCookies(event.cookies, read.cookies)
       return read.session
-    } catch {
-      // Logged where it failed. Fail closed: no session.
+    } catch (error) {
+      // Logged where it failed. An untrusted host is thrown to the load that asked, with its fix
+      // in the message (null would hide the fault); anything else fails closed: no session.
+      if (error instanceof UntrustedHost) throw error
       return null
     }
   }
@@ -93,7 +97,7 @@ export function createKitAuth<Event extends KitRequestEvent>(
       writeCookies(event.cookies, result.cookies)
       location = result.redirect ?? callbackUrl
     } catch (error) {
-      location = failurePage(ready, error, callbackUrl)
+      location = failurePage(ready, event, error, callbackUrl)
     }
     return kit.redirect(303, location)
   }
@@ -106,7 +110,7 @@ export function createKitAuth<Event extends KitRequestEvent>(
     try {
       type = form.providerId === undefined ? undefined : providerType(ready.config, form.providerId)
     } catch (error) {
-      return kit.redirect(303, failurePage(ready, error, callbackUrl))
+      return kit.redirect(303, failurePage(ready, event, error, callbackUrl))
     }
     if (type === undefined || type === "webauthn") {
       // No provider, an unknown one, or a passkey (whose ceremony runs in the browser): the
@@ -172,24 +176,8 @@ function basePathOf(prepared: PreparedConfig): string {
   return prepared.config.basePath.replace(/\/+$/, "")
 }
 
-/**
- * Where a failed action sends the browser, as the auth routes would: the sign-in page for sign-in
- * failures (keeping `callbackUrl`, so a second try still goes where the first was meant to), the
- * error page for the rest; `error` names the `AuthError` subclass when it is client-safe
- * (`Configuration` otherwise) and `code` a `CredentialsSignin`'s code. A path, never the request's
- * host: the failure may be an untrusted host.
- */
-function failurePage(prepared: PreparedConfig, error: unknown, callbackUrl: string): string {
+/** Where a failed action sends the browser (see `signInFailurePage`); not an `AuthError` is thrown on. */
+function failurePage(prepared: PreparedConfig, event: KitRequestEvent, error: unknown, callbackUrl: string): string {
   if (!(error instanceof AuthError)) throw error
-  const params = new URLSearchParams({ error: error.clientSafe ? error.type : "Configuration" })
-  if (error instanceof CredentialsSignin) params.set("code", String(error.code))
-  const { pages } = prepared.config
-  let page: string
-  if (error.kind === "signIn") {
-    params.set("callbackUrl", callbackUrl)
-    page = pages?.signIn ?? `${basePathOf(prepared)}/signin`
-  } else {
-    page = pages?.error ?? `${basePathOf(prepared)}/error`
-  }
-  return `${page}${page.includes("?") ? "&" : "?"}${params}`
+  return signInFailurePage(prepared.config, error, { origin: originOf(prepared, event), referer: event.request.headers.get("referer"), callbackUrl })
 }

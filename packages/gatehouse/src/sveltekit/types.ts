@@ -13,7 +13,9 @@ declare global {
       /**
        * The session of the request, or `null` when signed out (or when it could not be read:
        * failures are logged and fail closed). Read once per request, however many `load`
-       * functions ask; refreshed session cookies go out through `event.cookies`.
+       * functions ask; refreshed session cookies go out through `event.cookies`. Rejects with
+       * `UntrustedHost` (its message naming `AUTH_URL` and `AUTH_TRUST_HOST`) in production
+       * without either: no session can be read until the deployment names the app's host.
        */
       auth(): Promise<Session | null>
     }
@@ -112,9 +114,10 @@ export interface KitAuthResult<Event extends KitRequestEvent = KitRequestEvent> 
    * A form action that signs in with the provider the form names (`providerId`), then redirects
    * (303): `export const actions = { default: signIn }`. Fields: `providerId`, `redirectTo` (or
    * `callbackUrl`), `authorizationParams-<name>` for OAuth authorization parameters, and the
-   * provider's own fields (credentials, `email`). A failed sign-in redirects to the sign-in page
-   * (or the error page) with `error` (the `AuthError` subclass's type, as `CredentialsSignin`)
-   * and `code`, as the auth routes do.
+   * provider's own fields (credentials, `email`). A failed sign-in redirects to `pages.signIn`,
+   * else back to the app's page the form was posted from, else the built-in sign-in page (or to
+   * the error page), with `error` (the `AuthError` subclass's type, as `CredentialsSignin`) and
+   * `code`, as the auth routes do.
    */
   signIn: <E extends Event>(event: E) => Promise<never>
   /** A form action that signs out, then redirects (303) to `redirectTo` (or the page it was posted from). */

@@ -39,10 +39,12 @@ describe("config assertions", () => {
     expect(check(base)).toEqual({ error: undefined, warnings: [] })
   })
 
-  it("requires a trusted host first, naming the URL without its query", () => {
+  it("requires a trusted host first, naming the URL without its query, and both fixes: AUTH_URL in production, AUTH_TRUST_HOST behind a proxy", () => {
     expect(errorOf({ secret, trustHost: false }, { url: `${url}?token=secret-sign-in-token` })).toEqual({
       type: "UntrustedHost",
-      message: `Host must be trusted. URL was: ${url}`,
+      message:
+        `Host must be trusted. URL was: ${url}. In production set AUTH_URL to the site's public URL (AUTH_URL=https://your.site); ` +
+        "behind a proxy or platform you control that sets the Host or X-Forwarded-Host header, set AUTH_TRUST_HOST=true instead (or `trustHost: true` in the config)",
     })
     expect(errorOf({ trustHost: false })?.type).toBe("UntrustedHost")
   })

@@ -91,6 +91,15 @@ describe.each(expressVersions)("credentials sign-in through $name", (version) =>
     expect(await client.session()).toBeNull()
   })
 
+  it("sends a wrong password posted from the app's own page (/login, not pages.signIn) back to that page with its error", async () => {
+    const { client, origin } = await started(version, credentialsConfig())
+    const csrfToken = await client.csrfToken()
+    const response = await client.postForm("/auth/callback/credentials", { csrfToken, username: "ada", password: "wrong" }, { referer: `${origin}/login?callbackUrl=%2Fdashboard` })
+    expect(response.status).toBe(302)
+    expect(response.headers.get("location")).toBe(`${origin}/login?callbackUrl=%2Fdashboard&error=CredentialsSignin&code=credentials`)
+    expect(setCookieLine(response, SESSION)).toBeUndefined()
+  })
+
   it("refuses a sign-in without the CSRF token and keeps the user signed out", async () => {
     const { client, origin } = await started(version, credentialsConfig())
     await client.csrfToken()

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/core/handler.js"
 import { CredentialsSignin, InvalidConfig } from "../../src/errors.js"
-import { getSession, isAuthRoute, prepareConfig, runServerAction, setClientAddress } from "../../src/framework/index.js"
+import { getSession, isAuthRoute, prepareConfig, runServerAction, setClientAddress, signInFailurePage } from "../../src/framework/index.js"
 import { skipCSRFCheck } from "../../src/markers.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -123,6 +123,24 @@ describe("getSession", () => {
   })
 })
 
+describe("an untrusted host (production, neither AUTH_URL nor AUTH_TRUST_HOST)", () => {
+  const FIX = /AUTH_URL=https:\/\/your\.site.*behind a proxy.*AUTH_TRUST_HOST=true/
+
+  it("prepares without complaint, so public pages never meet it; getSession throws UntrustedHost naming the fix, logged once; the routes answer 500 without it", async () => {
+    const log = recordingLogger()
+    const { trustHost: _, ...config } = credentialsConfig({ logger: log.logger })
+    const { config: ready } = prepareConfig(config, { NODE_ENV: "production", AUTH_SECRET: secret })
+    expect(isAuthRoute(`${ORIGIN}/about`, ready.basePath, ready)).toBe(false)
+    for (let read = 0; read < 3; read++) {
+      await expect(getSession({ url: `${ORIGIN}/`, headers: new Headers() }, ready)).rejects.toMatchObject({ type: "UntrustedHost", message: expect.stringMatching(FIX) })
+    }
+    const answer = await Auth(new Request(`${ORIGIN}/auth/session`), ready)
+    expect(answer.status).toBe(500)
+    expect(await answer.text()).not.toMatch(/UntrustedHost|AUTH_URL|at .*\.ts/)
+    expect(log.lines.filter((line) => line.code === "UntrustedHost")).toHaveLength(1)
+  })
+})
+
 describe("runServerAction", () => {
   const headersOf = (client: Client) => new Headers({ cookie: client.jar.header() })
 
@@ -158,6 +176,26 @@ describe("runServerAction", () => {
     })
     await expect(refused).rejects.toBeInstanceOf(CredentialsSignin)
     await expect(refused).rejects.toMatchObject({ code: "credentials" })
+  })
+
+  it("throws CredentialsSignin from a page's own form even when the browser asked for a returned redirect, so a server action gets the typed error", async () => {
+    const config = { ...credentialsConfig(), basePath: "/auth" }
+    const headers = new Headers({ referer: `${ORIGIN}/login`, "x-auth-return-redirect": "1" })
+    const refused = runServerAction(config, {
+      action: "callback", providerId: "credentials", origin: ORIGIN, headers, fields: { username: "ada", password: "wrong" }, originChecked: true,
+    })
+    await expect(refused).rejects.toBeInstanceOf(CredentialsSignin)
+  })
+
+  it("signInFailurePage: pages.signIn, else the posting page (its own query kept), else the built-in page; other failures the error page", () => {
+    const config = { ...credentialsConfig(), basePath: "/auth" }
+    const refused = new CredentialsSignin("no")
+    const from = (referer: string | null) => ({ origin: ORIGIN, referer, callbackUrl: "/dashboard" })
+    expect(signInFailurePage(config, refused, from(`${ORIGIN}/login?next=1`))).toBe("/login?next=1&error=CredentialsSignin&code=credentials")
+    expect(signInFailurePage(config, refused, from(null))).toBe("/auth/signin?error=CredentialsSignin&code=credentials&callbackUrl=%2Fdashboard")
+    expect(signInFailurePage(config, refused, from("https://evil.test/login"))).toBe("/auth/signin?error=CredentialsSignin&code=credentials&callbackUrl=%2Fdashboard")
+    expect(signInFailurePage({ ...config, pages: { signIn: "/signin" } }, refused, from(`${ORIGIN}/login`))).toBe("/signin?error=CredentialsSignin&code=credentials&callbackUrl=%2Fdashboard")
+    expect(signInFailurePage(config, new InvalidConfig("bad"), from(`${ORIGIN}/login`))).toBe("/auth/error?error=Configuration")
   })
 
   it("updates the session with the update trigger and signs out, each with the cookies to set", async () => {

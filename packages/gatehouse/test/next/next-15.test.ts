@@ -102,4 +102,31 @@ describe("gatehouse-auth/next on Next 15", () => {
     const guarded = await fetch(`${running.url}/protected`, { headers: forged, redirect: "manual" })
     expect(guarded.status).toBe(307)
   })
+
+  it("in production without AUTH_URL or AUTH_TRUST_HOST: public pages answer through the middleware, only the auth routes and auth() fail, naming the fix", async () => {
+    // The same build, started as a new deployment would be: NODE_ENV=production, no host settings.
+    const untrusted = await startExampleApp(app, {
+      command: (listen) => ["node_modules/next/dist/bin/next", "start", "-p", String(listen), "-H", "localhost"],
+      env: { AUTH_SECRET: SECRET },
+      unset: ["AUTH_URL", "NEXTAUTH_URL", "AUTH_TRUST_HOST", "VERCEL", "CF_PAGES"],
+      readyPath: "/about",
+    })
+    try {
+      const about = await fetch(`${untrusted.url}/about`, { redirect: "manual" })
+      expect(about.status).toBe(200)
+      expect(await about.text()).toContain("About this app")
+      // Protected still means protected: the middleware reads it as signed out.
+      const guarded = await fetch(`${untrusted.url}/protected`, { redirect: "manual" })
+      expect(guarded.status).toBe(307)
+      expect(new URL(guarded.headers.get("location")!, untrusted.url).pathname).toBe("/api/auth/signin")
+      for (const path of ["/api/auth/session", "/"]) {
+        const failed = await fetch(`${untrusted.url}${path}`, { redirect: "manual" })
+        expect(failed.status, path).toBe(500)
+        expect(await failed.text(), path).not.toMatch(/AUTH_URL|AUTH_TRUST_HOST|at .*\.js:\d/)
+      }
+      expect(untrusted.output()).toMatch(/UntrustedHost.*AUTH_URL=https:\/\/your\.site.*AUTH_TRUST_HOST=true/)
+    } finally {
+      await untrusted.stop()
+    }
+  })
 })

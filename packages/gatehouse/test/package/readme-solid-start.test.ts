@@ -183,6 +183,22 @@ describe("the README's SolidStart section in a new SolidStart 2 app", () => {
     expect(await answer.json()).toBeNull()
   })
 
+  it("takes the secret from .env.local only through the command: started without --env-file, the auth routes fail with MissingSecret", async () => {
+    const port = await freePort()
+    const bare = await startExampleApp(app, {
+      command: () => [".output/server/index.mjs"],
+      env: { AUTH_URL: `http://localhost:${port}` },
+      port,
+      unset: ["AUTH_SECRET", "AUTH_TRUST_HOST", "AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"],
+    })
+    try {
+      expect((await fetch(`${bare.url}/api/auth/session`)).status).toBe(500)
+      await expect.poll(() => bare.output(), { timeout: 5_000 }).toMatch(/MissingSecret/)
+    } finally {
+      await bare.stop()
+    }
+  })
+
   it("sends a signed-out full load of /account to the sign-in page, and a client-side navigation there from the page's query", async () => {
     const answer = await page.request.get(`${running!.url}/account`, { maxRedirects: 0 })
     expect(answer.status()).toBe(302)

@@ -218,7 +218,8 @@ describe("Auth() with forged host headers", () => {
       expect(body).not.toContain(FOREIGN_HOST)
       expect(body).not.toMatch(/href=|action=/)
     }
-    expect(lines.filter((line) => line.code === "UntrustedHost")).toHaveLength(answers.length)
+    // The same fault on every request: logged once for the configuration, not once per request.
+    expect(lines.filter((line) => line.code === "UntrustedHost")).toHaveLength(1)
   })
 })
 

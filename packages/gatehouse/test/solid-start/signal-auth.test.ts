@@ -58,6 +58,20 @@ describe("SignalAuth", () => {
     expect(await (await browser.send("/api/auth/session"))!.json()).toMatchObject({ user: { email: "ada@app.test" } })
   })
 
+  it("sends a wrong password posted from the app's own page back to that page with its error, or to pages.signIn when set", async () => {
+    for (const [config, page] of [[credentialsConfig(), "/login"], [credentialsConfig({ pages: { signIn: "/signin" } }), "/signin"]] as const) {
+      const browser = browserOf(config)
+      const { csrfToken } = (await (await browser.send("/api/auth/csrf"))!.json()) as { csrfToken: string }
+      const refused = await browser.send("/api/auth/callback/credentials", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", referer: `${ORIGIN}/login` },
+        body: new URLSearchParams({ csrfToken, username: "ada", password: "wrong" }),
+      })
+      expect(refused!.status).toBe(302)
+      expect(refused!.headers.get("location")).toBe(`${ORIGIN}${page}?error=CredentialsSignin&code=credentials`)
+    }
+  })
+
   it("takes prefix as the core's base path, so the routes and the links they build are under it", async () => {
     const browser = browserOf(credentialsConfig({ prefix: "/auth-routes/" } as Partial<SignalAuthConfig>))
     expect(await (await browser.send("/auth-routes/providers"))!.json()).toMatchObject({
@@ -122,6 +136,27 @@ describe("SignalAuth", () => {
     expect(await (await browser.send("/api/auth/providers"))!.json()).toMatchObject({
       credentials: { callbackUrl: "https://public.example/api/auth/callback/credentials" },
     })
+  })
+})
+
+describe("an untrusted host in production (no AUTH_URL, no AUTH_TRUST_HOST)", () => {
+  it("refuses the auth routes with the safe answer, and getSession throws UntrustedHost naming the fix, logged once", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    vi.stubEnv("AUTH_TRUST_HOST", "")
+    vi.stubEnv("AUTH_URL", "")
+    const log = recordingLogger()
+    const config: SignalAuthConfig = { ...credentialsConfig({ logger: log.logger }), trustHost: undefined }
+    const { GET } = SignalAuth(config)
+    const refused = (await GET(solidEvent(`${ORIGIN}/api/auth/session`)))!
+    expect(refused.status).toBe(500)
+    expect(await refused.text()).not.toMatch(/UntrustedHost|AUTH_URL|\.ts:/)
+    for (const path of ["/", "/about"]) {
+      await expect(getSession(solidEvent(`${ORIGIN}${path}`), config)).rejects.toMatchObject({
+        type: "UntrustedHost",
+        message: expect.stringMatching(/AUTH_URL=https:\/\/your\.site.*AUTH_TRUST_HOST=true/),
+      })
+    }
+    expect(log.lines.filter((line) => line.code === "UntrustedHost")).toHaveLength(1)
   })
 })
 

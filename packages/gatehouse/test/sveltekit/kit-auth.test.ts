@@ -244,6 +244,25 @@ describe("the environment", () => {
     expect(off.status).toBe(500)
   })
 
+  it("in production without AUTH_URL or AUTH_TRUST_HOST: public pages resolve, the auth routes answer 500, and locals.auth() throws UntrustedHost naming the fix, logged once", async () => {
+    const log = recordingLogger()
+    const { handle } = createKitAuth({ ...configWithoutSecret(), logger: log.logger }, kit)
+    const production = { platform: { env: { AUTH_SECRET: secret, NODE_ENV: "production" } } }
+    const page = kitEvent("/", production)
+    const answer = await handle({ event: page, resolve })
+    expect(answer.status).toBe(200)
+    expect(await answer.text()).toBe("the page")
+    const route = await handle({ event: kitEvent("/auth/session", production), resolve })
+    expect(route.status).toBe(500)
+    expect(await route.text()).not.toMatch(/UntrustedHost|AUTH_URL|\.ts:/)
+    const read = page.locals.auth!()
+    await expect(read).rejects.toMatchObject({ type: "UntrustedHost", message: expect.stringMatching(/AUTH_URL=https:\/\/your\.site.*AUTH_TRUST_HOST=true/) })
+    const another = kitEvent("/about", production)
+    await handle({ event: another, resolve })
+    await expect(another.locals.auth!()).rejects.toMatchObject({ type: "UntrustedHost" })
+    expect(log.lines.filter((line) => line.code === "UntrustedHost")).toHaveLength(1)
+  })
+
   it("calls a config function with the request event", async () => {
     const config = credentialsConfig()
     const seen: KitRequestEvent[] = []
@@ -294,6 +313,21 @@ describe("the signIn form action", () => {
     })
     const redirect = await redirectOf(createKitAuth(config, kit).signIn(formPost("/signin", { providerId: "credentials", username: "ada" })))
     expect(redirect.location).toBe("/signin?error=CredentialsSignin&code=locked_out&callbackUrl=%2F")
+  })
+
+  it("sends a refused sign-in back to the app's own page the form was on (its Referer) when pages.signIn is not set", async () => {
+    const auth = createKitAuth(credentialsConfig(), kit)
+    const event = formPost("/login?/signin", { providerId: "credentials", username: "ada", password: "wrong" }, { headers: { referer: `${ORIGIN}/login?callbackUrl=%2Fdashboard` } })
+    const redirect = await redirectOf(auth.signIn(event))
+    expect(redirect).toEqual(new Redirected(303, "/login?callbackUrl=%2Fdashboard&error=CredentialsSignin&code=credentials"))
+    // pages.signIn, when set, wins; a Referer of another site or of the built-in page is not followed.
+    const custom = createKitAuth(credentialsConfig({ pages: { signIn: "/signin" } }), kit)
+    const fromHeader = formPost("/login", { providerId: "credentials", ...{ username: "ada", password: "wrong" } }, { headers: { referer: `${ORIGIN}/login` } })
+    expect((await redirectOf(custom.signIn(fromHeader))).location).toBe("/signin?error=CredentialsSignin&code=credentials&callbackUrl=%2F")
+    for (const referer of ["https://evil.test/login", `${ORIGIN}//evil.test/login`, `${ORIGIN}/auth/signin`]) {
+      const elsewhere = formPost("/login", { providerId: "credentials", username: "ada", password: "wrong" }, { headers: { referer } })
+      expect(new URL((await redirectOf(auth.signIn(elsewhere))).location, ORIGIN).pathname, referer).toBe("/auth/signin")
+    }
   })
 
   it("refuses a form posted from another site, or without an Origin, unless it carries the double-submit token", async () => {
