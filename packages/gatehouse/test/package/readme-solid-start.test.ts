@@ -112,7 +112,8 @@ describe("the README's SolidStart section in a new SolidStart 2 app", () => {
       sources: ["src", "vite.config.ts", "tsconfig.json", "package.json"],
       built: ".output/server/index.mjs",
       node,
-      buildEnv: { NODE_ENV: undefined },
+      // As a user's shell builds: vitest's NODE_ENV=test would make `vite build` emit development code that cannot serve.
+      buildEnv: { NODE_ENV: "production" },
     }
     installExampleApp(app)
     typeChecked = typeCheck(app.dir, node.node, node.env())

@@ -26,12 +26,8 @@ export interface ExampleApp {
   built: string
   /** The Node.js release that installs, builds and runs the app (see node-release.ts). Default: the one running the tests. */
   node?: NodeRelease
-  /**
-   * Variables laid over the build's environment. `NODE_ENV: undefined` builds as a user's shell
-   * does: vitest's `NODE_ENV=test` otherwise reaches the build, and some builds (SolidStart 2's
-   * `vite build`) then emit development code that cannot run as a server.
-   */
-  buildEnv?: Record<string, string | undefined>
+  /** Variables the build reads (SvelteKit 3's `paths.origin` from `ORIGIN`); part of what decides a rebuild. */
+  buildEnv?: Record<string, string>
 }
 
 /** A started app. */
@@ -119,7 +115,8 @@ function isRunning(pid: number): boolean {
 function installAndBuild(app: ExampleApp): void {
   const tarball = install(app)
   const inputs = [tarball, ...app.sources.map((source) => join(app.dir, source))]
-  if (existsSync(join(app.dir, app.built)) && !stale(app, "build", inputs)) return
+  const settings = JSON.stringify(app.buildEnv ?? {})
+  if (existsSync(join(app.dir, app.built)) && !stale(app, "build", inputs, settings)) return
   // Built without a secret, as CI builds apps: a missing secret must fail the first request, not the build.
   const withoutSecrets = { AUTH_SECRET: undefined, AUTH_URL: undefined, LEGACYAUTH_SECRET: undefined, LEGACYAUTH_URL: undefined }
   try {
@@ -130,7 +127,7 @@ function installAndBuild(app: ExampleApp): void {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
     throw new Error(`\`node ${app.build.join(" ")}\` failed in ${app.dir}:\n${stdout ?? ""}${stderr ?? ""}`)
   }
-  stamp(app, "build", inputs)
+  stamp(app, "build", inputs, settings)
 }
 
 /**
@@ -172,6 +169,8 @@ function install(app: Pick<ExampleApp, "dir" | "node">): string {
     // --no-save: the lockfile is read, never rewritten (this registry serves only this platform's optional binaries).
     execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"], npm)
     stamp(app, "install", [join(app.dir, "package.json")])
+    // That install removed the packed package (in no package.json): installed again below.
+    rmSync(join(app.dir, "node_modules", ".gatehouse-auth-tarball"), { force: true })
   }
   const tarballHash = hashOf([tarball])
   const installed = join(app.dir, "node_modules", ".gatehouse-auth-tarball")
@@ -238,18 +237,19 @@ function stampFile(app: Pick<ExampleApp, "dir">, kind: string): string {
   return join(app.dir, "node_modules", `.gatehouse-${kind}-stamp`)
 }
 
-function stale(app: Pick<ExampleApp, "dir">, kind: string, inputs: string[]): boolean {
+function stale(app: Pick<ExampleApp, "dir">, kind: string, inputs: string[], settings = ""): boolean {
   const file = stampFile(app, kind)
-  return !existsSync(file) || readFileSync(file, "utf8") !== hashOf(inputs)
+  return !existsSync(file) || readFileSync(file, "utf8") !== hashOf(inputs, settings)
 }
 
-function stamp(app: Pick<ExampleApp, "dir">, kind: string, inputs: string[]): void {
-  writeFileSync(stampFile(app, kind), hashOf(inputs))
+function stamp(app: Pick<ExampleApp, "dir">, kind: string, inputs: string[], settings = ""): void {
+  writeFileSync(stampFile(app, kind), hashOf(inputs, settings))
 }
 
-/** A hash of the files under `paths` (names and contents), skipping build output and dependencies. */
-function hashOf(paths: string[]): string {
+/** A hash of the files under `paths` (names and contents), skipping build output and dependencies, and of `settings`. */
+function hashOf(paths: string[], settings = ""): string {
   const hash = createHash("sha256")
+  if (settings) hash.update(settings).update("\0")
   const visit = (path: string, root: string) => {
     if (!existsSync(path)) return
     if (statSync(path).isDirectory()) {
