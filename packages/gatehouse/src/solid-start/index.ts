@@ -1,7 +1,7 @@
 /**
- * Gatehouse for SolidStart (1.x on vinxi; 2.x by the same API): the auth routes as the route
- * file's `GET` and `POST`, and the session of any request, read in-process. Browser code uses
- * `gatehouse-auth/solid-start/client`.
+ * Gatehouse for SolidStart (1.x on vinxi, 2.x on Vite and H3 v2, by one API): the auth routes as
+ * the route file's `GET` and `POST`, and the session of any request, read in-process. Browser code
+ * uses `gatehouse-auth/solid-start/client`.
  *
  * @example src/lib/auth.ts, the route file, and a server query
  * ```ts
@@ -25,8 +25,9 @@ import { getSession as sessionOf, prepareConfig, requestAtOrigin, type PreparedC
 import { InvalidConfig } from "../errors.js"
 import { Auth, type AuthConfig, type Session } from "../index.js"
 import { sessionUrl } from "./request-origin.js"
+import { eventParts } from "./request-event.js"
 import { appendSetCookies } from "./response-cookies.js"
-import type { SignalAuthConfig, SignalAuthHandler, SignalAuthHandlers, SolidRequestEvent } from "./types.js"
+import type { H3RequestEvent, ResponseHeadersLike, SignalAuthConfig, SignalAuthHandler, SignalAuthHandlers, SolidRequestEvent } from "./types.js"
 
 export type * from "./types.js"
 
@@ -71,7 +72,7 @@ function prepared(config: SignalAuthConfig): PreparedConfig<Omit<AuthConfig, "ra
 
 /**
  * Gatehouse for a SolidStart app: the route file's `GET` and `POST`. The configuration is read at
- * the first request, not at import, so `vinxi build` needs no `AUTH_SECRET`.
+ * the first request, not at import, so the build (`vinxi build`, `vite build`) needs no `AUTH_SECRET`.
  *
  * Requests at or under the prefix all go to the core: an auth route is answered, any other path
  * there gets the core's 400. A request outside the prefix can only come from a route file placed
@@ -126,28 +127,31 @@ export const SolidAuth = SignalAuth
 
 /**
  * Session reads per request, by prefix: one read per request, however many places ask. Keyed by
- * the event's `Request`, which SolidStart shares with the copies of the event it gives each server
- * function; by prefix, not config object, since vinxi bundles the app's config module once per
- * router (the middleware, the pages, the server functions), so one app holds several equal ones.
+ * the `Request`, which SolidStart shares between the copies of the event it gives each server
+ * function, and (SolidStart 2) between its event and the H3 event under it; by prefix, not config
+ * object, since vinxi bundles the app's config module once per router (the middleware, the pages,
+ * the server functions), so one app holds several equal ones.
  */
 const reads = new WeakMap<Request, Map<string, Promise<Session | null>>>()
 
 /**
  * The session of a request, read in-process (no HTTP request to the app itself), or `null` when
- * signed out. Given the request event (`getRequestEvent()` in a server function, the middleware's
- * event), it is read once per request (the middleware and every query of a page share the read),
- * and the cookies the read refreshes (a JWT slid, a database session extended, a stale cookie
- * cleared) are added to the event's response; given a bare `Request`, they are not sent. A page
- * that has already streamed its first bytes cannot take them: the middleware or the next server
- * function does.
+ * signed out. Given a request event (`getRequestEvent()` in a server function, the middleware's
+ * event, an API route's event; on SolidStart 2 also the H3 event its array-form middleware
+ * receives), it is read once per request (the middleware and every query of a page share the
+ * read), and the cookies the read refreshes (a JWT slid, a database session extended, a stale
+ * cookie cleared) are added to the event's response; given a bare `Request`, they are not sent. A
+ * page that has already streamed its first bytes cannot take them: the middleware or the next
+ * server function does.
  *
  * It fails closed: a configuration that cannot serve requests (a missing secret) or a throwing
  * `session` callback reads as `null`, and is logged; so does an untrusted host (production
  * without `AUTH_URL` or `AUTH_TRUST_HOST`), logged once with that fix.
  *
- * @param source - The request event, or a `Request`.
+ * @param source - The request event (SolidStart 1 or 2), SolidStart 2's H3 event, or a `Request`.
  * @param config - The same config object given to {@link SignalAuth}.
- * @throws {InvalidConfig} when `AUTH_URL` is set but unusable (a deployment error, raised on every call).
+ * @throws {InvalidConfig} when `AUTH_URL` is set but unusable (a deployment error, raised on every
+ *   call), or when `source` is none of the above.
  * @example
  * ```ts
  * const getUser = query(async () => {
@@ -158,17 +162,18 @@ const reads = new WeakMap<Request, Map<string, Promise<Session | null>>>()
  * }, "user")
  * ```
  */
-export async function getSession(source: Request | SolidRequestEvent, config: SignalAuthConfig): Promise<Session | null> {
+export async function getSession(source: Request | SolidRequestEvent | H3RequestEvent, config: SignalAuthConfig): Promise<Session | null> {
   const ready = prepared(config)
-  if (!("request" in source)) return readSession(source, undefined, ready)
-  let byPrefix = reads.get(source.request)
-  if (!byPrefix) reads.set(source.request, (byPrefix = new Map()))
+  const { request, responseHeaders } = eventParts(source)
+  if (request === source) return readSession(request, undefined, ready)
+  let byPrefix = reads.get(request)
+  if (!byPrefix) reads.set(request, (byPrefix = new Map()))
   let read = byPrefix.get(ready.config.basePath)
-  if (!read) byPrefix.set(ready.config.basePath, (read = readSession(source.request, source, ready)))
+  if (!read) byPrefix.set(ready.config.basePath, (read = readSession(request, responseHeaders, ready)))
   return read
 }
 
-async function readSession(request: Request, event: SolidRequestEvent | undefined, ready: PreparedConfig<Omit<AuthConfig, "raw">>): Promise<Session | null> {
+async function readSession(request: Request, responseHeaders: ResponseHeadersLike | undefined, ready: PreparedConfig<Omit<AuthConfig, "raw">>): Promise<Session | null> {
   let read: Awaited<ReturnType<typeof sessionOf>>
   try {
     read = await sessionOf({ url: sessionUrl(ready, request), headers: request.headers }, ready.config)
@@ -177,6 +182,6 @@ async function readSession(request: Request, event: SolidRequestEvent | undefine
     // only show who is signed in still answer.
     return null
   }
-  if (event?.response && read.setCookies.length > 0) appendSetCookies(event.response.headers, read.setCookies)
+  if (responseHeaders && read.setCookies.length > 0) appendSetCookies(responseHeaders, read.setCookies)
   return read.session
 }

@@ -25,8 +25,9 @@ export interface ResponseHeadersLike {
 }
 
 /**
- * A SolidStart request event as far as Gatehouse reads it: an API route's `APIEvent`, a
- * middleware's `FetchEvent`, or what `getRequestEvent()` returns in a server function.
+ * A SolidStart request event (1 or 2) as far as Gatehouse reads it: an API route's `APIEvent`, a
+ * middleware's `FetchEvent` (the `onRequest` form), or what `getRequestEvent()` returns in a
+ * server function.
  *
  * @example
  * ```ts
@@ -45,7 +46,35 @@ export interface SolidRequestEvent {
   readonly request: Request
   /** The response being built, where there is one: refreshed session cookies go on its headers. */
   readonly response?: {
-    /** Its headers, written through to the response (SolidStart 1: the Node response). */
+    /** Its headers, written through to the response (SolidStart 1: the Node response; 2: the H3 event's). */
+    readonly headers: ResponseHeadersLike
+  }
+}
+
+/**
+ * The H3 v2 event SolidStart 2 gives the middleware functions of its array form
+ * (`createMiddleware([async (event, next) => …])`), as far as Gatehouse reads it: the Web request
+ * as `req`, the response being built as `res`. `getSession` takes it as it takes SolidStart's own
+ * event, whose `request` and `response` are these same objects.
+ *
+ * @example
+ * ```ts
+ * // src/middleware.ts, SolidStart 2's array form
+ * export default createMiddleware([
+ *   async (event) => {
+ *     if (event.url.pathname.startsWith("/account") && !(await getSession(event, authConfig))?.user) {
+ *       return new Response(null, { status: 302, headers: { location: "/" } })
+ *     }
+ *   },
+ * ])
+ * ```
+ */
+export interface H3RequestEvent {
+  /** The incoming Web request. */
+  readonly req: Request
+  /** The response being built: refreshed session cookies go on its headers. */
+  readonly res?: {
+    /** Its headers, merged into the response SolidStart sends. */
     readonly headers: ResponseHeadersLike
   }
 }

@@ -1,5 +1,5 @@
 /**
- * gatehouse-auth/solid-start driven with request events shaped as SolidStart 1 builds them: the
+ * gatehouse-auth/solid-start driven with request events shaped as SolidStart 1 and 2 build them: the
  * route file's GET and POST at the prefix (the core's base path), requests outside it, the
  * environment (AUTH_SECRET, AUTH_TRUST_HOST, AUTH_URL), and getSession reading in-process once per
  * request, its refreshed cookies written to the event's response.
@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { InvalidConfig } from "../../src/errors.js"
 import { getSession, SignalAuth, SolidAuth, type SignalAuthConfig } from "../../src/solid-start/index.js"
 import { CookieJar, credentialsConfig, recordingLogger, secret } from "../flow/flow-helpers.js"
-import { serverFunctionEvent, setCookiesOf, solidEvent } from "./solid-events.js"
+import { h3Event, serverFunctionEvent, setCookiesOf, solid2Event, solidEvent } from "./solid-events.js"
 
 const ORIGIN = "https://app.test"
 const SESSION = "__Secure-authjs.session-token"
@@ -250,5 +250,50 @@ describe("getSession", () => {
     vi.stubEnv("AUTH_URL", "")
     const plain: SignalAuthConfig = { ...config }
     expect(await getSession(solidEvent("http://127.0.0.1:3000/", { headers: { cookie } }), plain)).toBeNull()
+  })
+})
+
+describe("getSession on SolidStart 2's events", () => {
+  async function signedIn() {
+    const config = credentialsConfig({ session: { updateAge: 0 } }) as SignalAuthConfig
+    const browser = browserOf(config)
+    await browser.signIn()
+    return { config, cookie: browser.jar.header() }
+  }
+  const renewed = (headers: Headers) => headers.getSetCookie().filter((line) => line.startsWith(`${SESSION}=`))
+
+  it("reads the session from the H3 event of the array-form middleware, its renewed cookie on event.res, kept out of shared caches", async () => {
+    const { config, cookie } = await signedIn()
+    const event = h3Event(`${ORIGIN}/account`, { headers: { cookie } })
+    expect(await getSession(event, config)).toMatchObject({ user: { email: "ada@app.test" } })
+    expect(renewed(event.res.headers)).toHaveLength(1)
+    expect(event.res.headers.get("cache-control")).toBe("private")
+    expect(await getSession(h3Event(`${ORIGIN}/account`), config)).toBeNull()
+  })
+
+  it("reads from SolidStart 2's request event (onRequest middleware, API routes, getRequestEvent()), writing to the same response", async () => {
+    const { config, cookie } = await signedIn()
+    const native = h3Event(`${ORIGIN}/account`, { headers: { cookie } })
+    expect(await getSession(solid2Event(native), config)).toMatchObject({ user: { email: "ada@app.test" } })
+    expect(renewed(native.res.headers)).toHaveLength(1)
+  })
+
+  it("shares one read between the H3 event, the request event over it and a server function's copy, the cookie written once", async () => {
+    const { config, cookie } = await signedIn()
+    const native = h3Event(`${ORIGIN}/account`, { headers: { cookie } })
+    const event = solid2Event(native)
+    const sessions = await Promise.all([getSession(native, config), getSession(event, config), getSession({ ...event }, config)])
+    expect(new Set(sessions).size).toBe(1)
+    expect(renewed(native.res.headers)).toHaveLength(1)
+  })
+
+  it("refuses what is neither an event nor a Request (SolidStart 1's H3 v1 nativeEvent, nothing) with InvalidConfig naming what it takes", async () => {
+    const { config } = await signedIn()
+    const h3v1 = { node: { req: {}, res: {} }, context: {} }
+    for (const wrong of [h3v1, undefined, null, "https://app.test/"]) {
+      const refusal = getSession(wrong as unknown as Request, config)
+      await expect(refusal).rejects.toBeInstanceOf(InvalidConfig)
+      await expect(refusal).rejects.toThrow(/getRequestEvent\(\).*event\.req.*Request/)
+    }
   })
 })

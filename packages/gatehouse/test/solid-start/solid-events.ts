@@ -1,14 +1,17 @@
 /**
- * Request events built the way SolidStart 1 builds them (`createFetchEvent` in
+ * Request events built the way SolidStart builds them. SolidStart 1 (`createFetchEvent` in
+ * `@solidjs/start/server`) (`createFetchEvent` in
  * `@solidjs/start/server`): the Web request, a response stub whose headers write through to the
  * Node response being built (and throw once it has sent its headers, as a streamed page's do),
  * `clientAddress`, `locals`, `nativeEvent`; and the shallow copy it hands each server function.
- * The workspace does not install SolidStart, so the shape is rebuilt here over a real Node
- * `ServerResponse`.
+ * SolidStart 2 (H3 v2): the H3 event its array-form middleware receives (`req`, `url`, `res`
+ * whose Web `Headers` are merged into the response sent) and the request event built over it
+ * (`getFetchEvent`: `request` is `req`, `response` is `res`). The workspace does not install
+ * SolidStart, so the shapes are rebuilt here: SolidStart 1's over a real Node `ServerResponse`.
  */
 import { IncomingMessage, ServerResponse } from "node:http"
 import { Socket } from "node:net"
-import type { SolidRequestEvent } from "../../src/solid-start/index.js"
+import type { H3RequestEvent, SolidRequestEvent } from "../../src/solid-start/index.js"
 
 /** A SolidStart-shaped event and the Node response its headers go to. */
 export interface SolidEvent extends SolidRequestEvent {
@@ -57,4 +60,22 @@ export function serverFunctionEvent(event: SolidEvent): SolidEvent {
 export function setCookiesOf(event: SolidEvent): string[] {
   const value = event.node.getHeader("set-cookie")
   return value === undefined ? [] : Array.isArray(value) ? value : [String(value)]
+}
+
+/** SolidStart 2's H3 event: the request, its parsed URL, the response being prepared, the context. */
+export interface H3Event extends H3RequestEvent {
+  readonly url: URL
+  readonly res: { status?: number; readonly headers: Headers }
+  readonly context: Record<string, unknown>
+}
+
+/** The H3 v2 event of a request to `url`, as SolidStart 2's array-form middleware receives it. */
+export function h3Event(url: string, init: RequestInit = {}): H3Event {
+  const req = new Request(url, init)
+  return { req, url: new URL(req.url), res: { headers: new Headers() }, context: {} }
+}
+
+/** SolidStart 2's request event over `event` (the middleware's `onRequest` form, API routes, `getRequestEvent()`). */
+export function solid2Event(event: H3Event): SolidRequestEvent & { readonly response: H3Event["res"]; readonly locals: Record<string, unknown>; readonly nativeEvent: H3Event } {
+  return { request: event.req, response: event.res, locals: {}, nativeEvent: event }
 }
