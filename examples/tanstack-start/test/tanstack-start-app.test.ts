@@ -55,9 +55,10 @@ describe("examples/tanstack-start in Chromium", () => {
   beforeAll(async () => {
     app = {
       dir,
-      // `npm run build` as from a user's shell: without the NODE_ENV=test the test runner sets,
-      // which would make Vite build React's development JSX into a server started in production.
-      build: ["-e", 'delete process.env.NODE_ENV; require("node:child_process").execFileSync(process.execPath, ["--run", "build"], { stdio: "inherit" })'],
+      // `npm run build` as a deployment runs it: NODE_ENV=production, not the test runner's
+      // NODE_ENV=test, which would make Vite build React's development JSX into the server.
+      build: ["--run", "build"],
+      buildEnv: { NODE_ENV: "production" },
       sources: ["src", "vite.config.ts", "package.json", "tsconfig.json"],
       built: ".output/server/index.mjs",
       node: nodeRelease(24),
