@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium } from "../../../packages/gatehouse/test/support/chromium.js"
 import { buildExampleApp, startExampleApp, type ExampleApp, type RunningApp } from "../../../packages/gatehouse/test/support/example-app.js"
 import { nodeRelease } from "../../../packages/gatehouse/test/support/node-release.js"
+import { codeBlocks, fileOf } from "../../../packages/gatehouse/test/support/readme-section.js"
 
 const dir = fileURLToPath(new URL("..", import.meta.url))
 const PASSWORD = "correct horse battery staple"
@@ -29,12 +30,10 @@ const SESSION = "authjs.session-token"
 
 /** The code blocks of the README's TanStack Start section that name their file in a first `// path` line. */
 function readmeFiles(): { path: string; code: string }[] {
-  const readme = readFileSync(join(dir, "../../README.md"), "utf8")
-  const start = readme.indexOf("## TanStack Start\n")
-  if (start === -1) throw new Error("README has no section \"TanStack Start\"")
-  const end = readme.indexOf("\n## ", start + 1)
-  const section = readme.slice(start, end === -1 ? undefined : end)
-  return [...section.matchAll(/```tsx?\n(\/\/ (src\/\S+)\n[\s\S]*?)```/g)].map(([, code, path]) => ({ path: path!, code: code! }))
+  return codeBlocks("TanStack Start").flatMap(({ language, code }) => {
+    const path = fileOf(code)
+    return (language === "ts" || language === "tsx") && path ? [{ path, code }] : []
+  })
 }
 
 describe("the README's TanStack Start section", () => {

@@ -20,22 +20,10 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium } from "../support/chromium.js"
 import { borrowExampleModules, buildExampleApp, freePort, startExampleApp, type ExampleApp, type RunningApp } from "../support/example-app.js"
+import { codeBlocks, commands, fileOf } from "../support/readme-section.js"
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
-const readme = readFileSync(join(root, "README.md"), "utf8")
 const exampleNext = { dir: join(root, "examples/next") }
-
-/** The code blocks of the README section headed `title`, in order, with their language. */
-function codeBlocks(title: string): { language: string; code: string }[] {
-  const start = readme.indexOf(`## ${title}\n`)
-  if (start === -1) throw new Error(`README has no section "${title}"`)
-  const end = readme.indexOf("\n## ", start + title.length)
-  const section = readme.slice(start, end === -1 ? undefined : end)
-  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language: language!, code: code! }))
-}
-
-/** The shell lines of a block, comments dropped. */
-const commands = (code: string) => code.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter(Boolean)
 
 /** What create-next-app 16.4 writes that the README does not replace, with Cache Components turned off. */
 const scaffold: Record<string, string> = {
@@ -123,7 +111,7 @@ beforeAll(async () => {
   writeFileSync(join(appDir, "package-lock.json"), readFileSync(join(exampleNext.dir, "package-lock.json")))
   for (const [path, text] of Object.entries(scaffold)) write(path, text)
   written = files.map(({ language, code }) => {
-    const path = /^\/\/ (\S+\.tsx?)\n/.exec(code)?.[1]
+    const path = fileOf(code)
     if (!path || !["ts", "tsx"].includes(language)) throw new Error(`a README Next.js block names no file on its first line:\n${code}`)
     write(path, code)
     return path

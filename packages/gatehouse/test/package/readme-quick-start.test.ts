@@ -12,20 +12,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { packedPackage } from "../support/packed-package.js"
-
-const readme = readFileSync(fileURLToPath(new URL("../../../../README.md", import.meta.url)), "utf8")
-
-/** The code blocks of the README section headed `title`, in order, with their language. */
-function codeBlocks(title: string): { language: string; code: string }[] {
-  const start = readme.indexOf(`## ${title}\n`)
-  if (start === -1) throw new Error(`README has no section "${title}"`)
-  const end = readme.indexOf("\n## ", start + title.length)
-  const section = readme.slice(start, end === -1 ? undefined : end)
-  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language: language!, code: code! }))
-}
-
-/** The shell lines of a block, comments dropped. */
-const commands = (code: string) => code.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter(Boolean)
+import { codeBlocks, commands } from "../support/readme-section.js"
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

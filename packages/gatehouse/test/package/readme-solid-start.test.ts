@@ -21,23 +21,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium } from "../support/chromium.js"
 import { borrowExampleModules, buildExampleApp, freePort, installExampleApp, startExampleApp, type ExampleApp, type RunningApp } from "../support/example-app.js"
 import { nodeRelease } from "../support/node-release.js"
+import { codeBlocks, fileOf } from "../support/readme-section.js"
 
-const readme = readFileSync(fileURLToPath(new URL("../../../../README.md", import.meta.url)), "utf8")
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}/`, import.meta.url))
-
-/** The code blocks of the README section headed `title`, in order, with their language. */
-function codeBlocks(title: string): { language: string; code: string }[] {
-  const start = readme.indexOf(`## ${title}\n`)
-  if (start === -1) throw new Error(`README has no section "${title}"`)
-  const end = readme.indexOf("\n## ", start + title.length)
-  const section = readme.slice(start, end === -1 ? undefined : end)
-  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language: language!, code: code! }))
-}
-
-/** The file a block belongs in, from its first line (`// src/lib/auth.ts`). */
-function pathOf(code: string): string | undefined {
-  return /^\/\/ ((?:src\/)?[\w./[\]-]+\.tsx?)\s*$/m.exec(code.split("\n")[0] ?? "")?.[1]
-}
 
 /** The app's own lookup the section's config imports: one account, its password checked here. */
 const USERS = `export async function checkPassword(email: unknown, password: unknown) {
@@ -72,7 +58,7 @@ function scaffold(name: string, blocks: { language: string; code: string }[], ex
   cpSync(fixture(name), dir, { recursive: true })
   const files: Record<string, string> = { "src/lib/users.ts": USERS, ...extra }
   for (const { language, code } of blocks) {
-    const path = pathOf(code)
+    const path = fileOf(code)
     if ((language === "ts" || language === "tsx") && path && !except.includes(path)) files[path] = code
   }
   for (const [path, code] of Object.entries(files)) {
@@ -159,7 +145,7 @@ describe("the README's SolidStart section in a new SolidStart 2 app", () => {
 
   it("places every code block: each ts/tsx block names its file, and the one shell block starts the built server with .env.local", () => {
     const code = blocks.filter((block) => block.language === "ts" || block.language === "tsx")
-    expect(code.map((block) => pathOf(block.code))).toEqual([
+    expect(code.map((block) => fileOf(block.code))).toEqual([
       "src/lib/auth.ts",
       "src/routes/api/auth/[...auth].ts",
       "src/lib/session.ts",

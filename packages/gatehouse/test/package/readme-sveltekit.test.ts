@@ -18,22 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium } from "../support/chromium.js"
 import { buildExampleApp, freePort, installExampleApp, startExampleApp, type ExampleApp, type RunningApp } from "../support/example-app.js"
 import { sveltekitScaffold, SVELTEKIT_SCAFFOLD_DIR } from "../support/sveltekit-scaffold.js"
-
-const readme = readFileSync(fileURLToPath(new URL("../../../../README.md", import.meta.url)), "utf8")
-
-/** The code blocks of the README section headed `title`, in order, with their language. */
-function codeBlocks(title: string): { language: string; code: string }[] {
-  const start = readme.indexOf(`## ${title}\n`)
-  if (start === -1) throw new Error(`README has no section "${title}"`)
-  const end = readme.indexOf("\n## ", start + title.length)
-  const section = readme.slice(start, end === -1 ? undefined : end)
-  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language: language!, code: code! }))
-}
-
-/** The file a block says it is, on its first line: `// src/…` or `<!-- src/… -->`. */
-function fileOf(code: string): string | undefined {
-  return /^(?:\/\/|<!--)\s*(src\/\S+)/.exec(code)?.[1]
-}
+import { codeBlocks, fileOf } from "../support/readme-section.js"
 
 const PASSWORD = "correct horse battery staple"
 
