@@ -162,15 +162,25 @@ export async function getSession(req: ExpressRequest, config: ServerAuthConfig, 
 export function authSession(config: ServerAuthConfig): Middleware {
   return async (req, res, next) => {
     try {
-      res.locals.session = await getSession(req, config, res)
+      res.locals.session = await pageSession(req, config, res)
     } catch (error) {
-      // Mounted before every route, public pages included: an untrusted host (logged once, with
-      // its fix) reads as signed out here, so those pages still answer; `requireAuth` then sends
-      // a browser to sign in, where the auth routes answer with the error.
-      if (!(error instanceof UntrustedHost)) return next(error)
-      res.locals.session = null
+      return next(error)
     }
     next()
+  }
+}
+
+/**
+ * The session as the middlewares read it for a page: an untrusted host (logged once, with its
+ * fix) reads as signed out, so public pages still answer and guarded ones send the browser to
+ * sign in, where the auth routes answer with the error. Other configuration errors are thrown.
+ */
+async function pageSession(req: ExpressRequest, config: ServerAuthConfig, res: ExpressResponse): Promise<Session | null> {
+  try {
+    return await getSession(req, config, res)
+  } catch (error) {
+    if (error instanceof UntrustedHost) return null
+    throw error
   }
 }
 
@@ -205,7 +215,7 @@ export function requireAuth(config: ServerAuthConfig, options: RequireAuthOption
   return async (req, res, next) => {
     try {
       let session = res.locals.session as Session | null | undefined
-      if (session === undefined) res.locals.session = session = await getSession(req, config, res)
+      if (session === undefined) res.locals.session = session = await pageSession(req, config, res)
       if (session?.user) return next()
       if (res.headersSent) return next(new AuthError("requireAuth found no session, but the response had already been sent"))
       if (options.redirectTo !== false && wantsPage(req)) {

@@ -75,4 +75,25 @@ describe.each(expressVersions)("an untrusted host on $name in production", (vers
     expect(logged[0]!.message[0]).toBeInstanceOf(UntrustedHost)
     expect(String((logged[0]!.message[0] as Error).message)).toMatch(FIX)
   })
+
+  it("sends a browser from a page guarded by requireAuth alone (no authSession before it) to sign in, and an API call gets 401, not 500", async () => {
+    const { config } = productionConfig()
+    const app = version.express()
+    app.use("/auth", ServerAuth(config))
+    app.get("/account", requireAuth(config), (_req, res) => {
+      res.json(res.locals.session)
+    })
+    app.get("/api/me", requireAuth(config, { redirectTo: false }), (_req, res) => {
+      res.json(res.locals.session)
+    })
+    app.use(reportErrors)
+    const { origin } = await listen(app)
+    const client = new HttpClient(origin)
+
+    const account = await client.get("/account", { accept: "text/html" })
+    expect(account.status).toBe(302)
+    expect(account.headers.get("location")).toMatch(/^\/auth\/signin\?callbackUrl=%2Faccount$/)
+    const api = await client.get("/api/me")
+    expect(api.status).toBe(401)
+  })
 })
