@@ -32,7 +32,7 @@ export interface KitControl {
    * Kit's `redirect`. Kit 3 refuses a location on another origin unless `external` allows it
    * (Kit 2 takes no options, and ignores them).
    */
-  redirect(status: 303, location: string, options?: { external: true }): never
+  redirect(status: 303, location: string, options?: { external?: boolean }): never
   /** Kit's `error`. */
   error(status: 400, message: string): never
 }
@@ -85,6 +85,7 @@ export function createKitAuth<Event extends KitRequestEvent>(
    */
   const settle = async (ready: PreparedConfig<KitAuthConfig>, event: Event, callbackUrl: string, input: ActionInput): Promise<never> => {
     let location: string
+    let external = false
     try {
       const result = await runServerAction(ready.config, {
         ...input,
@@ -97,12 +98,14 @@ export function createKitAuth<Event extends KitRequestEvent>(
       })
       writeCookies(event.cookies, result.cookies)
       location = result.redirect ?? callbackUrl
+      // Only the core's own choice may leave the origin: an identity provider's authorization URL
+      // (which Kit 3 refuses unless told), or an address the `redirect` callback allowed. The
+      // fallback and the failure pages keep Kit 3's refusal of another origin.
+      external = result.redirect !== undefined
     } catch (error) {
       location = failurePage(ready, event, error, callbackUrl)
     }
-    // The core's choice: an identity provider's authorization URL (another origin, which Kit 3
-    // refuses unless told), or an address the `redirect` callback allowed, or a path of the app.
-    return kit.redirect(303, location, { external: true })
+    return kit.redirect(303, location, { external })
   }
 
   const signIn: KitAuthResult<Event>["signIn"] = async (event) => {

@@ -30,10 +30,13 @@ class HttpError {
     readonly message: string,
   ) {}
 }
+/** The locations the integration let leave the origin (Kit 3's `external`), newest last. */
+const allowedExternal: string[] = []
 const kit: KitControl = {
   redirect: (status, location, options) => {
     // As Kit 3's does: another origin only when allowed (Kit 2's allows it always).
     if (new URL(location, ORIGIN).origin !== ORIGIN && options?.external !== true) throw new Error(`Cannot redirect to external URL ${location}`)
+    if (options?.external === true) allowedExternal.push(location)
     throw new Redirected(status, location)
   },
   error: (status, message) => {
@@ -324,6 +327,8 @@ describe("the signIn form action", () => {
     const event = formPost("/login?/signin", { providerId: "credentials", username: "ada", password: "wrong" }, { headers: { referer: `${ORIGIN}/login?callbackUrl=%2Fdashboard` } })
     const redirect = await redirectOf(auth.signIn(event))
     expect(redirect).toEqual(new Redirected(303, "/login?callbackUrl=%2Fdashboard&error=CredentialsSignin&code=credentials"))
+    // A failure page is the integration's choice, not the core's: Kit 3 keeps refusing another origin for it.
+    expect(allowedExternal).not.toContain(redirect.location)
     // pages.signIn, when set, wins; a Referer of another site or of the built-in page is not followed.
     const custom = createKitAuth(credentialsConfig({ pages: { signIn: "/signin" } }), kit)
     const fromHeader = formPost("/login", { providerId: "credentials", ...{ username: "ada", password: "wrong" } }, { headers: { referer: `${ORIGIN}/login` } })
