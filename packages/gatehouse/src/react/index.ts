@@ -136,7 +136,10 @@ export const SessionContext: Context<SessionContextValue | undefined> = createCo
  */
 export function SessionProvider(props: SessionProviderProps): ReactNode {
   const { children, basePath = DEFAULT_BASE_PATH, refetchInterval = 0, refetchOnWindowFocus = true, refetchWhenOffline = false } = props
-  currentBasePath = pageClient.basePath = basePath
+  currentBasePath = basePath
+  // Told to gatehouse-auth/webauthn in the browser only: on a server, rendering must not change
+  // what other requests' renders would read.
+  if (typeof window !== "undefined") pageClient.basePath = basePath
   const given = props.session !== undefined
   const [data, setData] = useState<SessionData>(props.session ?? null)
   const [loading, setLoading] = useState(!given)

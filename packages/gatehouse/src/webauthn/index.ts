@@ -88,7 +88,8 @@ export async function signIn(provider?: string, options: SignInOptions = {}, aut
   const query = authorizationParams === undefined ? "" : new URLSearchParams(authorizationParams).toString()
   const result = await post(basePath, `${basePath}/${route}/${id}${query && `?${query}`}`, body)
   if (redirect || entry.type === "oauth" || entry.type === "oidc") location.assign(result.url)
-  page.signedIn?.()
+  // Other tabs and the page's provider refetch only when something changed.
+  if (result.ok) page.signedIn?.()
   return redirect || entry.type === "oauth" || entry.type === "oidc" ? undefined : result
 }
 
