@@ -17,7 +17,7 @@
  * ```
  * @module gatehouse-auth/express
  */
-import { getSession as sessionOf, isAuthRoute } from "../framework/index.js"
+import { getSession as sessionOf, isAuthRoute, privateCacheControl } from "../framework/index.js"
 import { UntrustedHost } from "../errors.js"
 import { Auth, AuthError, type Session } from "../index.js"
 import { mountPath, pathAndQuery, returnPath } from "./mount-path.js"
@@ -240,12 +240,8 @@ export function requireAuth(config: ServerAuthConfig, options: RequireAuthOption
  * the browser keeps it. An app that sets `Cache-Control` later in the request decides for itself.
  */
 function keepOutOfSharedCaches(res: ExpressResponse): void {
-  const directives = String(res.getHeader("cache-control") ?? "")
-    .split(",")
-    .map((directive) => directive.trim())
-    .filter((directive) => directive !== "" && directive.toLowerCase() !== "public")
-  if (!directives.some((directive) => /^(private|no-store)$/i.test(directive))) directives.unshift("private")
-  res.setHeader("cache-control", directives.join(", "))
+  const cacheControl = privateCacheControl(res.getHeader("cache-control")?.toString())
+  if (cacheControl) res.setHeader("cache-control", cacheControl)
 }
 
 /** A browser navigating (it prefers HTML); `fetch` and `curl` send `*\/*`, which means an API call. */

@@ -8,6 +8,7 @@
  * - {@link runServerAction}: sign-in, sign-out and session updates as server-side calls.
  * - {@link signInFailurePage}: where a form action sends the browser when one of those failed.
  * - {@link setCookieHeaders}: cookies as `Set-Cookie` values for the framework's response.
+ * - {@link privateCacheControl}: the `Cache-Control` of a response carrying those cookies.
  * - {@link isAuthRoute}: whether a request is for the auth routes (then hand it to `Auth`).
  * - {@link requestAtOrigin}: a request moved to `AUTH_URL`'s origin, for a framework behind a proxy.
  * - {@link setClientAddress}: the framework's view of the client's address, for the per-IP limits.
@@ -37,6 +38,7 @@ export { getSession, setCookieHeaders, type SessionRequest, type SessionResult }
 export { runServerAction, type ServerActionInput, type ServerActionResult } from "./server-action.js"
 export { signInFailurePage, type FailedActionRequest } from "./sign-in-failure.js"
 export { isAuthRoute } from "./routes.js"
+export { privateCacheControl } from "./cache-control.js"
 export type { OptInRoutes } from "../core/auth-action.js"
 export { requestAtOrigin } from "./request-origin.js"
 export { CLIENT_ADDRESS_HEADER, setClientAddress } from "./client-address.js"

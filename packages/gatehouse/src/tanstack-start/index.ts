@@ -25,7 +25,7 @@
  * @module gatehouse-auth/tanstack-start
  */
 import { appendResponseHeader, getRequest, getResponseHeader, setResponseHeader } from "@tanstack/react-start/server"
-import { getSession as sessionOf, prepareConfig, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
+import { getSession as sessionOf, prepareConfig, privateCacheControl, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
 import { Auth, type Session } from "../index.js"
 import type { AuthRouteHandler, SignedInSession, TanStackAuthConfig, TanStackAuthResult } from "./types.js"
 
@@ -110,11 +110,8 @@ async function readSession(request: Request, ready: PreparedConfig<TanStackAuthC
 function sendCookies(setCookies: string[]): void {
   try {
     appendResponseHeader("set-cookie", setCookies)
-    const directives = (getResponseHeader("cache-control") ?? "")
-      .split(",")
-      .map((directive) => directive.trim())
-      .filter((directive) => directive !== "" && directive.toLowerCase() !== "public")
-    if (!directives.some((directive) => /^(private|no-store)$/i.test(directive))) setResponseHeader("cache-control", ["private", ...directives].join(", "))
+    const cacheControl = privateCacheControl(getResponseHeader("cache-control"))
+    if (cacheControl) setResponseHeader("cache-control", cacheControl)
   } catch {
     // Headers already sent: nothing is lost (see above).
   }
