@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { TanStackAuth } from "../../src/tanstack-start/index.js"
 import type { TanStackAuthConfig } from "../../src/tanstack-start/index.js"
-import { CookieJar, credentialsConfig, moveClockOn } from "../flow/flow-helpers.js"
+import { CookieJar, credentialsConfig, moveClockOn, recordingLogger } from "../flow/flow-helpers.js"
 
 const context = vi.hoisted(() => ({ request: undefined as Request | undefined, response: new Headers() }))
 
@@ -149,6 +149,22 @@ describe("TanStackAuth's getSession and requireSession", () => {
     bare.serving()
     expect(await bare.auth.getSession()).toBeNull()
     await expect(bare.auth.requireSession()).rejects.toMatchObject({ status: 401 })
+  })
+
+  it("in production without AUTH_URL or AUTH_TRUST_HOST: the auth routes refuse with the safe answer, getSession reads signed out and requireSession answers 401, the untrusted host logged once naming the fix", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    const { logger, lines } = recordingLogger()
+    const { trustHost: _trust, ...config } = credentialsConfig({ logger })
+    const browser = browserOf(config)
+    const refused = await browser.send("/api/auth/session")
+    expect(refused.status).toBe(500)
+    expect(await refused.text()).not.toMatch(/UntrustedHost|AUTH_URL|\.ts:/)
+    browser.serving()
+    expect(await browser.auth.getSession()).toBeNull()
+    await expect(browser.auth.requireSession()).rejects.toMatchObject({ status: 401 })
+    const logged = lines.filter((line) => line.code === "UntrustedHost")
+    expect(logged).toHaveLength(1)
+    expect((logged[0]!.message[0] as Error).message).toMatch(/AUTH_URL=https:\/\/your\.site.*AUTH_TRUST_HOST=true/)
   })
 
   it("add the cookies a read refreshes to the response being built, kept out of shared caches", async () => {
