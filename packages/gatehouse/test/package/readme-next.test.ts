@@ -1,15 +1,16 @@
 /**
- * The README's Next.js section, pasted into a new app as a new user would: the files
- * `create-next-app` writes (written here, without the network: package.json, tsconfig.json,
- * next.config.ts, a lockfile) with **Cache Components off** (`examples/next` builds with them on,
- * so the two builds cover both modes), every code block of the section written to the file its
- * first line names, the section's `npx gatehouse-auth secret` run as written, and the one file the
- * README leaves to the user (`lib/users.ts`, the password check). Its node_modules are
- * examples/next's (the same Next, React and TypeScript, the packed package), linked in. Then
- * `next build` with its type check, `next start` with `AUTH_URL` as production needs, and
- * Chromium: the proxy's redirect to the app's own sign-in page, a wrong password shown there, a
- * sign-in, the session in a server component, a route handler and the client's `useSession`, and
- * sign-out.
+ * The README's Next.js section, pasted into a new app as a new user would, in both of Next 16's
+ * modes: the files `create-next-app` writes (written here, without the network: package.json,
+ * tsconfig.json, next.config.ts, a lockfile), once with the scaffolder's default config (**Cache
+ * Components on**: `cacheComponents` and `partialPrefetching`) and once with `cacheComponents:
+ * false`, each in its own folder so each keeps its build between runs; every code block of the
+ * section written to the file its first line names, the section's `npx gatehouse-auth secret` run
+ * as written, and the one file the README leaves to the user (`lib/users.ts`, the password check).
+ * Their node_modules are examples/next's (the same Next, React and TypeScript, the packed package),
+ * linked in. Then, for each, `next build` with its type check, `next start` with `AUTH_URL` as
+ * production needs, and the same checks in Chromium: the proxy's redirect to the app's own sign-in
+ * page, a wrong password shown there, a sign-in, the session in a server component, a route
+ * handler and the client's `useSession`, and sign-out.
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -25,7 +26,7 @@ import { codeBlocks, commands, fileOf } from "../support/readme-section.js"
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
 const exampleNext = { dir: join(root, "examples/next") }
 
-/** What create-next-app 16.4 writes that the README does not replace, with Cache Components turned off. */
+/** What create-next-app 16.4 writes that the README does not replace, but next.config.ts (per mode, below). */
 const scaffold: Record<string, string> = {
   "package.json": JSON.stringify(
     {
@@ -65,15 +66,6 @@ const scaffold: Record<string, string> = {
     null,
     2,
   ),
-  // create-next-app writes `cacheComponents: true, partialPrefetching: true`; this app covers the other mode.
-  "next.config.ts": `import type { NextConfig } from "next"
-
-const nextConfig: NextConfig = {
-  cacheComponents: false,
-}
-
-export default nextConfig
-`,
   // The user's own code the README's auth.ts imports: one account, its password hashed as the README's Passwords section says.
   "lib/users.ts": `import { hashPassword, verifyPassword } from "gatehouse-auth/password"
 
@@ -86,31 +78,77 @@ export async function checkPassword(email: string, password: string) {
 `,
 }
 
-const appDir = join(tmpdir(), "gatehouse-readme-next")
-const app: ExampleApp = {
-  dir: appDir,
-  build: ["node_modules/next/dist/bin/next", "build"],
-  sources: ["app", "lib", "auth.ts", "proxy.ts", "next.config.ts", "package.json", "tsconfig.json"],
-  built: ".next/BUILD_ID",
+/** The two ways a Next 16 app renders, each with the next.config.ts that turns it on. */
+const modes = [
+  {
+    mode: "Cache Components on",
+    folder: "gatehouse-readme-next-on",
+    // What create-next-app 16.4 writes.
+    config: `import type { NextConfig } from "next"
+
+const nextConfig: NextConfig = {
+  cacheComponents: true,
+  partialPrefetching: true,
 }
 
-let running: RunningApp
+export default nextConfig
+`,
+    // The home page's static shell (everything outside its Suspense boundaries) is prerendered at build.
+    prerenderedShell: true,
+  },
+  {
+    mode: "Cache Components off",
+    folder: "gatehouse-readme-next-off",
+    config: `import type { NextConfig } from "next"
+
+const nextConfig: NextConfig = {
+  cacheComponents: false,
+}
+
+export default nextConfig
+`,
+    // The session read makes the home page render per request, whole.
+    prerenderedShell: false,
+  },
+]
+
 let browser: Browser
-let written: string[] = []
 
 beforeAll(async () => {
+  browser = await launchChromium()
+}, 120_000)
+
+afterAll(() => browser?.close())
+
+/**
+ * A new app in `folder` with `config` as its next.config.ts and the README's blocks pasted in,
+ * built and started; returns the server and the files the blocks went to.
+ */
+async function pasteBuildAndStart(folder: string, config: string): Promise<{ appDir: string; running: RunningApp; written: string[] }> {
   const blocks = codeBlocks("Next.js")
   const shell = blocks.filter((block) => block.language === "sh")
   expect(shell).toHaveLength(1)
   const files = blocks.filter((block) => block.language !== "sh")
+
+  const appDir = join(tmpdir(), folder)
+  const app: ExampleApp = {
+    dir: appDir,
+    build: ["node_modules/next/dist/bin/next", "build"],
+    sources: ["app", "lib", "auth.ts", "proxy.ts", "next.config.ts", "package.json", "tsconfig.json"],
+    built: ".next/BUILD_ID",
+  }
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(appDir, path)), { recursive: true })
+    writeFileSync(join(appDir, path), text)
+  }
 
   // A fresh app each run, but its node_modules and last build kept (rebuilt only when a file changed).
   mkdirSync(appDir, { recursive: true })
   for (const name of readdirSync(appDir)) if (name !== "node_modules" && name !== ".next") rmSync(join(appDir, name), { recursive: true, force: true })
   // The scaffolder's npm install leaves a lockfile; without one Next would look for the workspace root above.
   writeFileSync(join(appDir, "package-lock.json"), readFileSync(join(exampleNext.dir, "package-lock.json")))
-  for (const [path, text] of Object.entries(scaffold)) write(path, text)
-  written = files.map(({ language, code }) => {
+  for (const [path, text] of Object.entries({ ...scaffold, "next.config.ts": config })) write(path, text)
+  const written = files.map(({ language, code }) => {
     const path = fileOf(code)
     if (!path || !["ts", "tsx"].includes(language)) throw new Error(`a README Next.js block names no file on its first line:\n${code}`)
     write(path, code)
@@ -126,7 +164,7 @@ beforeAll(async () => {
 
   buildExampleApp(app)
   const port = await freePort()
-  running = await startExampleApp(app, {
+  const running = await startExampleApp(app, {
     port,
     command: (listen) => ["node_modules/next/dist/bin/next", "start", "-p", String(listen), "-H", "localhost"],
     // AUTH_SECRET from .env.local, which `next start` loads; production needs the app's address.
@@ -134,17 +172,7 @@ beforeAll(async () => {
     unset: ["AUTH_SECRET", "AUTH_TRUST_HOST"],
     readyPath: "/api/auth/providers",
   })
-  browser = await launchChromium()
-}, 600_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await running?.stop()
-})
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(join(appDir, path)), { recursive: true })
-  writeFileSync(join(appDir, path), text)
+  return { appDir, running, written }
 }
 
 /** Inside <main>: React streams a Suspense boundary's content into a hidden element first, then moves it there. */
@@ -156,21 +184,31 @@ async function signIn(page: Page, password: string): Promise<void> {
   await shown(page).getByRole("button", { name: "Sign in", exact: true }).click()
 }
 
-describe("the README's Next.js section pasted into a new app (Cache Components off)", () => {
+// The same checks in each mode, one mode after the other (a file's describes run in order): one `next build` and one server at a time.
+for (const { mode, folder, config, prerenderedShell } of modes) describe(`the README's Next.js section pasted into a new app (${mode})`, () => {
+  let appDir: string
+  let running: RunningApp
+  let written: string[]
   let context: BrowserContext
   let page: Page
 
   beforeAll(async () => {
+    ;({ appDir, running, written } = await pasteBuildAndStart(folder, config))
     context = await browser.newContext()
     page = await context.newPage()
+  }, 600_000)
+  afterAll(async () => {
+    await context?.close()
+    await running?.stop()
   })
-  afterAll(() => context?.close())
 
-  it("pastes every block into a file and builds with the type check on", () => {
+  it("pastes every block into a file and builds with the type check on, in this mode", () => {
     expect(written).toEqual(expect.arrayContaining(["auth.ts", "proxy.ts", "app/api/auth/[...nextauth]/route.ts", "app/layout.tsx", "app/page.tsx", "app/signin/page.tsx"]))
     expect(existsSync(join(appDir, ".next/BUILD_ID"))).toBe(true)
     // Next's type check ran (not skipped): it leaves the incremental build info tsconfig asks for there.
     expect(existsSync(join(appDir, ".next/cache/.tsbuildinfo"))).toBe(true)
+    // The mode took: with Cache Components the home page's shell (outside its Suspense boundary) was prerendered.
+    expect(existsSync(join(appDir, ".next/server/app/index.html"))).toBe(prerenderedShell)
   })
 
   it("sends a signed-out visit of /account through the proxy to the app's own sign-in page", async () => {
