@@ -268,7 +268,6 @@ export default defineConfig({
   let pasted: string[] = []
   withBuildLock(() => {
     mkdirSync(app.dir, { recursive: true })
-    rmSync(join(app.dir, "svelte.config.js"), { force: true })
     pasted = writeSources(app.dir, files, moved)
     borrowExampleModules(example, app)
     buildExampleApp(app)
