@@ -27,9 +27,11 @@ import type { OidcServer } from "../../../packages/gatehouse/test/support/oidc-s
 /**
  * The one port every start of the app listens on: Kit 3 takes the app's address from
  * `paths.origin` at build time (vite.config.js reads it from ORIGIN), and refuses form posts from
- * any other. The starts follow one another, each stopped before the next.
+ * any other. The starts follow one another, each stopped before the next. Below Linux's
+ * ephemeral range (32768–60999), so no other test's free port can be this one; if something
+ * else holds it anyway, the start fails naming it. (The README's Kit 3 app has 31218.)
  */
-const PORT = 43_217
+const PORT = 31_217
 const ORIGIN = `http://localhost:${PORT}`
 
 const app: ExampleApp = {

@@ -61,11 +61,25 @@ export function installExampleApp(app: Pick<ExampleApp, "dir" | "node">): void {
 
 const BUILD_LOCK = join(tmpdir(), "gatehouse-example-app-build.lock")
 
+/** How deep this process is inside {@link withBuildLock}: work under the lock may call what takes it again. */
+let lockDepth = 0
+
 /**
  * Runs `work` holding a lock directory; a lock left by a process that no longer runs is taken
- * over. Shared by everything the tests install into folders of their own (see authjs-packages.ts).
+ * over. Shared by everything the tests install into folders of their own (see authjs-packages.ts),
+ * and by what writes the sources of an app kept in the OS temp dir, so that another checkout's
+ * test never builds it half rewritten. Re-entrant: writing an app's sources and building it can
+ * be one piece of work (`withBuildLock(() => { write(); buildExampleApp(app) })`).
  */
 export function withBuildLock(work: () => void): void {
+  if (lockDepth > 0) {
+    lockDepth++
+    try {
+      return work()
+    } finally {
+      lockDepth--
+    }
+  }
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (;;) {
     try {
@@ -79,10 +93,12 @@ export function withBuildLock(work: () => void): void {
       else Atomics.wait(pause, 0, 0, 500) // a synchronous sleep: the builds are synchronous too
     }
   }
+  lockDepth = 1
   try {
     writeFileSync(join(BUILD_LOCK, "pid"), String(process.pid))
     work()
   } finally {
+    lockDepth = 0
     rmSync(BUILD_LOCK, { recursive: true, force: true })
   }
 }
@@ -132,13 +148,14 @@ function installAndBuild(app: ExampleApp): void {
 
 /**
  * Gives `app` the installed node_modules of `host` (an example app with the same frameworks and
- * versions, installed with the packed package as {@link installExampleApp} does), as hard links:
+ * versions, installed with the packed package as {@link installExampleApp} does, under the host's
+ * `node` when it has one), as hard links:
  * an install in a second without the registry. Done again when the host's install changed. The
  * app's own stamps are written fresh, never through a link, so they cannot change the host's;
  * caches the tools write into node_modules are left out for the same reason. Nothing ever runs
  * npm in the app.
  */
-export function borrowExampleModules(host: Pick<ExampleApp, "dir">, app: Pick<ExampleApp, "dir">): void {
+export function borrowExampleModules(host: Pick<ExampleApp, "dir" | "node">, app: Pick<ExampleApp, "dir">): void {
   withBuildLock(() => {
     install(host)
     const hostModules = join(host.dir, "node_modules")
@@ -189,7 +206,11 @@ export interface StartOptions {
   env: Record<string, string>
   /** A path that answers once the server is up. Default `/`. */
   readyPath?: string
-  /** The port to listen on, when the caller needed it earlier (to register a callback URL). Default: a free one. */
+  /**
+   * The port to listen on, when the caller needed it earlier (to register a callback URL) or the
+   * build fixed it (SvelteKit 3's `paths.origin`). Default: a free one. A given port must be free:
+   * the start fails naming it, rather than taking whatever answers there for the app.
+   */
   port?: number
   /** Variables taken out of what the server inherits (this process's, and the default NODE_ENV), after `env` is laid over it. */
   unset?: readonly string[]
@@ -199,6 +220,7 @@ export interface StartOptions {
 export async function startExampleApp(app: ExampleApp, options: StartOptions): Promise<RunningApp> {
   const { command, env, readyPath = "/", unset = [] } = options
   const port = options.port ?? (await freePort())
+  if (options.port !== undefined) await assertPortFree(port)
   const url = `http://localhost:${port}`
   let output = ""
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env }
@@ -213,13 +235,36 @@ export async function startExampleApp(app: ExampleApp, options: StartOptions): P
       child.kill()
     })
   for (let tries = 0; tries < 300; tries++) {
-    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}) before answering:\n${output}`)
+    if (child.exitCode !== null) {
+      const taken = output.includes("EADDRINUSE") ? `: port ${port} was taken by another process as it started` : ""
+      throw new Error(`the app exited (${child.exitCode}) before answering${taken}:\n${output}`)
+    }
     const answer = await fetch(`${url}${readyPath}`, { redirect: "manual" }).catch(() => undefined)
     if (answer) return { url, port, output: () => output, stop }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   await stop()
   throw new Error(`the app did not answer on ${url} within 30 s:\n${output}`)
+}
+
+/**
+ * Fails, naming `port`, when something listens on it on loopback (IPv4 or IPv6, as `localhost`
+ * may be either): the app's start would fail, or worse, the test would drive whatever answers.
+ */
+async function assertPortFree(port: number): Promise<void> {
+  for (const host of ["127.0.0.1", "::1"]) {
+    const refused = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+      const server = createServer()
+      server.once("error", (error: NodeJS.ErrnoException) => resolve(error))
+      server.listen(port, host, () => server.close(() => resolve(undefined)))
+    })
+    // A machine without IPv6 has no ::1 to be taken on.
+    if (refused && refused.code !== "EADDRNOTAVAIL" && refused.code !== "EAFNOSUPPORT") {
+      throw new Error(
+        `port ${port} is taken on ${host} (${refused.code}): the app must listen there (its build fixed its address), so stop whatever holds port ${port} and run again`,
+      )
+    }
+  }
 }
 
 /** A free TCP port on loopback. */

@@ -15,14 +15,28 @@ export interface CodeBlock {
   code: string
 }
 
-/** The code blocks of the README section headed `## title`, in order. */
-export function codeBlocks(title: string): CodeBlock[] {
+/** The README section headed `## title`, up to the next `## ` heading. */
+function section(title: string): string {
   const readme = readFileSync(README, "utf8")
   const start = readme.indexOf(`## ${title}\n`)
   if (start === -1) throw new Error(`README has no section "${title}"`)
   const end = readme.indexOf("\n## ", start + title.length)
-  const section = readme.slice(start, end === -1 ? undefined : end)
-  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language: language!, code: code! }))
+  return readme.slice(start, end === -1 ? undefined : end)
+}
+
+/** The code blocks of the README section headed `## title`, in order. */
+export function codeBlocks(title: string): CodeBlock[] {
+  return [...section(title).matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language: language!, code: code! }))
+}
+
+/**
+ * The text of the section's list item that starts with `**lead**` (`- **SvelteKit 3** …`), its
+ * lines joined by single spaces: for tests that apply what a bullet tells the reader to do.
+ */
+export function bullet(title: string, lead: string): string {
+  const item = new RegExp(`^- \\*\\*${lead.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\*\\*[^\\n]*(?:\\n  [^\\n]*)*`, "m").exec(section(title))
+  if (!item) throw new Error(`README section "${title}" has no bullet "**${lead}**"`)
+  return item[0].replace(/\s*\n\s*/g, " ")
 }
 
 /**

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { withBuildLock } from "./example-app.js"
 import { packedPackage } from "./packed-package.js"
 
 const template = fileURLToPath(new URL("../fixtures/sveltekit-scaffold/", import.meta.url))
@@ -20,16 +21,20 @@ export const SVELTEKIT_SCAFFOLD_DIR = join(tmpdir(), "gatehouse-sveltekit-scaffo
 
 /**
  * Writes the scaffold's package.json, lockfile and the packed package beside them, each only when
- * it changed (another test process may be installing from them); returns the folder. Installing
- * is the caller's (`installExampleApp`, `buildExampleApp` or `borrowExampleModules`).
+ * it changed, under the build lock (another test process, of this checkout or another, may be
+ * installing from them); returns the folder. Installing is the caller's (`installExampleApp`,
+ * `buildExampleApp` or `borrowExampleModules`).
  */
 export function sveltekitScaffold(): string {
-  mkdirSync(SVELTEKIT_SCAFFOLD_DIR, { recursive: true })
-  const manifest = JSON.parse(readFileSync(join(template, "package.json"), "utf8")) as { dependencies?: Record<string, string> }
-  manifest.dependencies = { "gatehouse-auth": "file:gatehouse-auth.tgz" }
-  writeIfChanged("package.json", `${JSON.stringify(manifest, null, 2)}\n`)
-  writeIfChanged("package-lock.json", readFileSync(join(template, "package-lock.json")))
-  writeIfChanged("gatehouse-auth.tgz", readFileSync(packedPackage()))
+  const tarball = readFileSync(packedPackage())
+  withBuildLock(() => {
+    mkdirSync(SVELTEKIT_SCAFFOLD_DIR, { recursive: true })
+    const manifest = JSON.parse(readFileSync(join(template, "package.json"), "utf8")) as { dependencies?: Record<string, string> }
+    manifest.dependencies = { "gatehouse-auth": "file:gatehouse-auth.tgz" }
+    writeIfChanged("package.json", `${JSON.stringify(manifest, null, 2)}\n`)
+    writeIfChanged("package-lock.json", readFileSync(join(template, "package-lock.json")))
+    writeIfChanged("gatehouse-auth.tgz", tarball)
+  })
   return SVELTEKIT_SCAFFOLD_DIR
 }
 
