@@ -94,7 +94,7 @@ interface SolidVersion {
   /** The section's blocks this version does not take (SolidStart 1 names its middleware in app.config.ts instead). */
   except: string[]
   /** The app installed (or given installed modules) and described, not yet type-checked or built. */
-  prepare(blocks: { language: string; code: string }[]): ExampleApp
+  prepare(blocks: { language: string; code: string }[], except: string[]): ExampleApp
   /** Whether the app has the API route reading the session from the H3 v2 event (SolidStart 2 only). */
   nativeSession: boolean
 }
@@ -106,9 +106,9 @@ const VERSIONS: SolidVersion[] = [
     nodeMajor: 24,
     except: [],
     nativeSession: true,
-    prepare: (blocks) => {
+    prepare: (blocks, except) => {
       const app: ExampleApp = {
-        dir: scaffold("solid-start-2", blocks, [], { "src/routes/api/native-session.ts": NATIVE_SESSION }),
+        dir: scaffold("solid-start-2", blocks, except, { "src/routes/api/native-session.ts": NATIVE_SESSION }),
         build: ["node_modules/vite/bin/vite.js", "build"],
         sources: ["src", "vite.config.ts", "tsconfig.json", "package.json"],
         built: ".output/server/index.mjs",
@@ -127,9 +127,9 @@ const VERSIONS: SolidVersion[] = [
     // The fixture's app.config.ts names the middleware, as the section says for SolidStart 1.
     except: ["vite.config.ts"],
     nativeSession: false,
-    prepare: (blocks) => {
+    prepare: (blocks, except) => {
       const app: ExampleApp = {
-        dir: scaffold("solid-start-1", blocks, ["vite.config.ts"], {}),
+        dir: scaffold("solid-start-1", blocks, except, {}),
         build: ["node_modules/vinxi/bin/cli.mjs", "build"],
         sources: ["src", "app.config.ts", "tsconfig.json", "package.json"],
         built: ".output/server/index.mjs",
@@ -155,7 +155,7 @@ describe.each(VERSIONS.map((version) => [version.label, version] as const))("the
   const nodeEnv = () => app.node?.env() ?? process.env
 
   beforeAll(async () => {
-    app = version.prepare(blocks)
+    app = version.prepare(blocks, version.except)
     typeChecked = typeCheck(app.dir, node(), nodeEnv())
     buildExampleApp(app)
 
