@@ -4,6 +4,7 @@
  * framework (Hono, Fastify, Remix) can write its own in an afternoon.
  *
  * - {@link prepareConfig}: the environment applied once, to a copy; the framework's base path.
+ * - {@link runtimeEnv}: the runtime's environment variables, where it has any.
  * - {@link getSession}: the session of any request, in-process, and the cookies to send back.
  * - {@link runServerAction}: sign-in, sign-out and session updates as server-side calls.
  * - {@link signInFailurePage}: where a form action sends the browser when one of those failed.
@@ -38,6 +39,7 @@ export { getSession, setCookieHeaders, type SessionRequest, type SessionResult }
 export { runServerAction, type ServerActionInput, type ServerActionResult } from "./server-action.js"
 export { signInFailurePage, type FailedActionRequest } from "./sign-in-failure.js"
 export { isAuthRoute } from "./routes.js"
+export { runtimeEnv } from "./runtime-env.js"
 export { privateCacheControl } from "./cache-control.js"
 export type { OptInRoutes } from "../core/auth-action.js"
 export { requestAtOrigin } from "./request-origin.js"

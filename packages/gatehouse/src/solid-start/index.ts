@@ -21,7 +21,7 @@
  * ```
  * @module gatehouse-auth/solid-start
  */
-import { getSession as sessionOf, prepareConfig, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
+import { getSession as sessionOf, prepareConfig, requestAtOrigin, runtimeEnv, type PreparedConfig } from "../framework/index.js"
 import { InvalidConfig } from "../errors.js"
 import { Auth, type AuthConfig, type Session } from "../index.js"
 import { sessionUrl } from "./request-origin.js"
@@ -65,9 +65,7 @@ function prepared(config: SignalAuthConfig): PreparedConfig<Omit<AuthConfig, "ra
     core = prefix === undefined ? rest : { ...rest, basePath: prefix.replace(/(.)\/+$/, "$1") }
     coreConfigs.set(config, core)
   }
-  // Runtimes without `process` (some edge presets) pass everything in the config instead.
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
-  return prepareConfig(core, env, { basePath: PREFIX })
+  return prepareConfig(core, runtimeEnv(), { basePath: PREFIX })
 }
 
 /**

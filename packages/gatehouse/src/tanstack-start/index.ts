@@ -25,7 +25,7 @@
  * @module gatehouse-auth/tanstack-start
  */
 import { appendResponseHeader, getRequest, getResponseHeader, setResponseHeader } from "@tanstack/react-start/server"
-import { getSession as sessionOf, prepareConfig, privateCacheControl, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
+import { getSession as sessionOf, prepareConfig, privateCacheControl, requestAtOrigin, runtimeEnv, type PreparedConfig } from "../framework/index.js"
 import { Auth, type Session } from "../index.js"
 import type { AuthRouteHandler, SignedInSession, TanStackAuthConfig, TanStackAuthResult } from "./types.js"
 
@@ -41,13 +41,11 @@ const BASE_PATH = "/api/auth"
 
 /**
  * `config` prepared once: the environment applied (`AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST`,
- * `AUTH_<PROVIDER>_ID`, …) from the runtime's `process.env` at the first request, not at import,
+ * `AUTH_<PROVIDER>_ID`, …) from the runtime's variables at the first request, not at import,
  * so `vite build` needs no secret.
  */
 function prepared(config: TanStackAuthConfig): PreparedConfig<TanStackAuthConfig> {
-  // Runtimes without `process` (Workers without Node compatibility) pass everything in the config.
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
-  return prepareConfig(config, env, { basePath: BASE_PATH })
+  return prepareConfig(config, runtimeEnv(), { basePath: BASE_PATH })
 }
 
 /**
