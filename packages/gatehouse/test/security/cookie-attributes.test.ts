@@ -24,7 +24,16 @@ import { ada, Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 type Kind = keyof CookiesOptions
 
 /** Every cookie kind Gatehouse has, read from the defaults themselves. */
-const KINDS = Object.keys(defaultCookies(true)) as Kind[]
+const ALL_KINDS = Object.keys(defaultCookies(true)) as Kind[]
+
+/**
+ * Kinds whose flow is not built yet (issue 37: the two-factor sign-in lands in parts), listed so
+ * that each shows as a to-do here until its driver is added, and no other kind can be left out.
+ */
+const AWAITING_FLOW: readonly Kind[] = ["twoFactor", "twoFactorTrust"]
+
+/** The kinds driven through a real flow below. */
+const KINDS = ALL_KINDS.filter((kind) => !AWAITING_FLOW.includes(kind))
 
 /** The name of each kind without prefix: Auth.js's names, which Gatehouse keeps. */
 const BASE_NAMES: Record<Kind, string> = {
@@ -37,6 +46,8 @@ const BASE_NAMES: Record<Kind, string> = {
   webauthnChallenge: "authjs.challenge",
   // Gatehouse's own: Auth.js binds no link to a browser.
   emailLinkBinding: "authjs.email-link",
+  twoFactor: "authjs.two-factor",
+  twoFactorTrust: "authjs.two-factor-trust",
 }
 
 const SESSION_MAX_AGE = 30 * 24 * 60 * 60
@@ -57,6 +68,10 @@ const LIFETIMES: Record<Kind, { maxAge: number | undefined; expiresIn: number | 
   webauthnChallenge: { maxAge: CHECK_LIFETIME, expiresIn: CHECK_LIFETIME },
   // As long as the link it binds (a day by default).
   emailLinkBinding: { maxAge: 24 * 60 * 60, expiresIn: 24 * 60 * 60 },
+  // A sign-in waits at most 5 minutes for its second factor.
+  twoFactor: { maxAge: 5 * 60, expiresIn: 5 * 60 },
+  // twoFactor.trustDevice.maxAge of the app below (not configured yet: see AWAITING_FLOW).
+  twoFactorTrust: { maxAge: 30 * 24 * 60 * 60, expiresIn: 30 * 24 * 60 * 60 },
 }
 
 /** An OAuth provider with all three checks. Signing in only redirects to it, so nothing listens there. */
@@ -95,7 +110,7 @@ function appConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
 }
 
 /** The flow that makes Gatehouse set each kind of cookie; returns every Set-Cookie line of its last step. */
-const DRIVERS: Record<Kind, (client: Client) => Promise<string[]>> = {
+const DRIVERS: Partial<Record<Kind, (client: Client) => Promise<string[]>>> = {
   sessionToken: async (client) => (await client.signIn()).headers.getSetCookie(),
   callbackUrl: async (client) => (await client.get(`signin?callbackUrl=${encodeURIComponent(`${client.origin}/dashboard`)}`)).headers.getSetCookie(),
   csrfToken: async (client) => (await client.get("csrf")).headers.getSetCookie(),
@@ -177,17 +192,21 @@ function expectLifetime(kind: Kind, cookie: SetCookie, before: number, after: nu
 
 async function drive(kind: Kind, client: Client): Promise<{ lines: string[]; before: number; after: number }> {
   const before = Date.now()
-  const lines = await DRIVERS[kind](client)
+  const driver = DRIVERS[kind]
+  if (!driver) throw new Error(`No flow sets the ${kind} cookie yet`)
+  const lines = await driver(client)
   return { lines, before, after: Date.now() }
 }
 
 describe("the cookie kinds this file covers", () => {
   it("are exactly the kinds in src/cookies/defaults.ts", () => {
-    expect(KINDS.length).toBeGreaterThanOrEqual(7)
+    expect(KINDS.length).toBeGreaterThanOrEqual(8)
     expect([...KINDS].sort()).toEqual(Object.keys(DRIVERS).sort())
-    expect([...KINDS].sort()).toEqual(Object.keys(BASE_NAMES).sort())
-    expect([...KINDS].sort()).toEqual(Object.keys(LIFETIMES).sort())
+    expect([...ALL_KINDS].sort()).toEqual(Object.keys(BASE_NAMES).sort())
+    expect([...ALL_KINDS].sort()).toEqual(Object.keys(LIFETIMES).sort())
   })
+
+  it.todo.each(AWAITING_FLOW)("drives the %s cookie through its flow (issue 37, sign-in core)")
 })
 
 describe.each([
