@@ -426,13 +426,23 @@ export interface TwoFactorNotice {
  * ```
  */
 export interface TwoFactorOptions {
-  /** Authenticator apps (RFC 6238 TOTP). `issuer` is the name the app shows (1 to 100 characters). */
-  totp?: { issuer: string } | false
+  /** Authenticator apps (RFC 6238 TOTP). Default off. */
+  totp?:
+    | {
+        /** The name the app shows for the entry (1 to 100 characters), usually the product's. */
+        issuer: string
+      }
+    | false
   /**
    * A code sent to the user's verified address as a second factor (through the first email
    * provider). `true` for 6 digits, or `{ digits }` from 6 to 8. Default off.
    */
-  email?: boolean | { digits?: 6 | 7 | 8 }
+  email?:
+    | boolean
+    | {
+        /** Digits of a code: 6 (the default), 7 or 8. */
+        digits?: 6 | 7 | 8
+      }
   /** Who must pass a second factor; see {@link TwoFactorRequire}. Default `"enrolled"`. */
   require?: TwoFactorRequire
   /** Recovery codes made at enrolment, 0 to 20. Default 10. */
@@ -443,7 +453,12 @@ export interface TwoFactorOptions {
    */
   freshAge?: number
   /** Offer "don't ask again on this browser" for `maxAge` seconds (at most 400 days). Default off. */
-  trustDevice?: { maxAge: number } | false
+  trustDevice?:
+    | {
+        /** Seconds a browser stays trusted after a second factor (60 s to 400 days). */
+        maxAge: number
+      }
+    | false
   /**
    * Whether a passkey sign-in with user verification counts as both factors (`"two-factor"`, the
    * default) or as one (`"one-factor"`: a second factor is still asked).
