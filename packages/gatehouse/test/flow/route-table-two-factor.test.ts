@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/core/handler.js"
-import { InvalidTwoFactorCode } from "../../src/errors.js"
+import { InvalidTwoFactorCode, TwoFactorExpired, TwoFactorFailed } from "../../src/errors.js"
 import type { Adapter, AuthConfig } from "../../src/types.js"
 import { base, Client, credentialsConfig, recordingLogger } from "./flow-helpers.js"
 
@@ -98,6 +98,16 @@ describe("the two-factor routes", () => {
     const client = new Client(twoFactorConfig({ pages: { twoFactor: "/verify" } }))
     const response = await client.postForm("two-factor", { csrfToken: await client.csrfToken(), code: "000000" })
     expect(response.headers.get("location")).toBe("https://app.test/verify?error=InvalidTwoFactorCode")
+  })
+
+  it.each([
+    ["TwoFactorExpired", () => new TwoFactorExpired("no pending sign-in")],
+    ["TwoFactorFailed", () => new TwoFactorFailed("too many wrong codes")],
+  ])("%s sends the user back to the sign-in page to start again", async (type, error) => {
+    challenge.throws = error()
+    const client = new Client(twoFactorConfig())
+    const response = await client.postForm("two-factor", { csrfToken: await client.csrfToken(), code: "000000" })
+    expect(response.headers.get("location")).toBe(`${base}/signin?error=${type}`)
   })
 
   it("a configuration error on GET two-factor shows the error page, and on GET two-factor/status answers JSON", async () => {
