@@ -216,8 +216,9 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
     // Only the built-in page is known to read them; a custom page gets Auth.js's query.
     if (!own && !config.pages.signIn && error instanceof CredentialsSignin) for (const [name, value] of typedIdentifiers(config, request)) params.set(name, value)
     page = own ?? pageUrl(place, "signIn", "signin", params)
-  } else if (error instanceof AuthError && error.kind === "twoFactor") {
-    // A wrong code: asked again on the second-factor page while the pending sign-in lasts.
+  } else if (error instanceof AuthError && error.kind === "twoFactor" && config.twoFactor) {
+    // A wrong code: asked again on the second-factor page while the pending sign-in lasts. Without
+    // twoFactor that page is not served, and the error page says it instead.
     page = pageUrl(place, "twoFactor", "two-factor", params)
   } else {
     page = pageUrl(place, "error", "error", params)

@@ -18,7 +18,9 @@ const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbac
   // ...and these, which the request itself got wrong (a lost check cookie, an unknown route or provider).
   "InvalidCheck", "UnknownAction", "InvalidProvider",
   // ...and the account routes' refusals, about the person's own sessions and accounts.
-  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod"]
+  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod",
+  // ...and the second factor's: a wrong or stale code, a missing recent check, no factor to use.
+  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "RecentAuthRequired", "TwoFactorNotEnrolled"]
 /**
  * What a client's request or an ordinary sign-in failure causes, logged as one warning line (anyone
  * can cause these as often as they like); every other type is a server fault, logged whole.
@@ -26,7 +28,8 @@ const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbac
 const CLIENT_CAUSED = ["CredentialsSignin", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "MissingCSRF",
   "AccountNotLinked", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "InvalidCheck", "WebAuthnVerificationError",
   "InvalidRequest", "UnknownAction", "InvalidProvider", "JWTSessionError", "InvalidLogoutToken",
-  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod"]
+  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod",
+  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "RecentAuthRequired", "TwoFactorNotEnrolled"]
 /** Refusals for now: answered with their status and Retry-After, not a redirect. */
 const RETRY_LATER: Record<string, number> = { RateLimited: 429, EmailRateLimited: 429, CredentialsRateLimited: 429, ServerBusy: 503 }
 
@@ -51,6 +54,7 @@ describe("errors become responses in one place", () => {
     if (retryStatus !== undefined) expect(response.status).toBe(retryStatus)
     const location = new URL(retryStatus === undefined ? response.headers.get("location")! : buttonLink(await response.clone().text())!)
     expect(location.origin).toBe(origin)
+    // The second-factor page's errors (kind twoFactor) go to the error page when twoFactor is not configured, as here.
     expect(location.pathname).toBe(instance.kind === "signIn" ? "/auth/signin" : "/auth/error")
     expect(location.searchParams.get("error")).toBe(CLIENT_SAFE.includes(instance.type) ? instance.type : "Configuration")
     expect(location.searchParams.get("code")).toBe(instance instanceof CredentialsSignin ? "credentials" : null)
