@@ -103,7 +103,19 @@ describe("SQLiteAdapter on SQLite", () => {
     SQLiteAdapter(db)
     expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()
-    expect(tables).toEqual(["accounts", "authenticators", "rate_limits", "session_details", "session_versions", "sessions", "users", "verification_token"])
+    expect(tables).toEqual([
+      "accounts",
+      "authenticators",
+      "rate_limits",
+      "session_authentication",
+      "session_details",
+      "session_versions",
+      "sessions",
+      "two_factor",
+      "two_factor_recovery_codes",
+      "users",
+      "verification_token",
+    ])
     const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all()
     expect(indexes).toEqual([
       "accounts_userId_idx",
@@ -152,6 +164,25 @@ describe("SQLiteAdapter on SQLite", () => {
     expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'rate_limits'").pluck().get()).toBe("rate_limits")
     expect((await adapter.getUser("deployed"))?.email).toBe("deployed@example.com")
     expect(await adapter.hitRateLimit("upgraded", 60)).toBe(1)
+  })
+
+  it("upgrades a database of schema version 4: adds the two-factor tables, and its sessions read as not recorded until raised", async () => {
+    const db = open(fresh())
+    for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) db.exec(migration)
+    db.pragma("user_version = 4")
+    db.prepare(`INSERT INTO users (id, email) VALUES ('deployed', 'deployed@example.com')`).run()
+    db.prepare(`INSERT INTO sessions (id, "userId", expires, "sessionToken") VALUES ('row-1', 'deployed', ?, 'sha256:old')`).run(Date.now() + day)
+    db.prepare(`INSERT INTO session_details ("sessionId", created_at) VALUES ('row-1', ?)`).run(Date.now())
+    const adapter = SQLiteAdapter(db)
+    expect(pragma(db, "user_version")).toBe(5)
+    expect((await adapter.getSessionAndUser("sha256:old"))?.session.authentication).toBeNull()
+    const [listed] = await adapter.listSessionsByUserId("deployed")
+    expect(listed?.details).toMatchObject({ aal: null, amr: null, secondFactorAt: null })
+    const secondFactorAt = new Date(Date.now() - 1000)
+    expect(await adapter.updateSessionAuthentication("sha256:old", { aal: 2, amr: ["pwd", "otp"], secondFactorAt })).toBe(true)
+    expect((await adapter.getSessionAndUser("sha256:old"))?.session.authentication).toEqual({ aal: 2, amr: ["pwd", "otp"], secondFactorAt })
+    await adapter.setTotpPendingSecret("deployed", "sealed")
+    expect((await adapter.getTwoFactor("deployed"))?.totpPendingSecret).toBe("sealed")
   })
 
   it("migrates a new file once when several threads open it at the same moment", async () => {
@@ -330,7 +361,7 @@ describe("SQLiteAdapter on SQLite", () => {
     db.close()
 
     const again = SQLiteAdapter(open(file))
-    expect(await again.getSessionAndUser("st")).toEqual({ session, user: created })
+    expect(await again.getSessionAndUser("st")).toEqual({ session: { ...session, authentication: null }, user: created })
     expect(await again.getAccount("g-1", "google")).toEqual(account)
     expect(await again.getAuthenticator("cred")).toEqual(authenticator)
     expect(await again.useVerificationToken(token)).toEqual(token)
@@ -598,7 +629,7 @@ function compiledAdapterUrl(): string {
   // "#primitives" resolves as the package's own imports map resolves it on Node.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module", imports: { "#primitives": "./primitives/node.js" } }))
   // The adapter and every module it imports at run time, each in its place under src/.
-  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
+  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/two-factor-fields", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
   for (const name of modules) {
     const source = readFileSync(fileURLToPath(new URL(`../../src/${name}.ts`, import.meta.url)), "utf8")
     const { outputText } = ts.transpileModule(source, {
