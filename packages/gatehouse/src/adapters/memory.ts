@@ -1,5 +1,5 @@
 /**
- * An adapter that keeps users, accounts, sessions, verification tokens, authenticators and
+ * An adapter that keeps users, accounts, sessions, verification tokens, authenticators, second factors and
  * rate-limit counts in memory, for tests (yours and Gatehouse's). It behaves like a small
  * database: every call returns copies, unique keys and references to users are enforced, deleting
  * a user removes what the user owns, and nothing is shared between two `MemoryAdapter()` calls.
