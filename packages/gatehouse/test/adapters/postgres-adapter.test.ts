@@ -292,10 +292,13 @@ describe("PostgresAdapter", () => {
     expect(await keys()).toEqual([`${prefix}-busy`, `${prefix}-just-ended`])
   })
 
-  test("deleting a user in SQL removes its accounts, sessions and authenticators (ON DELETE CASCADE)", async () => {
+  test("deleting a user in SQL removes its accounts, sessions, authenticators and second factors (ON DELETE CASCADE)", async () => {
     const user = await adapter.createUser(newUser())
     await adapter.linkAccount({ userId: user.id, type: "oauth", provider: "github", providerAccountId: crypto.randomUUID() })
-    await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+    const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+    await adapter.updateSessionAuthentication(session.sessionToken, { aal: 2, amr: ["otp"], secondFactorAt: new Date() })
+    await adapter.setTotpPendingSecret(user.id, "sealed")
+    await adapter.replaceRecoveryCodes(user.id, ["hash"])
     await adapter.createAuthenticator({
       credentialID: crypto.randomUUID(),
       userId: user.id,
@@ -308,10 +311,12 @@ describe("PostgresAdapter", () => {
     expect((await adapter.listAuthenticatorsByUserId(user.id))[0]?.counter).toBe(2 ** 32 - 1)
 
     await pool.query(`DELETE FROM users WHERE id = $1`, [user.id])
-    for (const table of ["accounts", "sessions", "authenticators"]) {
+    for (const table of ["accounts", "sessions", "authenticators", "two_factor", "two_factor_recovery_codes"]) {
       const left = await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE "userId" = $1`, [user.id])
       expect(left.rows[0]?.n, table).toBe(0)
     }
+    const authentication = await pool.query(`SELECT count(*)::int AS n FROM session_authentication WHERE "sessionId" = $1`, [session.id])
+    expect(authentication.rows[0]?.n).toBe(0)
   })
 
   test("rejects a session or account for a user that does not exist (foreign keys)", async () => {

@@ -246,16 +246,23 @@ describe("SQLiteAdapter on SQLite", () => {
         credentialDeviceType: "singleDevice",
         credentialBackedUp: false,
       })
+      await adapter.createSessionDetails(`s-${id}`, { createdAt: new Date(), userAgent: null, idpProvider: null, idpSid: null, aal: 1, amr: ["pwd"], secondFactorAt: null })
+      await adapter.setTotpPendingSecret(id, `sealed-${id}`)
+      await adapter.replaceRecoveryCodes(id, [`hash-${id}`])
     }
 
     // Plain SQL, not the adapter: the foreign keys themselves remove what the user owned.
     db.prepare("DELETE FROM users WHERE id = ?").run(owner.id)
-    for (const table of ["accounts", "sessions", "authenticators"]) {
+    for (const table of ["accounts", "sessions", "authenticators", "two_factor", "two_factor_recovery_codes"]) {
       expect(db.prepare(`SELECT "userId" FROM ${table}`).pluck().all(), table).toEqual([other.id])
     }
+    // A session's authentication goes with its row.
+    expect(count(db, "session_authentication")).toBe(1)
 
     expect(await adapter.deleteUser(other.id)).toEqual(other)
-    for (const table of ["users", "accounts", "sessions", "authenticators"]) expect(count(db, table), table).toBe(0)
+    for (const table of ["users", "accounts", "sessions", "authenticators", "two_factor", "two_factor_recovery_codes", "session_authentication"]) {
+      expect(count(db, table), table).toBe(0)
+    }
   })
 
   it("gives back the session row's own id from every session method, as Auth.js's adapter tests expect", async () => {
@@ -293,6 +300,20 @@ describe("SQLiteAdapter on SQLite", () => {
     const winners = results.filter((result) => result !== null)
     expect(winners).toEqual([token])
     expect(await adapters[1].useVerificationToken(token)).toBeNull()
+  })
+
+  it("lets one of 50 concurrent uses of a TOTP step, and of a recovery code, succeed across two connections", async () => {
+    const file = fresh()
+    const adapters = [SQLiteAdapter(open(file)), SQLiteAdapter(open(file))] as const
+    const { id } = await adapters[0].createUser(user())
+    await adapters[0].setTotpPendingSecret(id, "sealed")
+    expect(await adapters[1].enableTotp(id, { sealed: "sealed", step: 100, recoveryCodeHashes: ["code-a", "code-b"] })).toBe(true)
+
+    const steps = await Promise.all(Array.from({ length: 50 }, (_, i) => adapters[i % 2]!.useTotpStep(id, 101)))
+    expect(steps.filter(Boolean)).toHaveLength(1)
+    const codes = await Promise.all(Array.from({ length: 50 }, (_, i) => adapters[i % 2]!.useRecoveryCode(id, "code-a")))
+    expect(codes.filter(Boolean)).toHaveLength(1)
+    expect(await adapters[0].getTwoFactor(id)).toMatchObject({ totpLastStep: 101, recoveryCodesLeft: 1 })
   })
 
   // better-sqlite3 is synchronous, so the race above interleaves calls but never runs two at once.
