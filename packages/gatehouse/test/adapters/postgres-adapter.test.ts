@@ -443,6 +443,21 @@ describe("migrate", () => {
     expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(2)
   })
 
+  test("an enableTotp racing replaceRecoveryCodes leaves exactly one set of codes standing", async () => {
+    const user = await adapter.createUser(newUser())
+    await adapter.setTotpPendingSecret(user.id, "sealed")
+    const sets = Array.from({ length: 6 }, (_, i) => [`race-${i}-a`, `race-${i}-b`])
+    const [enabled] = await Promise.all([
+      adapter.enableTotp(user.id, { sealed: "sealed", step: 7, recoveryCodeHashes: ["enable-a", "enable-b"] }),
+      ...sets.map((hashes) => adapter.replaceRecoveryCodes(user.id, hashes)),
+    ])
+    expect(enabled).toBe(true)
+    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(2)
+    let usable = 0
+    for (const hashes of [["enable-a", "enable-b"], ...sets]) if (await adapter.useRecoveryCode(user.id, hashes[0]!)) usable++
+    expect(usable).toBe(1)
+  })
+
   test("exports its SQL, which runs by hand as well", async () => {
     expect(postgresSchema).toMatch(/CREATE TABLE IF NOT EXISTS users/)
     const byHand = testSchema()
