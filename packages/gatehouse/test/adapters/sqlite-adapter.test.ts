@@ -353,6 +353,43 @@ describe("SQLiteAdapter on SQLite", () => {
     }
   })
 
+  it("hands each recovery code, and each TOTP step, to at most one of two threads racing on their own connections", async () => {
+    const name = fresh()
+    const db = open(name)
+    const adapter = SQLiteAdapter(db)
+    const { id } = await adapter.createUser(user())
+    const codes = Array.from({ length: 500 }, (_, i) => `code-${i}`)
+    await adapter.setTotpPendingSecret(id, "sealed")
+    expect(await adapter.enableTotp(id, { sealed: "sealed", step: 0, recoveryCodeHashes: codes })).toBe(true)
+    const steps = Array.from({ length: 500 }, (_, i) => i + 1)
+
+    const start = new Int32Array(new SharedArrayBuffer(4))
+    const worker = new Worker(RACING_TWO_FACTOR_WORKER, {
+      eval: true,
+      workerData: { driver: requireHere.resolve("better-sqlite3"), adapterUrl: compiledAdapterUrl(), file: join(dir, name), userId: id, codes, steps, start },
+    })
+    try {
+      const workerWon = new Promise<{ codes: string[]; steps: number[] }>((resolve, reject) => {
+        worker.once("message", resolve)
+        worker.once("error", reject)
+      })
+      arriveAndWait(start, 2)
+      const mainCodes: string[] = []
+      for (const code of codes) if (await adapter.useRecoveryCode(id, code)) mainCodes.push(code)
+      const mainSteps: number[] = []
+      for (const step of steps) if (await adapter.useTotpStep(id, step)) mainSteps.push(step)
+      const other = await workerWon
+      const wonCodes = [...mainCodes, ...other.codes]
+      expect(wonCodes.length).toBe(codes.length)
+      expect(new Set(wonCodes).size).toBe(codes.length)
+      const wonSteps = [...mainSteps, ...other.steps]
+      expect(new Set(wonSteps).size).toBe(wonSteps.length)
+      expect(await adapter.getTwoFactor(id)).toMatchObject({ recoveryCodesLeft: 0, totpLastStep: 500 })
+    } finally {
+      await worker.terminate()
+    }
+  })
+
   it("keeps everything across close and reopen", async () => {
     const file = fresh()
     const db = open(file)
@@ -683,6 +720,21 @@ function arriveAndWait(counter, parties) {
 }`
 
 /** Waits for the start signal, then uses every token once through its own adapter; posts the ones it won. */
+const RACING_TWO_FACTOR_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads")
+const Database = require(workerData.driver)
+import(workerData.adapterUrl).then(async ({ SQLiteAdapter }) => {
+  const adapter = SQLiteAdapter(new Database(workerData.file))
+  ${BARRIER_SOURCE}
+  arriveAndWait(workerData.start, 2)
+  const codes = []
+  for (const code of workerData.codes) if (await adapter.useRecoveryCode(workerData.userId, code)) codes.push(code)
+  const steps = []
+  for (const step of workerData.steps) if (await adapter.useTotpStep(workerData.userId, step)) steps.push(step)
+  parentPort.postMessage({ codes, steps })
+})
+`
+
 const RACING_WORKER = `
 const { parentPort, workerData } = require("node:worker_threads")
 const Database = require(workerData.driver)
