@@ -269,6 +269,13 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  *   concurrent requests.
  * - `hitRateLimit` needs the `rate_limits` table, which {@link migrate} adds to databases that
  *   predate it: run `migrate` again after upgrading.
+ * - The second-factor methods and `updateSessionAuthentication` need the `two_factor`,
+ *   `two_factor_recovery_codes` and `session_authentication` tables, which {@link migrate} adds:
+ *   run it again after upgrading. Until then `getSessionAndUser` still reads every session (with
+ *   `authentication: null`); those methods fail, naming the missing table.
+ * - `useTotpStep`, `useRecoveryCode`, `enableTotp`, `updateTotpSecret` and
+ *   `replaceRecoveryCodes` are each one statement, so they hold under concurrent requests on any
+ *   number of connections without a transaction of the caller's.
  * - On a pg `Pool` or `Client`, statements are prepared once per connection (see
  *   {@link PostgresAdapterOptions}); pass `{ preparedStatements: false }` behind a pooler that
  *   cannot keep them.
