@@ -324,6 +324,34 @@ describe("PostgresAdapter", () => {
     await expect(adapter.createSession({ sessionToken: crypto.randomUUID(), userId: nobody, expires: new Date() })).rejects.toMatchObject({ code: "23503" })
     await expect(adapter.linkAccount({ userId: nobody, type: "oauth", provider: "x", providerAccountId: "y" })).rejects.toMatchObject({ code: "23503" })
   })
+
+  test("of concurrent replaceRecoveryCodes through a pool of 12 connections, exactly one set of codes stands", async () => {
+    const user = await adapter.createUser(newUser())
+    await adapter.replaceRecoveryCodes(user.id, ["before-1", "before-2"])
+    const sets = Array.from({ length: 10 }, (_, i) => [`set-${i}-a`, `set-${i}-b`, `set-${i}-c`])
+    await Promise.all(sets.map((hashes) => adapter.replaceRecoveryCodes(user.id, hashes)))
+    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(3)
+    expect(await adapter.useRecoveryCode(user.id, "before-1")).toBe(false)
+    const usable: number[] = []
+    for (const [i, hashes] of sets.entries()) if (await adapter.useRecoveryCode(user.id, hashes[0]!)) usable.push(i)
+    expect(usable).toHaveLength(1)
+    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(2)
+  })
+
+  test("an enableTotp racing replaceRecoveryCodes leaves exactly one set of codes standing", async () => {
+    const user = await adapter.createUser(newUser())
+    await adapter.setTotpPendingSecret(user.id, "sealed")
+    const sets = Array.from({ length: 6 }, (_, i) => [`race-${i}-a`, `race-${i}-b`])
+    const [enabled] = await Promise.all([
+      adapter.enableTotp(user.id, { sealed: "sealed", step: 7, recoveryCodeHashes: ["enable-a", "enable-b"] }),
+      ...sets.map((hashes) => adapter.replaceRecoveryCodes(user.id, hashes)),
+    ])
+    expect(enabled).toBe(true)
+    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(2)
+    let usable = 0
+    for (const hashes of [["enable-a", "enable-b"], ...sets]) if (await adapter.useRecoveryCode(user.id, hashes[0]!)) usable++
+    expect(usable).toBe(1)
+  })
 })
 
 describe("migrate", () => {
@@ -428,34 +456,6 @@ describe("migrate", () => {
     } finally {
       await older.drop()
     }
-  })
-
-  test("of concurrent replaceRecoveryCodes through a pool of 12 connections, exactly one set of codes stands", async () => {
-    const user = await adapter.createUser(newUser())
-    await adapter.replaceRecoveryCodes(user.id, ["before-1", "before-2"])
-    const sets = Array.from({ length: 10 }, (_, i) => [`set-${i}-a`, `set-${i}-b`, `set-${i}-c`])
-    await Promise.all(sets.map((hashes) => adapter.replaceRecoveryCodes(user.id, hashes)))
-    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(3)
-    expect(await adapter.useRecoveryCode(user.id, "before-1")).toBe(false)
-    const usable: number[] = []
-    for (const [i, hashes] of sets.entries()) if (await adapter.useRecoveryCode(user.id, hashes[0]!)) usable.push(i)
-    expect(usable).toHaveLength(1)
-    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(2)
-  })
-
-  test("an enableTotp racing replaceRecoveryCodes leaves exactly one set of codes standing", async () => {
-    const user = await adapter.createUser(newUser())
-    await adapter.setTotpPendingSecret(user.id, "sealed")
-    const sets = Array.from({ length: 6 }, (_, i) => [`race-${i}-a`, `race-${i}-b`])
-    const [enabled] = await Promise.all([
-      adapter.enableTotp(user.id, { sealed: "sealed", step: 7, recoveryCodeHashes: ["enable-a", "enable-b"] }),
-      ...sets.map((hashes) => adapter.replaceRecoveryCodes(user.id, hashes)),
-    ])
-    expect(enabled).toBe(true)
-    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(2)
-    let usable = 0
-    for (const hashes of [["enable-a", "enable-b"], ...sets]) if (await adapter.useRecoveryCode(user.id, hashes[0]!)) usable++
-    expect(usable).toBe(1)
   })
 
   test("exports its SQL, which runs by hand as well", async () => {
