@@ -84,6 +84,16 @@ export const GATEHOUSE_ADDITIONS: readonly (keyof Adapter)[] = Object.freeze([
   "deleteVerificationTokens",
   "hitRateLimit",
   "deleteAuthenticator",
+  "updateSessionAuthentication",
+  "getTwoFactor",
+  "setTotpPendingSecret",
+  "enableTotp",
+  "useTotpStep",
+  "updateTotpSecret",
+  "replaceRecoveryCodes",
+  "useRecoveryCode",
+  "incrementTwoFactorTrustVersion",
+  "deleteTwoFactor",
 ] satisfies (keyof Adapter)[])
 
 /**
