@@ -7,7 +7,7 @@ import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, JWTSessionError, SessionTokenError } from "../../errors.js"
 import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
-import type { Account, Profile, Session, SessionCallbackParams, User } from "../../types.js"
+import type { Account, Profile, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
@@ -116,6 +116,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       due || changed()
         ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, standing.deadline, now) })), { expires: new Date(slid) })
         : []
+    // Set after the session callback, which cannot change it; Auth.js configurations get no new field.
+    if (config.twoFactor) (session as Session).authentication = sessionAuthenticationOf(token)
     await emitEvent(config, "session", { session: session as Session, token })
     return { session: session as Session, cookies }
   } catch (error) {
@@ -147,7 +149,7 @@ type Standing = { deadline: number; checked: boolean; claims: JWT } | null
  * The claims that are Gatehouse's, never the application's: what a `jwt` callback (which may
  * spread the client's update data into the token) returns for them is replaced.
  */
-const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider"] as const
+const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider", "aal", "amr", "secondFactorAt"] as const
 
 /** None of {@link SESSION_CLAIMS}: what most sessions (no absolute lifetime, no revocation) carry. */
 const NO_CLAIMS: JWT = Object.freeze({})
@@ -168,14 +170,16 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   const version = versionOfToken(payload)
   const idpSession = typeof payload.idpSession === "string" ? payload.idpSession : undefined
   const logoutProvider = typeof payload.logoutProvider === "string" ? payload.logoutProvider : undefined
+  const authentication = authenticationClaims(payload)
   const claims: JWT =
-    started === undefined && version === 0 && idpSession === undefined && logoutProvider === undefined
+    started === undefined && version === 0 && idpSession === undefined && logoutProvider === undefined && authentication === undefined
       ? NO_CLAIMS
       : {
           ...(started !== undefined && { signedInAt: started }),
           ...(version !== 0 && { sessionVersion: version }),
           ...(idpSession !== undefined && { idpSession }),
           ...(logoutProvider !== undefined && { logoutProvider }),
+          ...authentication,
         }
   const sub = payload.sub
   if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false, claims }
@@ -200,7 +204,7 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
 function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previousSub: unknown): JWT | Promise<JWT> {
   // Every name of SESSION_CLAIMS, left out by a rest copy: spreading and then deleting them would
   // turn the copy into a slow dictionary object that each later spread of it pays for.
-  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, ...own } = token
+  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, ...own } = token
   const sub = own.sub
   if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return claims === NO_CLAIMS ? own : { ...own, ...claims }
   return withMovedUserVersion(ctx, own, claims, sub)
@@ -209,7 +213,8 @@ function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previou
 /** `own` with the session version of `sub`, the user a `jwt` callback moved the session to. */
 async function withMovedUserVersion(ctx: RequestContext, own: JWT, claims: JWT, sub: string): Promise<JWT> {
   const version = await currentSessionVersion(ctx.config, sub)
-  const { sessionVersion: _previous, ...rest } = claims
+  // How the session was authenticated was about the user it belonged to: the new user's reads as one factor.
+  const { sessionVersion: _previous, aal: _a, amr: _m, secondFactorAt: _f, ...rest } = claims
   return { ...own, ...rest, ...(version !== 0 && { sessionVersion: version }), versionCheckedAt: Math.floor(Date.now() / 1000) }
 }
 
@@ -230,7 +235,40 @@ function reissueAfterMs(session: RequestContext["config"]["session"], jwt: Reque
 
 /** Whether the decoded token already holds Gatehouse's own claims as they are to be written. */
 function sameSessionClaims(decoded: JWT, claims: JWT): boolean {
-  return SESSION_CLAIMS.every((claim) => decoded[claim] === claims[claim])
+  return SESSION_CLAIMS.every((claim) => (claim === "amr" ? sameAmr(decoded.amr, claims.amr) : decoded[claim] === claims[claim]))
+}
+
+/** Whether two `amr` claims hold the same values in the same order (arrays are never `===`). */
+function sameAmr(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((value, index) => value === b[index])
+}
+
+/**
+ * The two-factor claims of a decoded token (`aal`, `amr`, `secondFactorAt`), kept only in their
+ * own shape; `undefined` for a token without them (no `twoFactor`, or issued before it).
+ */
+function authenticationClaims(payload: JWT): JWT | undefined {
+  const { aal, amr, secondFactorAt } = payload
+  if (aal !== 1 && aal !== 2) return undefined
+  return {
+    aal,
+    amr: Array.isArray(amr) ? amr.filter((value): value is string => typeof value === "string") : [],
+    ...(typeof secondFactorAt === "number" && Number.isFinite(secondFactorAt) && { secondFactorAt }),
+  }
+}
+
+/**
+ * `session.authentication` from the token's claims; a token without them reads as one factor.
+ */
+export function sessionAuthenticationOf(token: JWT): SessionAuthentication {
+  const claims = authenticationClaims(token)
+  if (!claims) return { aal: 1, amr: [], secondFactorAt: null }
+  return {
+    aal: claims.aal as 1 | 2,
+    amr: [...(claims.amr as string[])],
+    secondFactorAt: typeof claims.secondFactorAt === "number" ? new Date(claims.secondFactorAt * 1000).toISOString() : null,
+  }
 }
 
 /**
@@ -280,6 +318,8 @@ export interface SignInData {
   idpSession?: IdpSession
   /** The OIDC provider whose end-session endpoint can end the provider's session too (RP-initiated logout). */
   logoutProvider?: string
+  /** How the session was authenticated; present only with `twoFactor` configured (no claims otherwise). */
+  authentication?: SessionAuthentication
 }
 
 /**
@@ -318,6 +358,12 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
     ...(config.backchannelLogout && data.idpSession && checksVersions(config) && { idpSession: await idpSessionKey(data.idpSession) }),
     // Which provider the session came from, when it can be signed out of there too; never a token.
     ...(data.logoutProvider !== undefined && { logoutProvider: data.logoutProvider }),
+    // Set here, after the `jwt` callback, which therefore cannot change them.
+    ...(data.authentication && {
+      aal: data.authentication.aal,
+      amr: [...data.authentication.amr],
+      ...(data.authentication.secondFactorAt !== null && { secondFactorAt: Math.floor(Date.parse(data.authentication.secondFactorAt) / 1000) }),
+    }),
   }
   const token = await withSessionClaims(ctx, returned, claims, undefined)
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
