@@ -207,14 +207,20 @@ function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previou
   const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, ...own } = token
   const sub = own.sub
   if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return claims === NO_CLAIMS ? own : { ...own, ...claims }
-  return withMovedUserVersion(ctx, own, claims, sub)
+  // At issue (no previous user) the claims are the new session's own, not another user's.
+  return withMovedUserVersion(ctx, own, previousSub === undefined ? claims : withoutAuthentication(claims), sub)
+}
+
+/** `claims` without how the session was authenticated: that was about the user the session belonged to. */
+function withoutAuthentication(claims: JWT): JWT {
+  const { aal: _a, amr: _m, secondFactorAt: _f, ...rest } = claims
+  return rest
 }
 
 /** `own` with the session version of `sub`, the user a `jwt` callback moved the session to. */
 async function withMovedUserVersion(ctx: RequestContext, own: JWT, claims: JWT, sub: string): Promise<JWT> {
   const version = await currentSessionVersion(ctx.config, sub)
-  // How the session was authenticated was about the user it belonged to: the new user's reads as one factor.
-  const { sessionVersion: _previous, aal: _a, amr: _m, secondFactorAt: _f, ...rest } = claims
+  const { sessionVersion: _previous, ...rest } = claims
   return { ...own, ...rest, ...(version !== 0 && { sessionVersion: version }), versionCheckedAt: Math.floor(Date.now() / 1000) }
 }
 
