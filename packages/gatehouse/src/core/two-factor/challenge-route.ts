@@ -1,24 +1,97 @@
 /**
- * `GET|POST {basePath}/two-factor`: the second-factor page, and the code posted to it (finishing a
- * pending sign-in, or a step-up of the current session). Served only with `twoFactor`
- * configured. Not built yet (issue 37, sign-in core): both answer {@link UnknownAction}, so a
- * configuration with `twoFactor` gets a clear refusal rather than a half-made sign-in.
+ * `GET|POST {basePath}/two-factor`: the second-factor page, and the code posted to it, finishing a
+ * pending sign-in. Served only with `twoFactor` configured; the route entry has checked CSRF for
+ * every POST. Not built yet: step-up of a current session, the email code, enrolment during
+ * sign-in (a pending sign-in in `enrol` mode), and the built-in page's final look (pages part).
  * @module
  */
-import { UnknownAction } from "../../errors.js"
+import { InvalidTwoFactorCode, TwoFactorExpired, TwoFactorFailed, UnknownAction } from "../../errors.js"
+import type { TwoFactorMethod } from "../../types.js"
+import { callAdapter } from "../adapter-call.js"
 import type { ResponseInternal } from "../internal-response.js"
-import type { RequestContext } from "../request-context.js"
+import { escapeHtml } from "../pages/escape-html.js"
+import { htmlResponse } from "../pages/html-response.js"
+import { renderPage } from "../pages/layout.js"
+import { routeUrl, type RequestContext } from "../request-context.js"
+import { completePendingSignIn } from "./complete.js"
+import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type PendingSignIn } from "./pending.js"
+import { throttleTwoFactorAttempt } from "./rate-limit.js"
+import { recoveryCodeHash } from "./recovery-codes.js"
+import { openTotpSecret } from "./secret-seal.js"
+import { verifyTotp } from "./totp.js"
 
-/** `GET two-factor`: the challenge or enrolment page of the pending sign-in, or a step-up. */
-export async function twoFactorPage(_ctx: RequestContext): Promise<ResponseInternal> {
-  throw notBuilt()
+/** `GET two-factor`: a plain form asking for the code of the pending sign-in (or a recovery code). */
+export async function twoFactorPage(ctx: RequestContext): Promise<ResponseInternal> {
+  const pending = await readPending(ctx)
+  if (!pending) throw new TwoFactorExpired("There is no sign-in waiting for a second factor")
+  if (pending.mode === "enrol") throw notBuilt("Enrolment during sign-in")
+  const action = escapeHtml(routeUrl(ctx, "two-factor"))
+  const csrf = `<input type="hidden" name="csrfToken" value="${escapeHtml(ctx.csrfToken ?? "")}">`
+  const error = typeof ctx.request.query.error === "string" ? `<p role="alert" id="two-factor-error">That code did not work. Try again.</p>` : ""
+  const body =
+    "<h1>Two-step verification</h1>" +
+    error +
+    `<form method="post" action="${action}">${csrf}<input type="hidden" name="method" value="totp">` +
+    `<label for="code">Code from your authenticator app</label>` +
+    `<input id="code" name="code" autocomplete="one-time-code" inputmode="numeric" required${error && ' aria-describedby="two-factor-error"'}>` +
+    `<button type="submit">Verify</button></form>` +
+    `<form method="post" action="${action}">${csrf}<input type="hidden" name="method" value="recovery">` +
+    `<label for="recovery-code">Or a recovery code</label><input id="recovery-code" name="code" autocomplete="off" required>` +
+    `<button type="submit">Use recovery code</button></form>`
+  const page = htmlResponse(renderPage({ title: "Two-step verification", theme: ctx.config.theme, body }))
+  return { ...page, headers: { ...page.headers, "Cache-Control": "no-store" } }
 }
 
-/** `POST two-factor`: `code`, `method` (`totp`, `email`, `recovery`), `trustDevice`, `csrfToken`. */
-export async function twoFactorChallenge(_ctx: RequestContext): Promise<ResponseInternal> {
-  throw notBuilt()
+/**
+ * `POST two-factor`: `code` and `method` (`totp`, the default, or `recovery`) against the pending
+ * sign-in. Each try is counted before it is checked, per pending sign-in (5, server-side, so a
+ * replayed cookie cannot reset them) and per client and user (the shared limiter).
+ *
+ * @throws {TwoFactorExpired} without a live pending sign-in, or once it was finished.
+ * @throws {InvalidTwoFactorCode} for a wrong code while tries remain.
+ * @throws {TwoFactorFailed} at the last wrong try: the pending sign-in is void.
+ */
+export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseInternal> {
+  const pending = await readPending(ctx)
+  if (!pending) throw new TwoFactorExpired("There is no sign-in waiting for a second factor")
+  if (pending.mode === "enrol") throw notBuilt("Enrolment during sign-in")
+  const body = ctx.request.body ?? {}
+  const method = body.method === undefined || body.method === "" ? "totp" : body.method
+  if (method !== "totp" && method !== "recovery") {
+    if (method === "email") throw notBuilt("The email code")
+    throw new InvalidTwoFactorCode("Unknown second-factor method")
+  }
+  const code = typeof body.code === "string" ? body.code : ""
+
+  await throttleTwoFactorAttempt(ctx, pending.uid)
+  const { count, allowed } = await countAttempt(ctx, pending.pid)
+  if (!allowed) throw new TwoFactorFailed("Too many wrong codes for this sign-in")
+
+  if (await checkCode(ctx, pending, method, code)) return completePendingSignIn(ctx, pending, method)
+  if (count >= PENDING_MAX_ATTEMPTS) {
+    // Void server-side already (the count); the cookie goes too, so the browser starts again.
+    ctx.cookiesAlways.push(...clearPending(ctx))
+    throw new TwoFactorFailed("Too many wrong codes for this sign-in")
+  }
+  throw new InvalidTwoFactorCode("The second-factor code is wrong")
 }
 
-function notBuilt(): UnknownAction {
-  return new UnknownAction("The two-factor challenge is not available yet in this version of Gatehouse")
+/** Whether `code` is right for the pending user, spending it (a TOTP step, a recovery code) when it is. */
+async function checkCode(ctx: RequestContext, pending: PendingSignIn, method: Exclude<TwoFactorMethod, "email">, code: string): Promise<boolean> {
+  const { adapter } = ctx.config
+  if (method === "recovery") {
+    const hash = await recoveryCodeHash(pending.uid, code)
+    return hash !== undefined && (await callAdapter(adapter, "useRecoveryCode", pending.uid, hash)) === true
+  }
+  const stored = await callAdapter(adapter, "getTwoFactor", pending.uid)
+  if (!stored?.enabledAt || !stored.totpSecret) return false
+  const opened = await openTotpSecret(ctx.config, pending.uid, stored.totpSecret)
+  // A secret that does not open is stored data gone wrong, not a wrong code: a fault.
+  if (!opened) throw new TwoFactorFailed("The stored authenticator secret could not be opened")
+  const step = await verifyTotp(opened.secret, code, { afterStep: stored.totpLastStep })
+  return step !== undefined && (await callAdapter(adapter, "useTotpStep", pending.uid, step)) === true
+}
+
+function notBuilt(what: string): UnknownAction {
+  return new UnknownAction(`${what} is not available yet in this version of Gatehouse`)
 }

@@ -1,0 +1,56 @@
+/**
+ * The end of a sign-in that waited for its second factor: the only place besides the choke point
+ * (../sign-in-session.ts) that issues a sign-in's session. The `jwt` callback runs here (with the
+ * `account` and `profile` the pending cookie carried), then the `signIn` event.
+ * @module
+ */
+import { TwoFactorExpired, TwoFactorFailed } from "../../errors.js"
+import type { SessionAuthentication, TwoFactorMethod } from "../../types.js"
+import { callAdapter } from "../adapter-call.js"
+import type { ResponseInternal } from "../internal-response.js"
+import type { RequestContext } from "../request-context.js"
+import { sessionCookies, signedIn } from "../sign-in-session.js"
+import { clearPending, spendPending, type PendingSignIn } from "./pending.js"
+import { withMfa } from "./policy.js"
+
+/**
+ * Issues the session of `pending`, whose second factor (`method`) was just checked, at aal 2. The
+ * pending sign-in is spent first: a replayed cookie or a second submit issues nothing.
+ *
+ * @throws {TwoFactorExpired} when the pending sign-in was already spent.
+ * @throws {TwoFactorFailed} when its user no longer exists.
+ */
+export async function completePendingSignIn(ctx: RequestContext, pending: PendingSignIn, method: TwoFactorMethod): Promise<ResponseInternal> {
+  if (!(await spendPending(ctx, pending.pid))) throw new TwoFactorExpired("The pending sign-in was already finished")
+  const user = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
+  if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
+  const authentication: SessionAuthentication = {
+    aal: 2,
+    amr: withMfa([...pending.firstAmr, "otp"]),
+    secondFactor: method,
+    secondFactorAt: new Date().toISOString(),
+  }
+  const { account, profile, isNewUser } = pending
+  const cookies = await sessionCookies(
+    ctx,
+    {
+      user,
+      account,
+      ...(profile && { profile }),
+      isNewUser,
+      ...(pending.idpSession && { idpSession: pending.idpSession }),
+      ...(pending.logoutProvider !== undefined && { logoutProvider: pending.logoutProvider }),
+    },
+    authentication,
+  )
+  return signedIn(
+    ctx,
+    {
+      user,
+      event: { user, account, ...(profile && { profile }), isNewUser },
+      next: pending.next,
+      ...(pending.removed && { removed: pending.removed }),
+    },
+    [...clearPending(ctx), ...cookies],
+  )
+}
