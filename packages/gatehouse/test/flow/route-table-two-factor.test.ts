@@ -57,12 +57,12 @@ describe("the two-factor routes", () => {
     }
   })
 
-  it("with twoFactor, serves GET two-factor (refused as not available yet, on the error page)", async () => {
+  it("with twoFactor, serves GET two-factor (without a pending sign-in: back to the sign-in page, TwoFactorExpired)", async () => {
     const { logger, lines } = recordingLogger()
     const response = await auth(new Request(`${base}/two-factor`), twoFactorConfig({ logger }))
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${base}/error?error=UnknownAction`)
-    expect(lines.some((line) => line.code === "UnknownAction" && String(line.message).includes("two-factor"))).toBe(true)
+    expect(response.headers.get("location")).toBe(`${base}/signin?error=TwoFactorExpired`)
+    expect(lines.some((line) => line.code === "TwoFactorExpired")).toBe(true)
   })
 
   it("with twoFactor, serves GET two-factor/status without minting CSRF or callback-url cookies", async () => {
