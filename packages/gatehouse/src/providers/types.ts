@@ -488,6 +488,8 @@ export interface VerifiedWebAuthnRegistration {
     credentialDeviceType: string
     /** Whether the credential is backed up (synced). */
     credentialBackedUp: boolean
+    /** Whether the authenticator verified the user (PIN, biometrics): the UV flag. */
+    userVerified?: boolean
   }
 }
 
@@ -503,6 +505,8 @@ export interface VerifiedWebAuthnAuthentication {
     credentialDeviceType?: string
     /** Whether the credential is backed up (synced). */
     credentialBackedUp?: boolean
+    /** Whether the authenticator verified the user (PIN, biometrics): the UV flag. */
+    userVerified?: boolean
   }
 }
 
