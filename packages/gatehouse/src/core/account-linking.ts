@@ -52,6 +52,11 @@ export interface SignInOutcome {
   isNewUser: boolean
   /** What proving the address removed from an account nobody had proven it for. */
   removed?: RemovedSignInMethods
+  /**
+   * The user was signed in already and stays the same (an account linked to, or signed in with by,
+   * the session's own user): the new session carries on the current one's authentication.
+   */
+  continuesSession?: boolean
 }
 
 /**
@@ -117,12 +122,12 @@ async function linkedUser(
       await emitEvent(ctx.config, "updateUser", { user: updated })
       return { user: updated, isNewUser: false }
     }
-    return { user: owner, isNewUser: false }
+    return { user: owner, isNewUser: false, ...(signedIn && { continuesSession: true }) }
   }
 
   if (signedIn) {
     await linkAccount(ctx, signedIn, account, user, attach)
-    return { user: signedIn, isNewUser: false }
+    return { user: signedIn, isNewUser: false, continuesSession: true }
   }
 
   const sameEmail = user.email ? await callAdapter(adapter, "getUserByEmail", user.email) : null

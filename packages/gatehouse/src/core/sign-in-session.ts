@@ -13,7 +13,7 @@ import { callAdapter } from "./adapter-call.js"
 import { emitEvent } from "./events.js"
 import type { ResponseInternal } from "./internal-response.js"
 import { pageUrl, type RequestContext } from "./request-context.js"
-import { issueSession, type SignInData } from "./sessions/index.js"
+import { currentAuthentication, issueSession, type SignInData } from "./sessions/index.js"
 import type { IdpSession } from "./sessions/idp-session.js"
 import { sessionStoreOf } from "./sessions/session-cookie.js"
 import type { FirstFactor } from "./two-factor/policy.js"
@@ -36,6 +36,8 @@ export interface FirstFactorDone {
   next: string
   /** What claiming an unproven account removed, shown before going on. */
   removed?: RemovedSignInMethods
+  /** The request's session is this user's (linking while signed in): its authentication carries over. */
+  continuesSession?: boolean
 }
 
 /**
@@ -46,6 +48,12 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
   const { twoFactor } = ctx.config
   if (!twoFactor) return signedIn(ctx, signIn, await sessionCookies(ctx, signIn, undefined))
 
+  if (signIn.continuesSession) {
+    // Linking while signed in proves nothing new about the person: the session goes on at the
+    // authentication it had, never raised, never re-dated. No session standing: one factor.
+    const current = await currentAuthentication(ctx)
+    return signedIn(ctx, signIn, await sessionCookies(ctx, signIn, current ?? { aal: 1, amr: [...signIn.firstFactor.amr], secondFactorAt: null }))
+  }
   const { twoFactorDecision } = await import("./two-factor/policy.js")
   const user = await storedUser(ctx, signIn.user)
   const decision = await twoFactorDecision(ctx, twoFactor, user, signIn.firstFactor)

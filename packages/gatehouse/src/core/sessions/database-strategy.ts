@@ -250,3 +250,9 @@ function sessionAuthenticationOfRow(stored: AdapterSessionAuthentication | null 
     secondFactorAt: secondFactorAt && !Number.isNaN(secondFactorAt.getTime()) ? secondFactorAt.toISOString() : null,
   }
 }
+
+/** How the request's live database session was authenticated; `null` without one. */
+export async function databaseSessionAuthentication(ctx: RequestContext): Promise<SessionAuthentication | null> {
+  const found = await currentDatabaseSession(ctx)
+  return found ? sessionAuthenticationOfRow((found.session as AdapterSessionWithAuthentication).authentication) : null
+}

@@ -485,3 +485,9 @@ export async function reissueJwtSession(ctx: RequestContext, token: JWT, session
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
   return sessionStoreOf(ctx).chunk(await config.jwt.encode(tokenParams(ctx, { token: written, maxAge: lifetimeUntil(ctx, deadline, now) })), { expires })
 }
+
+/** How the request's standing JWT session was authenticated; `null` without one. */
+export async function jwtSessionAuthentication(ctx: RequestContext): Promise<SessionAuthentication | null> {
+  const token = await standingJwtSession(ctx)
+  return token ? sessionAuthenticationOf(token) : null
+}
