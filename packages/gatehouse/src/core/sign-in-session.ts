@@ -124,5 +124,6 @@ function removedNames(ctx: RequestContext, removed: RemovedSignInMethods): strin
     return `Your ${name} account`
   })
   if (removed.credentials) names.push("A password")
+  if (removed.twoFactor) names.push("Two-step verification")
   return names
 }
