@@ -66,6 +66,7 @@ interface Setup {
   adapter: Adapted
   uid: string
   signInEvent: ReturnType<typeof vi.fn>
+  challengeEvent: ReturnType<typeof vi.fn>
   jwtCallback: ReturnType<typeof vi.fn>
   /** Runs the first factor; returns its final response (the callback's). */
   firstFactor: () => Promise<Response>
@@ -76,6 +77,7 @@ type FirstFactorKind = "credentials" | "github"
 async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: TwoFactorRequire, enrolled: boolean): Promise<Setup> {
   const adapter = MemoryAdapter() as Adapted
   const signInEvent = vi.fn()
+  const challengeEvent = vi.fn()
   const jwtCallback = vi.fn(({ token }: JWTCallbackParams) => token)
   let uid: string
   let firstFactor: (client: Client) => Promise<Response>
@@ -106,11 +108,11 @@ async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: 
   const config: AuthConfig = {
     ...base,
     twoFactor: { totp: { issuer: "Gatehouse tests" }, require },
-    events: { signIn: signInEvent },
+    events: { signIn: signInEvent, twoFactorChallenge: challengeEvent },
     callbacks: { jwt: jwtCallback },
   }
   const client = new Client(config)
-  return { client, adapter, uid, signInEvent, jwtCallback, firstFactor: () => firstFactor(client) }
+  return { client, adapter, uid, signInEvent, challengeEvent, jwtCallback, firstFactor: () => firstFactor(client) }
 }
 
 async function sessionsOf(adapter: Adapted, uid: string) {
@@ -157,6 +159,7 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
         expect(s.client.jar.get(SESSION)).toBeTruthy()
         expect(s.client.jar.get(PENDING)).toBeUndefined()
         expect(s.signInEvent).toHaveBeenCalledTimes(1)
+        expect(s.challengeEvent.mock.calls).toEqual([[{ user: expect.objectContaining({ id: s.uid }), method: "totp", success: true }]])
         if (strategy === "database") expect(await sessionsOf(s.adapter, s.uid)).toHaveLength(rowsBefore + 1)
         if (strategy === "jwt") expect(s.jwtCallback.mock.calls.filter(([params]) => params.trigger === "signIn")).toHaveLength(1)
         const session = (await s.client.session()) as { authentication: { aal: number; amr: string[]; secondFactorAt: string | null } }
@@ -182,6 +185,7 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
         const late = await postCode(s.client, totpAt(key, currentStep()))
         expect(late.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=TwoFactorFailed`)
         await expectNoSession(s, rowsBefore)
+        expect(s.challengeEvent.mock.calls.map(([message]) => message.success)).toEqual([false, false, false, false, false])
       })
 
       it("issues nothing for a pending cookie replayed after its sign-in finished, even with an unused recovery code", async () => {

@@ -8,6 +8,7 @@
 import { InvalidTwoFactorCode, TwoFactorExpired, TwoFactorFailed, UnknownAction } from "../../errors.js"
 import type { TwoFactorMethod } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
+import { emitEvent } from "../events.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { escapeHtml } from "../pages/escape-html.js"
 import { htmlResponse } from "../pages/html-response.js"
@@ -67,7 +68,9 @@ export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseI
   const { count, allowed } = await countAttempt(ctx, pending.pid)
   if (!allowed) throw new TwoFactorFailed("Too many wrong codes for this sign-in")
 
-  if (await checkCode(ctx, pending, method, code)) return completePendingSignIn(ctx, pending, method)
+  const right = await checkCode(ctx, pending, method, code)
+  await challengeEvent(ctx, pending.uid, method, right)
+  if (right) return completePendingSignIn(ctx, pending, method)
   if (count >= PENDING_MAX_ATTEMPTS) {
     // Void server-side already (the count); the cookie goes too, so the browser starts again.
     ctx.cookiesAlways.push(...clearPending(ctx))
@@ -90,6 +93,13 @@ async function checkCode(ctx: RequestContext, pending: PendingSignIn, method: Ex
   if (!opened) throw new TwoFactorFailed("The stored authenticator secret could not be opened")
   const step = await verifyTotp(opened.secret, code, { afterStep: stored.totpLastStep })
   return step !== undefined && (await callAdapter(adapter, "useTotpStep", pending.uid, step)) === true
+}
+
+/** `twoFactorChallenge`, right or wrong, for the pending user (none when the user is gone). */
+async function challengeEvent(ctx: RequestContext, uid: string, method: TwoFactorMethod, success: boolean): Promise<void> {
+  if (typeof ctx.config.events.twoFactorChallenge !== "function") return
+  const user = await callAdapter(ctx.config.adapter, "getUser", uid)
+  if (user) await emitEvent(ctx.config, "twoFactorChallenge", { user, method, success })
 }
 
 function notBuilt(what: string): UnknownAction {
