@@ -57,6 +57,11 @@ export interface SignInOutcome {
    * the session's own user): the new session carries on the current one's authentication.
    */
   continuesSession?: boolean
+  /**
+   * An account to link to `user` only once the second factor passed: linking by email to a user
+   * with a second factor must not add a way in for someone who then fails it.
+   */
+  deferredLink?: { account: Account; user: User }
 }
 
 /**
@@ -137,6 +142,7 @@ async function linkedUser(
       throw new NotLinked("Another account already exists with the same e-mail address")
     }
     if (sameEmail.emailVerified) {
+      if (!attach && (await hasSecondFactor(ctx, sameEmail.id))) return { user: sameEmail, isNewUser: false, deferredLink: { account, user } }
       await linkAccount(ctx, sameEmail, account, user, attach)
       return { user: sameEmail, isNewUser: false }
     }
@@ -217,6 +223,20 @@ async function createUser(ctx: RequestContext, user: User, emailVerified: Date |
     if (error instanceof AdapterError) await forgetUser(ctx, draft.id)
     throw error
   }
+}
+
+/** Whether `userId` has a second factor enabled (only asked with `twoFactor` configured). */
+async function hasSecondFactor(ctx: RequestContext, userId: string): Promise<boolean> {
+  if (!ctx.config.twoFactor) return false
+  return Boolean((await callAdapter(ctx.config.adapter, "getTwoFactor", userId))?.enabledAt)
+}
+
+/**
+ * Links an account whose linking waited for the second factor (see {@link SignInOutcome.deferredLink}),
+ * firing `linkAccount` as an immediate link would.
+ */
+export function linkDeferredAccount(ctx: RequestContext, owner: AdapterUser, deferred: { account: Account; user: User }): Promise<void> {
+  return linkAccount(ctx, owner, deferred.account, deferred.user, undefined)
 }
 
 async function linkAccount(

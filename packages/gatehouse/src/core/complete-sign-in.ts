@@ -54,7 +54,7 @@ export async function completeSignIn(ctx: RequestContext, signIn: ProviderSignIn
   const redirect = await runSignInCallback(ctx, { user: known ?? signIn.user, account, ...(profile && { profile }) })
   if (redirect) return { redirect }
 
-  const { user, isNewUser, removed, continuesSession } = await resolveSignInUser(ctx, signIn)
+  const { user, isNewUser, removed, continuesSession, deferredLink } = await resolveSignInUser(ctx, signIn)
   const { newUser } = ctx.config.pages
   const next = isNewUser && newUser ? `${newUser}${newUser.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: ctx.callbackUrl })}` : ctx.callbackUrl
   return startSignedInSession(ctx, {
@@ -69,6 +69,7 @@ export async function completeSignIn(ctx: RequestContext, signIn: ProviderSignIn
     next,
     ...(removed && { removed }),
     ...(continuesSession && { continuesSession }),
+    ...(deferredLink && { deferredLink }),
   })
 }
 

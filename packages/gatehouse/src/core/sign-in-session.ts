@@ -38,6 +38,8 @@ export interface FirstFactorDone {
   removed?: RemovedSignInMethods
   /** The request's session is this user's (linking while signed in): its authentication carries over. */
   continuesSession?: boolean
+  /** An account to link once the second factor passed (set only when one is due). */
+  deferredLink?: { account: Account; user: User }
 }
 
 /**
@@ -57,7 +59,12 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
   const { twoFactorDecision } = await import("./two-factor/policy.js")
   const user = await storedUser(ctx, signIn.user)
   const decision = await twoFactorDecision(ctx, twoFactor, user, signIn.firstFactor)
-  if (decision.kind === "none") return signedIn(ctx, signIn, await sessionCookies(ctx, signIn, decision.authentication))
+  if (decision.kind === "none") {
+    // Deferred only for a user with a second factor, whom the decision always challenges; should it
+    // ever not, the link happens as it would have without the deferral.
+    if (signIn.deferredLink) await (await import("./account-linking.js")).linkDeferredAccount(ctx, user, signIn.deferredLink)
+    return signedIn(ctx, signIn, await sessionCookies(ctx, signIn, decision.authentication))
+  }
 
   const { startPending } = await import("./two-factor/pending.js")
   const { cookies } = await startPending(ctx, {
@@ -71,6 +78,7 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
     ...(signIn.logoutProvider !== undefined && { logoutProvider: signIn.logoutProvider }),
     next: signIn.next,
     ...(signIn.removed && removedAnything(signIn.removed) && { removed: signIn.removed }),
+    ...(signIn.deferredLink && { deferredLink: signIn.deferredLink }),
   })
   // A sign-in never continues the session the browser had (fixation), and no session may stand
   // meanwhile: the one sent is cleared.

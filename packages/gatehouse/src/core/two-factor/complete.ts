@@ -6,6 +6,7 @@
  */
 import { TwoFactorExpired, TwoFactorFailed } from "../../errors.js"
 import type { SessionAuthentication, TwoFactorMethod } from "../../types.js"
+import { linkDeferredAccount } from "../account-linking.js"
 import { callAdapter } from "../adapter-call.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
@@ -24,6 +25,8 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
   if (!(await spendPending(ctx, pending.pid))) throw new TwoFactorExpired("The pending sign-in was already finished")
   const user = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
   if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
+  // Linked only now: a sign-in that fails its second factor adds no way into the account.
+  if (pending.deferredLink) await linkDeferredAccount(ctx, user, pending.deferredLink)
   const authentication: SessionAuthentication = {
     aal: 2,
     amr: withMfa([...pending.firstAmr, "otp"]),

@@ -16,7 +16,7 @@ import type { Cookie } from "../../cookies/defaults.js"
 import { TWO_FACTOR_COOKIE_MAX_AGE } from "../../cookies/defaults.js"
 import { sessionStore } from "../../cookies/session-store.js"
 import { CLOCK_TOLERANCE, decode, encode } from "../../jwt/index.js"
-import type { Account, Profile } from "../../resources.js"
+import type { Account, Profile, User } from "../../resources.js"
 import { randomHex } from "../crypto.js"
 import { countEvent } from "../event-counter.js"
 import type { RequestContext } from "../request-context.js"
@@ -50,8 +50,11 @@ export interface PendingSignInInput {
   next: string
   /** What claiming an unproven account removed, for the page shown after the second factor. */
   removed?: RemovedSignInMethods
-  /** An account to link only once the second factor passed (linking by email to an enrolled user). */
-  deferredLink?: Account
+  /**
+   * An account to link only once the second factor passed (linking by email to an enrolled user),
+   * with the provider's user for the `linkAccount` event.
+   */
+  deferredLink?: { account: Account; user: User }
   /** The email code sent for this sign-in, if one was. */
   emailCode?: EmailCodeState
 }
