@@ -229,3 +229,32 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
     })
   })
 })
+
+describe.each(["jwt", "database"] as const)('%s sessions: require as a function of the stored user', (strategy) => {
+  it("true: a user who is not enrolled gets no session (enrolment first); the function saw the stored user", async () => {
+    const seen: AdapterUser[] = []
+    const s = await setup("credentials", strategy, (user) => (seen.push(user), true), false)
+    const rowsBefore = (await sessionsOf(s.adapter, s.uid)).length
+    expect((await s.firstFactor()).headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    await expectNoSession(s, rowsBefore)
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({ id: s.uid, email: "ada@app.test", emailVerified: null })
+  })
+
+  it("false: a user who is not enrolled is signed in at aal 1", async () => {
+    const s = await setup("credentials", strategy, () => false, false)
+    expect((await s.firstFactor()).headers.get("location")).toBe(DASHBOARD)
+    expect(((await s.client.session()) as { authentication: unknown }).authentication).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
+  })
+
+  it("throwing: the sign-in is refused (fail closed), no session", async () => {
+    const s = await setup("credentials", strategy, () => {
+      throw new Error("directory down")
+    }, false)
+    const rowsBefore = (await sessionsOf(s.adapter, s.uid)).length
+    const refused = await s.firstFactor()
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
+    await expectNoSession(s, rowsBefore)
+    expect(s.client.jar.get(PENDING)).toBeUndefined()
+  })
+})
