@@ -1,6 +1,6 @@
 /**
- * A first slice of the bypass matrix (issue 37): credentials and an OAuth provider (the
- * GitHub-shaped server of test/support) × user enrolled or not × `require` "enrolled" or "always",
+ * A first slice of the bypass matrix (issue 37): credentials, an OAuth provider (the
+ * GitHub-shaped server of test/support) and an email link × user enrolled or not × `require` "enrolled" or "always",
  * under JWT and database sessions on the memory adapter. After the first factor no session exists
  * (no cookie, no row, no `signIn` event, no `jwt` callback, no session read); after the right TOTP
  * code (computed here with node:crypto, not with the library) exactly one, at aal 2. Five wrong
@@ -13,6 +13,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { recoveryCodeHashes } from "../../src/core/two-factor/recovery-codes.js"
 import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import { Credentials } from "../../src/providers/credentials.js"
+import type { EmailConfig, VerificationRequestParams } from "../../src/providers/types.js"
 import type { AuthConfig, JWTCallbackParams, SessionStrategy, TwoFactorRequire } from "../../src/types.js"
 import { startGitHubLikeServer, githubLikeProvider, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
@@ -72,7 +73,7 @@ interface Setup {
   firstFactor: () => Promise<Response>
 }
 
-type FirstFactorKind = "credentials" | "github"
+type FirstFactorKind = "credentials" | "github" | "email"
 
 async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: TwoFactorRequire, enrolled: boolean): Promise<Setup> {
   const adapter = MemoryAdapter() as Adapted
@@ -92,6 +93,18 @@ async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: 
     })
     firstFactor = (client) => client.signIn({ username: "ada", password: "correct horse", callbackUrl: DASHBOARD })
     base.providers = [provider]
+  } else if (kind === "email") {
+    const stored = await adapter.createUser({ id: "", name: "Ada", email: "ada@app.test", emailVerified: new Date() } as AdapterUser)
+    uid = stored.id
+    const sent: VerificationRequestParams[] = []
+    base.providers = [{ id: "email", name: "Email", type: "email", sendVerificationRequest: (params) => void sent.push(params) } as EmailConfig]
+    firstFactor = async (client) => {
+      await client.postForm("signin/email", { csrfToken: await client.csrfToken(), email: "ada@app.test", callbackUrl: DASHBOARD })
+      const link = new URL(sent.at(-1)!.url)
+      expect(link.origin + link.pathname).toBe(`${ORIGIN}/auth/callback/email`)
+      // The browser that asked opens the link: bound, it signs in on the GET.
+      return client.get(`callback/email${link.search}`)
+    }
   } else {
     base.providers = [githubLikeProvider(github)]
     firstFactor = async (client) => {
@@ -133,8 +146,9 @@ async function expectNoSession(s: Setup, rowsBefore: number): Promise<void> {
 }
 
 describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
-  describe.each(["credentials", "github"] as const)("first factor %s", (kind) => {
-    const firstAmr = kind === "credentials" ? "pwd" : "fed"
+  describe.each(["credentials", "github", "email"] as const)("first factor %s", (kind) => {
+    const firstAmr = kind === "credentials" ? "pwd" : kind === "email" ? "otp" : "fed"
+    const secondAmr = [...new Set([firstAmr, "otp"]), "mfa"]
 
     describe.each(["enrolled", "always"] as const)('an enrolled user, require "%s"', (require) => {
       it("gets no session after the first factor, and exactly one at aal 2 after the right TOTP code", async () => {
@@ -163,7 +177,7 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
         if (strategy === "database") expect(await sessionsOf(s.adapter, s.uid)).toHaveLength(rowsBefore + 1)
         if (strategy === "jwt") expect(s.jwtCallback.mock.calls.filter(([params]) => params.trigger === "signIn")).toHaveLength(1)
         const session = (await s.client.session()) as { authentication: { aal: number; amr: string[]; secondFactorAt: string | null } }
-        expect(session.authentication).toMatchObject({ aal: 2, amr: [firstAmr, "otp", "mfa"] })
+        expect(session.authentication).toMatchObject({ aal: 2, amr: secondAmr })
         expect(Date.now() - Date.parse(session.authentication.secondFactorAt!)).toBeLessThan(60_000)
       })
 
