@@ -8,6 +8,7 @@ import { createHmac, randomBytes } from "node:crypto"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { recoveryCodeHashes } from "../../src/core/two-factor/recovery-codes.js"
 import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import { decode } from "../../src/jwt/index.js"
 import { Credentials } from "../../src/providers/credentials.js"
@@ -59,11 +60,13 @@ async function app(strategy: SessionStrategy, extra: Partial<AuthConfig> = {}, t
   return { adapter, uid, config, client, signIn }
 }
 
+const RECOVERY_CODE = "7QJX-M2KD-9WTR"
+
 async function enrol(adapter: Adapted, uid: string): Promise<Uint8Array> {
   const key = new Uint8Array(randomBytes(20))
   const sealed = await sealTotpSecret({ secret: [secret] }, uid, key)
   await adapter.setTotpPendingSecret(uid, sealed)
-  await adapter.enableTotp(uid, { sealed, step: Math.floor(Date.now() / 30_000) - 5, recoveryCodeHashes: [] })
+  await adapter.enableTotp(uid, { sealed, step: Math.floor(Date.now() / 30_000) - 5, recoveryCodeHashes: await recoveryCodeHashes(uid, [RECOVERY_CODE]) })
   return key
 }
 
@@ -157,5 +160,36 @@ describe.each(["jwt", "database"] as const)("%s sessions: pending cookies that f
     expect(client.jar.get(SESSION)).toBeUndefined()
     expect(await adapter.listSessionsByUserId(uid)).toHaveLength(0)
     expect(await other.adapter.listSessionsByUserId(other.uid)).toHaveLength(0)
+  })
+})
+
+describe.each(["jwt", "database"] as const)("%s sessions: codes that finish a sign-in once only", (strategy) => {
+  it("a recovery code finishes one sign-in at aal 2; the same code on the next sign-in is refused", async () => {
+    const { client, signIn, adapter, uid } = await app(strategy)
+    await enrol(adapter, uid)
+    await signIn()
+    const done = await client.postForm("two-factor", { csrfToken: await client.csrfToken(), code: RECOVERY_CODE.toLowerCase(), method: "recovery" })
+    expect(done.headers.get("location")).toBe(DASHBOARD)
+    expect(await authenticationOf(client)).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
+
+    const again = new Client(client.config)
+    await again.signIn({ username: "ada", password: "correct horse", callbackUrl: DASHBOARD })
+    const refused = await again.postForm("two-factor", { csrfToken: await again.csrfToken(), code: RECOVERY_CODE, method: "recovery" })
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor?error=InvalidTwoFactorCode`)
+    expect(again.jar.get(SESSION)).toBeUndefined()
+  })
+
+  it("the right TOTP code submitted twice at once issues one session", async () => {
+    const { client, signIn, adapter, uid } = await app(strategy)
+    const key = await enrol(adapter, uid)
+    await signIn()
+    const csrfToken = await client.csrfToken()
+    const code = totpAt(key, Math.floor(Date.now() / 30_000))
+    const answers = await Promise.all([client.postForm("two-factor", { csrfToken, code }), client.postForm("two-factor", { csrfToken, code })])
+    const locations = answers.map((answer) => answer.headers.get("location")).sort()
+    expect(locations.filter((location) => location === DASHBOARD)).toHaveLength(1)
+    const sessionCookies = answers.filter((answer) => answer.headers.getSetCookie().some((line) => line.startsWith(`${SESSION}=`) && !line.startsWith(`${SESSION}=;`)))
+    expect(sessionCookies).toHaveLength(1)
+    if (strategy === "database") expect(await adapter.listSessionsByUserId(uid)).toHaveLength(1)
   })
 })
