@@ -35,6 +35,7 @@ export async function twoFactorPage(ctx: RequestContext): Promise<ResponseIntern
     `<form method="post" action="${action}">${csrf}<input type="hidden" name="method" value="totp">` +
     `<label for="code">Code from your authenticator app</label>` +
     `<input id="code" name="code" autocomplete="one-time-code" inputmode="numeric" required${error && ' aria-describedby="two-factor-error"'}>` +
+    (ctx.config.twoFactor?.trustDevice ? `<label><input type="checkbox" name="trustDevice" value="on"> Don't ask again on this browser</label>` : "") +
     `<button type="submit">Verify</button></form>` +
     `<form method="post" action="${action}">${csrf}<input type="hidden" name="method" value="recovery">` +
     `<label for="recovery-code">Or a recovery code</label><input id="recovery-code" name="code" autocomplete="off" required>` +
@@ -70,7 +71,7 @@ export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseI
 
   const right = await checkCode(ctx, pending, method, code)
   await challengeEvent(ctx, pending.uid, method, right)
-  if (right) return completePendingSignIn(ctx, pending, method)
+  if (right) return completePendingSignIn(ctx, pending, method, { trustDevice: isChecked(body.trustDevice) })
   if (count >= PENDING_MAX_ATTEMPTS) {
     // Void server-side already (the count); the cookie goes too, so the browser starts again.
     ctx.cookiesAlways.push(...clearPending(ctx))
@@ -100,6 +101,11 @@ async function challengeEvent(ctx: RequestContext, uid: string, method: TwoFacto
   if (typeof ctx.config.events.twoFactorChallenge !== "function") return
   const user = await callAdapter(ctx.config.adapter, "getUser", uid)
   if (user) await emitEvent(ctx.config, "twoFactorChallenge", { user, method, success })
+}
+
+/** A checkbox's or JSON flag's "on". */
+function isChecked(value: unknown): boolean {
+  return value === true || value === "on" || value === "true" || value === "1"
 }
 
 function notBuilt(what: string): UnknownAction {

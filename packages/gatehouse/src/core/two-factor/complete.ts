@@ -4,6 +4,7 @@
  * `account` and `profile` the pending cookie carried), then the `signIn` event.
  * @module
  */
+import type { Cookie } from "../../cookies/defaults.js"
 import { TwoFactorExpired, TwoFactorFailed } from "../../errors.js"
 import type { SessionAuthentication, TwoFactorMethod } from "../../types.js"
 import { linkDeferredAccount } from "../account-linking.js"
@@ -13,6 +14,7 @@ import type { RequestContext } from "../request-context.js"
 import { sessionCookies, signedIn } from "../sign-in-session.js"
 import { clearPending, spendPending, type PendingSignIn } from "./pending.js"
 import { withMfa } from "./policy.js"
+import { trustDeviceCookie } from "./trust-device.js"
 
 /**
  * Issues the session of `pending`, whose second factor (`method`) was just checked, at aal 2. The
@@ -21,7 +23,7 @@ import { withMfa } from "./policy.js"
  * @throws {TwoFactorExpired} when the pending sign-in was already spent.
  * @throws {TwoFactorFailed} when its user no longer exists.
  */
-export async function completePendingSignIn(ctx: RequestContext, pending: PendingSignIn, method: TwoFactorMethod): Promise<ResponseInternal> {
+export async function completePendingSignIn(ctx: RequestContext, pending: PendingSignIn, method: TwoFactorMethod, options: { trustDevice?: boolean } = {}): Promise<ResponseInternal> {
   if (!(await spendPending(ctx, pending.pid))) throw new TwoFactorExpired("The pending sign-in was already finished")
   const user = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
   if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
@@ -54,6 +56,18 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
       next: pending.next,
       ...(pending.removed && { removed: pending.removed }),
     },
-    [...clearPending(ctx), ...cookies],
+    [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, user.id) : [])],
   )
+}
+
+/**
+ * The cookie trusting this browser ("don't ask again here"), when `twoFactor.trustDevice` is on and
+ * the user's factor is enabled: it is bound to the stored row's enabling time and trust version.
+ */
+async function trustCookies(ctx: RequestContext, userId: string): Promise<Cookie[]> {
+  const trust = ctx.config.twoFactor?.trustDevice
+  if (!trust) return []
+  const stored = await callAdapter(ctx.config.adapter, "getTwoFactor", userId)
+  if (!stored?.enabledAt) return []
+  return [await trustDeviceCookie(ctx, { userId, enabledAt: stored.enabledAt, trustVersion: stored.trustVersion }, trust.maxAge)]
 }
