@@ -15,17 +15,19 @@ import { htmlResponse } from "../pages/html-response.js"
 import { renderPage } from "../pages/layout.js"
 import { routeUrl, type RequestContext } from "../request-context.js"
 import { completePendingSignIn } from "./complete.js"
+import { twoFactorEnrolPage } from "./enrol-page.js"
 import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type PendingSignIn } from "./pending.js"
 import { throttleTwoFactorAttempt } from "./rate-limit.js"
 import { recoveryCodeHash } from "./recovery-codes.js"
 import { openTotpSecret } from "./secret-seal.js"
+import { stepUpChallenge } from "./step-up.js"
 import { verifyTotp } from "./totp.js"
 
 /** `GET two-factor`: a plain form asking for the code of the pending sign-in (or a recovery code). */
 export async function twoFactorPage(ctx: RequestContext): Promise<ResponseInternal> {
   const pending = await readPending(ctx)
   if (!pending) throw new TwoFactorExpired("There is no sign-in waiting for a second factor")
-  if (pending.mode === "enrol") throw notBuilt("Enrolment during sign-in")
+  if (pending.mode === "enrol") return twoFactorEnrolPage(ctx, { pending })
   const action = escapeHtml(routeUrl(ctx, "two-factor"))
   const csrf = `<input type="hidden" name="csrfToken" value="${escapeHtml(ctx.csrfToken ?? "")}">`
   const error = typeof ctx.request.query.error === "string" ? `<p role="alert" id="two-factor-error">That code did not work. Try again.</p>` : ""
@@ -55,7 +57,7 @@ export async function twoFactorPage(ctx: RequestContext): Promise<ResponseIntern
  */
 export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseInternal> {
   const pending = await readPending(ctx)
-  if (!pending) throw new TwoFactorExpired("There is no sign-in waiting for a second factor")
+  if (!pending) return stepUpChallenge(ctx)
   if (pending.mode === "enrol") throw notBuilt("Enrolment during sign-in")
   const body = ctx.request.body ?? {}
   const method = body.method === undefined || body.method === "" ? "totp" : body.method
