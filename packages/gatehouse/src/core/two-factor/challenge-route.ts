@@ -14,14 +14,12 @@ import { escapeHtml } from "../pages/escape-html.js"
 import { htmlResponse } from "../pages/html-response.js"
 import { renderPage } from "../pages/layout.js"
 import { routeUrl, type RequestContext } from "../request-context.js"
+import { checkSecondFactorCode } from "./check-code.js"
 import { completePendingSignIn } from "./complete.js"
 import { twoFactorEnrolPage } from "./enrol-page.js"
 import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type PendingSignIn } from "./pending.js"
 import { throttleTwoFactorAttempt } from "./rate-limit.js"
-import { recoveryCodeHash } from "./recovery-codes.js"
-import { openTotpSecret } from "./secret-seal.js"
 import { stepUpChallenge } from "./step-up.js"
-import { verifyTotp } from "./totp.js"
 
 /** `GET two-factor`: a plain form asking for the code of the pending sign-in (or a recovery code). */
 export async function twoFactorPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -71,7 +69,7 @@ export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseI
   const { count, allowed } = await countAttempt(ctx, pending.pid)
   if (!allowed) throw new TwoFactorFailed("Too many wrong codes for this sign-in")
 
-  const right = await checkCode(ctx, pending, method, code)
+  const right = await checkSecondFactorCode(ctx, pending.uid, method, code)
   await challengeEvent(ctx, pending.uid, method, right)
   if (right) return completePendingSignIn(ctx, pending, method, { trustDevice: isChecked(body.trustDevice) })
   if (count >= PENDING_MAX_ATTEMPTS) {
@@ -80,22 +78,6 @@ export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseI
     throw new TwoFactorFailed("Too many wrong codes for this sign-in")
   }
   throw new InvalidTwoFactorCode("The second-factor code is wrong")
-}
-
-/** Whether `code` is right for the pending user, spending it (a TOTP step, a recovery code) when it is. */
-async function checkCode(ctx: RequestContext, pending: PendingSignIn, method: Exclude<TwoFactorMethod, "email">, code: string): Promise<boolean> {
-  const { adapter } = ctx.config
-  if (method === "recovery") {
-    const hash = await recoveryCodeHash(pending.uid, code)
-    return hash !== undefined && (await callAdapter(adapter, "useRecoveryCode", pending.uid, hash)) === true
-  }
-  const stored = await callAdapter(adapter, "getTwoFactor", pending.uid)
-  if (!stored?.enabledAt || !stored.totpSecret) return false
-  const opened = await openTotpSecret(ctx.config, pending.uid, stored.totpSecret)
-  // A secret that does not open is stored data gone wrong, not a wrong code: a fault.
-  if (!opened) throw new TwoFactorFailed("The stored authenticator secret could not be opened")
-  const step = await verifyTotp(opened.secret, code, { afterStep: stored.totpLastStep })
-  return step !== undefined && (await callAdapter(adapter, "useTotpStep", pending.uid, step)) === true
 }
 
 /** `twoFactorChallenge`, right or wrong, for the pending user (none when the user is gone). */
