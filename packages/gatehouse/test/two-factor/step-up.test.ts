@@ -161,3 +161,24 @@ describe.each(stores)("$name: step-up of the request's own session", (store) => 
     }
   })
 })
+
+describe("JWT sessions: a step-up keeps the session's expiry rules", () => {
+  it("the rewritten cookie never outlives absoluteMaxAge, and keeps when the session started", async () => {
+    const app = await signedInApp(stores[0]!, { session: { strategy: "jwt", absoluteMaxAge: 3600 } })
+    try {
+      await app.signIn()
+      const started = (await decode({ token: app.client.jar.get(SESSION)!, secret, salt: SESSION }))!.signedInAt as number
+      const key = await app.enrol()
+      moveClock(3000_000)
+      const raised = await app.stepUp({ code: totpNow(key) })
+      const cookie = raised.headers.getSetCookie().find((line) => line.startsWith(`${SESSION}=`))!
+      const expires = Date.parse(/Expires=([^;]+)/i.exec(cookie)![1]!)
+      expect(expires).toBeLessThanOrEqual((started + 3600) * 1000)
+      const token = (await decode({ token: app.client.jar.get(SESSION)!, secret, salt: SESSION }))!
+      expect(token).toMatchObject({ signedInAt: started, aal: 2 })
+      expect(token.exp as number).toBeLessThanOrEqual(started + 3600)
+    } finally {
+      app.close()
+    }
+  })
+})
