@@ -231,7 +231,8 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
   }
   const status = JSON_REFUSALS.find(([kind]) => error instanceof kind)?.[1]
   if (status !== undefined && error instanceof AuthError) {
-    const body = { error: error.type, message: error.message }
+    // The type only: an application's callback may have thrown it with an internal message.
+    const body = { error: error.type }
     const headers = { ...NO_CACHE_HEADERS, "Content-Type": "application/json" }
     return config.raw ? { status, headers, body } : Response.json(body, { status, headers })
   }
