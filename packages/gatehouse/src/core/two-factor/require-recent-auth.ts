@@ -12,6 +12,14 @@ import type { RecentAuthOptions } from "./recent-auth.js"
 
 export type { RecentAuthOptions }
 
+/** What {@link requireRecentAuth} answers when the second factor is recent enough. */
+export interface RecentAuth {
+  /** The session as the session route answers it (`session.authentication` included). */
+  session: Session
+  /** The stored user the session belongs to. */
+  user: AdapterUser
+}
+
 /**
  * The session and stored user of `request`, when the session checked a second factor recently
  * enough: within `maxAge` seconds (default `twoFactor.freshAge`). A user with no second factor
@@ -39,7 +47,7 @@ export type { RecentAuthOptions }
  * }
  * ```
  */
-export async function requireRecentAuth(request: SessionRequest, config: AuthConfig, options: RecentAuthOptions = {}): Promise<{ session: Session; user: AdapterUser }> {
+export async function requireRecentAuth(request: SessionRequest, config: AuthConfig, options: RecentAuthOptions = {}): Promise<RecentAuth> {
   const { maxAge, aal } = options ?? {}
   if (maxAge !== undefined && !(typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge >= 0)) {
     throw new InvalidConfig("requireRecentAuth: maxAge must be a number of seconds")
