@@ -146,6 +146,42 @@ describe.each(stores)("$name: step-up of the request's own session", (store) => 
     }
   })
 
+  it("counts tries per user: past 10 in 15 minutes even the right code gets 429", async () => {
+    const app = await signedInApp(store)
+    try {
+      await app.signIn()
+      const key = await app.enrol()
+      const wrong = String((Number(totpNow(key)) + 1) % 1_000_000).padStart(6, "0")
+      for (let i = 0; i < 10; i++) expect((await app.stepUp({ code: wrong })).status).toBe(302)
+      const throttled = await app.stepUp({ code: totpNow(key) })
+      expect(throttled.status).toBe(429)
+      expect(throttled.headers.get("retry-after")).toMatch(/^\d+$/)
+      expect(await app.authentication()).toMatchObject({ aal: 1 })
+    } finally {
+      app.close()
+    }
+  })
+
+  it("the right code posted twice at once raises once", async () => {
+    const app = await signedInApp(store)
+    try {
+      await app.signIn()
+      const key = await app.enrol()
+      const csrfToken = await app.client.csrfToken()
+      const code = totpNow(key)
+      const answers = await Promise.all([0, 1].map(() => app.client.postForm("two-factor", { csrfToken, code, callbackUrl: SETTINGS })))
+      expect(answers.map((answer) => answer.headers.get("location")).filter((location) => location === SETTINGS)).toHaveLength(1)
+      expect(app.events.filter((event) => event.success)).toHaveLength(1)
+      if (store.strategy === "jwt") {
+        const written = answers.filter((answer) => answer.headers.getSetCookie().some((line) => line.startsWith(`${SESSION}=`) && !line.startsWith(`${SESSION}=;`)))
+        expect(written).toHaveLength(1)
+      }
+      expect(await app.authentication()).toMatchObject({ aal: 2 })
+    } finally {
+      app.close()
+    }
+  })
+
   it("needs the CSRF token", async () => {
     const app = await signedInApp(store)
     try {
