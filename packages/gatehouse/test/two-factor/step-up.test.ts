@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { decode } from "../../src/jwt/index.js"
+import { memoryStore } from "../../src/stores/memory.js"
 import { Client, secret } from "../flow/flow-helpers.js"
 import { DASHBOARD, ORIGIN, RECOVERY_CODES, SESSION, SETTINGS, moveClock, signedInApp, stores, totpNow } from "./signed-in-app.js"
 
@@ -213,6 +214,22 @@ describe("JWT sessions: a step-up keeps the session's expiry rules", () => {
       const token = (await decode({ token: app.client.jar.get(SESSION)!, secret, salt: SESSION }))!
       expect(token).toMatchObject({ signedInAt: started, aal: 2 })
       expect(token.exp as number).toBeLessThanOrEqual(started + 3600)
+    } finally {
+      app.close()
+    }
+  })
+})
+
+describe("database sessions behind the session cache: a step-up is seen at once", () => {
+  it("the next read after the raise answers aal 2, not the cached aal 1", async () => {
+    const app = await signedInApp(stores[1]!, { sharedStore: memoryStore(), session: { strategy: "database", cacheMaxAge: 60 } })
+    try {
+      await app.signIn()
+      expect(await app.authentication()).toMatchObject({ aal: 1 })
+      expect(await app.authentication()).toMatchObject({ aal: 1 })
+      const key = await app.enrol()
+      await app.stepUp({ code: totpNow(key) })
+      expect(await app.authentication()).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
     } finally {
       app.close()
     }
