@@ -27,6 +27,7 @@ export {
   type LinkedAccount,
   type RevokedSessions,
 } from "./core/account/account-functions.js"
+export { requireRecentAuth, type RecentAuth, type RecentAuthOptions } from "./core/two-factor/require-recent-auth.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"

@@ -18,6 +18,7 @@ import { withoutUndefined } from "./defined-fields.js"
 import type { RequestContext } from "./request-context.js"
 import { currentUser } from "./sessions/index.js"
 import { claimUnprovenAccount, type RemovedSignInMethods } from "./unproven-account.js"
+import { assertRecentForAccountChange } from "./account/recent-second-factor.js"
 
 /** What a provider established about the person signing in. */
 export interface SignInIdentity {
@@ -131,6 +132,8 @@ async function linkedUser(
   }
 
   if (signedIn) {
+    // A new way into the account: checked again here, whichever route started the link.
+    await assertRecentForAccountChange(ctx, signedIn.id)
     await linkAccount(ctx, signedIn, account, user, attach)
     return { user: signedIn, isNewUser: false, continuesSession: true }
   }

@@ -5,7 +5,20 @@
  * or internal message reaches the client.
  * @module
  */
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, MissingCSRF, RateLimited, ServerBusy, UnknownAction, UntrustedHost, isClientError } from "../errors.js"
+import {
+  AuthError,
+  CredentialsSignin,
+  ErrorPageLoop,
+  InvalidRequest,
+  MissingCSRF,
+  RateLimited,
+  RecentAuthRequired,
+  ServerBusy,
+  TwoFactorNotEnrolled,
+  UnknownAction,
+  UntrustedHost,
+  isClientError,
+} from "../errors.js"
 import type { Cookie } from "../cookies/defaults.js"
 import { raw } from "../markers.js"
 import type { AuthConfig, RawMarker } from "../types.js"
@@ -195,6 +208,16 @@ function withCookies(answer: Response | ResponseInternal, cookies: readonly Cook
 }
 
 /**
+ * Refusals of something the client may not do yet, answered as JSON with a status rather than a
+ * redirect (a form or `fetch` must learn it was refused, and why): a sensitive change without a
+ * recent second factor, a second-factor action for a user who has none.
+ */
+const JSON_REFUSALS: readonly [new (...args: never[]) => AuthError, number][] = [
+  [RecentAuthRequired, 403],
+  [TwoFactorNotEnrolled, 409],
+]
+
+/**
  * The answer to a failed action. Only client-safe error types are named (everything else is
  * `Configuration`), on the page of the error's kind; cookies computed before the failure are
  * dropped, as in Auth.js, except the context's `cookiesAlways` (added by the caller). A refusal
@@ -205,6 +228,13 @@ function withCookies(answer: Response | ResponseInternal, cookies: readonly Cook
 async function errorResponse(config: ResolvedConfig, request: InternalRequest, error: unknown, returnRedirect: boolean): Promise<Response | ResponseInternal> {
   if (request.method === "POST" && request.action === "session") {
     return config.raw ? { status: 400, headers: { "Content-Type": "application/json" }, body: null } : Response.json(null, { status: 400 })
+  }
+  const status = JSON_REFUSALS.find(([kind]) => error instanceof kind)?.[1]
+  if (status !== undefined && error instanceof AuthError) {
+    // The type only: an application's callback may have thrown it with an internal message.
+    const body = { error: error.type }
+    const headers = { ...NO_CACHE_HEADERS, "Content-Type": "application/json" }
+    return config.raw ? { status, headers, body } : Response.json(body, { status, headers })
   }
   const params = new URLSearchParams({ error: isClientError(error) ? error.type : "Configuration" })
   if (error instanceof CredentialsSignin) params.set("code", String(error.code))
@@ -219,6 +249,9 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
   } else if (error instanceof AuthError && error.kind === "twoFactor" && config.twoFactor) {
     // A wrong code: asked again on the second-factor page while the pending sign-in lasts. Without
     // twoFactor that page is not served, and the error page says it instead.
+    // Where a step-up was headed, asked again on the page (which checks it again).
+    const back = request.body?.callbackUrl
+    if (typeof back === "string" && back !== "" && back.length <= 2048) params.set("callbackUrl", back)
     page = pageUrl(place, "twoFactor", "two-factor", params)
   } else {
     page = pageUrl(place, "error", "error", params)

@@ -33,6 +33,9 @@ const CLIENT_CAUSED = ["CredentialsSignin", "InvalidEmail", "RateLimited", "Emai
 /** Refusals for now: answered with their status and Retry-After, not a redirect. */
 const RETRY_LATER: Record<string, number> = { RateLimited: 429, EmailRateLimited: 429, CredentialsRateLimited: 429, ServerBusy: 503 }
 
+/** Refusals of what the client may not do yet: JSON with their status and type, not a redirect. */
+const JSON_REFUSAL: Record<string, number> = { RecentAuthRequired: 403, TwoFactorNotEnrolled: 409 }
+
 /** The sign-in link of a retry-later page. */
 function buttonLink(html: string): string | undefined {
   return /<a class="button" href="([^"]+)">Sign in<\/a>/.exec(html)?.[1]?.replaceAll("&amp;", "&")
@@ -52,6 +55,16 @@ describe("errors become responses in one place", () => {
     const instance = new ErrorClass()
     const retryStatus = RETRY_LATER[instance.type]
     if (retryStatus !== undefined) expect(response.status).toBe(retryStatus)
+    const refusalStatus = JSON_REFUSAL[instance.type]
+    if (refusalStatus !== undefined) {
+      expect(response.status).toBe(refusalStatus)
+      const text = await response.text()
+      expect(JSON.parse(text)).toEqual({ error: instance.type })
+      expect(text).not.toContain("10.0.0.7")
+      expect(response.headers.getSetCookie()).toEqual([])
+      expect(lines.filter((line) => line.code === instance.type)).toEqual([{ level: "warn", code: instance.type, message: ["internal detail: db at 10.0.0.7"] }])
+      return
+    }
     const location = new URL(retryStatus === undefined ? response.headers.get("location")! : buttonLink(await response.clone().text())!)
     expect(location.origin).toBe(origin)
     // The second-factor page's errors (kind twoFactor) go to the error page when twoFactor is not configured, as here.

@@ -5,7 +5,7 @@
  * wire format unchanged).
  */
 import { createHmac, randomBytes } from "node:crypto"
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { recoveryCodeHashes } from "../../src/core/two-factor/recovery-codes.js"
@@ -13,16 +13,18 @@ import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import { decode } from "../../src/jwt/index.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
+import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 
 const ORIGIN = "https://app.test"
 const SESSION = "__Secure-authjs.session-token"
 const PENDING = "__Secure-authjs.two-factor"
+const TRUST = "__Secure-authjs.two-factor-trust"
 const DASHBOARD = `${ORIGIN}/dashboard`
 const RAISED = { aal: 2 as const, amr: ["pwd", "otp", "mfa"], secondFactorAt: Math.floor(Date.now() / 1000) }
 const ONE_FACTOR = { aal: 1, amr: ["pwd"], secondFactorAt: null }
 
-type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "createUser" | "listSessionsByUserId">>
+type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "createUser" | "listSessionsByUserId" | "getUserByAccount">>
 
 afterEach(() => {
   vi.useRealTimers()
@@ -191,5 +193,129 @@ describe.each(["jwt", "database"] as const)("%s sessions: codes that finish a si
     const sessionCookies = answers.filter((answer) => answer.headers.getSetCookie().some((line) => line.startsWith(`${SESSION}=`) && !line.startsWith(`${SESSION}=;`)))
     expect(sessionCookies).toHaveLength(1)
     if (strategy === "database") expect(await adapter.listSessionsByUserId(uid)).toHaveLength(1)
+  })
+})
+
+describe("JWT sessions: an access-token refresh writes the token again without raising or re-dating", () => {
+  let github: GitHubLikeServer
+  beforeAll(async () => {
+    github = await startGitHubLikeServer({ redirectUris: [`${ORIGIN}/auth/callback/github`], refreshTokens: true, accessTokenTtl: 30 })
+  })
+  afterAll(() => github?.stop())
+
+  async function signInWithGitHub(client: Client): Promise<Response> {
+    const started = await client.postForm("signin/github", { csrfToken: await client.csrfToken(), callbackUrl: DASHBOARD })
+    const approved = await fetch(new URL(started.headers.get("location")!), { redirect: "manual" })
+    return client.get(`callback/github${new URL(approved.headers.get("location")!).search}`)
+  }
+
+  it("keeps aal 1 at aal 1, and an aal 2 session's secondFactorAt as it was, across refreshes", async () => {
+    const adapter = MemoryAdapter() as Adapted
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      logger: recordingLogger().logger,
+      adapter,
+      session: { strategy: "jwt" },
+      providers: [githubLikeProvider(github, { refreshAccessToken: true })],
+      twoFactor: { totp: { issuer: "Gatehouse tests" }, require: "enrolled" },
+    }
+    const first = new Client(config)
+    expect((await signInWithGitHub(first)).headers.get("location")).toBe(DASHBOARD)
+    const issued = (await tokenOf(first)).access_token
+    expect(await authenticationOf(first)).toEqual({ aal: 1, amr: ["fed"], secondFactorAt: null })
+    // The 30-second access token is due at once: that read refreshed it.
+    expect((await tokenOf(first)).access_token).not.toBe(issued)
+    expect(await tokenOf(first)).toMatchObject({ aal: 1, amr: ["fed"] })
+    expect(await tokenOf(first)).not.toHaveProperty("secondFactorAt")
+
+    const uid = (await adapter.getUserByAccount!({ provider: "github", providerAccountId: String(github.user.id) }))!.id
+    const key = await enrol(adapter, uid)
+    const second = new Client(config)
+    await signInWithGitHub(second)
+    await second.postForm("two-factor", { csrfToken: await second.csrfToken(), code: totpAt(key, Math.floor(Date.now() / 30_000)) })
+    const before = (await tokenOf(second)) as { access_token: string; secondFactorAt: number }
+    expect(before).toMatchObject({ aal: 2, amr: ["fed", "otp", "mfa"] })
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 120_000)
+    expect(await authenticationOf(second)).toMatchObject({ aal: 2, secondFactorAt: new Date(before.secondFactorAt * 1000).toISOString() })
+    const after = await tokenOf(second)
+    expect(after.access_token).not.toBe(before.access_token)
+    expect(after).toMatchObject({ aal: 2, amr: ["fed", "otp", "mfa"], secondFactorAt: before.secondFactorAt })
+  })
+})
+
+describe("JWT sessions: ending the other sessions writes this one again without raising or re-dating", () => {
+  it("keeps an aal 1 session at aal 1, and an aal 2 session's secondFactorAt", async () => {
+    const { client, signIn, adapter, uid } = await app("jwt", { account: { routes: true } })
+    await signIn()
+    const revoke = async (on: Client) => on.postForm("sessions", { csrfToken: await on.csrfToken(), revokeOthers: "true" })
+    expect((await revoke(client)).status).toBe(200)
+    expect(await tokenOf(client)).toMatchObject({ aal: 1, amr: ["pwd"] })
+    expect(await tokenOf(client)).not.toHaveProperty("secondFactorAt")
+    expect(await authenticationOf(client)).toEqual(ONE_FACTOR)
+
+    const key = await enrol(adapter, uid)
+    const raised = new Client(client.config)
+    await raised.signIn({ username: "ada", password: "correct horse", callbackUrl: DASHBOARD })
+    await raised.postForm("two-factor", { csrfToken: await raised.csrfToken(), code: totpAt(key, Math.floor(Date.now() / 30_000)) })
+    const before = (await tokenOf(raised)).secondFactorAt
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 60_000)
+    expect((await revoke(raised)).status).toBe(200)
+    expect(await tokenOf(raised)).toMatchObject({ aal: 2, secondFactorAt: before })
+  })
+})
+
+describe("database sessions: extending a session changes only its expiry", () => {
+  it("keeps an aal 1 row at aal 1, and an aal 2 row's secondFactorAt, when a read extends it", async () => {
+    const { client, signIn, adapter, uid } = await app("database")
+    await signIn()
+    const key = await enrol(adapter, uid)
+    const raised = new Client(client.config)
+    await raised.signIn({ username: "ada", password: "correct horse", callbackUrl: DASHBOARD })
+    await raised.postForm("two-factor", { csrfToken: await raised.csrfToken(), code: totpAt(key, Math.floor(Date.now() / 30_000)) })
+    const before = (await authenticationOf(raised)) as { secondFactorAt: string }
+    const expiries = async () => (await adapter.listSessionsByUserId(uid)).map((row) => new Date(row.expires).getTime()).sort()
+    const expiresBefore = await expiries()
+
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 25 * 60 * 60 * 1000)
+    expect(await authenticationOf(client)).toEqual(ONE_FACTOR)
+    expect(await authenticationOf(raised)).toEqual(before)
+    const expiresAfter = await expiries()
+    expect(expiresAfter.every((expires, index) => expires > expiresBefore[index]!)).toBe(true)
+  })
+})
+
+describe.each(["jwt", "database"] as const)("%s sessions: the account routes and a trusted browser", (strategy) => {
+  it("the account routes raise nothing, and a trusted browser's new session keeps the old check time: stale for the account routes, no step-up", async () => {
+    const { client, signIn, adapter, uid } = await app(strategy, {
+      account: { routes: true },
+      twoFactor: { totp: { issuer: "Gatehouse tests" }, require: "enrolled", trustDevice: { maxAge: 30 * 24 * 60 * 60 } },
+    })
+    await signIn()
+    expect((await client.postForm("sessions", { csrfToken: await client.csrfToken(), revokeOthers: "true" })).status).toBe(200)
+    expect(await authenticationOf(client)).toEqual(ONE_FACTOR)
+
+    const key = await enrol(adapter, uid)
+    await signIn()
+    await client.postForm("two-factor", { csrfToken: await client.csrfToken(), code: totpAt(key, Math.floor(Date.now() / 30_000)), trustDevice: "on" })
+    // The trust cookie dates its check to the second.
+    const checkedAt = Math.floor(Date.parse(((await authenticationOf(client)) as { secondFactorAt: string }).secondFactorAt) / 1000)
+    const trustedAt = new Date(checkedAt * 1000).toISOString()
+    expect(client.jar.get(TRUST)).toBeDefined()
+
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 601_000)
+    expect((await signIn()).headers.get("location")).toBe(DASHBOARD)
+    expect(await authenticationOf(client)).toMatchObject({ aal: 2, secondFactorAt: trustedAt })
+    const refused = await client.postForm("sessions", { csrfToken: await client.csrfToken(), revokeOthers: "true" })
+    expect(refused.status).toBe(403)
+    // The trust cookie is no code: a step-up without one raises nothing.
+    const noCode = await client.postForm("two-factor", { csrfToken: await client.csrfToken() })
+    expect(noCode.headers.get("location")).toMatch(/\/auth\/two-factor\?error=InvalidTwoFactorCode$/)
+    expect(await authenticationOf(client)).toMatchObject({ aal: 2, secondFactorAt: trustedAt })
+    expect((await client.postForm("sessions", { csrfToken: await client.csrfToken(), revokeOthers: "true" })).status).toBe(403)
   })
 })

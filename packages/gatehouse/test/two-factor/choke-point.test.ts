@@ -62,6 +62,12 @@ describe("the sign-in choke point", () => {
     ])
   })
 
+  it("a standing session is raised only by core/two-factor/raise.ts (step-up, enrolment)", () => {
+    expect(filesWith(/\braiseJwtSession\(/, { file: "core/sessions/jwt-strategy.ts", definition: /export function raiseJwtSession\(/ })).toEqual(["core/two-factor/raise.ts"])
+    const writers = filesWith(/["']updateSessionAuthentication["']\s*,\s*[^\]]/).filter((file) => !file.startsWith("testing/"))
+    expect(writers).toEqual(["core/two-factor/raise.ts"])
+  })
+
   it("aal 2 is written only under core/two-factor/ (shipped conformance tests aside)", () => {
     const writers = filesWith(/\baal:\s*2\b/).filter((file) => !file.startsWith("testing/"))
     expect(writers.length).toBeGreaterThan(0)

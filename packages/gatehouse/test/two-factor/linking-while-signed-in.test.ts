@@ -1,7 +1,8 @@
 /**
  * Linking an account while signed in proves nothing new about the person: the new session carries
  * the current one's authentication over, unchanged (never raised, never re-dated), and asks for no
- * second factor. An aal 1 session stays aal 1 even when the user has enrolled meanwhile.
+ * second factor. An aal 1 session stays aal 1; once the user has a second factor, linking needs a
+ * recent check of it (`freshAge`), whichever route started the link.
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -88,14 +89,27 @@ describe.each(["jwt", "database"] as const)("%s sessions: linking an account whi
     expect(await authenticationOf(client)).toEqual(before)
   })
 
-  it("keeps an aal 1 session at aal 1 when the user enrolled after signing in", async () => {
+  it("keeps an aal 1 session at aal 1 for a user with no second factor", async () => {
     const { adapter, uid, client } = await app()
     await client.signIn({ username: "ada", password: "correct horse", callbackUrl: DASHBOARD })
     expect(await authenticationOf(client)).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
-    await enrol(adapter, uid)
 
     expect((await linkGitHub(client)).headers.get("location")).toBe(DASHBOARD)
     expect(client.jar.get(PENDING)).toBeUndefined()
+    expect((await adapter.getUserByAccount({ provider: "github", providerAccountId: "1001" }))?.id).toBe(uid)
+    expect(await authenticationOf(client)).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
+  })
+
+  it("refuses the link (403 RecentAuthRequired) from an aal 1 session of a user who enrolled after signing in", async () => {
+    const { adapter, uid, client } = await app()
+    await client.signIn({ username: "ada", password: "correct horse", callbackUrl: DASHBOARD })
+    await enrol(adapter, uid)
+
+    const refused = await linkGitHub(client)
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({ error: "RecentAuthRequired" })
+    expect(client.jar.get(PENDING)).toBeUndefined()
+    expect(await adapter.getUserByAccount({ provider: "github", providerAccountId: "1001" })).toBeNull()
     expect(await authenticationOf(client)).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
   })
 })

@@ -12,6 +12,7 @@ import {
   InvalidRequest,
   LastSignInMethod,
   MissingCSRF,
+  RecentAuthRequired,
   SessionRequired,
   UnknownAccount,
   UnknownSession,
@@ -24,6 +25,7 @@ import { currentUser } from "../sessions/index.js"
 import { requireProvider } from "../actions/signin.js"
 import { listActiveSessions, revokeActiveSession, revokeOtherSessions } from "./active-sessions.js"
 import { listLinkedAccounts, unlinkLinkedAccount } from "./linked-accounts.js"
+import { assertRecentForAccountChange } from "./recent-second-factor.js"
 
 /** `GET sessions`: the user's sessions. */
 export function sessionsList(ctx: RequestContext): Promise<ResponseInternal> {
@@ -69,7 +71,8 @@ export function accountsChange(ctx: RequestContext): Promise<ResponseInternal> {
  * `POST link/<provider>`: starts an OAuth/OIDC sign-in that links the provider's account to the
  * signed-in user, then returns to `callbackUrl`. A signed-out request is refused rather than
  * signed in, an account another user owns is refused at the callback (`OAuthAccountNotLinked`),
- * and so is a callback where someone else (or nobody) is signed in (`InvalidCheck`).
+ * and so is a callback where someone else (or nobody) is signed in (`InvalidCheck`). A user with a
+ * second factor must have checked it within `twoFactor.freshAge` (`RecentAuthRequired`, 403).
  */
 export async function linkAccount(ctx: RequestContext): Promise<ResponseInternal> {
   if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action link")
@@ -77,6 +80,8 @@ export async function linkAccount(ctx: RequestContext): Promise<ResponseInternal
   if (provider.type !== "oauth" && provider.type !== "oidc") throw new InvalidProvider(`Only OAuth and OIDC providers can be linked, not ${JSON.stringify(provider.id)}`)
   const user = await currentUser(ctx)
   if (!user) throw new SessionRequired("Linking an account needs a signed-in user")
+  // Checked before the provider is even asked: the link would add a way into the account.
+  await assertRecentForAccountChange(ctx, user.id)
   // The user just read goes into the state, so that only they can finish the flow.
   return (await import("../oauth/authorization-url.js")).authorizationRedirect(ctx, provider, user)
 }
@@ -93,6 +98,7 @@ function postedCallbackUrl(ctx: RequestContext): boolean {
 const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
   [SessionRequired, 401],
   [MissingCSRF, 403],
+  [RecentAuthRequired, 403],
   [UnknownSession, 404],
   [UnknownAccount, 404],
   [LastSignInMethod, 409],

@@ -174,11 +174,11 @@ async function storeDetails(ctx: RequestContext, key: string, data: SignInData, 
  * The request's live session row (its `id`, the key it is stored under) and user; `null` for none.
  * Adapter failures propagate.
  */
-export async function currentDatabaseSession(ctx: RequestContext): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+export async function currentDatabaseSession(ctx: RequestContext): Promise<{ session: AdapterSession; user: AdapterUser; key: string } | null> {
   const sessionToken = sessionStoreOf(ctx).value
   if (!sessionToken) return null
   const found = await liveSession(ctx, sessionToken)
-  return found && { session: found.session, user: found.user }
+  return found && { session: found.session, user: found.user, key: found.key }
 }
 
 /**
@@ -242,7 +242,7 @@ export async function storedUserOf(ctx: RequestContext, user: User): Promise<Ada
 }
 
 /** `session.authentication` from what the adapter stored beside the row; nothing recorded reads as one factor. */
-function sessionAuthenticationOfRow(stored: AdapterSessionAuthentication | null | undefined): SessionAuthentication {
+export function sessionAuthenticationOfRow(stored: AdapterSessionAuthentication | null | undefined): SessionAuthentication {
   const secondFactorAt = stored?.secondFactorAt ? new Date(stored.secondFactorAt) : null
   return {
     aal: stored?.aal === 2 ? 2 : 1,

@@ -474,14 +474,34 @@ export async function jwtSessionOrigin(ctx: RequestContext): Promise<SessionOrig
  * again under `sessionVersion`, just raised to end the user's other sessions: this one goes on.
  * Its claims stay as they are; no callback runs.
  */
-export async function reissueJwtSession(ctx: RequestContext, token: JWT, sessionVersion: number): Promise<Cookie[]> {
+export function reissueJwtSession(ctx: RequestContext, token: JWT, sessionVersion: number): Promise<Cookie[]> {
+  return rewriteJwtSession(ctx, token, { sessionVersion, versionCheckedAt: Math.floor(Date.now() / 1000) })
+}
+
+/**
+ * The cookies of the request's session `token` (standing, see {@link standingJwtSession}) written
+ * again with the user's second factor just checked (step-up, enrolment while signed in): the
+ * authentication claims replaced by `authentication`, every other claim as decoded. No callback
+ * runs, and the claims are Gatehouse's own (see {@link SESSION_CLAIMS}): no later `jwt` callback
+ * can change them. The expiry follows the same rules as any other write of the cookie.
+ */
+export function raiseJwtSession(ctx: RequestContext, token: JWT, authentication: SessionAuthentication): Promise<Cookie[]> {
+  return rewriteJwtSession(ctx, token, {
+    aal: authentication.aal,
+    amr: [...authentication.amr],
+    ...(authentication.secondFactorAt !== null && { secondFactorAt: Math.floor(Date.parse(authentication.secondFactorAt) / 1000) }),
+  })
+}
+
+/** `token` written again with `changes` over its claims, sliding like any write, never past its absolute deadline. */
+async function rewriteJwtSession(ctx: RequestContext, token: JWT, changes: JWT): Promise<Cookie[]> {
   const { config } = ctx
   const now = Date.now()
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
   const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : now
   const expiry = typeof token.exp === "number" ? token.exp * 1000 : issuedAt + config.session.maxAge * 1000
   const deadline = absoluteDeadline(config.session, typeof token.signedInAt === "number" ? token.signedInAt : undefined, expiry)
-  const written: JWT = { ...claims, sessionVersion, versionCheckedAt: Math.floor(now / 1000) }
+  const written: JWT = { ...claims, ...changes }
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
   return sessionStoreOf(ctx).chunk(await config.jwt.encode(tokenParams(ctx, { token: written, maxAge: lifetimeUntil(ctx, deadline, now) })), { expires })
 }

@@ -18,13 +18,18 @@ export interface RecentAuthOptions {
 
 /**
  * Passes when `userId` has no second factor enabled (unless `aal: 2` is asked), or when the
- * request's session checked one within `maxAge` seconds.
+ * request's session checked one within `maxAge` seconds. Without `twoFactor` configured nothing is
+ * asked, except `aal: 2`, which then can never pass.
  *
  * @throws {RecentAuthRequired} otherwise.
  */
 export async function assertRecentSecondFactor(ctx: RequestContext, userId: string, options: RecentAuthOptions = {}): Promise<void> {
   const twoFactor = ctx.config.twoFactor
-  if (!twoFactor) return
+  if (!twoFactor) {
+    // No session records a second factor without twoFactor: aal 2 can never be shown (fail closed).
+    if (options.aal === 2) throw new RecentAuthRequired("A second factor was asked for, but twoFactor is not configured")
+    return
+  }
   if (options.aal !== 2) {
     const stored = await callAdapter(ctx.config.adapter, "getTwoFactor", userId)
     if (!stored?.enabledAt) return
