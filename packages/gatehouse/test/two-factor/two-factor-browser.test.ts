@@ -7,6 +7,7 @@
  * user finds them.
  */
 import { createHmac, randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
@@ -19,6 +20,13 @@ import { launchChromium } from "../support/chromium.js"
 import { serveWeb, type WebServer } from "../support/web-server.js"
 import { isFailure, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
+
+/** The browser client's modules as the package ships them (`npm test` builds before testing). */
+const clientModule = readFileSync(new URL("../../dist/client/index.js", import.meta.url), "utf8")
+const twoFactorModule = readFileSync(new URL("../../dist/client/two-factor.js", import.meta.url), "utf8")
+/** `window.client` is `gatehouse-auth/client`, `window.twoFactor` `gatehouse-auth/client/two-factor`. */
+const CLIENT_PAGE = `<!doctype html><title>Client</title><h1>Client</h1>
+<script type="module">import * as client from "/client.js"; import * as twoFactor from "/two-factor.js"; window.client = client; window.twoFactor = twoFactor; document.title = "Client ready"</script>`
 
 type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "createUser" | "listSessionsByUserId">>
 
@@ -74,7 +82,7 @@ beforeAll(async () => {
   browser = await launchChromium()
   store = await storedAdapters.find((candidate) => candidate.name === "SQLite file")!.open()
   const adapter = store.adapter as unknown as Adapted
-  for (const name of ["ada", "bob", "cy"]) people.set(name, await enrol(adapter, name))
+  for (const name of ["ada", "bob", "cy", "dee"]) people.set(name, await enrol(adapter, name))
   const { logger, lines } = recordingLogger()
   const config: AuthConfig = {
     secret,
@@ -94,8 +102,13 @@ beforeAll(async () => {
     ],
     twoFactor: { totp: { issuer: "Gatehouse tests" }, trustDevice: { maxAge: 30 * 24 * 60 * 60 } },
   }
+  const script = (code: string) => new Response(code, { headers: { "content-type": "text/javascript" } })
   server = await serveWeb((request) => {
-    if (new URL(request.url).pathname.startsWith("/auth/")) return Auth(request, config as Omit<AuthConfig, "raw">)
+    const { pathname } = new URL(request.url)
+    if (pathname.startsWith("/auth/")) return Auth(request, config as Omit<AuthConfig, "raw">)
+    if (pathname === "/client.js") return script(clientModule)
+    if (pathname === "/two-factor.js") return script(twoFactorModule)
+    if (pathname === "/client") return new Response(CLIENT_PAGE, { headers: { "content-type": "text/html" } })
     return new Response("<!doctype html><title>Dashboard</title><h1>Dashboard</h1>", { headers: { "content-type": "text/html" } })
   })
   origin = server.origin
@@ -227,6 +240,36 @@ describe("two-step sign-in in Chromium (SQLite, database sessions)", () => {
     const other = await freshContext()
     await signInWithKeyboard(other.page, "cy")
     await other.context.close()
+    await context.close()
+    expect(errors()).toEqual([])
+  })
+
+  it("from the app's own page: signIn (redirect: false) says twoFactor, verifyTwoFactor of gatehouse-auth/client/two-factor finishes it", async () => {
+    const dee = people.get("dee")!
+    const { context, page } = await freshContext()
+    await page.goto(`${origin}/client`)
+    await page.waitForFunction(() => document.title === "Client ready")
+    type Window = { client: typeof import("../../src/client/index.js"); twoFactor: typeof import("../../src/client/two-factor.js") }
+    const first = await page.evaluate(
+      (dashboard) => (window as unknown as Window).client.signIn("credentials", { username: "dee", password: "correct horse", redirectTo: dashboard, redirect: false }),
+      `${origin}/dashboard`,
+    )
+    expect(first).toMatchObject({ ok: true, url: `${origin}/auth/two-factor`, twoFactor: true })
+    expect(await sessionOf(page)).toBeNull()
+
+    const wrong = await page.evaluate(async (code) => {
+      try {
+        await (window as unknown as Window).twoFactor.verifyTwoFactor({ code })
+        return "resolved"
+      } catch (error) {
+        return `${(error as Error).constructor.name} ${(error as Error).name}`
+      }
+    }, wrongCode(dee.key))
+    expect(wrong).toBe("TwoFactorRouteError InvalidTwoFactorCode")
+
+    const done = await page.evaluate((code) => (window as unknown as Window).twoFactor.verifyTwoFactor({ code }), totpAt(dee.key, currentStep()))
+    expect(done).toEqual({ url: `${origin}/dashboard` })
+    expect((await sessionOf(page))?.authentication).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
     await context.close()
     expect(errors()).toEqual([])
   })

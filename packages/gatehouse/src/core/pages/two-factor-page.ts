@@ -127,13 +127,22 @@ function codeField(field: FieldContext, id: string, label: string, kind: CodeKin
   return `<label for="${id}">${label}</label><input id="${id}" name="code" type="text"${typed} required${described}${invalid}${autofocus}>`
 }
 
-function formStart(ctx: PageContext, method: string, stepUp: boolean): string {
-  // The step-up's check goes back to where the person was; a pending sign-in knows where it goes.
-  return `<form action="${escapeHtml(routeUrl(ctx, "two-factor"))}" method="POST">${csrfInput(ctx)}${stepUp ? hiddenInput("callbackUrl", ctx.callbackUrl) : ""}${hiddenInput("method", method)}`
+/** How one form of the page posts: its `method` field, whether it is a step-up's, and its extra hidden fields. */
+interface FormSpec {
+  method: "totp" | "recovery" | "email"
+  stepUp: boolean
+  /** Names the form's group (`<legend>`); a form of a single button has none. */
+  legend?: string
+  hidden?: Record<string, string>
 }
 
-function group(legend: string, content: string): string {
-  return `<fieldset><legend>${legend}</legend>${content}</fieldset></form>`
+/** A form posting to `two-factor` with the CSRF token, `method`, and `content` (in a named group when it has a legend). */
+function form(ctx: PageContext, spec: FormSpec, content: string): string {
+  // A step-up goes back to where the person was; a pending sign-in knows where it goes.
+  const hidden = { ...(spec.stepUp && { callbackUrl: ctx.callbackUrl }), method: spec.method, ...spec.hidden }
+  const fields = Object.entries(hidden).map(([name, value]) => hiddenInput(name, value)).join("")
+  const inner = spec.legend === undefined ? content : `<fieldset><legend>${spec.legend}</legend>${content}</fieldset>`
+  return `<form action="${escapeHtml(routeUrl(ctx, "two-factor"))}" method="POST">${csrfInput(ctx)}${fields}${inner}</form>`
 }
 
 function trustBox(id: string, maxAge: number | undefined): string {
@@ -145,44 +154,41 @@ function trustBox(id: string, maxAge: number | undefined): string {
 
 function totpForm(ctx: PageContext, options: TwoFactorPageOptions, field: FieldContext): string {
   const stepUp = options.variant === "stepUp"
-  return (
-    formStart(ctx, "totp", stepUp) +
-    group(
-      "Authenticator app",
-      codeField(field, "two-factor-totp", "Code from your authenticator app", { digits: 6 }) +
-        (stepUp ? "" : trustBox("two-factor-trust-totp", options.trustDeviceMaxAge)) +
-        '<button type="submit" class="button">Verify</button>',
-    )
+  return form(
+    ctx,
+    { method: "totp", stepUp, legend: "Authenticator app" },
+    codeField(field, "two-factor-totp", "Code from your authenticator app", { digits: 6 }) +
+      (stepUp ? "" : trustBox("two-factor-trust-totp", options.trustDeviceMaxAge)) +
+      '<button type="submit" class="button">Verify</button>',
   )
 }
 
 function recoveryForm(ctx: PageContext, stepUp: boolean, field: FieldContext): string {
-  return (
-    formStart(ctx, "recovery", stepUp) +
-    group(
-      "Recovery code",
-      '<p id="two-factor-recovery-hint">No access to your authenticator app? Each recovery code you saved works once.</p>' +
-        codeField(field, "two-factor-recovery", "Recovery code", "recovery", "two-factor-recovery-hint") +
-        '<button type="submit" class="button">Use recovery code</button>',
-    )
+  return form(
+    ctx,
+    { method: "recovery", stepUp, legend: "Recovery code" },
+    '<p id="two-factor-recovery-hint">No access to your authenticator app? Each recovery code you saved works once.</p>' +
+      codeField(field, "two-factor-recovery", "Recovery code", "recovery", "two-factor-recovery-hint") +
+      '<button type="submit" class="button">Use recovery code</button>',
   )
 }
 
 /** "Email me a code", or, once one was sent, the field for it and a way to get another. */
 function emailSection(ctx: PageContext, offer: TwoFactorEmailOffer, field: FieldContext, trustDeviceMaxAge: number | undefined): string {
   const address = escapeHtml(maskEmail(offer.address))
-  const sendForm = (content: string) => formStart(ctx, "email", false) + hiddenInput("action", "send") + content
-  if (!offer.sent) return sendForm(group("Email", `<p>Get a code at ${address}.</p><button type="submit" class="button">Email me a code</button>`))
+  const send = { method: "email", stepUp: false, hidden: { action: "send" } } as const
+  if (!offer.sent) {
+    return form(ctx, { ...send, legend: "Email" }, `<p>Get a code at ${address}.</p><button type="submit" class="button">Email me a code</button>`)
+  }
   return (
-    formStart(ctx, "email", false) +
-    group(
-      "Email",
+    form(
+      ctx,
+      { method: "email", stepUp: false, legend: "Email" },
       `<p>We sent a code to ${address}.</p>` +
         codeField(field, "two-factor-email", "Code from the email", { digits: offer.digits }) +
         trustBox("two-factor-trust-email", trustDeviceMaxAge) +
         '<button type="submit" class="button">Verify email code</button>',
-    ) +
-    sendForm('<button type="submit" class="button">Email me a new code</button></form>')
+    ) + form(ctx, send, '<button type="submit" class="button">Email me a new code</button>')
   )
 }
 
