@@ -44,9 +44,13 @@ export interface VerifyTwoFactorOptions extends BasePathOption {
  * or 2, the RFC 8176 `amr` values, and when the second factor was last checked (ISO).
  */
 export interface TwoFactorAuthentication {
+  /** Authentication assurance level: `2` once a second factor passed. */
   aal: 1 | 2
+  /** How the user authenticated, as RFC 8176 values (`pwd`, `otp`, `mfa`, …). */
   amr: string[]
+  /** The second factor last checked, when known. */
   secondFactor?: TwoFactorMethodName | "passkey"
+  /** When a second factor was last checked (ISO), `null` when never. */
   secondFactorAt: string | null
 }
 
@@ -54,7 +58,15 @@ export interface TwoFactorAuthentication {
  * What a right code led to: a sign-in finished (`url`: where to go now; the session cookie is
  * set), or a step-up of the current session (`authentication`: its raised standing).
  */
-export type VerifyTwoFactorResult = { url: string } | { authentication: TwoFactorAuthentication }
+export type VerifyTwoFactorResult =
+  | {
+      /** Where the finished sign-in goes (its callback URL, or a page to see first). */
+      url: string
+    }
+  | {
+      /** The current session's standing after the step-up. */
+      authentication: TwoFactorAuthentication
+    }
 
 /** A new authenticator app enrolment, to show before {@link confirmTotpEnrolment}. */
 export interface TotpEnrolment {
@@ -68,6 +80,7 @@ export interface TotpEnrolment {
 
 /** Recovery codes, shown once: ask the user to save them. */
 export interface RecoveryCodes {
+  /** The codes, each `xxxx-xxxx-xxxx`, each good for one sign-in. */
   recoveryCodes: string[]
 }
 
@@ -190,6 +203,18 @@ export async function regenerateRecoveryCodes(options: BasePathOption = {}): Pro
   return { recoveryCodes: stringsOf((await twoFactorRoute(options, "/recovery-codes", {})).recoveryCodes) }
 }
 
+/** What {@link disableTwoFactor} sends. */
+export interface DisableTwoFactorOptions extends BasePathOption {
+  /** A current code (authenticator app or recovery code), standing in for a recent second-factor check. */
+  code?: string
+}
+
+/** What {@link disableTwoFactor} resolves to. */
+export interface TwoFactorDisabled {
+  /** Always `true`: a refusal throws instead. */
+  disabled: true
+}
+
 /**
  * Turns the signed-in user's second factor off (its recovery codes and trusted browsers too).
  * `code`, a current code, stands in for a recent check.
@@ -200,7 +225,7 @@ export async function regenerateRecoveryCodes(options: BasePathOption = {}): Pro
  * await disableTwoFactor({ code: "123456" })
  * ```
  */
-export async function disableTwoFactor(options: BasePathOption & { code?: string } = {}): Promise<{ disabled: true }> {
+export async function disableTwoFactor(options: DisableTwoFactorOptions = {}): Promise<TwoFactorDisabled> {
   const { code, ...rest } = options
   await twoFactorRoute(rest, "/disable", code === undefined ? {} : { code })
   return { disabled: true }
