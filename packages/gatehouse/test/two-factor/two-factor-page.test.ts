@@ -117,7 +117,9 @@ describe("the two-factor page of a pending sign-in", () => {
     const { response, html } = await pageOf(client)
     expect(response.status).toBe(200)
     expect(response.headers.get("cache-control")).toBe("no-store")
-    expect(response.headers.get("content-security-policy")).toContain("script-src 'none'")
+    // No script runs on it, and no other site may frame it (to trick a click on the trust box).
+    expect(response.headers.get("content-security-policy")).toBe("script-src 'none'; frame-ancestors 'none'")
+    expect(response.headers.get("x-frame-options")).toBe("DENY")
     expect(html).toContain("<h1>Two-step verification</h1>")
     expect(html).not.toContain("<script")
 
