@@ -22,6 +22,8 @@ const texts: ReadonlyMap<string, string> = new Map([
   ["ServerBusy", "The server is busy. Try again in a moment."],
   ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
   ["SessionRequired", "Please sign in to access this page."],
+  ["TwoFactorExpired", "Two-step verification took too long. Sign in again."],
+  ["TwoFactorFailed", "Too many wrong codes. Sign in again."],
 ])
 
 /** The message shown for a sign-in error code; `Unable to sign in.` for codes it does not know. */

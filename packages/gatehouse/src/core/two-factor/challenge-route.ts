@@ -1,19 +1,20 @@
 /**
  * `GET|POST {basePath}/two-factor`: the second-factor page, and the code posted to it, finishing a
  * pending sign-in. Served only with `twoFactor` configured; the route entry has checked CSRF for
- * every POST. Not built yet: step-up of a current session, the email code, enrolment during
- * sign-in (a pending sign-in in `enrol` mode), and the built-in page's final look (pages part).
+ * every POST. Not built yet: step-up of a current session, the email code, and enrolment during
+ * sign-in (a pending sign-in in `enrol` mode).
  * @module
  */
+import type { AdapterUser } from "../../adapters/index.js"
 import { InvalidTwoFactorCode, TwoFactorExpired, TwoFactorFailed, UnknownAction } from "../../errors.js"
 import type { TwoFactorMethod } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import type { ResponseInternal } from "../internal-response.js"
-import { escapeHtml } from "../pages/escape-html.js"
-import { htmlResponse } from "../pages/html-response.js"
-import { renderPage } from "../pages/layout.js"
-import { routeUrl, type RequestContext } from "../request-context.js"
+import { pageContextOf } from "../actions/page-context.js"
+import { renderTwoFactorPage, type TwoFactorEmailOffer } from "../pages/two-factor-page.js"
+import { pageUrl, type RequestContext } from "../request-context.js"
+import { currentUser } from "../sessions/index.js"
 import { checkSecondFactorCode } from "./check-code.js"
 import { completePendingSignIn } from "./complete.js"
 import { twoFactorEnrolPage } from "./enrol-page.js"
@@ -21,27 +22,67 @@ import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type Pen
 import { throttleTwoFactorAttempt } from "./rate-limit.js"
 import { stepUpChallenge } from "./step-up.js"
 
-/** `GET two-factor`: a plain form asking for the code of the pending sign-in (or a recovery code). */
+/**
+ * `GET two-factor`: the page that asks for the second factor (`Cache-Control: no-store`). A pending
+ * sign-in gets the challenge page with the ways this user has (authenticator app, recovery codes
+ * left, the email code when `twoFactor.email` is on and the address is verified), or enrolment when
+ * it must set a factor up first. Without one, a signed-in user with a factor gets the step-up
+ * variant ("Confirm it's you", posting to step-up), one without is sent to enrolment. With
+ * `pages.twoFactor` the browser goes there instead, with the query kept.
+ *
+ * @throws {TwoFactorExpired} with neither a pending sign-in nor a session.
+ * @throws {TwoFactorFailed} when the pending sign-in's user no longer exists.
+ */
 export async function twoFactorPage(ctx: RequestContext): Promise<ResponseInternal> {
+  if (ctx.config.pages.twoFactor) {
+    return { redirect: pageUrl(ctx, "twoFactor", "two-factor", new URLSearchParams(ctx.request.url.search)) }
+  }
   const pending = await readPending(ctx)
-  if (!pending) throw new TwoFactorExpired("There is no sign-in waiting for a second factor")
-  if (pending.mode === "enrol") return twoFactorEnrolPage(ctx, { pending })
-  const action = escapeHtml(routeUrl(ctx, "two-factor"))
-  const csrf = `<input type="hidden" name="csrfToken" value="${escapeHtml(ctx.csrfToken ?? "")}">`
-  const error = typeof ctx.request.query.error === "string" ? `<p role="alert" id="two-factor-error">That code did not work. Try again.</p>` : ""
-  const body =
-    "<h1>Two-step verification</h1>" +
-    error +
-    `<form method="post" action="${action}">${csrf}<input type="hidden" name="method" value="totp">` +
-    `<label for="code">Code from your authenticator app</label>` +
-    `<input id="code" name="code" autocomplete="one-time-code" inputmode="numeric" required${error && ' aria-describedby="two-factor-error"'}>` +
-    (ctx.config.twoFactor?.trustDevice ? `<label><input type="checkbox" name="trustDevice" value="on"> Don't ask again on this browser</label>` : "") +
-    `<button type="submit">Verify</button></form>` +
-    `<form method="post" action="${action}">${csrf}<input type="hidden" name="method" value="recovery">` +
-    `<label for="recovery-code">Or a recovery code</label><input id="recovery-code" name="code" autocomplete="off" required>` +
-    `<button type="submit">Use recovery code</button></form>`
-  const page = htmlResponse(renderPage({ title: "Two-step verification", theme: ctx.config.theme, body }))
-  return { ...page, headers: { ...page.headers, "Cache-Control": "no-store" } }
+  if (pending) {
+    if (pending.mode === "enrol") return noStore(await twoFactorEnrolPage(ctx, { pending }))
+    const user = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
+    if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
+    const { totp, recovery } = await storedMethods(ctx, user.id)
+    const email = emailOffer(ctx, user, pending)
+    return renderTwoFactorPage(pageContextOf(ctx), {
+      variant: "signIn",
+      totp,
+      recovery,
+      ...(email && { email }),
+      ...(ctx.config.twoFactor?.trustDevice && { trustDeviceMaxAge: ctx.config.twoFactor.trustDevice.maxAge }),
+      ...queryError(ctx),
+    })
+  }
+  const user = await currentUser(ctx)
+  if (!user) throw new TwoFactorExpired("There is no sign-in waiting for a second factor")
+  const methods = await storedMethods(ctx, user.id)
+  if (!methods.enabled) return noStore(await twoFactorEnrolPage(ctx, { userId: user.id }))
+  return renderTwoFactorPage(pageContextOf(ctx), { variant: "stepUp", totp: methods.totp, recovery: methods.recovery, ...queryError(ctx) })
+}
+
+/** Which of the stored factors `uid` can answer with. */
+async function storedMethods(ctx: RequestContext, uid: string): Promise<{ enabled: boolean; totp: boolean; recovery: boolean }> {
+  const stored = await callAdapter(ctx.config.adapter, "getTwoFactor", uid)
+  const enabled = Boolean(stored?.enabledAt)
+  return { enabled, totp: enabled && Boolean(stored?.totpSecret), recovery: enabled && (stored?.recoveryCodesLeft ?? 0) > 0 }
+}
+
+/** The email code, when `twoFactor.email` is on and `user`'s address is verified (codes go nowhere else). */
+function emailOffer(ctx: RequestContext, user: AdapterUser, pending: PendingSignIn): TwoFactorEmailOffer | undefined {
+  const email = ctx.config.twoFactor?.email
+  if (!email || !user.email || !user.emailVerified) return undefined
+  return { address: user.email, sent: pending.emailCode !== undefined || ctx.request.query.sent === "email", digits: email.digits }
+}
+
+/** The `error` query parameter, which the page maps to its own texts (never shown as given). */
+function queryError(ctx: RequestContext): { error?: string } {
+  const { error } = ctx.request.query
+  return typeof error === "string" && error !== "" ? { error } : {}
+}
+
+/** `response` kept out of caches: a page of a sign-in in progress or a factor being set up. */
+function noStore(response: ResponseInternal): ResponseInternal {
+  return { ...response, headers: { ...response.headers, "Cache-Control": "no-store" } }
 }
 
 /**
