@@ -53,16 +53,11 @@ beforeAll(async () => {
 })
 afterAll(() => idp?.stop())
 
-/** What a cell watches: the store, the events and the jwt callback. */
-interface Watched {
-  adapter: Adapted
-  signInEvent: ReturnType<typeof vi.fn>
-  jwtCallback: ReturnType<typeof vi.fn>
+/** What a cell watches: the store, the `signIn` event and the jwt callback. */
+function watched() {
+  return { adapter: MemoryAdapter() as Adapted, signInEvent: vi.fn((_message: unknown) => {}), jwtCallback: vi.fn(({ token }: JWTCallbackParams) => token) }
 }
-
-function watched(): Watched {
-  return { adapter: MemoryAdapter() as Adapted, signInEvent: vi.fn(), jwtCallback: vi.fn(({ token }: JWTCallbackParams) => token) }
-}
+type Watched = ReturnType<typeof watched>
 
 function appConfig(w: Watched, strategy: SessionStrategy, providers: AuthConfig["providers"], twoFactor: Partial<NonNullable<AuthConfig["twoFactor"]>> = {}, extra: Partial<AuthConfig> = {}): AuthConfig {
   return {
