@@ -1,8 +1,9 @@
 /**
  * The bypass matrix (issue 37), the first factors bypass-matrix.test.ts (sign-in-needs-second-factor.test.ts)
- * does not cover: OpenID Connect against a real oidc-provider (its ID token claiming `amr` values
- * included), the email link's confirmation-page POST, passkeys with and without user verification,
- * linking while signed in (passkey registration), and the redirect proxy. JWT and database
+ * does not cover: OpenID Connect against a real oidc-provider (its ID token claiming `amr` values,
+ * `response_mode=form_post`, dangerous email linking to an enrolled user, `POST link/<provider>`
+ * while signed in), the email link's confirmation-page POST, passkeys with and without user
+ * verification, passkey registration while signed in, and the redirect proxy. JWT and database
  * sessions on the memory adapter; the SQL stores are in bypass-matrix-stores.test.ts.
  *
  * Each cell: after the first factor no session cookie, no session row, no `signIn` event, no `jwt`
@@ -45,7 +46,7 @@ let idp: OidcServer
 beforeAll(async () => {
   idp = await startOidcServer({
     clients: [
-      { client_id: "app-client", client_secret: "app-secret", redirect_uris: [`${ORIGIN}/auth/callback/idp`] },
+      { client_id: "app-client", client_secret: "app-secret", redirect_uris: ["idp", "idp-form", "idp-dangerous"].map((id) => `${ORIGIN}/auth/callback/${id}`) },
       { client_id: "proxied-client", client_secret: "proxied-secret", redirect_uris: [`${PROXY}/auth/callback/proxied`] },
     ],
     accounts: { alice: { email: "alice@example.com", email_verified: true, name: "Alice Liddell" } },
@@ -96,8 +97,8 @@ async function storedAlice(adapter: Adapted, provider: string): Promise<string> 
   return user.id
 }
 
-function oidc(id: string, clientId = "app-client", clientSecret = "app-secret"): OAuthConfig {
-  return { id, name: `IdP ${id}`, type: "oidc", issuer: idp.issuer, clientId, clientSecret }
+function oidc(id: string, clientId = "app-client", clientSecret = "app-secret", extra: Partial<OAuthConfig> = {}): OAuthConfig {
+  return { id, name: `IdP ${id}`, type: "oidc", issuer: idp.issuer, clientId, clientSecret, ...extra }
 }
 
 /** The browser's TOTP POST on the app, not followed. */
@@ -161,6 +162,70 @@ describe.each(STRATEGIES)("%s sessions: OpenID Connect (oidc-provider)", (strate
     expect(sets(first.last, SESSION)).toBe(false)
     expect(await sessionOf(browser)).toBeNull()
     await expectNothingIssued(w, uid)
+  })
+})
+
+describe.each(STRATEGIES)("%s sessions: OpenID Connect, more ways in", (strategy) => {
+  it("response_mode=form_post (the callback is a cross-site POST): no session until the TOTP code", async () => {
+    const w = watched()
+    const uid = await storedAlice(w.adapter, "idp-form")
+    const key = await enrol(w.adapter, uid)
+    const provider = oidc("idp-form", "app-client", "app-secret", {
+      checks: ["pkce", "state", "nonce"],
+      authorization: { url: `${idp.issuer}/auth`, params: { response_mode: "form_post" } },
+    })
+    const browser = new Browser({ app: authApp(appConfig(w, strategy, [provider])), appOrigin: ORIGIN })
+    const visit = await signIn(browser, "idp-form", { query: { login_hint: "alice" } })
+    const callback = visit.hops.find((hop) => hop.url === `${ORIGIN}/auth/callback/idp-form`)
+    expect(callback).toMatchObject({ method: "POST", status: 302, location: TWO_FACTOR_PAGE })
+    expect(sets(callback!, SESSION)).toBe(false)
+    expect(visit.last.url).toBe(TWO_FACTOR_PAGE)
+    expect(await sessionOf(browser)).toBeNull()
+    await expectNothingIssued(w, uid)
+
+    expect((await postTotp(browser, totpNow(key))).last.location).toBe(DASHBOARD)
+    await expectOneSession(w, strategy, uid)
+    expect(((await sessionOf(browser)) as { authentication: Authentication }).authentication).toMatchObject({ aal: 2 })
+  })
+
+  it("dangerous email linking to an enrolled user: nothing linked and no session before the code; both after it", async () => {
+    const w = watched()
+    const linkAccountEvent = vi.fn((_message: unknown) => {})
+    const { id: uid } = await w.adapter.createUser({ id: "", name: "Alice", email: "alice@example.com", emailVerified: new Date() } as AdapterUser)
+    const key = await enrol(w.adapter, uid)
+    const config = appConfig(w, strategy, [oidc("idp-dangerous", "app-client", "app-secret", { allowDangerousEmailAccountLinking: true })])
+    const browser = new Browser({ app: authApp({ ...config, events: { ...config.events, linkAccount: linkAccountEvent } }), appOrigin: ORIGIN })
+    const account = { provider: "idp-dangerous", providerAccountId: "alice" }
+
+    const callback = await signInUntilCallback(browser, "idp-dangerous", { login_hint: "alice" })
+    expect((await browser.get(callback, { follow: false })).last.location).toBe(TWO_FACTOR_PAGE)
+    expect(await w.adapter.getUserByAccount(account)).toBeNull()
+    expect(linkAccountEvent).not.toHaveBeenCalled()
+    await expectNothingIssued(w, uid)
+
+    expect((await postTotp(browser, totpNow(key))).last.location).toBe(DASHBOARD)
+    expect((await w.adapter.getUserByAccount(account))?.id).toBe(uid)
+    expect(linkAccountEvent).toHaveBeenCalledTimes(1)
+    await expectOneSession(w, strategy, uid)
+  })
+
+  it("POST link/<provider> while signed in at aal 2: the account is linked, the session keeps its authentication, nothing is asked", async () => {
+    const w = watched()
+    const { id: uid } = await w.adapter.createUser({ id: "", name: "Alice", email: "alice@example.com", emailVerified: new Date() } as AdapterUser)
+    const key = await enrol(w.adapter, uid)
+    const credentials = { id: "credentials", name: "Password", type: "credentials" as const, credentials: {}, authorize: () => ({ id: uid, email: "alice@example.com" }), rateLimit: false as const }
+    const config = appConfig(w, strategy, [credentials, oidc("idp")], {}, { account: { routes: true } })
+    const browser = new Browser({ app: authApp(config), appOrigin: ORIGIN })
+    await browser.post(`${ORIGIN}/auth/callback/credentials`, { csrfToken: await csrfToken(browser), callbackUrl: DASHBOARD }, { follow: false })
+    await postTotp(browser, totpNow(key))
+    const before = ((await sessionOf(browser)) as { authentication: Authentication }).authentication
+    expect(before.aal).toBe(2)
+
+    const visit = await browser.post(`${ORIGIN}/auth/link/idp`, { csrfToken: await csrfToken(browser), callbackUrl: `${ORIGIN}/account` })
+    expect(visit.url).toBe(`${ORIGIN}/account`)
+    expect(browser.cookie(PENDING)).toBeUndefined()
+    expect((await w.adapter.getUserByAccount({ provider: "idp", providerAccountId: "alice" }))?.id).toBe(uid)
+    expect(((await sessionOf(browser)) as { authentication: Authentication }).authentication).toEqual(before)
   })
 })
 
