@@ -307,3 +307,36 @@ describe.each(["jwt", "database"] as const)("%s sessions: a trusted-browser cook
     expect(browser.jar.get(SESSION)).toBeUndefined()
   })
 })
+
+describe.each(["jwt", "database"] as const)("%s sessions: a session already in the browser", (strategy) => {
+  it("is ended by another user's first factor: nothing reads as signed in while that user's second factor is due", async () => {
+    const { adapter, ids, config, signIn, postCode } = await twoUsers(strategy)
+    const bobKey = await enrol(adapter, ids.bob!)
+    const browser = new Client(config)
+    expect((await signIn(browser, "ada")).headers.get("location")).toBe(DASHBOARD)
+    expect(await authenticationOf(browser)).toEqual(ONE_FACTOR)
+
+    const bob = await signIn(browser, "bob")
+    expect(bob.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
+    expect(bob.headers.getSetCookie().some((line) => line.startsWith(`${SESSION}=;`) || (line.startsWith(`${SESSION}=`) && /Max-Age=0/i.test(line)))).toBe(true)
+    expect(browser.jar.get(SESSION)).toBeUndefined()
+    expect(await browser.session()).toBeNull()
+    expect(await adapter.listSessionsByUserId(ids.bob!)).toHaveLength(0)
+
+    expect((await postCode(browser, totpAt(bobKey, step()))).headers.get("location")).toBe(DASHBOARD)
+    expect(((await browser.session()) as { user: { email: string } }).user.email).toBe("bob@app.test")
+    expect(await authenticationOf(browser)).toMatchObject({ aal: 2 })
+  })
+
+  it("is not made of the pending cookie: copied into the session cookie it reads as no session", async () => {
+    const { adapter, ids, config, signIn } = await twoUsers(strategy)
+    await enrol(adapter, ids.ada!)
+    const browser = new Client(config)
+    await signIn(browser, "ada")
+    const pending = browser.jar.get(PENDING)!
+    const forged = new Client(config)
+    forged.jar.cookies.set(SESSION, encodeURIComponent(pending))
+    expect(await forged.session()).toBeNull()
+    expect(await adapter.listSessionsByUserId(ids.ada!)).toHaveLength(0)
+  })
+})
