@@ -10,7 +10,7 @@ import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { recoveryCodeHashes } from "../../src/core/two-factor/recovery-codes.js"
 import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
-import { decode } from "../../src/jwt/index.js"
+import { decode, getToken } from "../../src/jwt/index.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
@@ -328,7 +328,7 @@ describe.each(["jwt", "database"] as const)("%s sessions: a session already in t
     expect(await authenticationOf(browser)).toMatchObject({ aal: 2 })
   })
 
-  it("is not made of the pending cookie: copied into the session cookie it reads as no session", async () => {
+  it("is not made of the pending cookie: copied into the session cookie, or sent as a bearer token, it reads as no session", async () => {
     const { adapter, ids, config, signIn } = await twoUsers(strategy)
     await enrol(adapter, ids.ada!)
     const browser = new Client(config)
@@ -337,6 +337,15 @@ describe.each(["jwt", "database"] as const)("%s sessions: a session already in t
     const forged = new Client(config)
     forged.jar.cookies.set(SESSION, encodeURIComponent(pending))
     expect(await forged.session()).toBeNull()
+    const bearer = new Request(`${ORIGIN}/api`, { headers: { authorization: `Bearer ${pending}` } })
+    expect(await getToken({ req: bearer, secret, secureCookie: true })).toBeNull()
+    if (strategy === "jwt") {
+      // Where a real session token does read (bob has no factor): the refusal above is the salt's.
+      const bob = new Client(config)
+      await signIn(bob, "bob")
+      const real = new Request(`${ORIGIN}/api`, { headers: { authorization: `Bearer ${bob.jar.get(SESSION)}` } })
+      expect(await getToken({ req: real, secret, secureCookie: true })).toMatchObject({ sub: ids.bob })
+    }
     expect(await adapter.listSessionsByUserId(ids.ada!)).toHaveLength(0)
   })
 })
