@@ -4,6 +4,7 @@
  * email link as first factors × user enrolled or not × `require` "enrolled", "always" or a
  * function. After the first factor the store holds no new session row and nothing reads a
  * session; after the right TOTP code (computed here) one row, `authentication` stored beside it.
+ * And the store spends codes: a used TOTP code or recovery code finishes no second sign-in.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { AdapterUser } from "../../src/adapters/index.js"
@@ -11,7 +12,7 @@ import type { EmailConfig, VerificationRequestParams } from "../../src/providers
 import type { AuthConfig, JWTCallbackParams, TwoFactorRequire } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
-import { DASHBOARD, PENDING, SESSION, TWO_FACTOR_PAGE, enrol, sets, totpNow, type Adapted, type Authentication } from "./bypass-matrix-helpers.js"
+import { DASHBOARD, PENDING, RECOVERY_CODE, SESSION, TWO_FACTOR_PAGE, enrol, sets, totpNow, type Adapted, type Authentication } from "./bypass-matrix-helpers.js"
 
 const SQL_STORES = storedAdapters.filter((store) => store.name !== "memory")
 
@@ -60,6 +61,23 @@ describe.each(SQL_STORES)("$name", (store) => {
     }
     return { adapter, uid: user.id, client, firstFactor, rows, expectNothing, signInEvent }
   }
+
+  it("spends codes in the store: a used TOTP code and a used recovery code finish no second sign-in", async () => {
+    const s = await app("database", "credentials", "enrolled")
+    const key = await enrol(s.adapter, s.uid)
+    const code = totpNow(key)
+    for (const [method, used] of [["totp", code], ["recovery", RECOVERY_CODE]] as const) {
+      const first = new Client(s.client.config)
+      await first.signIn({ callbackUrl: DASHBOARD })
+      expect((await first.postForm("two-factor", { csrfToken: await first.csrfToken(), code: used, method })).headers.get("location")).toBe(DASHBOARD)
+      const again = new Client(s.client.config)
+      await again.signIn({ callbackUrl: DASHBOARD })
+      const refused = await again.postForm("two-factor", { csrfToken: await again.csrfToken(), code: used, method })
+      expect(refused.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=InvalidTwoFactorCode`)
+      expect(again.jar.get(SESSION)).toBeUndefined()
+    }
+    expect(await s.rows()).toBe(2)
+  })
 
   describe.each(["database", "jwt"] as const)("%s sessions", (strategy) => {
     describe.each(["credentials", "email"] as const)("first factor %s", (kind) => {
