@@ -3,7 +3,8 @@
  * does not cover: OpenID Connect against a real oidc-provider (its ID token claiming `amr` values,
  * `response_mode=form_post`, dangerous email linking to an enrolled user, `POST link/<provider>`
  * while signed in), the email link's confirmation-page POST, passkeys with and without user
- * verification, passkey registration while signed in, and the redirect proxy. JWT and database
+ * verification, passkey registration while signed in, the email link into an account whose address
+ * was never proven (a squatter's factor goes with the rest), and the redirect proxy. JWT and database
  * sessions on the memory adapter; the SQL stores are in bypass-matrix-stores.test.ts.
  *
  * Each cell: after the first factor no session cookie, no session row, no `signIn` event, no `jwt`
@@ -283,6 +284,45 @@ describe.each(STRATEGIES)("%s sessions: the email link opened in another browser
     expect(sets(first, SESSION)).toBe(false)
     expect(await refused.opening.session()).toBeNull()
     await expectNothingIssued(strict, refused.uid)
+  })
+})
+
+describe.each(STRATEGIES)("%s sessions: the email link into an account whose address was never proven", (strategy) => {
+  /** A squatter's account for ada's address (never proven), with the squatter's TOTP enrolled; ada asks for a link. */
+  async function squatted(w: Watched, require: TwoFactorRequire) {
+    const sent: VerificationRequestParams[] = []
+    const provider = { id: "email", name: "Email", type: "email", sendVerificationRequest: (params) => void sent.push(params) } as EmailConfig
+    const config = appConfig(w, strategy, [provider], { require })
+    const { id: uid } = await w.adapter.createUser({ id: "", name: "Squatter", email: "ada@app.test", emailVerified: null } as AdapterUser)
+    const squatterKey = await enrol(w.adapter, uid)
+    const owner = new Client(config)
+    await owner.postForm("signin/email", { csrfToken: await owner.csrfToken(), email: "ada@app.test", callbackUrl: DASHBOARD })
+    const openLink = () => owner.get(`callback/email${new URL(sent.at(-1)!.url).search}`)
+    return { uid, squatterKey, owner, openLink }
+  }
+
+  it('removes the squatter\'s factor with the rest, and says so; the owner is signed in at aal 1 under "enrolled"', async () => {
+    const w = watched()
+    const { uid, owner, openLink } = await squatted(w, "enrolled")
+    const opened = await openLink()
+    expect(opened.status).toBe(200)
+    expect(await opened.text()).toContain("Two-step verification")
+    expect(await w.adapter.getTwoFactor!(uid)).toBeNull()
+    expect(owner.jar.get(PENDING)).toBeUndefined()
+    await expectOneSession(w, strategy, uid)
+    expect(((await owner.session()) as { authentication: Authentication }).authentication).toEqual({ aal: 1, amr: ["otp"], secondFactorAt: null })
+  })
+
+  it('under "always" the owner enrols before any session: the squatter\'s code finishes nothing', async () => {
+    const w = watched()
+    const { uid, squatterKey, owner, openLink } = await squatted(w, "always")
+    const opened = await openLink()
+    expect(opened.headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    expect(await w.adapter.getTwoFactor!(uid)).toBeNull()
+    await expectNothingIssued(w, uid)
+    await owner.postForm("two-factor", { csrfToken: await owner.csrfToken(), code: totpNow(squatterKey) })
+    expect(owner.jar.get(SESSION)).toBeUndefined()
+    await expectNothingIssued(w, uid)
   })
 })
 
