@@ -1,5 +1,5 @@
 /**
- * The bypass matrix (issue 37), the first factors bypass-matrix.test.ts (sign-in-needs-second-factor.test.ts)
+ * The bypass matrix (issue 37), the first factors bypass-matrix.test.ts
  * does not cover: OpenID Connect against a real oidc-provider (its ID token claiming `amr` values,
  * `response_mode=form_post`, dangerous email linking to an enrolled user, `POST link/<provider>`
  * while signed in), the email link's confirmation-page POST, passkeys with and without user
