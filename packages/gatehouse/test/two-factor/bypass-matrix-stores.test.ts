@@ -4,17 +4,25 @@
  * email link as first factors × user enrolled or not × `require` "enrolled", "always" or a
  * function. After the first factor the store holds no new session row and nothing reads a
  * session; after the right TOTP code (computed here) one row, `authentication` stored beside it.
- * And the store spends codes: a used TOTP code or recovery code finishes no second sign-in.
+ * And the store spends codes: a used TOTP code or recovery code finishes no second sign-in; a
+ * dangerous email link to an enrolled user is stored only once the second factor passed.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { AdapterUser } from "../../src/adapters/index.js"
 import type { EmailConfig, VerificationRequestParams } from "../../src/providers/types.js"
 import type { AuthConfig, JWTCallbackParams, TwoFactorRequire } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
 import { DASHBOARD, PENDING, RECOVERY_CODE, SESSION, TWO_FACTOR_PAGE, enrol, sets, totpNow, type Adapted, type Authentication } from "./bypass-matrix-helpers.js"
 
 const SQL_STORES = storedAdapters.filter((store) => store.name !== "memory")
+
+let github: GitHubLikeServer
+beforeAll(async () => {
+  github = await startGitHubLikeServer({ redirectUris: ["https://app.test/auth/callback/github"], user: { email: "grace@app.test" } })
+})
+afterAll(() => github?.stop())
 
 describe.each(SQL_STORES)("$name", (store) => {
   let opened: OpenStore
@@ -61,6 +69,32 @@ describe.each(SQL_STORES)("$name", (store) => {
     }
     return { adapter, uid: user.id, client, firstFactor, rows, expectNothing, signInEvent }
   }
+
+  it("dangerous email linking to an enrolled user: nothing linked before the code; the account and one row after it", async () => {
+    const adapter = opened.adapter as unknown as Adapted
+    const { id: uid } = await adapter.createUser({ id: crypto.randomUUID(), name: "Grace", email: "grace@app.test", emailVerified: new Date() } as AdapterUser)
+    const key = await enrol(adapter, uid)
+    const client = new Client({
+      secret,
+      trustHost: true,
+      logger: recordingLogger().logger,
+      adapter,
+      session: { strategy: "database" },
+      providers: [githubLikeProvider(github, { allowDangerousEmailAccountLinking: true })],
+      twoFactor: { totp: { issuer: "Gatehouse tests" } },
+    })
+    const started = await client.postForm("signin/github", { csrfToken: await client.csrfToken(), callbackUrl: DASHBOARD })
+    const approved = await fetch(new URL(started.headers.get("location")!), { redirect: "manual" })
+    const first = await client.get(`callback/github${new URL(approved.headers.get("location")!).search}`)
+    expect(first.headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    const account = { provider: "github", providerAccountId: "1001" }
+    expect(await adapter.getUserByAccount(account)).toBeNull()
+    expect(await adapter.listSessionsByUserId(uid)).toHaveLength(0)
+
+    expect((await client.postForm("two-factor", { csrfToken: await client.csrfToken(), code: totpNow(key) })).headers.get("location")).toBe(DASHBOARD)
+    expect((await adapter.getUserByAccount(account))?.id).toBe(uid)
+    expect(await adapter.listSessionsByUserId(uid)).toHaveLength(1)
+  })
 
   it("spends codes in the store: a used TOTP code and a used recovery code finish no second sign-in", async () => {
     const s = await app("database", "credentials", "enrolled")
