@@ -1,10 +1,13 @@
 /**
- * A first slice of the bypass matrix (issue 37): credentials, an OAuth provider (the
+ * The bypass matrix (issue 37), its first slice: credentials, an OAuth provider (the
  * GitHub-shaped server of test/support) and an email link × user enrolled or not × `require` "enrolled" or "always",
  * under JWT and database sessions on the memory adapter. After the first factor no session exists
  * (no cookie, no row, no `signIn` event, no `jwt` callback, no session read); after the right TOTP
  * code (computed here with node:crypto, not with the library) exactly one, at aal 2. Five wrong
  * codes void the pending sign-in; a pending cookie replayed after success issues nothing.
+ * The other ways in are in bypass-matrix-providers.test.ts (OIDC, email confirmation POST, passkeys,
+ * linking, the redirect proxy), bypass-matrix-stores.test.ts (SQLite, PostgreSQL) and
+ * bypass-matrix-integrations.test.ts (runServerAction, raw Auth, Express).
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"

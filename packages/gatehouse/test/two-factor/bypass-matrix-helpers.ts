@@ -1,0 +1,58 @@
+/**
+ * Shared by the bypass-matrix files: RFC 6238 codes computed here with node:crypto (never with the
+ * library), enrolling a stored user as a confirmed enrolment leaves them, and what "no session"
+ * and "one session" mean for a response and a store.
+ */
+import { createHmac, randomBytes } from "node:crypto"
+import { expect } from "vitest"
+import type { Adapter } from "../../src/adapters/index.js"
+import { recoveryCodeHashes } from "../../src/core/two-factor/recovery-codes.js"
+import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
+import { secret } from "../flow/flow-helpers.js"
+
+export const ORIGIN = "https://app.test"
+export const SESSION = "__Secure-authjs.session-token"
+export const PENDING = "__Secure-authjs.two-factor"
+export const TWO_FACTOR_PAGE = `${ORIGIN}/auth/two-factor`
+export const DASHBOARD = `${ORIGIN}/dashboard`
+export const RECOVERY_CODE = "ABCD-EFGH-JKMN"
+
+export type Adapted = Adapter &
+  Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "listSessionsByUserId" | "getUserByAccount" | "createUser" | "getUserByEmail" | "linkAccount">>
+
+/** Session authentication as `session.authentication` shows it. */
+export type Authentication = { aal: number; amr: string[]; secondFactor?: string; secondFactorAt: string | null }
+
+/** RFC 6238 (HMAC-SHA-1, 6 digits, 30 s). */
+export function totpAt(key: Uint8Array, step: number): string {
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(step))
+  const mac = createHmac("sha1", key).update(counter).digest()
+  const offset = mac[mac.length - 1]! & 0xf
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
+}
+
+export const currentStep = (): number => Math.floor(Date.now() / 30_000)
+
+/** The code an authenticator app shows now. */
+export const totpNow = (key: Uint8Array): string => totpAt(key, currentStep())
+
+/** Enrols `uid` in TOTP (as a confirmed enrolment leaves it) with one recovery code; returns the key. */
+export async function enrol(adapter: Adapter, uid: string): Promise<Uint8Array> {
+  const key = new Uint8Array(randomBytes(20))
+  const sealed = await sealTotpSecret({ secret: [secret] }, uid, key)
+  await adapter.setTotpPendingSecret!(uid, sealed)
+  const enabled = await adapter.enableTotp!(uid, { sealed, step: currentStep() - 5, recoveryCodeHashes: await recoveryCodeHashes(uid, [RECOVERY_CODE]) })
+  expect(enabled).toBe(true)
+  return key
+}
+
+/** Whether a response sets (not deletes) a cookie named `name` or one of its chunks. */
+export function sets(response: { headers: Headers }, name: string): boolean {
+  return response.headers.getSetCookie().some((line) => {
+    const [pair = ""] = line.split(";")
+    const at = pair.indexOf("=")
+    const cookie = pair.slice(0, at)
+    return (cookie === name || cookie.startsWith(`${name}.`)) && pair.slice(at + 1) !== ""
+  })
+}
