@@ -27,6 +27,17 @@ export {
   type LinkedAccount,
   type RevokedSessions,
 } from "./core/account/account-functions.js"
+export {
+  enrollTotp,
+  confirmTotp,
+  disableTwoFactor,
+  regenerateRecoveryCodes,
+  twoFactorStatus,
+  type ConfirmedTotp,
+  type DisableTwoFactorOptions,
+  type TotpEnrolment,
+  type TwoFactorStatus,
+} from "./core/two-factor/functions.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"
