@@ -9,7 +9,6 @@ import { TwoFactorExpired, TwoFactorFailed } from "../../errors.js"
 import type { SessionAuthentication, TwoFactorMethod } from "../../types.js"
 import { linkDeferredAccount } from "../account-linking.js"
 import { callAdapter } from "../adapter-call.js"
-import { emitEvent } from "../events.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
 import { sessionCookies, signedIn } from "../sign-in-session.js"
@@ -51,16 +50,15 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
   )
   const allCookies = [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, user.id) : [])]
   const event = { user, account, ...(profile && { profile }), isNewUser }
-  if (options.recoveryCodes) {
-    // Enrolled during this sign-in: the codes are shown now or never, so they come before the
-    // destination (the session already set on this answer), with a link on to it.
-    await emitEvent(ctx.config, "signIn", event)
-    const { codes, json } = options.recoveryCodes
-    if (json) return jsonResponse({ recoveryCodes: codes, url: pending.next }, { noCache: true, cookies: allCookies })
-    const { renderRecoveryCodesPage } = await import("../pages/two-factor-enrol-page.js")
-    return { ...renderRecoveryCodesPage(ctx.config.theme, { recoveryCodes: codes, continueUrl: pending.next }), cookies: allCookies }
-  }
-  return signedIn(ctx, { user, event, next: pending.next, ...(pending.removed && { removed: pending.removed }) }, allCookies)
+  if (!options.recoveryCodes) return signedIn(ctx, { user, event, next: pending.next, ...(pending.removed && { removed: pending.removed }) }, allCookies)
+  // Enrolled during this sign-in: the codes are shown now or never, so they come before the
+  // destination (the session already set on this answer), with a link on to it. The notice of
+  // removed sign-in methods, which is also a page of its own, gives way to them.
+  const done = await signedIn(ctx, { user, event, next: pending.next }, allCookies)
+  const { codes, json } = options.recoveryCodes
+  if (json) return jsonResponse({ recoveryCodes: codes, url: pending.next }, { noCache: true, cookies: done.cookies ?? allCookies })
+  const { renderRecoveryCodesPage } = await import("../pages/two-factor-enrol-page.js")
+  return { ...renderRecoveryCodesPage(ctx.config.theme, { recoveryCodes: codes, continueUrl: pending.next }), cookies: done.cookies ?? allCookies }
 }
 
 /** How a pending sign-in finishes besides issuing its session. */
