@@ -35,6 +35,8 @@ export {
   twoFactorStatus,
   type ConfirmedTotp,
   type DisableTwoFactorOptions,
+  type DisabledTwoFactor,
+  type RegeneratedRecoveryCodes,
   type TotpEnrolment,
   type TwoFactorStatus,
 } from "./core/two-factor/functions.js"

@@ -36,7 +36,20 @@ export interface ConfirmedTotp {
 export interface DisableTwoFactorOptions {
   /** A current code: from the authenticator app, or a recovery code with `method: "recovery"`. */
   code?: string
+  /** What `code` is: `"totp"` (the default) or `"recovery"`. */
   method?: "totp" | "recovery"
+}
+
+/** What {@link disableTwoFactor} did. */
+export interface DisabledTwoFactor {
+  /** `Set-Cookie` values to send with the response (this browser's trust cookie deleted, when configured). */
+  setCookies: string[]
+}
+
+/** What {@link regenerateRecoveryCodes} made. */
+export interface RegeneratedRecoveryCodes {
+  /** The new recovery codes: show them now, they are stored only as hashes. */
+  recoveryCodes: string[]
 }
 
 /**
@@ -97,7 +110,7 @@ export async function confirmTotp(request: SessionRequest, config: AuthConfig, c
  * await disableTwoFactor(request, authConfig, { code: form.get("code") })
  * ```
  */
-export async function disableTwoFactor(request: SessionRequest, config: AuthConfig, options: DisableTwoFactorOptions = {}): Promise<{ setCookies: string[] }> {
+export async function disableTwoFactor(request: SessionRequest, config: AuthConfig, options: DisableTwoFactorOptions = {}): Promise<DisabledTwoFactor> {
   const ctx = await contextOf(request, config)
   const { disableFactor, signedInUser } = await routes()
   const proof = typeof options.code === "string" && options.code !== "" ? { code: options.code, method: options.method } : undefined
@@ -118,7 +131,7 @@ export async function disableTwoFactor(request: SessionRequest, config: AuthConf
  * const { recoveryCodes } = await regenerateRecoveryCodes(request, authConfig)
  * ```
  */
-export async function regenerateRecoveryCodes(request: SessionRequest, config: AuthConfig): Promise<{ recoveryCodes: string[] }> {
+export async function regenerateRecoveryCodes(request: SessionRequest, config: AuthConfig): Promise<RegeneratedRecoveryCodes> {
   const ctx = await contextOf(request, config)
   const { regenerateCodes, signedInUser } = await routes()
   return regenerateCodes(ctx, await signedInUser(ctx))
