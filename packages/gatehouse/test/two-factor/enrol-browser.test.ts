@@ -24,7 +24,7 @@ const { logger, lines } = recordingLogger()
 beforeAll(async () => {
   const adapter = MemoryAdapter()
   const user = await adapter.createUser!({ id: "", name: "Ada", email: "ada@app.test", emailVerified: null } as AdapterUser)
-  const config: AuthConfig = {
+  const config = {
     secret,
     trustHost: true,
     logger,
@@ -37,7 +37,7 @@ beforeAll(async () => {
       }),
     ],
     twoFactor: { totp: { issuer: "Gatehouse tests" }, require: "always" },
-  }
+  } satisfies AuthConfig
   server = await serveWeb((request) => {
     if (new URL(request.url).pathname.startsWith("/auth/")) return Auth(request, config)
     return new Response("<!doctype html><title>Dashboard</title><h1>Dashboard</h1>", { headers: { "content-type": "text/html" } })

@@ -13,7 +13,7 @@ import { confirmTotp, disableTwoFactor, enrollTotp, regenerateRecoveryCodes, two
 import type { Adapter } from "../../src/adapters/index.js"
 import type { SessionStrategy } from "../../src/types.js"
 import { Client } from "../flow/flow-helpers.js"
-import { codeFor, DASHBOARD, enrolSetup, ORIGIN, postJson, SESSION, TWO_FACTOR_PAGE, wrongCodeFor, type EnrolSetup } from "./enrol-support.js"
+import { codeFor, DASHBOARD, enrolSetup, ORIGIN, postJson, readEnrolPage, readRecoveryCodes, SESSION, TWO_FACTOR_PAGE, wrongCodeFor, type EnrolSetup } from "./enrol-support.js"
 
 afterEach(() => {
   vi.useRealTimers()
@@ -159,6 +159,29 @@ describe.each(["jwt", "database"] as const)("%s sessions: enrolling an authentic
     expect((await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret).toBeNull()
     const fresh = await freshClient(s, secret)
     expect((await postJson(fresh, "two-factor/totp")).status).toBe(200)
+  })
+})
+
+describe("form posts from a signed-in user's own page", () => {
+  it("get the enrolment page, the page again after a wrong code, then the codes page linking to the callback URL", async () => {
+    const s = await enrolSetup(MemoryAdapter(), "database")
+    await s.signIn()
+    const settings = `${ORIGIN}/settings`
+    const started = await s.client.postForm("two-factor/totp", { csrfToken: await s.client.csrfToken(), callbackUrl: settings })
+    expect(started.status).toBe(200)
+    expect(started.headers.get("content-type")).toContain("text/html")
+    const page = readEnrolPage(await started.text())
+    const post = (code: string) => s.client.postForm("two-factor/totp/confirm", { csrfToken: page.csrfToken, ref: page.ref, callbackUrl: settings, code })
+    const wrong = await post(wrongCodeFor(page.secret))
+    const again = await wrong.text()
+    expect(again).toContain('role="alert"')
+    expect(readEnrolPage(again).secret).toBe(page.secret)
+    expect(await status(s.client)).toMatchObject({ enabled: false })
+    const done = await post(codeFor(page.secret))
+    const html = await done.text()
+    expect(readRecoveryCodes(html)).toHaveLength(10)
+    expect(html).toContain(`href="${settings}"`)
+    expect(await status(s.client)).toMatchObject({ enabled: true })
   })
 })
 
