@@ -155,3 +155,23 @@ describe.each(["jwt", "database"] as const)('%s sessions, require "always", a us
     expect(replayer.jar.get(SESSION)).toBeUndefined()
   })
 })
+
+describe("a session beside a leftover pending enrolment", () => {
+  it("acts for the session: confirming enables the signed-in user's factor and finishes no pending sign-in", async () => {
+    let required = false
+    const s = await enrolSetup(MemoryAdapter(), "jwt", { require: () => required })
+    expect((await s.signIn()).headers.get("location")).toBe(DASHBOARD)
+    const sessionCookie = s.client.jar.get(SESSION)!
+    required = true
+    expect((await s.signIn()).headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    // The session came back (signed in another way since, in another tab): the pending cookie stays.
+    s.client.jar.cookies.set(SESSION, sessionCookie)
+    expect(s.client.jar.get(PENDING)).toBeTruthy()
+    const { secret } = (await (await postJson(s.client, "two-factor/totp")).json()) as { secret: string }
+    const done = await postJson(s.client, "two-factor/totp/confirm", { code: codeFor(secret) })
+    expect(done.status).toBe(200)
+    expect(Object.keys(await done.json())).toEqual(["recoveryCodes"])
+    expect(s.events.signIn).toHaveBeenCalledTimes(1)
+    expect(s.client.jar.get(PENDING)).toBeTruthy()
+  })
+})

@@ -153,9 +153,9 @@ export async function disableFactor(ctx: RequestContext, user: AdapterUser, proo
 
 /** `POST two-factor/totp`: for a pending sign-in that must enrol, or the signed-in user. */
 async function enrolRoute(ctx: RequestContext): Promise<ResponseInternal> {
-  const pending = await enrollingPending(ctx)
-  const user = pending ? await pendingEnrollingUser(ctx, pending) : await signedInUser(ctx)
-  const started = pending ? await beginTotpEnrolment(ctx, user) : await enrolSignedIn(ctx, user)
+  const signedIn = await currentUser(ctx)
+  const pending = signedIn ? undefined : await enrollingPending(ctx)
+  const started = pending ? await beginTotpEnrolment(ctx, await pendingEnrollingUser(ctx, pending)) : await enrolSignedIn(ctx, signedIn ?? (await signedInUser(ctx)))
   if (isFormPost(ctx)) return enrolPage(ctx, started, { ...(!pending && { callbackUrl: postedCallbackUrl(ctx) ?? ctx.callbackUrl }) })
   const { ref: _ref, ...enrolment } = started
   return jsonResponse(enrolment, { noCache: true })
@@ -166,10 +166,11 @@ async function confirmRoute(ctx: RequestContext): Promise<ResponseInternal> {
   const body = ctx.request.body ?? {}
   const code = typeof body.code === "string" ? body.code : ""
   const ref = typeof body.ref === "string" && body.ref !== "" ? body.ref : undefined
-  const pending = await enrollingPending(ctx)
+  const signedIn = await currentUser(ctx)
+  const pending = signedIn ? undefined : await enrollingPending(ctx)
   if (pending) return confirmPending(ctx, pending, code, ref)
 
-  const user = await signedInUser(ctx)
+  const user = signedIn ?? (await signedInUser(ctx))
   const callbackUrl = postedCallbackUrl(ctx) ?? ctx.callbackUrl
   let done: Awaited<ReturnType<typeof confirmSignedIn>>
   try {
@@ -232,7 +233,11 @@ async function codesPage(ctx: RequestContext, recoveryCodes: string[], continueU
   return (await import("../pages/two-factor-enrol-page.js")).renderRecoveryCodesPage(ctx.config.theme, { recoveryCodes, continueUrl })
 }
 
-/** The request's pending sign-in when it is one that must enrol; one to challenge is not enrolling. */
+/**
+ * The request's pending sign-in when it is one that must enrol; one to challenge is not enrolling.
+ * Asked only without a session: starting a pending sign-in clears the session cookie, so a
+ * session beside one means a sign-in finished since, and the session's user is the one acting.
+ */
 async function enrollingPending(ctx: RequestContext): Promise<PendingSignIn | undefined> {
   const pending = await readPending(ctx)
   return pending?.mode === "enrol" ? pending : undefined
