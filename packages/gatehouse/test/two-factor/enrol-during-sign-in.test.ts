@@ -7,6 +7,10 @@
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { resolveConfig } from "../../src/core/config.js"
+import { toInternalRequest } from "../../src/core/internal-request.js"
+import { createRequestContext } from "../../src/core/request-context.js"
+import { startPending } from "../../src/core/two-factor/pending.js"
 import { Client } from "../flow/flow-helpers.js"
 import {
   codeFor,
@@ -173,5 +177,31 @@ describe("a session beside a leftover pending enrolment", () => {
     expect(Object.keys(await done.json())).toEqual(["recoveryCodes"])
     expect(s.events.signIn).toHaveBeenCalledTimes(1)
     expect(s.client.jar.get(PENDING)).toBeTruthy()
+  })
+})
+
+describe("enrolling at sign-in after claiming an unproven account", () => {
+  it("names the removed sign-in methods on the codes page", async () => {
+    const s = await enrolSetup(MemoryAdapter(), "jwt", { require: "always" })
+    // The pending sign-in a claim leaves (what the claim removed), made as the choke point makes it.
+    const request = new Request(`${ORIGIN}/auth/callback/email`)
+    const ctx = await createRequestContext(resolveConfig(s.config), await toInternalRequest(request, "/auth"))
+    const { cookies } = await startPending(ctx, {
+      uid: s.uid,
+      mode: "enrol",
+      isNewUser: false,
+      firstAmr: ["otp"],
+      account: null,
+      next: DASHBOARD,
+      removed: { accounts: [], credentials: true, twoFactor: true },
+    })
+    for (const cookie of cookies) s.client.jar.cookies.set(cookie.name, cookie.value)
+    const { page } = await enrolPage(s)
+    const done = await postConfirm(s, page, codeFor(page.secret))
+    const html = await done.text()
+    expect(readRecoveryCodes(html)).toHaveLength(10)
+    expect(html).toContain("<li>A password</li>")
+    expect(html).toContain("<li>Two-step verification</li>")
+    expect(s.client.jar.get(SESSION)).toBeTruthy()
   })
 })

@@ -55,13 +55,19 @@ export function renderTwoFactorEnrolPage(theme: Required<Theme>, input: EnrolPag
 }
 
 /** "Save your recovery codes": the new codes, once, and a link onwards. */
-export function renderRecoveryCodesPage(theme: Required<Theme>, input: { recoveryCodes: readonly string[]; continueUrl: string }): ResponseInternal<string> {
+export function renderRecoveryCodesPage(theme: Required<Theme>, input: { recoveryCodes: readonly string[]; continueUrl: string; removed?: readonly string[] }): ResponseInternal<string> {
+  const removed =
+    input.removed && input.removed.length > 0
+      ? "<h2>Other ways to sign in were removed</h2>" +
+        "<p>Before you proved this address was yours, other ways to sign in had been added to this account. Anyone could have added them, so they were removed and every other session was signed out:</p>" +
+        `<ul>${input.removed.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul>`
+      : ""
   const codes =
     input.recoveryCodes.length === 0
       ? "<p>No recovery codes are made on this site.</p>"
       : "<p>Save these recovery codes somewhere safe. Each signs you in once if you lose your authenticator app. They are not shown again.</p>" +
         `<ul aria-label="Recovery codes">${input.recoveryCodes.map((code) => `<li><code>${escapeHtml(code)}</code></li>`).join("")}</ul>`
-  const body = "<h1>Two-step verification is on</h1>" + codes + `<a class="button" href="${escapeHtml(input.continueUrl)}">I have saved them, continue</a>`
+  const body = "<h1>Two-step verification is on</h1>" + codes + removed + `<a class="button" href="${escapeHtml(input.continueUrl)}">I have saved them, continue</a>`
   const page = htmlResponse(renderPage({ title: "Save your recovery codes", theme, body }))
   return { ...page, headers: { ...page.headers, ...NO_STORE_HEADERS } }
 }

@@ -11,7 +11,8 @@ import { linkDeferredAccount } from "../account-linking.js"
 import { callAdapter } from "../adapter-call.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
-import { sessionCookies, signedIn } from "../sign-in-session.js"
+import { removedNames, sessionCookies, signedIn } from "../sign-in-session.js"
+import { removedAnything } from "../unproven-account.js"
 import { clearPending, spendPending, type PendingSignIn } from "./pending.js"
 import { withMfa } from "./policy.js"
 import { trustDeviceCookie } from "./trust-device.js"
@@ -52,13 +53,14 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
   const event = { user, account, ...(profile && { profile }), isNewUser }
   if (!options.recoveryCodes) return signedIn(ctx, { user, event, next: pending.next, ...(pending.removed && { removed: pending.removed }) }, allCookies)
   // Enrolled during this sign-in: the codes are shown now or never, so they come before the
-  // destination (the session already set on this answer), with a link on to it. The notice of
-  // removed sign-in methods, which is also a page of its own, gives way to them.
+  // destination (the session already set on this answer), with a link on to it; what claiming
+  // the account removed, a page of its own otherwise, is said on the same page.
   const done = await signedIn(ctx, { user, event, next: pending.next }, allCookies)
   const { codes, json } = options.recoveryCodes
+  const removed = removedAnything(pending.removed) ? removedNames(ctx, pending.removed) : []
   if (json) return jsonResponse({ recoveryCodes: codes, url: pending.next }, { noCache: true, cookies: done.cookies ?? allCookies })
   const { renderRecoveryCodesPage } = await import("../pages/two-factor-enrol-page.js")
-  return { ...renderRecoveryCodesPage(ctx.config.theme, { recoveryCodes: codes, continueUrl: pending.next }), cookies: done.cookies ?? allCookies }
+  return { ...renderRecoveryCodesPage(ctx.config.theme, { recoveryCodes: codes, continueUrl: pending.next, removed }), cookies: done.cookies ?? allCookies }
 }
 
 /** How a pending sign-in finishes besides issuing its session. */
