@@ -125,7 +125,7 @@ async function storedUser(ctx: RequestContext, user: User): Promise<AdapterUser>
 }
 
 /** What was removed, as the page names it: provider names, passkeys, a password. */
-function removedNames(ctx: RequestContext, removed: RemovedSignInMethods): string[] {
+export function removedNames(ctx: RequestContext, removed: RemovedSignInMethods): string[] {
   const names = removed.accounts.map(({ provider, type }) => {
     if (type === "webauthn") return "A passkey"
     const name = ctx.config.providers.find((candidate) => candidate.id === provider)?.name ?? provider

@@ -9,9 +9,10 @@ import { TwoFactorExpired, TwoFactorFailed } from "../../errors.js"
 import type { SessionAuthentication, TwoFactorMethod } from "../../types.js"
 import { linkDeferredAccount } from "../account-linking.js"
 import { callAdapter } from "../adapter-call.js"
-import type { ResponseInternal } from "../internal-response.js"
+import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
-import { sessionCookies, signedIn } from "../sign-in-session.js"
+import { removedNames, sessionCookies, signedIn } from "../sign-in-session.js"
+import { removedAnything } from "../unproven-account.js"
 import { clearPending, spendPending, type PendingSignIn } from "./pending.js"
 import { withMfa } from "./policy.js"
 import { trustDeviceCookie } from "./trust-device.js"
@@ -23,7 +24,7 @@ import { trustDeviceCookie } from "./trust-device.js"
  * @throws {TwoFactorExpired} when the pending sign-in was already spent.
  * @throws {TwoFactorFailed} when its user no longer exists.
  */
-export async function completePendingSignIn(ctx: RequestContext, pending: PendingSignIn, method: TwoFactorMethod, options: { trustDevice?: boolean } = {}): Promise<ResponseInternal> {
+export async function completePendingSignIn(ctx: RequestContext, pending: PendingSignIn, method: TwoFactorMethod, options: CompleteOptions = {}): Promise<ResponseInternal> {
   if (!(await spendPending(ctx, pending.pid))) throw new TwoFactorExpired("The pending sign-in was already finished")
   const user = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
   if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
@@ -48,16 +49,29 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
     },
     authentication,
   )
-  return signedIn(
-    ctx,
-    {
-      user,
-      event: { user, account, ...(profile && { profile }), isNewUser },
-      next: pending.next,
-      ...(pending.removed && { removed: pending.removed }),
-    },
-    [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, user.id) : [])],
-  )
+  const allCookies = [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, user.id) : [])]
+  const event = { user, account, ...(profile && { profile }), isNewUser }
+  if (!options.recoveryCodes) return signedIn(ctx, { user, event, next: pending.next, ...(pending.removed && { removed: pending.removed }) }, allCookies)
+  // Enrolled during this sign-in: the codes are shown now or never, so they come before the
+  // destination (the session already set on this answer), with a link on to it; what claiming
+  // the account removed, a page of its own otherwise, is said on the same page.
+  const done = await signedIn(ctx, { user, event, next: pending.next }, allCookies)
+  const { codes, json } = options.recoveryCodes
+  const removed = removedAnything(pending.removed) ? removedNames(ctx, pending.removed) : []
+  if (json) return jsonResponse({ recoveryCodes: codes, url: pending.next }, { noCache: true, cookies: done.cookies ?? allCookies })
+  const { renderRecoveryCodesPage } = await import("../pages/two-factor-enrol-page.js")
+  return { ...renderRecoveryCodesPage(ctx.config.theme, { recoveryCodes: codes, continueUrl: pending.next, removed }), cookies: done.cookies ?? allCookies }
+}
+
+/** How a pending sign-in finishes besides issuing its session. */
+export interface CompleteOptions {
+  /** Also trust this browser ("don't ask again here"), when configured. */
+  trustDevice?: boolean
+  /**
+   * The recovery codes of a factor enrolled during this sign-in: answered instead of the redirect
+   * (a page, or `{ recoveryCodes, url }` to a JSON caller), since they are shown only once.
+   */
+  recoveryCodes?: { codes: string[]; json: boolean }
 }
 
 /**

@@ -1,18 +1,42 @@
 /**
  * The enrolment page (`GET two-factor` for a pending sign-in in `enrol` mode, or a signed-in user
- * setting a factor up): QR code, the secret as text, the confirm form. Not built yet (issue 37,
- * enrolment part).
+ * setting a factor up): a new enrolment begun for the user, shown as a QR code and the secret as
+ * text, with the confirm form posting to `two-factor/totp/confirm`.
  * @module
  */
-import { UnknownAction } from "../../errors.js"
+import { TwoFactorFailed } from "../../errors.js"
+import { callAdapter } from "../adapter-call.js"
 import type { ResponseInternal } from "../internal-response.js"
-import type { RequestContext } from "../request-context.js"
+import { renderTwoFactorEnrolPage } from "../pages/two-factor-enrol-page.js"
+import { routeUrl, type RequestContext } from "../request-context.js"
 import type { PendingSignIn } from "./pending.js"
 
 /** Who is enrolling: the user of a pending sign-in, or a signed-in user. */
 export type Enrolling = { pending: PendingSignIn } | { userId: string }
 
-/** `GET two-factor` when the answer is to set a factor up. */
-export async function twoFactorEnrolPage(_ctx: RequestContext, _who: Enrolling): Promise<ResponseInternal> {
-  throw new UnknownAction("Enrolment pages are not available yet in this version of Gatehouse")
+/**
+ * `GET two-factor` when the answer is to set a factor up. Each showing begins a new enrolment
+ * (a reload shows a new secret); a signed-in user who has a factor enabled must have checked it
+ * recently, as for `POST two-factor/totp`.
+ *
+ * @throws {TwoFactorExpired} for a pending sign-in whose user has a factor by now.
+ * @throws {RecentAuthRequired} for an enrolled signed-in user without a recent second factor.
+ */
+export async function twoFactorEnrolPage(ctx: RequestContext, who: Enrolling): Promise<ResponseInternal> {
+  const routes = await import("./management-routes.js")
+  const { beginTotpEnrolment } = await import("./enrolment.js")
+  let started
+  if ("pending" in who) {
+    started = await beginTotpEnrolment(ctx, await routes.pendingEnrollingUser(ctx, who.pending))
+  } else {
+    const user = await callAdapter(ctx.config.adapter, "getUser", who.userId)
+    if (!user) throw new TwoFactorFailed("The user to enrol does not exist")
+    started = await routes.enrolSignedIn(ctx, user)
+  }
+  return renderTwoFactorEnrolPage(ctx.config.theme, {
+    ...started,
+    action: routeUrl(ctx, "two-factor/totp/confirm"),
+    csrfToken: ctx.csrfToken,
+    ...("userId" in who && { callbackUrl: ctx.callbackUrl }),
+  })
 }

@@ -1,25 +1,304 @@
 /**
- * The second factor's management routes below `two-factor` (JSON, CSRF-checked on POST):
- * `POST totp` (start an enrolment: `{ uri, qr }`), `POST totp/confirm` (enable; the recovery codes
- * once), `POST recovery-codes` (regenerate), `POST disable`, `GET status`. Served only with
- * `twoFactor` configured. Not built yet (issue 37, management): each answers {@link UnknownAction}.
+ * The second factor's management routes below `two-factor` (CSRF-checked on POST by the route
+ * entry): `POST totp` (start an enrolment), `POST totp/confirm` (enable; the recovery codes once),
+ * `POST recovery-codes` (regenerate), `POST disable`, `GET status`. Served only with `twoFactor`
+ * configured. They act for the signed-in user, and `totp`/`totp/confirm` also for a pending
+ * sign-in that must enrol before it gets a session (`mode: "enrol"`); confirming then finishes
+ * that sign-in at aal 2. Answers are JSON; the enrolment page's form posts get pages back.
+ * Refusals a client can cause are JSON with the error's type and a 4xx status, as on the account
+ * routes; a form post's refusal goes to the pages the handler picks for it.
  * @module
  */
-import type { TwoFactorSubPath } from "../../auth-routes.js"
-import { UnknownAction } from "../../errors.js"
-import type { ResponseInternal } from "../internal-response.js"
-import type { RequestContext } from "../request-context.js"
+import type { AdapterUser } from "../../adapters/index.js"
+import {
+  AuthError,
+  InvalidRequest,
+  InvalidTwoFactorCode,
+  RecentAuthRequired,
+  SessionRequired,
+  TwoFactorExpired,
+  TwoFactorFailed,
+  TwoFactorNotEnrolled,
+} from "../../errors.js"
+import type { TwoFactorMethod } from "../../types.js"
+import { callAdapter } from "../adapter-call.js"
+import { emitEvent } from "../events.js"
+import { jsonResponse, type ResponseInternal } from "../internal-response.js"
+import { logError } from "../logger.js"
+import { routeUrl, type RequestContext } from "../request-context.js"
+import { currentUser } from "../sessions/index.js"
+import { checkSecondFactorCode } from "./check-code.js"
+import { completePendingSignIn } from "./complete.js"
+import { beginTotpEnrolment, confirmTotpEnrolment, currentTotpEnrolment, type StartedEnrolment } from "./enrolment.js"
+import { notifyFactorChange } from "./notify.js"
+import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type PendingSignIn } from "./pending.js"
+import { raiseSessionAuthentication } from "./raise.js"
+import { throttleTwoFactorAttempt } from "./rate-limit.js"
+import { assertRecentSecondFactor } from "./recent-auth.js"
+import { newRecoveryCodes, recoveryCodeHashes } from "./recovery-codes.js"
+import { forgetDeviceCookie } from "./trust-device.js"
+
+/** What the status route answers. */
+export interface TwoFactorStatus {
+  /** Whether a second factor is enabled. */
+  enabled: boolean
+  /** The methods the user can pass a challenge with: `totp`, and `recovery` while codes are left. */
+  methods: TwoFactorMethod[]
+  /** When the factor was enabled (ISO 8601), `null` when none is. */
+  enabledAt: string | null
+  /** Unused recovery codes. */
+  recoveryCodesLeft: number
+}
 
 /** `GET two-factor/status`: what the signed-in user has enabled, and how many recovery codes are left. */
-export async function twoFactorStatusRoute(_ctx: RequestContext): Promise<ResponseInternal> {
-  throw notBuilt("status")
+export function twoFactorStatusRoute(ctx: RequestContext): Promise<ResponseInternal> {
+  return answering(ctx, async () => jsonResponse(await twoFactorStatusOf(ctx, await signedInUser(ctx)), { noCache: true }))
 }
 
 /** `POST two-factor/<subPath>`: enrol, confirm, regenerate, disable. */
-export async function twoFactorManagement(ctx: RequestContext): Promise<ResponseInternal> {
-  throw notBuilt(ctx.request.subPath)
+export function twoFactorManagement(ctx: RequestContext): Promise<ResponseInternal> {
+  return answering(ctx, async () => {
+    switch (ctx.request.subPath) {
+      case "totp":
+        return enrolRoute(ctx)
+      case "totp/confirm":
+        return confirmRoute(ctx)
+      case "recovery-codes": {
+        const { recoveryCodes } = await regenerateCodes(ctx, await signedInUser(ctx))
+        if (isFormPost(ctx)) return codesPage(ctx, recoveryCodes, postedCallbackUrl(ctx) ?? ctx.callbackUrl)
+        return jsonResponse({ recoveryCodes }, { noCache: true })
+      }
+      case "disable": {
+        const body = ctx.request.body ?? {}
+        const cookies = await disableFactor(ctx, await signedInUser(ctx), typeof body.code === "string" && body.code !== "" ? { code: body.code, method: body.method } : undefined)
+        if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl, cookies }
+        return jsonResponse({ enabled: false }, { noCache: true, cookies })
+      }
+      default:
+        throw new InvalidRequest(`Cannot handle action: POST two-factor/${ctx.request.subPath ?? ""}`)
+    }
+  })
 }
 
-function notBuilt(subPath: TwoFactorSubPath | undefined): UnknownAction {
-  return new UnknownAction(`The two-factor route ${subPath ?? ""} is not available yet in this version of Gatehouse`)
+/** The signed-in user's two-factor standing. */
+export async function twoFactorStatusOf(ctx: RequestContext, user: AdapterUser): Promise<TwoFactorStatus> {
+  const stored = await callAdapter(ctx.config.adapter, "getTwoFactor", user.id)
+  const enabled = Boolean(stored?.enabledAt)
+  const recoveryCodesLeft = enabled ? (stored?.recoveryCodesLeft ?? 0) : 0
+  const methods: TwoFactorMethod[] = enabled ? ["totp", ...(recoveryCodesLeft > 0 ? (["recovery"] as const) : [])] : []
+  return { enabled, methods, enabledAt: stored?.enabledAt ? stored.enabledAt.toISOString() : null, recoveryCodesLeft }
+}
+
+/**
+ * Starts an enrolment for the signed-in `user`. One who has a factor enabled must have checked it
+ * recently: replacing it is as sensitive as removing it.
+ *
+ * @throws {RecentAuthRequired} for an enrolled user without a recent second factor.
+ */
+export async function enrolSignedIn(ctx: RequestContext, user: AdapterUser): Promise<StartedEnrolment> {
+  await assertRecentSecondFactor(ctx, user.id)
+  return beginTotpEnrolment(ctx, user)
+}
+
+/**
+ * Confirms the signed-in `user`'s enrolment and raises the request's session (a second factor
+ * was just shown): the recovery codes, and the cookies of the raised session.
+ */
+export async function confirmSignedIn(ctx: RequestContext, user: AdapterUser, code: string, ref?: string): Promise<{ recoveryCodes: string[]; cookies: Awaited<ReturnType<typeof raiseSessionAuthentication>> }> {
+  await throttleTwoFactorAttempt(ctx, user.id)
+  const { recoveryCodes } = await confirmTotpEnrolment(ctx, user, code, ref === undefined ? {} : { ref })
+  return { recoveryCodes, cookies: await raiseSessionAuthentication(ctx, "totp") }
+}
+
+/**
+ * New recovery codes for `user`, voiding the old set (and every trusted browser).
+ *
+ * @throws {TwoFactorNotEnrolled} when no factor is enabled.
+ * @throws {RecentAuthRequired} without a recent second factor.
+ */
+export async function regenerateCodes(ctx: RequestContext, user: AdapterUser): Promise<{ recoveryCodes: string[] }> {
+  await requireEnabled(ctx, user)
+  await assertRecentSecondFactor(ctx, user.id)
+  const recoveryCodes = newRecoveryCodes(ctx.config.twoFactor?.recoveryCodes ?? 0)
+  await callAdapter(ctx.config.adapter, "replaceRecoveryCodes", user.id, await recoveryCodeHashes(user.id, recoveryCodes))
+  await notifyFactorChange(ctx, user, "recovery-codes-regenerated")
+  return { recoveryCodes }
+}
+
+/**
+ * Disables `user`'s second factor: the secret, the recovery codes and (with the row they were
+ * bound to) every trusted browser go. Needs a recent second factor, or a current code given here
+ * (counted like any other code tried).
+ *
+ * @returns The cookies to send: this browser's trust cookie deleted.
+ * @throws {TwoFactorNotEnrolled} when no factor is enabled.
+ * @throws {InvalidTwoFactorCode} for a wrong code.
+ * @throws {RecentAuthRequired} without a code and without a recent second factor.
+ */
+export async function disableFactor(ctx: RequestContext, user: AdapterUser, proof?: { code: string; method?: unknown }) {
+  await requireEnabled(ctx, user)
+  if (proof) {
+    const method = proof.method === undefined || proof.method === "" ? "totp" : proof.method
+    if (method !== "totp" && method !== "recovery") throw new InvalidTwoFactorCode("Unknown second-factor method")
+    await throttleTwoFactorAttempt(ctx, user.id)
+    if (!(await checkSecondFactorCode(ctx, user.id, method, proof.code))) throw new InvalidTwoFactorCode("The second-factor code is wrong")
+  } else {
+    await assertRecentSecondFactor(ctx, user.id)
+  }
+  await callAdapter(ctx.config.adapter, "deleteTwoFactor", user.id)
+  await emitEvent(ctx.config, "twoFactorDisabled", { user })
+  await notifyFactorChange(ctx, user, "disabled")
+  return ctx.config.twoFactor?.trustDevice ? [forgetDeviceCookie(ctx)] : []
+}
+
+/** `POST two-factor/totp`: for a pending sign-in that must enrol, or the signed-in user. */
+async function enrolRoute(ctx: RequestContext): Promise<ResponseInternal> {
+  const signedIn = await currentUser(ctx)
+  const pending = signedIn ? undefined : await enrollingPending(ctx)
+  const started = pending ? await beginTotpEnrolment(ctx, await pendingEnrollingUser(ctx, pending)) : await enrolSignedIn(ctx, signedIn ?? (await signedInUser(ctx)))
+  if (isFormPost(ctx)) return enrolPage(ctx, started, { ...(!pending && { callbackUrl: postedCallbackUrl(ctx) ?? ctx.callbackUrl }) })
+  const { ref: _ref, ...enrolment } = started
+  return jsonResponse(enrolment, { noCache: true })
+}
+
+/** `POST two-factor/totp/confirm` with `code` (and, from the enrolment page, `ref`). */
+async function confirmRoute(ctx: RequestContext): Promise<ResponseInternal> {
+  const body = ctx.request.body ?? {}
+  const code = typeof body.code === "string" ? body.code : ""
+  const ref = typeof body.ref === "string" && body.ref !== "" ? body.ref : undefined
+  const signedIn = await currentUser(ctx)
+  const pending = signedIn ? undefined : await enrollingPending(ctx)
+  if (pending) return confirmPending(ctx, pending, code, ref)
+
+  const user = signedIn ?? (await signedInUser(ctx))
+  const callbackUrl = postedCallbackUrl(ctx) ?? ctx.callbackUrl
+  let done: Awaited<ReturnType<typeof confirmSignedIn>>
+  try {
+    done = await confirmSignedIn(ctx, user, code, ref)
+  } catch (error) {
+    if (error instanceof InvalidTwoFactorCode && isFormPost(ctx)) return enrolPageAgain(ctx, user, ref, { callbackUrl })
+    throw error
+  }
+  if (isFormPost(ctx)) return { ...(await codesPage(ctx, done.recoveryCodes, callbackUrl)), cookies: done.cookies }
+  return jsonResponse({ recoveryCodes: done.recoveryCodes }, { noCache: true, cookies: done.cookies })
+}
+
+/**
+ * Confirming the enrolment of a pending sign-in: each try counted as on the challenge (per
+ * pending sign-in, server-side, and per client and user), then the sign-in finishes at aal 2
+ * with the recovery codes shown before its destination.
+ */
+async function confirmPending(ctx: RequestContext, pending: PendingSignIn, code: string, ref: string | undefined): Promise<ResponseInternal> {
+  const user = await pendingEnrollingUser(ctx, pending)
+  await throttleTwoFactorAttempt(ctx, pending.uid)
+  const { count, allowed } = await countAttempt(ctx, pending.pid)
+  if (!allowed) throw new TwoFactorFailed("Too many wrong codes for this sign-in")
+  let recoveryCodes: string[]
+  try {
+    ;({ recoveryCodes } = await confirmTotpEnrolment(ctx, user, code, ref === undefined ? {} : { ref }))
+  } catch (error) {
+    if (!(error instanceof InvalidTwoFactorCode)) throw error
+    if (count >= PENDING_MAX_ATTEMPTS) {
+      ctx.cookiesAlways.push(...clearPending(ctx))
+      throw new TwoFactorFailed("Too many wrong codes for this sign-in")
+    }
+    if (isFormPost(ctx)) return enrolPageAgain(ctx, user, ref, {})
+    throw error
+  }
+  return completePendingSignIn(ctx, pending, "totp", { recoveryCodes: { codes: recoveryCodes, json: !isFormPost(ctx) } })
+}
+
+/**
+ * The enrolment page again after a wrong code: the same secret while it is still the one under
+ * way, otherwise (started again since, elsewhere) a new enrolment, never the other one's secret.
+ */
+async function enrolPageAgain(ctx: RequestContext, user: AdapterUser, ref: string | undefined, options: { callbackUrl?: string }): Promise<ResponseInternal> {
+  const same = ref === undefined ? undefined : await currentTotpEnrolment(ctx, user, ref)
+  if (same) return enrolPage(ctx, same, { ...options, error: "That code did not work. Check the app and try the code it shows now." })
+  return enrolPage(ctx, await beginTotpEnrolment(ctx, user), { ...options, error: "The setup was started again. Add this new key to your app, then enter its code." })
+}
+
+async function enrolPage(ctx: RequestContext, started: StartedEnrolment, options: { callbackUrl?: string; error?: string }): Promise<ResponseInternal> {
+  const { renderTwoFactorEnrolPage } = await import("../pages/two-factor-enrol-page.js")
+  return renderTwoFactorEnrolPage(ctx.config.theme, {
+    ...started,
+    action: routeUrl(ctx, "two-factor/totp/confirm"),
+    csrfToken: ctx.csrfToken,
+    ...(options.callbackUrl !== undefined && { callbackUrl: options.callbackUrl }),
+    ...(options.error !== undefined && { error: options.error }),
+  })
+}
+
+async function codesPage(ctx: RequestContext, recoveryCodes: string[], continueUrl: string): Promise<ResponseInternal> {
+  return (await import("../pages/two-factor-enrol-page.js")).renderRecoveryCodesPage(ctx.config.theme, { recoveryCodes, continueUrl })
+}
+
+/**
+ * The request's pending sign-in when it is one that must enrol; one to challenge is not enrolling.
+ * Asked only without a session: starting a pending sign-in clears the session cookie, so a
+ * session beside one means a sign-in finished since, and the session's user is the one acting.
+ */
+async function enrollingPending(ctx: RequestContext): Promise<PendingSignIn | undefined> {
+  const pending = await readPending(ctx)
+  return pending?.mode === "enrol" ? pending : undefined
+}
+
+/**
+ * The user of a pending sign-in that must enrol, while they still have no factor: once one is
+ * enabled (this sign-in finished, or a replay of its cookie), the pending sign-in enrols nothing,
+ * so a copied cookie cannot replace the factor the user just set up.
+ */
+export async function pendingEnrollingUser(ctx: RequestContext, pending: PendingSignIn): Promise<AdapterUser> {
+  const { adapter } = ctx.config
+  const user = await callAdapter(adapter, "getUser", pending.uid)
+  if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
+  const stored = await callAdapter(adapter, "getTwoFactor", pending.uid)
+  if (stored?.enabledAt) throw new TwoFactorExpired("This sign-in's enrolment is finished; sign in again")
+  return user
+}
+
+export async function signedInUser(ctx: RequestContext): Promise<AdapterUser> {
+  const user = await currentUser(ctx)
+  if (!user) throw new SessionRequired("Managing two-step verification needs a signed-in user")
+  return user
+}
+
+async function requireEnabled(ctx: RequestContext, user: AdapterUser): Promise<void> {
+  const stored = await callAdapter(ctx.config.adapter, "getTwoFactor", user.id)
+  if (!stored?.enabledAt) throw new TwoFactorNotEnrolled("No second factor is enabled")
+}
+
+/** A browser's form (which gets pages), not a script's JSON call. */
+function isFormPost(ctx: RequestContext): boolean {
+  return (ctx.request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded")
+}
+
+/** The callback URL a form posted (already checked by the redirect callback as `ctx.callbackUrl`). */
+function postedCallbackUrl(ctx: RequestContext): string | undefined {
+  const value = ctx.request.body?.callbackUrl
+  return typeof value === "string" && value !== "" ? ctx.callbackUrl : undefined
+}
+
+const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
+  [SessionRequired, 401],
+  [RecentAuthRequired, 403],
+  [TwoFactorNotEnrolled, 409],
+  [InvalidTwoFactorCode, 400],
+  [InvalidRequest, 400],
+]
+
+/**
+ * The route's answer, or for a JSON caller the JSON refusal of an error it can cause; form posts
+ * and other errors go on to the handler, which picks the page (or the sign-in page for a pending
+ * sign-in that failed).
+ */
+async function answering(ctx: RequestContext, run: () => Promise<ResponseInternal>): Promise<ResponseInternal> {
+  try {
+    return await run()
+  } catch (error) {
+    const status = STATUS.find(([kind]) => error instanceof kind)?.[1]
+    if (status === undefined || !(error instanceof AuthError) || isFormPost(ctx)) throw error
+    logError(ctx.logger, error)
+    return jsonResponse({ error: error.type, message: error.message }, { status, noCache: true })
+  }
 }
