@@ -27,6 +27,11 @@ export interface EmailMessageParams {
   host: string
   /** `brandColor` colours the button, `buttonText` its label; other fields are not used. */
   theme?: Theme | undefined
+  /**
+   * A one-time code to type instead of a link to follow (an email provider with `code`, or the
+   * email code of two-factor sign-in): the email then shows the code and no button.
+   */
+  code?: string | undefined
 }
 
 /** A sign-in email: its subject and both bodies. */
@@ -74,6 +79,7 @@ function escapeHtml(value: string): string {
  */
 export function emailMessage(params: EmailMessageParams): EmailMessage {
   const { url, host, theme } = params
+  if (params.code !== undefined) return codeMessage(params.code, host)
   const brandColor = escapeHtml(colorOr(theme?.brandColor, DEFAULT_BRAND_COLOR))
   const buttonText = escapeHtml(colorOr(theme?.buttonText, DEFAULT_BUTTON_TEXT))
   // Escape first: the zero-width spaces are markup and must survive as such.
@@ -129,8 +135,67 @@ export function emailMessage(params: EmailMessageParams): EmailMessage {
  * } })
  * ```
  */
-export function verificationEmail(params: Pick<VerificationRequestParams, "url" | "theme">): EmailMessage {
-  return emailMessage({ url: params.url, host: new URL(params.url).host, theme: params.theme })
+export function verificationEmail(params: Pick<VerificationRequestParams, "url" | "theme" | "code">): EmailMessage {
+  return emailMessage({ url: params.url, host: new URL(params.url).host, theme: params.theme, code: params.code })
+}
+
+/** The email carrying a one-time code: the code alone on its line, no link (nothing to click for a scanner). */
+function codeMessage(code: string, host: string): EmailMessage {
+  const escapedHost = escapeHtml(host).replace(/\./g, "&#8203;.")
+  const text = `Your sign-in code for ${host}:\n\n${code}\n\nType it in the browser where you asked for it. If you did not ask for it, you can ignore this email.\n`
+  const html = `
+<body style="background: #f9f9f9;">
+  <div style="background: #fff; max-width: 600px; margin: auto; border-radius: 10px; padding: 20px; font-family: Helvetica, Arial, sans-serif; color: #444; text-align: center;">
+    <p style="font-size: 22px;">Your sign-in code for <strong>${escapedHost}</strong></p>
+    <p style="font-size: 32px; letter-spacing: 6px; font-family: monospace;"><strong>${escapeHtml(code)}</strong></p>
+    <p style="font-size: 16px;">Type it in the browser where you asked for it. If you did not ask for it, you can ignore this email.</p>
+  </div>
+</body>
+`
+  return { subject: `Your sign-in code for ${host}`, text, html }
+}
+
+/** What changed in a user's two-step verification, as {@link securityNoticeMessage} words it. */
+export type SecurityNoticeChange = "enabled" | "disabled" | "recovery-codes-regenerated"
+
+const NOTICE_SENTENCES: Readonly<Record<SecurityNoticeChange, string>> = {
+  enabled: "Two-step verification was turned on for your account.",
+  disabled: "Two-step verification was turned off for your account.",
+  "recovery-codes-regenerated": "The recovery codes of your account were replaced; the old ones no longer work.",
+}
+
+/**
+ * The security notice sent when a user's second factor changes: one plain sentence saying what
+ * changed and what to do if it was not them. No link (a notice that asks to click is what a
+ * phishing email looks like).
+ *
+ * @param params - What changed and the host it happened on.
+ * @returns The subject and both bodies.
+ * @example
+ * ```ts
+ * const { subject, text } = securityNoticeMessage({ change: "disabled", host: "app.test" })
+ * subject // "Security notice for app.test"
+ * ```
+ */
+export function securityNoticeMessage(params: {
+  /** What changed. */
+  change: SecurityNoticeChange
+  /** The site's host, named in the subject and body. */
+  host: string
+}): EmailMessage {
+  const { change, host } = params
+  const sentence = NOTICE_SENTENCES[change]
+  const advice = `If this wasn't you, sign in to ${host} at once, change your password and turn two-step verification on again, or contact the site's support.`
+  const text = `${sentence}\n\n${advice}\n`
+  const html = `
+<body style="background: #f9f9f9;">
+  <div style="background: #fff; max-width: 600px; margin: auto; border-radius: 10px; padding: 20px; font-family: Helvetica, Arial, sans-serif; color: #444;">
+    <p style="font-size: 18px;">${escapeHtml(sentence)}</p>
+    <p style="font-size: 16px;">${escapeHtml(advice)}</p>
+  </div>
+</body>
+`
+  return { subject: `Security notice for ${host}`, text, html }
 }
 
 /** What a built-in email provider factory itself supplies. */
