@@ -214,7 +214,9 @@ export type EmailDefaults = Pick<EmailConfig, "id" | "name" | "sendVerificationR
  * ```
  */
 export function emailProvider(defaults: EmailDefaults, options: object = {}): EmailConfig {
-  const result: Record<string, unknown> = { maxAge: 24 * 60 * 60, ...defaults }
+  // A sign-in code lives 10 minutes at most; a link a day.
+  const withCode = "code" in options && (options as { code?: unknown }).code !== undefined
+  const result: Record<string, unknown> = { maxAge: withCode ? 10 * 60 : 24 * 60 * 60, ...defaults }
   for (const [key, value] of Object.entries(options)) {
     if (value !== undefined && key !== "__proto__") result[key] = value
   }
@@ -230,8 +232,10 @@ export interface EmailProviderOptions {
   name?: string
   /** The sender, `auth@example.com` or `Example <auth@example.com>`. */
   from?: string
-  /** Seconds a sign-in link stays valid. Default 1 day. */
+  /** Seconds a sign-in link stays valid. Default 1 day (10 minutes, and at most that, with `code`). */
   maxAge?: number
+  /** Sign in with a code typed on the verify-request page instead of a link. See {@link EmailConfig}. */
+  code?: EmailConfig["code"]
   /** Replaces the built-in sending; gets the link, the address and the provider. */
   sendVerificationRequest?: (params: VerificationRequestParams) => Awaitable<void>
   /** Returns the token put in the link. Default: 32 random bytes as hex. */

@@ -32,6 +32,10 @@ import { admitTokenAttempt, refuseWrongToken } from "./wrong-tokens.js"
  */
 export async function emailCallback(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
   const { method } = ctx.request
+  // A provider sending codes: the verify-request page posts the code here.
+  if (provider.code !== undefined && method === "POST" && ctx.request.body?.code !== undefined) {
+    return (await import("./sign-in-code.js")).signInWithCode(ctx, provider)
+  }
   const source = method === "POST" ? (ctx.request.body ?? {}) : ctx.request.query
   const token = typeof source.token === "string" ? source.token : ""
   const email = typeof source.email === "string" ? source.email : ""
@@ -60,6 +64,15 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     if (error instanceof Verification) linkEnded()
     throw error
   }
+  return signInWithInvite(ctx, provider, invite, linkEnded)
+}
+
+/**
+ * Signs in as the address `invite` (a spent link or code) was for. `ended` runs once the token is
+ * used up for good (signed in, or refused by the app); a store failure gives the token back instead.
+ */
+export async function signInWithInvite(ctx: RequestContext, provider: EmailConfig, invite: VerificationToken, ended: () => void): Promise<ResponseInternal> {
+  const linkEnded = ended
   const identifier = invite.identifier
   const { adapter } = ctx.config
   try {
@@ -88,7 +101,7 @@ async function giveBack(ctx: RequestContext, invite: VerificationToken): Promise
 }
 
 /** Browsers say where a request came from; anything but this origin did not come from the page. */
-function crossSite(ctx: RequestContext): boolean {
+export function crossSite(ctx: RequestContext): boolean {
   const site = ctx.request.headers.get("sec-fetch-site")
   return site !== null && site !== "same-origin"
 }
