@@ -266,6 +266,7 @@ export interface EmailCodeOptions {
 export interface EmailMessageToSend {
   /** The recipient's address. */
   to: string
+  /** The subject line. */
   subject: string
   /** The plain-text body. */
   text: string

@@ -1,8 +1,10 @@
 /**
- * `POST {basePath}/signin/<email provider>`: emails a one-time sign-in link. The token is stored
- * before the email goes out (a quick click must find it) and removed again when sending fails
- * (no token outlives a link nobody received). The asking browser gets the link's binding cookie
- * (see ./link-binding.ts).
+ * `POST {basePath}/signin/<email provider>`: emails a one-time sign-in link, or, for a provider
+ * with `code`, a sign-in code to type on the verify-request page (see ./sign-in-code.ts). The
+ * token is stored before the email goes out (a quick click must find it) and removed again when
+ * sending fails (no token outlives a link nobody received). The asking browser gets the binding
+ * cookie (see ./link-binding.ts): a keyed hash of the link's token, or the nonce a code's stored
+ * hash was made with.
  * @module
  */
 import type { AdapterUser } from "../../adapters/index.js"
