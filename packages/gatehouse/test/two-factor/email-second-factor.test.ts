@@ -47,7 +47,7 @@ interface Setup {
 }
 
 /** A user with a password and (unless `verified: false`) a verified address, `require: "always"`, email codes on. */
-async function setup(options: { verified?: boolean } = {}): Promise<Setup> {
+async function setup(options: { verified?: boolean; emailLimits?: boolean } = {}): Promise<Setup> {
   const adapter = MemoryAdapter() as Adapted
   const address = `user${++counter}-${randomBytes(3).toString("hex")}@app.test`
   const stored = await adapter.createUser({ id: "", name: "Ada", email: address, emailVerified: options.verified === false ? null : new Date() } as AdapterUser)
@@ -66,7 +66,7 @@ async function setup(options: { verified?: boolean } = {}): Promise<Setup> {
         authorize: ({ password }) => (password === "correct horse" ? { id: uid, name: "Ada", email: address } : null),
         rateLimit: false,
       }),
-      Nodemailer({ server: smtp.smtpUrl, from: "Gatehouse Test <auth@app.test>", rateLimit: false }),
+      Nodemailer({ server: smtp.smtpUrl, from: "Gatehouse Test <auth@app.test>", ...(!options.emailLimits && { rateLimit: false }) }),
     ],
     twoFactor: { totp: { issuer: "Gatehouse tests" }, email: true, require: "always", notify: false },
   }
@@ -193,6 +193,17 @@ describe("the email code as the second factor", () => {
       expect(stale.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=InvalidTwoFactorCode`)
     }
     expect((await postEmail(s.client, { code: latest })).headers.get("location")).toBe(DASHBOARD)
+  })
+
+  it("keeps to the provider's limit on emails to the address across pending sign-ins", async () => {
+    const s = await setup({ emailLimits: true })
+    // The default: 5 emails to one address per 15 minutes. Each sign-in starts a pending one and sends a code.
+    for (let signIn = 1; signIn <= 6; signIn++) {
+      expect((await s.signIn(new Client(s.config))).headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    }
+    await codeOf(s.address, 4)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(messagesTo(s.address)).toHaveLength(5)
   })
 
   it("never sends a code to an unverified address", async () => {

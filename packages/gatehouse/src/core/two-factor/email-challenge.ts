@@ -10,6 +10,7 @@ import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, EmailSignInError, InvalidTwoFactorCode, RateLimited } from "../../errors.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
+import { throttleSignInEmail } from "../email/rate-limit.js"
 import { countEvent } from "../event-counter.js"
 import type { ResponseInternal } from "../internal-response.js"
 import { jsonResponse } from "../internal-response.js"
@@ -43,7 +44,8 @@ function emailProviderOf(ctx: RequestContext): EmailConfig | undefined {
  *
  * @throws {InvalidTwoFactorCode} when the email code is off, there is no email provider, or the
  *   user has no verified address (nothing is sent).
- * @throws {RateLimited} when resent too soon or too often.
+ * @throws {RateLimited} when resent too soon or too often for this sign-in.
+ * @throws {EmailRateLimited} past the provider's limits on emails to the address or from the client.
  * @throws {EmailSignInError} when the provider fails to send.
  */
 export async function sendPendingEmailCode(ctx: RequestContext, pending: PendingSignIn): Promise<Cookie[]> {
@@ -57,6 +59,9 @@ export async function sendPendingEmailCode(ctx: RequestContext, pending: Pending
   if (spacing.count > 1) throw new RateLimited("An email code was sent for this sign-in moments ago", { retryAfter: spacing.resetsIn })
   const sends = await countEvent(ctx, `two-factor:email-sends:${pending.pid}`, PENDING_MEMORY, { durable: true })
   if (sends.count > EMAIL_CODE_MAX_SENDS) throw new RateLimited(`More than ${EMAIL_CODE_MAX_SENDS} email codes for one sign-in`, { retryAfter: sends.resetsIn })
+  // Across pending sign-ins too: whoever holds the password must not be able to flood the
+  // mailbox by starting sign-in after sign-in. The provider's limits on sign-in emails apply.
+  await throttleSignInEmail(ctx, provider, address)
 
   const { code, state } = await issueEmailCode(ctx.config, pending.pid, { digits: settings.digits, notAfter: pending.exp })
   try {
