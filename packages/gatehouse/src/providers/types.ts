@@ -245,7 +245,11 @@ export interface EmailConfig extends CommonProviderOptions {
   /**
    * Sign in with a one-time code typed on the verify-request page instead of a link: `true` for
    * 6 digits, or `{ digits }` from 6 to 8. The code works only in the browser that asked for it,
-   * at most 5 wrong tries, and `maxAge` must then be at most 600 seconds. Default off (links).
+   * at most 5 wrong tries, and `maxAge` must then be at most 600 seconds (the default then). After
+   * sending, the browser goes to the verify-request page with `provider`, `type` and `email` in
+   * its query; a custom page posts `code`, `email` and `csrfToken` to `callback/<id>`.
+   * `sendVerificationRequest` gets the code as `token` and `code`, and the page as `url`.
+   * `generateVerificationToken` is not used for codes. Default off (links).
    */
   code?: true | EmailCodeOptions
   /**
