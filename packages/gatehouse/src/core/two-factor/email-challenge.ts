@@ -6,8 +6,9 @@
  * @module
  */
 import type { AdapterUser } from "../../adapters/index.js"
-import type { Cookie } from "../../cookies/defaults.js"
+import { TWO_FACTOR_COOKIE_MAX_AGE, type Cookie } from "../../cookies/defaults.js"
 import { AuthError, EmailSignInError, InvalidTwoFactorCode, RateLimited } from "../../errors.js"
+import { CLOCK_TOLERANCE } from "../../jwt/index.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
 import { throttleSignInEmail } from "../email/rate-limit.js"
@@ -24,8 +25,8 @@ import { writePending, type PendingSignIn } from "./pending.js"
 export const EMAIL_CODE_RESEND_INTERVAL = 30
 /** Codes one pending sign-in may have sent, the first included. */
 export const EMAIL_CODE_MAX_SENDS = 5
-/** As long as a pending id can live (its cookie's 5 minutes, and some clock skew). */
-const PENDING_MEMORY = 330
+/** As long as a pending id can live: its cookie's life and the clock skew `decode` allows. */
+const PENDING_MEMORY = TWO_FACTOR_COOKIE_MAX_AGE + CLOCK_TOLERANCE
 
 /** The user's address a code may go to: only a verified one. */
 function verifiedAddress(user: AdapterUser | null): string | undefined {
