@@ -1,6 +1,6 @@
 /**
  * The sign-in email every built-in email provider sends, the same as Auth.js's: a subject, a
- * plain-text body, and an HTML body with one themed button. Also what the HTTP email providers
+ * plain-text body, and an HTML body with one themed button (or, for a one-time code, the code). Also what the HTTP email providers
  * (Resend, SendGrid, Postmark, Mailgun) share: laying options over defaults, reaching the
  * service through the configured `fetch`, and turning a refusal into an error without secrets.
  *
@@ -153,49 +153,6 @@ function codeMessage(code: string, host: string): EmailMessage {
 </body>
 `
   return { subject: `Your sign-in code for ${host}`, text, html }
-}
-
-/** What changed in a user's two-step verification, as {@link securityNoticeMessage} words it. */
-export type SecurityNoticeChange = "enabled" | "disabled" | "recovery-codes-regenerated"
-
-const NOTICE_SENTENCES: Readonly<Record<SecurityNoticeChange, string>> = {
-  enabled: "Two-step verification was turned on for your account.",
-  disabled: "Two-step verification was turned off for your account.",
-  "recovery-codes-regenerated": "The recovery codes of your account were replaced; the old ones no longer work.",
-}
-
-/**
- * The security notice sent when a user's second factor changes: one plain sentence saying what
- * changed and what to do if it was not them. No link (a notice that asks to click is what a
- * phishing email looks like).
- *
- * @param params - What changed and the host it happened on.
- * @returns The subject and both bodies.
- * @example
- * ```ts
- * const { subject, text } = securityNoticeMessage({ change: "disabled", host: "app.test" })
- * subject // "Security notice for app.test"
- * ```
- */
-export function securityNoticeMessage(params: {
-  /** What changed. */
-  change: SecurityNoticeChange
-  /** The site's host, named in the subject and body. */
-  host: string
-}): EmailMessage {
-  const { change, host } = params
-  const sentence = NOTICE_SENTENCES[change]
-  const advice = `If this wasn't you, sign in to ${host} at once, change your password and turn two-step verification on again, or contact the site's support.`
-  const text = `${sentence}\n\n${advice}\n`
-  const html = `
-<body style="background: #f9f9f9;">
-  <div style="background: #fff; max-width: 600px; margin: auto; border-radius: 10px; padding: 20px; font-family: Helvetica, Arial, sans-serif; color: #444;">
-    <p style="font-size: 18px;">${escapeHtml(sentence)}</p>
-    <p style="font-size: 16px;">${escapeHtml(advice)}</p>
-  </div>
-</body>
-`
-  return { subject: `Security notice for ${host}`, text, html }
 }
 
 /** What a built-in email provider factory itself supplies. */

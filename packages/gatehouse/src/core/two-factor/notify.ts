@@ -9,10 +9,10 @@
  */
 import type { AdapterUser } from "../../adapters/index.js"
 import { AuthError } from "../../errors.js"
-import { securityNoticeMessage } from "../../providers/email-message.js"
 import type { EmailConfig } from "../../providers/types.js"
 import type { TwoFactorNotice } from "../../types.js"
 import { logError } from "../logger.js"
+import { securityNoticeMessage } from "./notice-message.js"
 import type { RequestContext } from "../request-context.js"
 
 /** The warning logged (once per configuration) when no notice can be sent by email. */
