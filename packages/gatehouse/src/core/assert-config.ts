@@ -23,7 +23,7 @@ import {
   UnsupportedStrategy,
   UntrustedHost,
 } from "../errors.js"
-import type { EndpointConfig, ProviderConfig, RateLimit, WebAuthnConfig } from "../providers/types.js"
+import type { EmailConfig, EndpointConfig, ProviderConfig, RateLimit, WebAuthnConfig } from "../providers/types.js"
 import { isCookieName } from "../cookies/serialize.js"
 import type { ResolvedConfig } from "./config.js"
 import type { WarningCode } from "./logger.js"
@@ -421,11 +421,40 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
       if (maxAttempts !== undefined && maxAttempts !== false && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) {
         return new InvalidConfig(`\`maxAttempts\` of provider "${provider.id}" must be a whole number of at least 1, or false`)
       }
+      const invalidCode = invalidSignInCode(provider)
+      if (invalidCode) return invalidCode
     }
     if (provider.type === "credentials") {
       const invalid = invalidRateLimit(provider.id, provider.rateLimit, ["perIdentifier", "perIp"], ["identifier", "clientIp"])
       if (invalid) return invalid
     }
+  }
+  return undefined
+}
+
+/**
+ * An email provider's `code` (sign-in with a code instead of a link) that cannot be used: not
+ * `true` or `{ digits: 6 | 7 | 8 }`, or a `maxAge` above 10 minutes (a 6-digit code must not stay
+ * guessable for long).
+ */
+function invalidSignInCode(provider: EmailConfig): AuthError | undefined {
+  const { code } = provider
+  if (code === undefined || code === true) return checkCodeAge(provider)
+  if (code === null || typeof code !== "object" || Array.isArray(code)) {
+    return new InvalidConfig(`\`code\` of provider "${provider.id}" must be true or { digits }; received ${describe(code)}`)
+  }
+  const { digits } = code
+  if (digits !== undefined && !(digits === 6 || digits === 7 || digits === 8)) {
+    return new InvalidConfig(`\`code.digits\` of provider "${provider.id}" must be 6, 7 or 8; received ${describe(digits)}`)
+  }
+  return checkCodeAge(provider)
+}
+
+function checkCodeAge(provider: EmailConfig): AuthError | undefined {
+  if (provider.code === undefined) return undefined
+  const { maxAge } = provider
+  if (maxAge !== undefined && !(typeof maxAge === "number" && maxAge > 0 && maxAge <= 600)) {
+    return new InvalidConfig(`\`maxAge\` of provider "${provider.id}" must be at most 600 seconds with \`code\` (a sign-in code lives 10 minutes at most); received ${describe(maxAge)}`)
   }
   return undefined
 }

@@ -67,7 +67,7 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
   }
 
   const { startPending } = await import("./two-factor/pending.js")
-  const { cookies } = await startPending(ctx, {
+  const started = await startPending(ctx, {
     uid: user.id,
     mode: decision.kind,
     isNewUser: signIn.isNewUser,
@@ -80,6 +80,10 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
     ...(signIn.removed && removedAnything(signIn.removed) && { removed: signIn.removed }),
     ...(signIn.deferredLink && { deferredLink: signIn.deferredLink }),
   })
+  // The email code is the only factor: its first code goes out now, so the page can ask for it at once.
+  const cookies = decision.kind === "challenge" && decision.method === "email"
+    ? await (await import("./two-factor/email-challenge.js")).sendFirstEmailCode(ctx, started.pending, started.cookies)
+    : started.cookies
   // A sign-in never continues the session the browser had (fixation), and no session may stand
   // meanwhile: the one sent is cleared.
   const store = sessionStoreOf(ctx)

@@ -17,6 +17,7 @@ import { pageUrl, type RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
 import { checkSecondFactorCode } from "./check-code.js"
 import { completePendingSignIn } from "./complete.js"
+import { checkPendingEmailCode, emailCodeSend } from "./email-challenge.js"
 import { twoFactorEnrolPage } from "./enrol-page.js"
 import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type PendingSignIn } from "./pending.js"
 import { throttleTwoFactorAttempt } from "./rate-limit.js"
@@ -86,8 +87,9 @@ function noStore(response: ResponseInternal): ResponseInternal {
 }
 
 /**
- * `POST two-factor`: `code` and `method` (`totp`, the default, or `recovery`) against the pending
- * sign-in. Each try is counted before it is checked, per pending sign-in (5, server-side, so a
+ * `POST two-factor`: `code` and `method` (`totp`, the default, `recovery`, or `email` when
+ * `twoFactor.email` is on) against the pending sign-in; `method=email` with `action=send` (or no
+ * code) emails a code instead (see ./email-challenge.ts). Each try is counted before it is checked, per pending sign-in (5, server-side, so a
  * replayed cookie cannot reset them) and per client and user (the shared limiter).
  *
  * @throws {TwoFactorExpired} without a live pending sign-in, or once it was finished.
@@ -100,17 +102,25 @@ export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseI
   if (pending.mode === "enrol") throw notBuilt("Enrolment during sign-in")
   const body = ctx.request.body ?? {}
   const method = body.method === undefined || body.method === "" ? "totp" : body.method
-  if (method !== "totp" && method !== "recovery") {
-    if (method === "email") throw notBuilt("The email code")
+  if (method !== "totp" && method !== "recovery" && !(method === "email" && ctx.config.twoFactor?.email)) {
     throw new InvalidTwoFactorCode("Unknown second-factor method")
   }
   const code = typeof body.code === "string" ? body.code : ""
+  if (method === "email" && (body.action === "send" || code === "")) return emailCodeSend(ctx, pending)
 
   await throttleTwoFactorAttempt(ctx, pending.uid)
   const { count, allowed } = await countAttempt(ctx, pending.pid)
   if (!allowed) throw new TwoFactorFailed("Too many wrong codes for this sign-in")
 
-  const right = await checkSecondFactorCode(ctx, pending.uid, method, code)
+  let right: boolean
+  if (method === "email") {
+    const checked = await checkPendingEmailCode(ctx, pending, code)
+    // A voided code leaves the cookie whatever the answer, so the page offers a new one.
+    ctx.cookiesAlways.push(...checked.cookies)
+    right = checked.right
+  } else {
+    right = await checkSecondFactorCode(ctx, pending.uid, method, code)
+  }
   await challengeEvent(ctx, pending.uid, method, right)
   if (right) return completePendingSignIn(ctx, pending, method, { trustDevice: isChecked(body.trustDevice) })
   if (count >= PENDING_MAX_ATTEMPTS) {
