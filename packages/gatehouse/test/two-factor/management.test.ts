@@ -95,7 +95,7 @@ describe.each(["jwt", "database"] as const)("%s sessions: enrolling an authentic
     const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] }
     expect(recoveryCodes).toHaveLength(10)
     expect(new Set(recoveryCodes).size).toBe(10)
-    for (const code of recoveryCodes) expect(code).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/)
+    for (const code of recoveryCodes) expect(code).toMatch(/^[0-9a-z]{5}(?:-[0-9a-z]{5}){4}$/)
 
     const after = await status(s.client)
     expect(after).toMatchObject({ enabled: true, methods: ["totp", "recovery"], recoveryCodesLeft: 10 })

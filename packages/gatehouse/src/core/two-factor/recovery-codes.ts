@@ -1,9 +1,11 @@
 /**
  * Recovery codes: the lookup secrets a user saves when enrolling, each good for one sign-in.
- * Twelve Crockford base32 characters (60 random bits), shown as `xxxx-xxxx-xxxx`; read back in
- * any case, with or without separators, and with Crockford's look-alikes (`i`/`l` as 1, `o` as 0)
- * mended, so a code copied from paper still works. At rest only a hash is kept, bound to the user:
- * 60 random bits need no slow hash, and no secret is mixed in, so a secret rotation voids none.
+ * Twenty-five Crockford base32 characters (125 random bits), shown as `xxxxx-xxxxx-xxxxx-xxxxx-xxxxx`;
+ * read back in any case, with or without separators, and with Crockford's look-alikes (`i`/`l` as
+ * 1, `o` as 0) mended, so a code copied from paper still works. At rest only a hash is kept, bound
+ * to the user: a lookup secret of 112 bits or more may be kept under a plain hash (ASVS 5.0
+ * 6.5.2; shorter ones would need a salted password hash, which a lookup by hash cannot use), and no
+ * secret is mixed in, so a secret rotation voids none.
  * Spending one is the adapter's `useRecoveryCode(uid, hash)` (a delete that reports whether it
  * deleted), never a comparison in memory.
  * @module
@@ -14,12 +16,12 @@ import { sha256Hex } from "../../encoding/hex.js"
 /** Crockford's base32 alphabet: no I, L, O or U. */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 /** Characters of a code; 5 bits each. */
-export const RECOVERY_CODE_LENGTH = 12
+export const RECOVERY_CODE_LENGTH = 25
 /** Random bits of a code. */
 export const RECOVERY_CODE_BITS = RECOVERY_CODE_LENGTH * 5
 const LOOK_ALIKES: Readonly<Record<string, string>> = { I: "1", L: "1", O: "0" }
 
-/** `count` new codes as shown to the user, lower case in three groups of four (`7hq2-x9k0-mz4c`). */
+/** `count` new codes as shown to the user, lower case in five groups of five (`7hq2x-9k0mz-4c1ad-p8vwe-3nt6r`). */
 export function newRecoveryCodes(count: number): string[] {
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError("The number of recovery codes must be a non-negative integer")
   const codes: string[] = []
@@ -27,13 +29,13 @@ export function newRecoveryCodes(count: number): string[] {
     // 256 is a multiple of 32: the low five bits of a random byte are uniform.
     const bytes = crypto.getRandomValues(new Uint8Array(RECOVERY_CODE_LENGTH))
     const chars = [...bytes].map((byte) => ALPHABET[byte & 31]!).join("").toLowerCase()
-    codes.push(`${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8)}`)
+    codes.push(chars.match(/.{5}/g)!.join("-"))
   }
   return codes
 }
 
 /**
- * The canonical form of a typed code (twelve upper-case alphabet characters), or `undefined` when
+ * The canonical form of a typed code (twenty-five upper-case alphabet characters), or `undefined` when
  * it cannot be one: spaces and hyphens dropped, case ignored, look-alikes mended.
  */
 export function normalizeRecoveryCode(typed: string): string | undefined {
