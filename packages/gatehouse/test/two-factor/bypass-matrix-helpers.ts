@@ -15,7 +15,7 @@ export const SESSION = "__Secure-authjs.session-token"
 export const PENDING = "__Secure-authjs.two-factor"
 export const TWO_FACTOR_PAGE = `${ORIGIN}/auth/two-factor`
 export const DASHBOARD = `${ORIGIN}/dashboard`
-export const RECOVERY_CODE = "ABCD-EFGH-JKMN"
+export const RECOVERY_CODE = "ABCDE-FGHJK-MNPQR-STVWX-YZ012"
 
 export type Adapted = Adapter &
   Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "listSessionsByUserId" | "getUserByAccount" | "createUser" | "getUserByEmail" | "linkAccount">>

@@ -26,7 +26,7 @@ const SESSION = "__Secure-authjs.session-token"
 const PENDING = "__Secure-authjs.two-factor"
 const TWO_FACTOR_PAGE = `${ORIGIN}/auth/two-factor`
 const DASHBOARD = `${ORIGIN}/dashboard`
-const RECOVERY_CODE = "ABCD-EFGH-JKMN"
+const RECOVERY_CODE = "ABCDE-FGHJK-MNPQR-STVWX-YZ012"
 
 let github: GitHubLikeServer
 beforeAll(async () => {

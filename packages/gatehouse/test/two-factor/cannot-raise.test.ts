@@ -62,7 +62,7 @@ async function app(strategy: SessionStrategy, extra: Partial<AuthConfig> = {}, t
   return { adapter, uid, config, client, signIn }
 }
 
-const RECOVERY_CODE = "7QJX-M2KD-9WTR"
+const RECOVERY_CODE = "7QJXM-2KD9W-TRH4N-PC8ZV-3QEMA"
 
 async function enrol(adapter: Adapted, uid: string): Promise<Uint8Array> {
   const key = new Uint8Array(randomBytes(20))

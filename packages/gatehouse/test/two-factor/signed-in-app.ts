@@ -19,7 +19,7 @@ export const ORIGIN = "https://app.test"
 export const SESSION = "__Secure-authjs.session-token"
 export const DASHBOARD = `${ORIGIN}/dashboard`
 export const SETTINGS = `${ORIGIN}/settings`
-export const RECOVERY_CODES = ["7QJX-M2KD-9WTR", "H4NP-C8ZV-3QEM"]
+export const RECOVERY_CODES = ["7QJXM-2KD9W-TRH4N-PC8ZV-3QEMA", "H4NPC-8ZV3Q-EM7QJ-XM2KD-9WTRB"]
 /** `twoFactor.freshAge` of these apps (the default). */
 export const FRESH_AGE_MS = 600_000
 

@@ -73,7 +73,7 @@ async function enrol(adapter: Adapted, username: string): Promise<Person> {
   const key = new Uint8Array(randomBytes(20))
   const sealed = await sealTotpSecret({ secret: [secret] }, uid, key)
   await adapter.setTotpPendingSecret(uid, sealed)
-  const recoveryCode = "QRST-VWXY-Z234"
+  const recoveryCode = "QRSTV-WXYZ2-34QRS-TVWXY-Z2345"
   expect(await adapter.enableTotp(uid, { sealed, step: currentStep() - 5, recoveryCodeHashes: await recoveryCodeHashes(uid, [recoveryCode]) })).toBe(true)
   return { username, uid, key, recoveryCode }
 }
