@@ -431,6 +431,19 @@ export interface TwoFactorOptions {
     | {
         /** The name the app shows for the entry (1 to 100 characters), usually the product's. */
         issuer: string
+        /**
+         * Draws the `otpauth://` URI as a QR code (SVG markup) for the enrolment page and
+         * `enrollTotp`'s `qr`; without it they show the secret as text alone. Passed in rather than
+         * imported, so no bundler is asked to resolve a QR library an app may not have. `uqr`'s
+         * `renderSVG` fits as it is (`npm install uqr`).
+         *
+         * @example
+         * ```ts
+         * import { renderSVG } from "uqr"
+         * twoFactor: { totp: { issuer: "Acme", qrCode: renderSVG } }
+         * ```
+         */
+        qrCode?: (uri: string) => string | Promise<string>
       }
     | false
   /**

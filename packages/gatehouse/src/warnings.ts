@@ -26,5 +26,5 @@ export type WarningCode =
   | "session-cache-unused"
   /** `twoFactor` with neither a `sharedStore` nor the adapter's `hitRateLimit`: codes tried and finished sign-ins are counted per process. */
   | "two-factor-counts-in-memory"
-  /** `twoFactor.totp` without the optional `uqr` package: enrolment shows the secret as text, no QR code. */
+  /** `twoFactor.totp` without `qrCode`: enrolment shows the secret as text, no QR code. */
   | "two-factor-qr-missing"

@@ -72,7 +72,7 @@ export type VerifyTwoFactorResult =
 export interface TotpEnrolment {
   /** The `otpauth://` URI an authenticator app adds the account from. */
   uri: string
-  /** The URI as a QR code (SVG markup), or `null` when the server cannot draw one (`uqr` not installed). */
+  /** The URI as a QR code (SVG markup), or `null` when the server draws none (no `twoFactor.totp.qrCode`). */
   qr: string | null
   /** The secret in base32, for typing into an app by hand. */
   secret: string

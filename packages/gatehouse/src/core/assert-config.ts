@@ -470,6 +470,10 @@ function invalidTwoFactor(config: ResolvedConfig): AuthError | undefined {
     if (typeof issuer !== "string" || issuer.trim() === "" || issuer.length > MAX_ISSUER_LENGTH) {
       return new InvalidConfig(`\`twoFactor.totp.issuer\` must be the name authenticator apps show, 1 to ${MAX_ISSUER_LENGTH} characters; received ${describe(issuer)}`)
     }
+    const qrCode: unknown = totp.qrCode
+    if (qrCode !== undefined && typeof qrCode !== "function") {
+      return new InvalidConfig(`\`twoFactor.totp.qrCode\` must be a function of the otpauth URI answering SVG markup (e.g. renderSVG from uqr); received ${describe(qrCode)}`)
+    }
   }
   if (email) {
     if (!(Number.isInteger(email.digits) && email.digits >= 6 && email.digits <= 8)) {

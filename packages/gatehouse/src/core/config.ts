@@ -78,7 +78,7 @@ export interface ResolvedConfig {
  */
 export interface ResolvedTwoFactor {
   /** Authenticator apps; `undefined` when off. */
-  readonly totp: Readonly<{ issuer: string }> | undefined
+  readonly totp: Readonly<{ issuer: string; qrCode?: (uri: string) => string | Promise<string> }> | undefined
   /** The email code as a second factor; `undefined` when off. */
   readonly email: Readonly<{ digits: number }> | undefined
   readonly require: TwoFactorRequire

@@ -31,7 +31,7 @@ const ORIGIN = "https://app.test"
 const PAGE = `${ORIGIN}/login`
 const DASHBOARD = `${ORIGIN}/dashboard`
 const SESSION = "__Secure-authjs.session-token"
-const RECOVERY_CODE = "ABCD-EFGH-JKMN"
+const RECOVERY_CODE = "ABCDE-FGHJK-MNPQR-STVWX-YZ012"
 
 function totpAt(key: Uint8Array, step: number): string {
   const counter = Buffer.alloc(8)

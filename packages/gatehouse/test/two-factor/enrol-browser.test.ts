@@ -5,6 +5,7 @@
  * node:crypto using the keyboard alone, saves the recovery codes and continues, signed in at aal 2.
  * The QR code is one image with an accessible name; the code input is found by its label.
  */
+import { renderSVG } from "uqr"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -36,7 +37,7 @@ beforeAll(async () => {
         rateLimit: false,
       }),
     ],
-    twoFactor: { totp: { issuer: "Gatehouse tests" }, require: "always" },
+    twoFactor: { totp: { issuer: "Gatehouse tests", qrCode: renderSVG }, require: "always" },
   } satisfies AuthConfig
   server = await serveWeb((request) => {
     if (new URL(request.url).pathname.startsWith("/auth/")) return Auth(request, config)

@@ -3,6 +3,7 @@
  * node:crypto (never with the library under test), a credentials setup over a chosen adapter,
  * and readers for the enrolment page.
  */
+import { renderSVG } from "uqr"
 import { createHmac } from "node:crypto"
 import { expect, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
@@ -90,7 +91,7 @@ export async function enrolSetup(adapter: Adapter, strategy: SessionStrategy, tw
         rateLimit: false,
       }),
     ],
-    twoFactor: { totp: { issuer: "Gatehouse tests" }, notify, ...twoFactor },
+    twoFactor: { totp: { issuer: "Gatehouse tests", qrCode: renderSVG }, notify, ...twoFactor },
     events,
   }
   const client = new Client(config)

@@ -13,7 +13,7 @@ import { renderPage } from "./layout.js"
 
 /** What the enrolment page shows and where its form posts. */
 export interface EnrolPageInput {
-  /** The QR code as SVG markup (from `uqr`), or `null` to show the secret alone. */
+  /** The QR code as SVG markup (from `twoFactor.totp.qrCode`), or `null` to show the secret alone. */
   qr: string | null
   /** The secret in base32, grouped for reading. */
   secret: string

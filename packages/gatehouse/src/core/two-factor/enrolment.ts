@@ -9,10 +9,10 @@
 import type { AdapterUser } from "../../adapters/index.js"
 import { encodeBase32 } from "../../encoding/base32.js"
 import { sha256Hex } from "../../encoding/hex.js"
-import { InvalidRequest, InvalidTwoFactorCode, TwoFactorFailed } from "../../errors.js"
+import { InvalidConfig, InvalidRequest, InvalidTwoFactorCode, TwoFactorFailed } from "../../errors.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
-import { reportConfigWarnings } from "../logger.js"
+import { logError, reportConfigWarnings } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
 import { notifyFactorChange } from "./notify.js"
 import { newRecoveryCodes, recoveryCodeHashes } from "./recovery-codes.js"
@@ -25,7 +25,7 @@ export interface TotpEnrolment {
   secret: string
   /** The `otpauth://` URI an authenticator app scans. */
   uri: string
-  /** The URI as a QR code (SVG), or `null` when the optional `uqr` package is not installed. */
+  /** The URI as a QR code (SVG), or `null` without `twoFactor.totp.qrCode`. */
   qr: string | null
 }
 
@@ -117,16 +117,21 @@ function spaced(base32: string): string {
 }
 
 /**
- * `uri` as an SVG QR code through the optional peer `uqr`, loaded on first enrolment; `null`
- * (and a warning, once) when it is not installed: the page shows the secret as text instead.
+ * `uri` as an SVG QR code drawn by the app's `totp.qrCode`; `null` (and a warning, once) without
+ * one, or when it fails (logged): the page shows the secret as text instead.
  */
 async function qrCode(ctx: RequestContext, uri: string): Promise<string | null> {
-  let renderSVG: typeof import("uqr").renderSVG
-  try {
-    ;({ renderSVG } = await import("uqr"))
-  } catch {
+  const draw = ctx.config.twoFactor?.totp?.qrCode
+  if (!draw) {
     reportConfigWarnings(ctx.logger, ctx.config, ["two-factor-qr-missing"])
     return null
   }
-  return renderSVG(uri, { ecc: "M" })
+  try {
+    const svg = await draw(uri)
+    if (typeof svg === "string" && svg.trimStart().startsWith("<svg")) return svg
+    throw new TypeError(`twoFactor.totp.qrCode answered ${typeof svg === "string" ? "text that is not SVG markup" : typeof svg}`)
+  } catch (error) {
+    logError(ctx.logger, new InvalidConfig("twoFactor.totp.qrCode failed; the enrolment shows the secret as text", { cause: error }))
+    return null
+  }
 }

@@ -55,7 +55,7 @@ export interface RegeneratedRecoveryCodes {
 /**
  * Starts enrolling an authenticator app for the signed-in user: a new secret, kept pending (a
  * factor already enabled stays in force until the new one is confirmed with {@link confirmTotp}).
- * Show `qr` (SVG, `null` without the optional `uqr` package) and `secret` as text.
+ * Show `qr` (SVG, `null` without `twoFactor.totp.qrCode`) and `secret` as text.
  *
  * @throws {SessionRequired} without a session; `RecentAuthRequired` when the user has a factor
  *   enabled and the session did not check it within `twoFactor.freshAge`.
