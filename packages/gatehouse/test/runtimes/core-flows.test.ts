@@ -5,11 +5,13 @@
  * Workers user bundles it), and driven over HTTP from here with the same requests and assertions:
  * credentials sign-in, session read, `getToken`, sign-out, and an OAuth sign-in against a
  * GitHub-shaped server on loopback, which the runtime's server calls with its own `fetch`.
+ * Under /mfa, a sign-in that enrols an authenticator app before its session (Web Crypto HMAC-SHA-1,
+ * the sealed secret, the QR code) on each runtime too.
  *
  * Run it alone: `npm run build && npx vitest run packages/gatehouse/test/runtimes`.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { randomBytes } from "node:crypto"
+import { createHmac, randomBytes } from "node:crypto"
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -116,7 +118,7 @@ beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), "gatehouse-runtime-app-"))
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "runtime-app", private: true, type: "module" }))
   for (const file of readdirSync(appSource)) copyFileSync(join(appSource, file), join(app, file))
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", packedPackage()], { cwd: app, stdio: "pipe" })
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", packedPackage(), "uqr@0.1.3"], { cwd: app, stdio: "pipe" })
   for (const runtime of runtimes) runtime.prepare?.({ app, tools })
   // Picked once everything is installed, so the servers start right after.
   for (const runtime of runtimes) ports.set(runtime.name, await freePort([...ports.values()]))
@@ -152,8 +154,8 @@ class Visitor {
     )
   }
 
-  async csrfToken(): Promise<string> {
-    const response = await this.get("/auth/csrf")
+  async csrfToken(basePath = "/auth"): Promise<string> {
+    const response = await this.get(`${basePath}/csrf`)
     expect(response.status).toBe(200)
     const { csrfToken } = (await response.json()) as { csrfToken: string }
     expect(csrfToken).toMatch(/^[0-9a-f]{64}$/)
@@ -170,6 +172,23 @@ class Visitor {
     const csrfToken = await this.csrfToken()
     return this.post("/auth/callback/credentials", { csrfToken, username: "ada", password, callbackUrl: `${this.origin}/dashboard` })
   }
+}
+
+/** RFC 4648 base32 (the key as the enrolment page shows it, spaces allowed). */
+function base32Decode(text: string): Uint8Array {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+  let bits = ""
+  for (const char of text.replace(/ /g, "")) bits += alphabet.indexOf(char).toString(2).padStart(5, "0")
+  return Uint8Array.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)))
+}
+
+/** The RFC 6238 code (HMAC-SHA-1, 6 digits, 30 s) an authenticator app shows now, computed here. */
+function totpNow(key: Uint8Array): string {
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)))
+  const mac = createHmac("sha1", key).update(counter).digest()
+  const offset = mac[mac.length - 1]! & 0xf
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
 }
 
 /** Starts `runtime`'s server and waits for its ready line; rejects with its output if it exits first. */
@@ -286,6 +305,27 @@ for (const runtime of runtimes) {
         user: { name: "The Octocat", email: "octocat@users.example", image: "https://avatars.example/u/1001" },
         expires: expect.any(String),
       })
+    })
+
+    it("asks for a second factor: enrols an authenticator app before any session, then signs in at aal 2", async () => {
+      const visitor = new Visitor(origin)
+      const first = await visitor.post("/mfa/callback/credentials", { csrfToken: await visitor.csrfToken("/mfa"), username: "ada", password: PASSWORD, callbackUrl: `${origin}/dashboard` })
+      expect(first.status, server!.output()).toBe(302)
+      expect(first.headers.get("location")).toBe(`${origin}/mfa/two-factor`)
+      expect(visitor.jar.get(SESSION_COOKIE)).toBeUndefined()
+      expect(await visitor.json("/mfa/session")).toBeNull()
+
+      // The enrolment page: the secret sealed and stored, its QR code drawn, the key as text.
+      const page = await visitor.get("/mfa/two-factor")
+      expect(page.status, server!.output()).toBe(200)
+      const html = await page.text()
+      expect(html).toMatch(/<svg[^>]*role="img"/)
+      const key = base32Decode(html.match(/id="totp-secret">([A-Z2-7 ]+)</)![1]!)
+      const field = (name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))![1]!
+      const confirm = await visitor.post("/mfa/two-factor/totp/confirm", { csrfToken: field("csrfToken"), ref: field("ref"), code: totpNow(key) })
+      expect(confirm.status, server!.output()).toBe(200)
+      expect(await confirm.text()).toMatch(/[0-9a-z]{5}(?:-[0-9a-z]{5}){4}/)
+      expect(await visitor.json("/mfa/session")).toMatchObject({ user: { email: "ada@example.test" }, authentication: { aal: 2, amr: ["pwd", "otp", "mfa"] } })
     })
 
     // Last: a runtime that lacks something the library uses shows up here as a warning or an
