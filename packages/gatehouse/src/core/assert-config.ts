@@ -70,8 +70,7 @@ const WEBAUTHN_METHODS = [
  * Gatehouse's two-factor additions to the adapter contract (see `adapters/index.ts`), named as
  * strings: an Auth.js adapter has none of them, and `twoFactor` with one is refused up front.
  */
-const TWO_FACTOR_METHODS = [
-  "getUser",
+export const TWO_FACTOR_METHODS = [
   "getTwoFactor",
   "setTotpPendingSecret",
   "enableTotp",
@@ -320,7 +319,7 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
   const twoFactorRequired: string[] = []
   if (config.twoFactor) {
     if (!adapter) return new MissingAdapter("Two-factor sign-in (twoFactor) requires an adapter")
-    twoFactorRequired.push(...TWO_FACTOR_METHODS)
+    twoFactorRequired.push("getUser", ...TWO_FACTOR_METHODS)
     if (session.strategy === "database") twoFactorRequired.push(...TWO_FACTOR_DATABASE_METHODS)
   }
   if (adapter) {
