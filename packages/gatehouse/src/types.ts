@@ -105,11 +105,11 @@ export type SignInPageErrorParam =
   | "ServerBusy"
   | "TwoFactorExpired"
   | "TwoFactorFailed"
+  | "TwoFactorUnavailable"
 
 /**
- * A second factor, as `session.authentication.secondFactor`, the `twoFactorChallenge` event and the
- * challenge form's `method` name it: an authenticator app's code, a code sent by email, or a
- * recovery code.
+ * A second factor, as the `twoFactorChallenge` event and the challenge form's `method` name it: an
+ * authenticator app's code, a code sent by email, or a recovery code.
  *
  * @example
  * ```ts
@@ -140,8 +140,6 @@ export interface SessionAuthentication {
    * `user` (a passkey with user verification), and `mfa` once two factors were used.
    */
   amr: string[]
-  /** The second factor checked last, when there was one. */
-  secondFactor?: TwoFactorMethod | "passkey"
   /** ISO date string of the last second-factor check (what `freshAge` measures); `null` when none. */
   secondFactorAt: string | null
 }

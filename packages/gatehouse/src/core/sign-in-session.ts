@@ -58,7 +58,7 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
   }
   const { twoFactorDecision } = await import("./two-factor/policy.js")
   const user = await storedUser(ctx, signIn.user)
-  const decision = await twoFactorDecision(ctx, twoFactor, user, signIn.firstFactor)
+  const decision = await twoFactorDecision(ctx, twoFactor, user, { ...signIn.firstFactor, ...(signIn.account.type === "email" && { byEmail: true }) })
   if (decision.kind === "none") {
     // Deferred only for a user with a second factor, whom the decision always challenges; should it
     // ever not, the link happens as it would have without the deferral.

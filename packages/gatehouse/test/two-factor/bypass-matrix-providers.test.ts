@@ -267,6 +267,9 @@ describe.each(STRATEGIES)("%s sessions: the email link opened in another browser
     const done = await opening.postForm("two-factor", { csrfToken: await opening.csrfToken(), code: totpNow(key) })
     expect(done.headers.get("location")).toBe(DASHBOARD)
     await expectOneSession(w, strategy, uid)
+    // Two one-time passwords of different factors (the mailbox's link, then the authenticator's
+    // code): amr is a set (RFC 8176), so `otp` once, and `mfa` because the second was not the
+    // mailbox again (a code to the same mailbox is never offered: mailbox-not-second-factor.test.ts).
     expect(((await opening.session()) as { authentication: Authentication }).authentication).toMatchObject({ aal: 2, amr: ["otp", "mfa"] })
   })
 

@@ -14,7 +14,7 @@ import type { RequestContext } from "../request-context.js"
 import { removedNames, sessionCookies, signedIn } from "../sign-in-session.js"
 import { removedAnything } from "../unproven-account.js"
 import { clearPending, spendPending, type PendingSignIn } from "./pending.js"
-import { withMfa } from "./policy.js"
+import { twoFactorAuthentication } from "./policy.js"
 import { trustDeviceCookie } from "./trust-device.js"
 
 /**
@@ -30,12 +30,7 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
   if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
   // Linked only now: a sign-in that fails its second factor adds no way into the account.
   if (pending.deferredLink) await linkDeferredAccount(ctx, user, pending.deferredLink)
-  const authentication: SessionAuthentication = {
-    aal: 2,
-    amr: withMfa([...pending.firstAmr, "otp"]),
-    secondFactor: method,
-    secondFactorAt: new Date().toISOString(),
-  }
+  const authentication = twoFactorAuthentication(pending.firstAmr, ["otp"])
   const { account, profile, isNewUser } = pending
   const cookies = await sessionCookies(
     ctx,
