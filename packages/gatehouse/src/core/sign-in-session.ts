@@ -7,7 +7,7 @@
  */
 import type { AdapterUser } from "../adapters/index.js"
 import type { Cookie } from "../cookies/defaults.js"
-import { AuthError } from "../errors.js"
+import { AuthError, TwoFactorUnavailable } from "../errors.js"
 import type { Account, Profile, SessionAuthentication, User } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
 import { emitEvent } from "./events.js"
@@ -57,7 +57,7 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
     return signedIn(ctx, signIn, await sessionCookies(ctx, signIn, current ?? { aal: 1, amr: [...signIn.firstFactor.amr], secondFactorAt: null }))
   }
   const { twoFactorDecision } = await import("./two-factor/policy.js")
-  const user = await storedUser(ctx, signIn.user)
+  const { user, isStored } = await storedUser(ctx, signIn.user)
   const decision = await twoFactorDecision(ctx, twoFactor, user, { ...signIn.firstFactor, ...(signIn.account.type === "email" && { byEmail: true }) })
   if (decision.kind === "none") {
     // Deferred only for a user with a second factor, whom the decision always challenges; should it
@@ -67,8 +67,14 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
   }
 
   const { startPending } = await import("./two-factor/pending.js")
+  if (!isStored) {
+    // Finishing needs the user stored (the pending sign-in names it by id; factors hang off it).
+    throw new TwoFactorUnavailable("A second factor is due for a user the adapter does not store (a Credentials user from `authorize` alone): two-factor sign-in needs stored users")
+  }
   const started = await startPending(ctx, {
     uid: user.id,
+    user: signIn.user,
+    ...(signIn.event.user !== signIn.user && { eventUser: signIn.event.user }),
     mode: decision.kind,
     isNewUser: signIn.isNewUser,
     firstAmr: signIn.firstFactor.amr,
@@ -119,13 +125,14 @@ export async function signedIn(ctx: RequestContext, signIn: Pick<FirstFactorDone
 
 /**
  * The stored user the policy decides for: the adapter's row when it has one (the `require`
- * function is given the stored user), else the user as the first factor named them.
+ * function is given the stored user), else the user as the first factor named them (`isStored`
+ * false: such a user can be signed in at one factor, never wait for a second).
  */
-async function storedUser(ctx: RequestContext, user: User): Promise<AdapterUser> {
+async function storedUser(ctx: RequestContext, user: User): Promise<{ user: AdapterUser; isStored: boolean }> {
   const id = user.id
   if (!id) throw new AuthError("A two-factor sign-in needs a user with an id")
   const stored = await callAdapter(ctx.config.adapter, "getUser", id)
-  return stored ?? ({ ...user, id, email: user.email ?? "", emailVerified: null } as AdapterUser)
+  return stored ? { user: stored, isStored: true } : { user: { ...user, id, email: user.email ?? "", emailVerified: null } as AdapterUser, isStored: false }
 }
 
 /** What was removed, as the page names it: provider names, passkeys, a password. */

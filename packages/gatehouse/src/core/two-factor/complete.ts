@@ -26,10 +26,13 @@ import { trustDeviceCookie } from "./trust-device.js"
  */
 export async function completePendingSignIn(ctx: RequestContext, pending: PendingSignIn, method: TwoFactorMethod, options: CompleteOptions = {}): Promise<ResponseInternal> {
   if (!(await spendPending(ctx, pending.pid))) throw new TwoFactorExpired("The pending sign-in was already finished")
-  const user = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
-  if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
+  const stored = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
+  if (!stored) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
   // Linked only now: a sign-in that fails its second factor adds no way into the account.
-  if (pending.deferredLink) await linkDeferredAccount(ctx, user, pending.deferredLink)
+  if (pending.deferredLink) await linkDeferredAccount(ctx, stored, pending.deferredLink)
+  // The session and the event get the user as the first factor gave it (fields `authorize` added
+  // included), as they would have without the second factor; the stored row only proved it exists.
+  const user = pending.user ?? stored
   const authentication = twoFactorAuthentication(pending.firstAmr, ["otp"])
   const { account, profile, isNewUser } = pending
   const cookies = await sessionCookies(
@@ -44,8 +47,8 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
     },
     authentication,
   )
-  const allCookies = [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, user.id) : [])]
-  const event = { user, account, ...(profile && { profile }), isNewUser }
+  const allCookies = [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, stored.id) : [])]
+  const event = { user: pending.eventUser ?? user, account, ...(profile && { profile }), isNewUser }
   if (!options.recoveryCodes) return signedIn(ctx, { user, event, next: pending.next, ...(pending.removed && { removed: pending.removed }) }, allCookies)
   // Enrolled during this sign-in: the codes are shown now or never, so they come before the
   // destination (the session already set on this answer), with a link on to it; what claiming
