@@ -13,7 +13,7 @@ import { callAdapter } from "./adapter-call.js"
 import { emitEvent } from "./events.js"
 import type { ResponseInternal } from "./internal-response.js"
 import { pageUrl, type RequestContext } from "./request-context.js"
-import { currentAuthentication, issueSession, type SignInData } from "./sessions/index.js"
+import { currentAuthentication, endSession, issueSession, type SignInData } from "./sessions/index.js"
 import type { IdpSession } from "./sessions/idp-session.js"
 import { sessionStoreOf } from "./sessions/session-cookie.js"
 import type { FirstFactor } from "./two-factor/policy.js"
@@ -91,9 +91,9 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
     ? await (await import("./two-factor/email-challenge.js")).sendFirstEmailCode(ctx, started.pending, started.cookies)
     : started.cookies
   // A sign-in never continues the session the browser had (fixation), and no session may stand
-  // meanwhile: the one sent is cleared.
-  const store = sessionStoreOf(ctx)
-  const cleared = store.value ? store.clean() : []
+  // meanwhile: the one sent is ended as a sign-out ends it (its row deleted, `signOut` fired), not
+  // only its cookie cleared, which would leave the row valid for anyone holding a copy.
+  const cleared = sessionStoreOf(ctx).value ? await endSession(ctx) : []
   return { redirect: pageUrl(ctx, "twoFactor", "two-factor"), cookies: [...cleared, ...cookies] }
 }
 
