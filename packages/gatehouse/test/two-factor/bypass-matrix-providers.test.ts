@@ -295,22 +295,27 @@ describe.each(STRATEGIES)("%s sessions: the email link into an account whose add
   async function squatted(w: Watched, require: TwoFactorRequire) {
     const sent: VerificationRequestParams[] = []
     const provider = { id: "email", name: "Email", type: "email", sendVerificationRequest: (params) => void sent.push(params) } as EmailConfig
-    const config = appConfig(w, strategy, [provider], { require })
+    const notify = vi.fn((_notice: unknown) => {})
+    const disabled = vi.fn((_message: unknown) => {})
+    const config = appConfig(w, strategy, [provider], { require, notify }, { events: { signIn: w.signInEvent, twoFactorDisabled: disabled } })
     const { id: uid } = await w.adapter.createUser({ id: "", name: "Squatter", email: "ada@app.test", emailVerified: null } as AdapterUser)
     const squatterKey = await enrol(w.adapter, uid)
     const owner = new Client(config)
     await owner.postForm("signin/email", { csrfToken: await owner.csrfToken(), email: "ada@app.test", callbackUrl: DASHBOARD })
     const openLink = () => owner.get(`callback/email${new URL(sent.at(-1)!.url).search}`)
-    return { uid, squatterKey, owner, openLink }
+    return { uid, squatterKey, owner, openLink, notify, disabled }
   }
 
   it('removes the squatter\'s factor with the rest, and says so; the owner is signed in at aal 1 under "enrolled"', async () => {
     const w = watched()
-    const { uid, owner, openLink } = await squatted(w, "enrolled")
+    const { uid, owner, openLink, notify, disabled } = await squatted(w, "enrolled")
     const opened = await openLink()
     expect(opened.status).toBe(200)
     expect(await opened.text()).toContain("Two-step verification")
     expect(await w.adapter.getTwoFactor!(uid)).toBeNull()
+    // Removed as any disabling is: the event and the notice, to the owner whose address it now is.
+    expect(disabled.mock.calls).toEqual([[{ user: expect.objectContaining({ id: uid, emailVerified: expect.any(Date) }) }]])
+    expect(notify.mock.calls).toEqual([[{ user: expect.objectContaining({ id: uid }), change: "disabled" }]])
     expect(owner.jar.get(PENDING)).toBeUndefined()
     await expectOneSession(w, strategy, uid)
     expect(((await owner.session()) as { authentication: Authentication }).authentication).toEqual({ aal: 1, amr: ["otp"], secondFactorAt: null })
