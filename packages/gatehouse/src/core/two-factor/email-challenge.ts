@@ -6,9 +6,8 @@
  * @module
  */
 import type { AdapterUser } from "../../adapters/index.js"
-import { TWO_FACTOR_COOKIE_MAX_AGE, type Cookie } from "../../cookies/defaults.js"
+import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, EmailSignInError, InvalidTwoFactorCode, RateLimited } from "../../errors.js"
-import { CLOCK_TOLERANCE } from "../../jwt/index.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
 import { throttleSignInEmail } from "../email/rate-limit.js"
@@ -19,14 +18,12 @@ import { jsonRequest } from "../json-request.js"
 import { logError } from "../logger.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { checkEmailCode, EMAIL_CODE_MAX_ATTEMPTS, issueEmailCode } from "./email-code.js"
-import { writePending, type PendingSignIn } from "./pending.js"
+import { PENDING_MEMORY, writePending, type PendingSignIn } from "./pending.js"
 
 /** Seconds between two codes sent for one pending sign-in. */
 export const EMAIL_CODE_RESEND_INTERVAL = 30
 /** Codes one pending sign-in may have sent, the first included. */
 export const EMAIL_CODE_MAX_SENDS = 5
-/** As long as a pending id can live: its cookie's life and the clock skew `decode` allows. */
-const PENDING_MEMORY = TWO_FACTOR_COOKIE_MAX_AGE + CLOCK_TOLERANCE
 
 /**
  * Whether the email code may be the second factor of `pending`: not when its first factor was the

@@ -30,7 +30,7 @@ export const PENDING_MAX_ATTEMPTS = 5
  * How long the server remembers a pending id's attempts and whether it was spent: as long as any
  * cookie holding it can still decode (its life, plus the clock tolerance `decode` allows).
  */
-const PENDING_MEMORY = TWO_FACTOR_COOKIE_MAX_AGE + CLOCK_TOLERANCE
+export const PENDING_MEMORY = TWO_FACTOR_COOKIE_MAX_AGE + CLOCK_TOLERANCE
 
 /** What the first factor established, to finish the sign-in with once the second passes. */
 export interface PendingSignInInput {
