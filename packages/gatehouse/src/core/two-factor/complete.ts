@@ -6,7 +6,7 @@
  */
 import type { Cookie } from "../../cookies/defaults.js"
 import { TwoFactorExpired, TwoFactorFailed } from "../../errors.js"
-import type { SessionAuthentication, TwoFactorMethod } from "../../types.js"
+import type { TwoFactorMethod } from "../../types.js"
 import { linkDeferredAccount } from "../account-linking.js"
 import { callAdapter } from "../adapter-call.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
