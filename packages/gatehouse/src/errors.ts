@@ -924,6 +924,24 @@ export class TwoFactorFailed extends SignInError {
 }
 
 /**
+ * The sign-in needs a second factor and this account has none it could use here: two-factor is
+ * required, no authenticator app is enabled, authenticator apps are off (`twoFactor.totp` unset),
+ * and the email code cannot serve (it is off, the address is not verified, or the first factor was
+ * the mailbox itself, which a code to the same mailbox would only repeat). No session was made
+ * (`?error=TwoFactorUnavailable` on the sign-in page). A configuration gap, logged as an error:
+ * turn on `twoFactor.totp`, or sign in another way first.
+ *
+ * @example
+ * ```ts
+ * if (searchParams.get("error") === "TwoFactorUnavailable") showMessage("Sign in with your password, then verify by email")
+ * ```
+ */
+export class TwoFactorUnavailable extends SignInError {
+  static override readonly type = "TwoFactorUnavailable"
+  static override readonly clientSafe = true
+}
+
+/**
  * The action needs a recent second factor (`twoFactor.freshAge`, or the `maxAge`/`aal` asked of
  * `requireRecentAuth`) and the session has none: enrolling again, regenerating recovery codes,
  * disabling, and the account routes of an enrolled user. Nothing was changed. Answered with 403;
@@ -1010,6 +1028,7 @@ export type AuthErrorType =
   | "InvalidTwoFactorCode"
   | "TwoFactorExpired"
   | "TwoFactorFailed"
+  | "TwoFactorUnavailable"
   | "RecentAuthRequired"
   | "TwoFactorNotEnrolled"
 

@@ -105,11 +105,11 @@ export type SignInPageErrorParam =
   | "ServerBusy"
   | "TwoFactorExpired"
   | "TwoFactorFailed"
+  | "TwoFactorUnavailable"
 
 /**
- * A second factor, as `session.authentication.secondFactor`, the `twoFactorChallenge` event and the
- * challenge form's `method` name it: an authenticator app's code, a code sent by email, or a
- * recovery code.
+ * A second factor, as the `twoFactorChallenge` event and the challenge form's `method` name it: an
+ * authenticator app's code, a code sent by email, or a recovery code.
  *
  * @example
  * ```ts
@@ -140,8 +140,6 @@ export interface SessionAuthentication {
    * `user` (a passkey with user verification), and `mfa` once two factors were used.
    */
   amr: string[]
-  /** The second factor checked last, when there was one. */
-  secondFactor?: TwoFactorMethod | "passkey"
   /** ISO date string of the last second-factor check (what `freshAge` measures); `null` when none. */
   secondFactorAt: string | null
 }
@@ -411,7 +409,13 @@ export interface TwoFactorNotice {
 /**
  * Two-factor sign-in: after any first factor (credentials, OAuth/OIDC, email link or code, passkey)
  * the second is asked for before any session exists. Sessions then carry `authentication`.
- * Needs an adapter with Gatehouse's two-factor methods (the memory, SQLite and PostgreSQL adapters).
+ * Needs an adapter with Gatehouse's two-factor methods (the memory, SQLite and PostgreSQL adapters),
+ * and users stored in it: a Credentials user that `authorize` returns but the adapter does not
+ * store (`getUser` of its id finds nothing) can still sign in at one factor when none is required,
+ * but one that must pass a second factor is refused (`TwoFactorUnavailable`). What `authorize`
+ * returned beyond the stored user (a `role`) reaches the `jwt` callback and `signIn` event after
+ * the second factor as it would without one. The mailbox counts once: after an email link or code
+ * the email code is not offered as the second factor.
  *
  * @example
  * ```ts

@@ -7,13 +7,13 @@
  */
 import type { AdapterUser } from "../adapters/index.js"
 import type { Cookie } from "../cookies/defaults.js"
-import { AuthError } from "../errors.js"
+import { AuthError, TwoFactorUnavailable } from "../errors.js"
 import type { Account, Profile, SessionAuthentication, User } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
 import { emitEvent } from "./events.js"
 import type { ResponseInternal } from "./internal-response.js"
 import { pageUrl, type RequestContext } from "./request-context.js"
-import { currentAuthentication, issueSession, type SignInData } from "./sessions/index.js"
+import { currentAuthentication, endSession, issueSession, type SignInData } from "./sessions/index.js"
 import type { IdpSession } from "./sessions/idp-session.js"
 import { sessionStoreOf } from "./sessions/session-cookie.js"
 import type { FirstFactor } from "./two-factor/policy.js"
@@ -57,8 +57,8 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
     return signedIn(ctx, signIn, await sessionCookies(ctx, signIn, current ?? { aal: 1, amr: [...signIn.firstFactor.amr], secondFactorAt: null }))
   }
   const { twoFactorDecision } = await import("./two-factor/policy.js")
-  const user = await storedUser(ctx, signIn.user)
-  const decision = await twoFactorDecision(ctx, twoFactor, user, signIn.firstFactor)
+  const { user, isStored } = await storedUser(ctx, signIn.user)
+  const decision = await twoFactorDecision(ctx, twoFactor, user, { ...signIn.firstFactor, ...(signIn.account.type === "email" && { byEmail: true }) })
   if (decision.kind === "none") {
     // Deferred only for a user with a second factor, whom the decision always challenges; should it
     // ever not, the link happens as it would have without the deferral.
@@ -67,8 +67,14 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
   }
 
   const { startPending } = await import("./two-factor/pending.js")
+  if (!isStored) {
+    // Finishing needs the user stored (the pending sign-in names it by id; factors hang off it).
+    throw new TwoFactorUnavailable("A second factor is due for a user the adapter does not store (a Credentials user from `authorize` alone): two-factor sign-in needs stored users")
+  }
   const started = await startPending(ctx, {
     uid: user.id,
+    user: signIn.user,
+    ...(signIn.event.user !== signIn.user && { eventUser: signIn.event.user }),
     mode: decision.kind,
     isNewUser: signIn.isNewUser,
     firstAmr: signIn.firstFactor.amr,
@@ -85,9 +91,9 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
     ? await (await import("./two-factor/email-challenge.js")).sendFirstEmailCode(ctx, started.pending, started.cookies)
     : started.cookies
   // A sign-in never continues the session the browser had (fixation), and no session may stand
-  // meanwhile: the one sent is cleared.
-  const store = sessionStoreOf(ctx)
-  const cleared = store.value ? store.clean() : []
+  // meanwhile: the one sent is ended as a sign-out ends it (its row deleted, `signOut` fired), not
+  // only its cookie cleared, which would leave the row valid for anyone holding a copy.
+  const cleared = sessionStoreOf(ctx).value ? await endSession(ctx) : []
   return { redirect: pageUrl(ctx, "twoFactor", "two-factor"), cookies: [...cleared, ...cookies] }
 }
 
@@ -119,13 +125,14 @@ export async function signedIn(ctx: RequestContext, signIn: Pick<FirstFactorDone
 
 /**
  * The stored user the policy decides for: the adapter's row when it has one (the `require`
- * function is given the stored user), else the user as the first factor named them.
+ * function is given the stored user), else the user as the first factor named them (`isStored`
+ * false: such a user can be signed in at one factor, never wait for a second).
  */
-async function storedUser(ctx: RequestContext, user: User): Promise<AdapterUser> {
+async function storedUser(ctx: RequestContext, user: User): Promise<{ user: AdapterUser; isStored: boolean }> {
   const id = user.id
   if (!id) throw new AuthError("A two-factor sign-in needs a user with an id")
   const stored = await callAdapter(ctx.config.adapter, "getUser", id)
-  return stored ?? ({ ...user, id, email: user.email ?? "", emailVerified: null } as AdapterUser)
+  return stored ? { user: stored, isStored: true } : { user: { ...user, id, email: user.email ?? "", emailVerified: null } as AdapterUser, isStored: false }
 }
 
 /** What was removed, as the page names it: provider names, passkeys, a password. */

@@ -11,6 +11,7 @@
 import type { AdapterUser } from "../adapters/index.js"
 import { MissingAdapterMethods } from "../errors.js"
 import { callAdapter } from "./adapter-call.js"
+import { emitEvent } from "./events.js"
 import type { ResolvedConfig } from "./config.js"
 import type { RequestContext } from "./request-context.js"
 import { sessionRevoker } from "./sign-out-everywhere.js"
@@ -91,6 +92,11 @@ export async function claimUnprovenAccount(ctx: RequestContext, user: AdapterUse
   const twoFactor = typeof adapter?.deleteTwoFactor === "function" && (await callAdapter(adapter, "deleteTwoFactor", user.id)) === true
   const proven = await callAdapter(adapter, "updateUser", { id: user.id, emailVerified: new Date() })
   await endSessions(user.id)
+  if (twoFactor) {
+    // Removed as any disabling is: the event, and the notice to the address now proven.
+    await emitEvent(ctx.config, "twoFactorDisabled", { user: proven })
+    if (ctx.config.twoFactor) await (await import("./two-factor/notify.js")).notifyFactorChange(ctx, proven, "disabled")
+  }
   ctx.logger.warn(
     "unproven-account-claimed",
     `User ${user.id} proved their address; removed ${accounts.length} linked account(s)${credentials ? " and credentials" : ""}${twoFactor ? " and its second factor" : ""} and ended every session`,

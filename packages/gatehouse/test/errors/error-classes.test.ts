@@ -6,11 +6,11 @@ const classes = Object.entries(errors).filter(
   (entry): entry is [string, typeof AuthError] => typeof entry[1] === "function" && entry[1].prototype instanceof Error,
 )
 
-const clientSafe = ["InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "RecentAuthRequired", "TwoFactorNotEnrolled", "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod", "CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
+const clientSafe = ["InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable", "RecentAuthRequired", "TwoFactorNotEnrolled", "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod", "CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
   "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "RateLimited",
   "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "InvalidCheck", "UnknownAction", "InvalidProvider"]
 const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
-  "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "TwoFactorExpired", "TwoFactorFailed"]
+  "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable"]
 /** Errors that send the user back to the second-factor page. */
 const twoFactorKind = ["InvalidTwoFactorCode"]
 // Every class the facts file lists, with its Auth.js type string, and Gatehouse's own additions.
@@ -35,7 +35,7 @@ const expectedTypes: Record<string, string> = {
   SessionRequired: "SessionRequired", UnknownSession: "UnknownSession", UnknownAccount: "UnknownAccount",
   LastSignInMethod: "LastSignInMethod", InvalidLogoutToken: "InvalidLogoutToken", ProviderUnavailable: "ProviderUnavailable",
   // Two-factor sign-in (Gatehouse's own).
-  InvalidTwoFactorCode: "InvalidTwoFactorCode", TwoFactorExpired: "TwoFactorExpired", TwoFactorFailed: "TwoFactorFailed",
+  InvalidTwoFactorCode: "InvalidTwoFactorCode", TwoFactorExpired: "TwoFactorExpired", TwoFactorFailed: "TwoFactorFailed", TwoFactorUnavailable: "TwoFactorUnavailable",
   RecentAuthRequired: "RecentAuthRequired", TwoFactorNotEnrolled: "TwoFactorNotEnrolled",
 }
 

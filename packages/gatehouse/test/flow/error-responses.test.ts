@@ -20,7 +20,7 @@ const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbac
   // ...and the account routes' refusals, about the person's own sessions and accounts.
   "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod",
   // ...and the second factor's: a wrong or stale code, a missing recent check, no factor to use.
-  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "RecentAuthRequired", "TwoFactorNotEnrolled"]
+  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable", "RecentAuthRequired", "TwoFactorNotEnrolled"]
 /**
  * What a client's request or an ordinary sign-in failure causes, logged as one warning line (anyone
  * can cause these as often as they like); every other type is a server fault, logged whole.

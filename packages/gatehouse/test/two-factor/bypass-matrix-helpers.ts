@@ -21,7 +21,7 @@ export type Adapted = Adapter &
   Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "listSessionsByUserId" | "getUserByAccount" | "createUser" | "getUserByEmail" | "linkAccount">>
 
 /** Session authentication as `session.authentication` shows it. */
-export type Authentication = { aal: number; amr: string[]; secondFactor?: string; secondFactorAt: string | null }
+export type Authentication = { aal: number; amr: string[]; secondFactorAt: string | null }
 
 /** RFC 6238 (HMAC-SHA-1, 6 digits, 30 s). */
 export function totpAt(key: Uint8Array, step: number): string {

@@ -101,6 +101,27 @@ describe("JWT sessions: the jwt callback and session updates cannot raise aal", 
     expect(await authenticationOf(client)).toEqual(ONE_FACTOR)
   })
 
+  it("ignores them when the session callback changes the live token (Object.assign(token, newSession) on update); the app's own claims are kept", async () => {
+    const { client, signIn } = await app("jwt", {
+      callbacks: {
+        session: ({ session, token, trigger, newSession }) => {
+          if (trigger === "update") Object.assign(token, newSession)
+          ;(token.amr as string[] | undefined)?.push("mfa")
+          return session
+        },
+      },
+    })
+    await signIn()
+    const updated = await client.postJson("session", { csrfToken: await client.csrfToken(), data: { ...RAISED, sessionVersion: 7, role: "admin" } })
+    expect(updated.status).toBe(200)
+    expect(((await updated.json()) as { authentication: unknown }).authentication).toEqual(ONE_FACTOR)
+    const token = await tokenOf(client)
+    expect(token).toMatchObject({ aal: 1, amr: ["pwd"], role: "admin" })
+    expect(token).not.toHaveProperty("secondFactorAt")
+    expect(token).not.toHaveProperty("sessionVersion")
+    expect(await authenticationOf(client)).toEqual(ONE_FACTOR)
+  })
+
   it("drops them when the jwt callback moves the session to another user", async () => {
     const { client, signIn, adapter, uid } = await app("jwt", {
       callbacks: { jwt: ({ token, trigger }) => (trigger === "update" ? { ...token, sub: "someone-else" } : token) },

@@ -79,7 +79,7 @@ describe.each(["jwt", "database"] as const)('%s sessions, require "always", a us
     expect(codesHtml).toContain(`href="${DASHBOARD}"`)
     expect(s.client.jar.get(SESSION)).toBeTruthy()
     expect(s.client.jar.get(PENDING)).toBeUndefined()
-    const session = (await s.client.session()) as { user: { email: string }; authentication: { aal: number; amr: string[]; secondFactor?: string } }
+    const session = (await s.client.session()) as { user: { email: string }; authentication: { aal: number; amr: string[] } }
     expect(session.authentication).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
     expect(s.events.signIn).toHaveBeenCalledTimes(1)
     expect(s.events.twoFactorEnabled).toHaveBeenCalledTimes(1)

@@ -81,7 +81,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
         } as Parameters<typeof config.callbacks.jwt>[0])
     if (returned === null) return { session: null, cookies: store.clean() }
     assertToken(returned)
-    const token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
+    let token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
     const changed = (): boolean => (defaultCallbacks ? refreshed !== payload || !sameSessionClaims(payload, standing.claims) : changedClaims(token, decodedClaims))
 
     const due =
@@ -98,14 +98,20 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       ...(token.error === REFRESH_ERROR && { error: REFRESH_ERROR }),
     }
     // The default session callback would copy `defaultSession` field for field.
-    const session: unknown = defaultCallbacks
-      ? defaultSession
-      : await config.callbacks.session({
-          session: defaultSession,
-          token,
-          ...(update && { trigger: "update" as const, newSession: update.data }),
-          // The declared type (Auth.js's) has both strategies' fields; under `jwt` there is no user.
-        } as SessionCallbackParams)
+    let session: unknown = defaultSession
+    if (!defaultCallbacks) {
+      const own = ownClaimsOf(token)
+      session = await config.callbacks.session({
+        session: defaultSession,
+        token,
+        ...(update && { trigger: "update" as const, newSession: update.data }),
+        // The declared type (Auth.js's) has both strategies' fields; under `jwt` there is no user.
+      } as SessionCallbackParams)
+      // As in Auth.js the callback gets the live token and what it changes of the application's
+      // claims is saved; Gatehouse's own (aal, amr, secondFactorAt, sessionVersion, ...) go back
+      // as they were: `Object.assign(token, newSession)` must not raise or re-date the session.
+      token = withOwnClaims(token, own)
+    }
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
     }
@@ -209,6 +215,22 @@ function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previou
   if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return claims === NO_CLAIMS ? own : { ...own, ...claims }
   // At issue (no previous user) the claims are the new session's own, not another user's.
   return withMovedUserVersion(ctx, own, previousSub === undefined ? claims : withoutAuthentication(claims), sub)
+}
+
+/** A copy of `token`'s {@link SESSION_CLAIMS} (arrays copied too: a callback may change them in place). */
+function ownClaimsOf(token: JWT): JWT {
+  const claims: Record<string, unknown> = {}
+  for (const name of SESSION_CLAIMS) {
+    const value: unknown = token[name]
+    if (value !== undefined) claims[name] = Array.isArray(value) ? [...(value as unknown[])] : value
+  }
+  return claims as JWT
+}
+
+/** `token` with its {@link SESSION_CLAIMS} exactly `claims`: any a callback added, changed or removed go back. */
+function withOwnClaims(token: JWT, claims: JWT): JWT {
+  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, ...rest } = token
+  return { ...rest, ...claims }
 }
 
 /** `claims` without how the session was authenticated: that was about the user the session belonged to. */

@@ -17,7 +17,7 @@ import { pageUrl, type RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
 import { checkSecondFactorCode } from "./check-code.js"
 import { completePendingSignIn } from "./complete.js"
-import { checkPendingEmailCode, emailCodeSend } from "./email-challenge.js"
+import { checkPendingEmailCode, emailCodeAllowed, emailCodeSend } from "./email-challenge.js"
 import { twoFactorEnrolPage } from "./enrol-page.js"
 import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type PendingSignIn } from "./pending.js"
 import { throttleTwoFactorAttempt } from "./rate-limit.js"
@@ -68,10 +68,13 @@ async function storedMethods(ctx: RequestContext, uid: string): Promise<{ enable
   return { enabled, totp: enabled && Boolean(stored?.totpSecret), recovery: enabled && (stored?.recoveryCodesLeft ?? 0) > 0 }
 }
 
-/** The email code, when `twoFactor.email` is on and `user`'s address is verified (codes go nowhere else). */
+/**
+ * The email code, when `twoFactor.email` is on, `user`'s address is verified (codes go nowhere
+ * else) and the first factor was not that mailbox already.
+ */
 function emailOffer(ctx: RequestContext, user: AdapterUser, pending: PendingSignIn): TwoFactorEmailOffer | undefined {
   const email = ctx.config.twoFactor?.email
-  if (!email || !user.email || !user.emailVerified) return undefined
+  if (!email || !user.email || !user.emailVerified || !emailCodeAllowed(pending)) return undefined
   return { address: user.email, sent: pending.emailCode !== undefined || ctx.request.query.sent === "email", digits: email.digits }
 }
 
@@ -88,7 +91,7 @@ function noStore(response: ResponseInternal): ResponseInternal {
 
 /**
  * `POST two-factor`: `code` and `method` (`totp`, the default, `recovery`, or `email` when
- * `twoFactor.email` is on) against the pending sign-in; `method=email` with `action=send` (or no
+ * `twoFactor.email` is on and the first factor was not the mailbox) against the pending sign-in; `method=email` with `action=send` (or no
  * code) emails a code instead (see ./email-challenge.ts). Each try is counted before it is checked, per pending sign-in (5, server-side, so a
  * replayed cookie cannot reset them) and per client and user (the shared limiter).
  *
@@ -102,7 +105,7 @@ export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseI
   if (pending.mode === "enrol") throw notBuilt("Enrolment during sign-in")
   const body = ctx.request.body ?? {}
   const method = body.method === undefined || body.method === "" ? "totp" : body.method
-  if (method !== "totp" && method !== "recovery" && !(method === "email" && ctx.config.twoFactor?.email)) {
+  if (method !== "totp" && method !== "recovery" && !(method === "email" && ctx.config.twoFactor?.email && emailCodeAllowed(pending))) {
     throw new InvalidTwoFactorCode("Unknown second-factor method")
   }
   const code = typeof body.code === "string" ? body.code : ""

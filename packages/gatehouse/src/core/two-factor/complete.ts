@@ -6,7 +6,7 @@
  */
 import type { Cookie } from "../../cookies/defaults.js"
 import { TwoFactorExpired, TwoFactorFailed } from "../../errors.js"
-import type { SessionAuthentication, TwoFactorMethod } from "../../types.js"
+import type { TwoFactorMethod } from "../../types.js"
 import { linkDeferredAccount } from "../account-linking.js"
 import { callAdapter } from "../adapter-call.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
@@ -14,7 +14,7 @@ import type { RequestContext } from "../request-context.js"
 import { removedNames, sessionCookies, signedIn } from "../sign-in-session.js"
 import { removedAnything } from "../unproven-account.js"
 import { clearPending, spendPending, type PendingSignIn } from "./pending.js"
-import { withMfa } from "./policy.js"
+import { twoFactorAuthentication } from "./policy.js"
 import { trustDeviceCookie } from "./trust-device.js"
 
 /**
@@ -26,16 +26,14 @@ import { trustDeviceCookie } from "./trust-device.js"
  */
 export async function completePendingSignIn(ctx: RequestContext, pending: PendingSignIn, method: TwoFactorMethod, options: CompleteOptions = {}): Promise<ResponseInternal> {
   if (!(await spendPending(ctx, pending.pid))) throw new TwoFactorExpired("The pending sign-in was already finished")
-  const user = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
-  if (!user) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
+  const stored = await callAdapter(ctx.config.adapter, "getUser", pending.uid)
+  if (!stored) throw new TwoFactorFailed("The user of the pending sign-in no longer exists")
   // Linked only now: a sign-in that fails its second factor adds no way into the account.
-  if (pending.deferredLink) await linkDeferredAccount(ctx, user, pending.deferredLink)
-  const authentication: SessionAuthentication = {
-    aal: 2,
-    amr: withMfa([...pending.firstAmr, "otp"]),
-    secondFactor: method,
-    secondFactorAt: new Date().toISOString(),
-  }
+  if (pending.deferredLink) await linkDeferredAccount(ctx, stored, pending.deferredLink)
+  // The session and the event get the user as the first factor gave it (fields `authorize` added
+  // included), as they would have without the second factor; the stored row only proved it exists.
+  const user = pending.user ?? stored
+  const authentication = twoFactorAuthentication(pending.firstAmr, ["otp"])
   const { account, profile, isNewUser } = pending
   const cookies = await sessionCookies(
     ctx,
@@ -49,8 +47,8 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
     },
     authentication,
   )
-  const allCookies = [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, user.id) : [])]
-  const event = { user, account, ...(profile && { profile }), isNewUser }
+  const allCookies = [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, stored.id) : [])]
+  const event = { user: pending.eventUser ?? user, account, ...(profile && { profile }), isNewUser }
   if (!options.recoveryCodes) return signedIn(ctx, { user, event, next: pending.next, ...(pending.removed && { removed: pending.removed }) }, allCookies)
   // Enrolled during this sign-in: the codes are shown now or never, so they come before the
   // destination (the session already set on this answer), with a link on to it; what claiming

@@ -6,9 +6,8 @@
  * @module
  */
 import type { AdapterUser } from "../../adapters/index.js"
-import { TWO_FACTOR_COOKIE_MAX_AGE, type Cookie } from "../../cookies/defaults.js"
+import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, EmailSignInError, InvalidTwoFactorCode, RateLimited } from "../../errors.js"
-import { CLOCK_TOLERANCE } from "../../jwt/index.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
 import { throttleSignInEmail } from "../email/rate-limit.js"
@@ -19,14 +18,20 @@ import { jsonRequest } from "../json-request.js"
 import { logError } from "../logger.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { checkEmailCode, EMAIL_CODE_MAX_ATTEMPTS, issueEmailCode } from "./email-code.js"
-import { writePending, type PendingSignIn } from "./pending.js"
+import { PENDING_MEMORY, writePending, type PendingSignIn } from "./pending.js"
 
 /** Seconds between two codes sent for one pending sign-in. */
 export const EMAIL_CODE_RESEND_INTERVAL = 30
 /** Codes one pending sign-in may have sent, the first included. */
 export const EMAIL_CODE_MAX_SENDS = 5
-/** As long as a pending id can live: its cookie's life and the clock skew `decode` allows. */
-const PENDING_MEMORY = TWO_FACTOR_COOKIE_MAX_AGE + CLOCK_TOLERANCE
+
+/**
+ * Whether the email code may be the second factor of `pending`: not when its first factor was the
+ * mailbox (an email link or code), for a code to the same mailbox would prove nothing more.
+ */
+export function emailCodeAllowed(pending: PendingSignIn): boolean {
+  return pending.account?.type !== "email"
+}
 
 /** The user's address a code may go to: only a verified one. */
 function verifiedAddress(user: AdapterUser | null): string | undefined {
@@ -43,8 +48,8 @@ function emailProviderOf(ctx: RequestContext): EmailConfig | undefined {
  * holding it (the previous code, if any, is replaced). Counted per pending id: at most one per
  * {@link EMAIL_CODE_RESEND_INTERVAL} seconds and {@link EMAIL_CODE_MAX_SENDS} in all.
  *
- * @throws {InvalidTwoFactorCode} when the email code is off, there is no email provider, or the
- *   user has no verified address (nothing is sent).
+ * @throws {InvalidTwoFactorCode} when the email code is off, there is no email provider, the
+ *   user has no verified address, or the first factor was the mailbox (nothing is sent).
  * @throws {RateLimited} when resent too soon or too often for this sign-in.
  * @throws {EmailRateLimited} past the provider's limits on emails to the address or from the client.
  * @throws {EmailSignInError} when the provider fails to send.
@@ -53,6 +58,7 @@ export async function sendPendingEmailCode(ctx: RequestContext, pending: Pending
   const settings = ctx.config.twoFactor?.email
   const provider = emailProviderOf(ctx)
   if (!settings || !provider) throw new InvalidTwoFactorCode("The email code is not available here")
+  if (!emailCodeAllowed(pending)) throw new InvalidTwoFactorCode("The email code cannot be the second factor of an email sign-in")
   const address = verifiedAddress(await callAdapter(ctx.config.adapter, "getUser", pending.uid))
   if (!address) throw new InvalidTwoFactorCode("The user has no verified email address to send a code to")
 
@@ -114,7 +120,7 @@ export async function emailCodeSend(ctx: RequestContext, pending: PendingSignIn)
  */
 export async function checkPendingEmailCode(ctx: RequestContext, pending: PendingSignIn, code: string): Promise<{ right: boolean; cookies: Cookie[] }> {
   const state = pending.emailCode
-  if (!state) return { right: false, cookies: [] }
+  if (!state || !emailCodeAllowed(pending)) return { right: false, cookies: [] }
   // Per code: a new code starts again (the pending sign-in's own count still runs on).
   const { count } = await countEvent(ctx, `two-factor:email-tries:${pending.pid}:${state.hash}`, PENDING_MEMORY, { durable: true })
   if (count > EMAIL_CODE_MAX_ATTEMPTS) return { right: false, cookies: await forgetCode(ctx, pending) }

@@ -30,7 +30,7 @@ export const PENDING_MAX_ATTEMPTS = 5
  * How long the server remembers a pending id's attempts and whether it was spent: as long as any
  * cookie holding it can still decode (its life, plus the clock tolerance `decode` allows).
  */
-const PENDING_MEMORY = TWO_FACTOR_COOKIE_MAX_AGE + CLOCK_TOLERANCE
+export const PENDING_MEMORY = TWO_FACTOR_COOKIE_MAX_AGE + CLOCK_TOLERANCE
 
 /** What the first factor established, to finish the sign-in with once the second passes. */
 export interface PendingSignInInput {
@@ -41,6 +41,17 @@ export interface PendingSignInInput {
   isNewUser: boolean
   /** RFC 8176 values of the first factor (`pwd`, `otp`, `fed`, `hwk`, …). */
   firstAmr: string[]
+  /**
+   * The user as the first factor gave it (what `authorize` returned, the provider's profile mapped,
+   * the stored user), for the `jwt` callback and the `signIn` event: fields the stored user lacks
+   * (`role` from `authorize`) are kept. Dates in it arrive as ISO strings (the cookie is JSON).
+   */
+  user?: User
+  /**
+   * The `signIn` event's user when it is not {@link user}: under database sessions a Credentials
+   * sign-in's session is the stored user's, its event names what `authorize` returned.
+   */
+  eventUser?: User
   /** The account of the first factor (`null` for credentials), for the `jwt` callback and event. */
   account: Account | null
   profile?: Profile
@@ -133,7 +144,7 @@ export async function spendPending(ctx: RequestContext, pid: string): Promise<bo
 }
 
 function isPending(claims: Record<string, unknown>): claims is PendingSignIn & Record<string, unknown> {
-  const { v, pid, uid, mode, isNewUser, firstAmr, next, exp, account } = claims
+  const { v, pid, uid, mode, isNewUser, firstAmr, next, exp, account, user, eventUser } = claims
   return (
     v === 1 &&
     typeof pid === "string" && /^[0-9a-f]{32}$/.test(pid) &&
@@ -143,6 +154,8 @@ function isPending(claims: Record<string, unknown>): claims is PendingSignIn & R
     Array.isArray(firstAmr) && firstAmr.every((value) => typeof value === "string") &&
     typeof next === "string" &&
     typeof exp === "number" &&
-    (account === null || (typeof account === "object" && !Array.isArray(account)))
+    (account === null || (typeof account === "object" && !Array.isArray(account))) &&
+    (user === undefined || (typeof user === "object" && user !== null && !Array.isArray(user) && (user as { id?: unknown }).id === uid)) &&
+    (eventUser === undefined || (typeof eventUser === "object" && eventUser !== null && !Array.isArray(eventUser)))
   )
 }

@@ -13,7 +13,7 @@ import { SessionRequired } from "../../errors.js"
 import type { SessionAuthentication, TwoFactorMethod } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import type { RequestContext } from "../request-context.js"
-import { withMfa } from "./policy.js"
+import { twoFactorAuthentication } from "./policy.js"
 
 /** The session as raised, and the cookies to send (none for database sessions). */
 export interface RaisedSession {
@@ -41,12 +41,7 @@ export async function raiseSessionAuthentication(ctx: RequestContext, method: Tw
  * @throws {SessionRequired} when the request carries no standing session of that user.
  */
 export async function raiseSession(ctx: RequestContext, method: TwoFactorMethod, expectedUserId?: string): Promise<RaisedSession> {
-  const raised = (amr: readonly string[]): SessionAuthentication => ({
-    aal: 2,
-    amr: withMfa([...amr, "otp"]),
-    secondFactor: method,
-    secondFactorAt: new Date().toISOString(),
-  })
+  const raised = (amr: readonly string[]): SessionAuthentication => twoFactorAuthentication(amr, ["otp"])
   if (ctx.config.session.strategy === "jwt") {
     const jwt = await import("../sessions/jwt-strategy.js")
     const token = await jwt.standingJwtSession(ctx)
