@@ -25,7 +25,7 @@ describe("auth secret rotation and the authenticator secret", () => {
     const key = new Uint8Array(randomBytes(20))
     const sealedOld = await sealTotpSecret({ secret: [OLD] }, uid, key)
     await adapter.setTotpPendingSecret(uid, sealedOld)
-    await adapter.enableTotp(uid, { sealed: sealedOld, step: currentStep() - 5, recoveryCodeHashes: await recoveryCodeHashes(uid, ["ABCD-EFGH-JKMN"]) })
+    await adapter.enableTotp(uid, { sealed: sealedOld, step: currentStep() - 5, recoveryCodeHashes: await recoveryCodeHashes(uid, ["ABCDE-FGHJK-MNPQR-STVWX-YZ012"]) })
 
     const config = (secret: string[]): AuthConfig => ({
       secret,
