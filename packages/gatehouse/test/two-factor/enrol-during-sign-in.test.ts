@@ -133,8 +133,12 @@ describe.each(["jwt", "database"] as const)('%s sessions, require "always", a us
     await s.signIn(other)
     const theirs = (await (await postJson(other, "two-factor/totp")).json()) as { secret: string }
     const refused = await postConfirm(s, page, codeFor(page.secret))
-    expect(refused.status).toBe(200)
-    const again = readEnrolPage(await refused.text())
+    // The confirm route starts nothing: the two-factor page does, for whom it allows.
+    expect(refused.status).toBe(302)
+    expect(refused.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=TwoFactorEnrolmentRestarted`)
+    const shown = await (await s.client.get("two-factor?error=TwoFactorEnrolmentRestarted")).text()
+    expect(shown).toContain("The setup was started again.")
+    const again = readEnrolPage(shown)
     expect(again.secret).not.toBe(page.secret)
     expect(again.secret).not.toBe(theirs.secret)
     await expectNoSession(s)

@@ -11,6 +11,9 @@ import { renderTwoFactorEnrolPage } from "../pages/two-factor-enrol-page.js"
 import { routeUrl, type RequestContext } from "../request-context.js"
 import type { PendingSignIn } from "./pending.js"
 
+/** The `error` of `GET two-factor` after a confirm whose enrolment is no longer the one under way. */
+export const ENROLMENT_RESTARTED = "TwoFactorEnrolmentRestarted"
+
 /** Who is enrolling: the user of a pending sign-in, or a signed-in user. */
 export type Enrolling = { pending: PendingSignIn } | { userId: string }
 
@@ -38,5 +41,7 @@ export async function twoFactorEnrolPage(ctx: RequestContext, who: Enrolling): P
     action: routeUrl(ctx, "two-factor/totp/confirm"),
     csrfToken: ctx.csrfToken,
     ...("userId" in who && { callbackUrl: ctx.callbackUrl }),
+    // Only this one query error has a text here; the query's words are never shown.
+    ...(ctx.request.query.error === ENROLMENT_RESTARTED && { error: "The setup was started again. Add this new key to your app, then enter its code." }),
   })
 }

@@ -25,10 +25,11 @@ import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import { logError } from "../logger.js"
-import { routeUrl, type RequestContext } from "../request-context.js"
+import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
 import { checkSecondFactorCode } from "./check-code.js"
 import { completePendingSignIn } from "./complete.js"
+import { ENROLMENT_RESTARTED } from "./enrol-page.js"
 import { beginTotpEnrolment, confirmTotpEnrolment, currentTotpEnrolment, type StartedEnrolment } from "./enrolment.js"
 import { notifyFactorChange } from "./notify.js"
 import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type PendingSignIn } from "./pending.js"
@@ -102,9 +103,15 @@ export async function enrolSignedIn(ctx: RequestContext, user: AdapterUser): Pro
 
 /**
  * Confirms the signed-in `user`'s enrolment and raises the request's session (a second factor
- * was just shown): the recovery codes, and the cookies of the raised session.
+ * was just shown): the recovery codes, and the cookies of the raised session. Confirming replaces
+ * an enabled factor and its recovery codes, so one who has a factor must have checked it
+ * recently, as for starting the enrolment: a stale session must not swap the owner's factor.
+ *
+ * @throws {RecentAuthRequired} for an enrolled user without a recent second factor.
+ * @throws {InvalidTwoFactorCode} for a wrong code or no enrolment (of `ref`) under way.
  */
 export async function confirmSignedIn(ctx: RequestContext, user: AdapterUser, code: string, ref?: string): Promise<{ recoveryCodes: string[]; cookies: Awaited<ReturnType<typeof raiseSessionAuthentication>> }> {
+  await assertRecentSecondFactor(ctx, user.id)
   await throttleTwoFactorAttempt(ctx, user.id)
   const { recoveryCodes } = await confirmTotpEnrolment(ctx, user, code, ref === undefined ? {} : { ref })
   return { recoveryCodes, cookies: await raiseSessionAuthentication(ctx, "totp") }
@@ -210,12 +217,17 @@ async function confirmPending(ctx: RequestContext, pending: PendingSignIn, code:
 
 /**
  * The enrolment page again after a wrong code: the same secret while it is still the one under
- * way, otherwise (started again since, elsewhere) a new enrolment, never the other one's secret.
+ * way. Otherwise (no `ref`, or started again since, elsewhere) the confirm route starts nothing:
+ * the browser goes to `GET two-factor`, which begins an enrolment only for whom that page allows
+ * (a pending sign-in that must enrol, a signed-in user without a factor or with a recent check),
+ * never showing the other enrolment's secret.
  */
 async function enrolPageAgain(ctx: RequestContext, user: AdapterUser, ref: string | undefined, options: { callbackUrl?: string }): Promise<ResponseInternal> {
   const same = ref === undefined ? undefined : await currentTotpEnrolment(ctx, user, ref)
   if (same) return enrolPage(ctx, same, { ...options, error: "That code did not work. Check the app and try the code it shows now." })
-  return enrolPage(ctx, await beginTotpEnrolment(ctx, user), { ...options, error: "The setup was started again. Add this new key to your app, then enter its code." })
+  const query = new URLSearchParams({ error: ENROLMENT_RESTARTED })
+  if (options.callbackUrl !== undefined) query.set("callbackUrl", options.callbackUrl)
+  return { redirect: pageUrl(ctx, "twoFactor", "two-factor", query) }
 }
 
 async function enrolPage(ctx: RequestContext, started: StartedEnrolment, options: { callbackUrl?: string; error?: string }): Promise<ResponseInternal> {
@@ -299,6 +311,7 @@ async function answering(ctx: RequestContext, run: () => Promise<ResponseInterna
     const status = STATUS.find(([kind]) => error instanceof kind)?.[1]
     if (status === undefined || !(error instanceof AuthError) || isFormPost(ctx)) throw error
     logError(ctx.logger, error)
-    return jsonResponse({ error: error.type, message: error.message }, { status, noCache: true })
+    // The type only, as the handler answers: a callback may have thrown it with an internal message.
+    return jsonResponse({ error: error.type }, { status, noCache: true })
   }
 }
