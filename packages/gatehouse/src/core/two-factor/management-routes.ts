@@ -25,6 +25,7 @@ import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import { logError } from "../logger.js"
+import { isJsonRequest, postedCallbackUrl } from "../request-shape.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
 import { checkSecondFactorCode } from "./check-code.js"
@@ -66,13 +67,14 @@ export function twoFactorManagement(ctx: RequestContext): Promise<ResponseIntern
         return confirmRoute(ctx)
       case "recovery-codes": {
         const { recoveryCodes } = await regenerateCodes(ctx, await signedInUser(ctx))
-        if (isFormPost(ctx)) return codesPage(ctx, recoveryCodes, postedCallbackUrl(ctx) ?? ctx.callbackUrl)
+        if (!isJsonRequest(ctx.request)) return codesPage(ctx, recoveryCodes, postedCallbackUrl(ctx) ?? ctx.callbackUrl)
         return jsonResponse({ recoveryCodes }, { noCache: true })
       }
       case "disable": {
         const body = ctx.request.body ?? {}
         const cookies = await disableFactor(ctx, await signedInUser(ctx), typeof body.code === "string" && body.code !== "" ? { code: body.code, method: body.method } : undefined)
-        if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl, cookies }
+        const back = postedCallbackUrl(ctx)
+        if (back !== undefined) return { redirect: back, cookies }
         return jsonResponse({ enabled: false }, { noCache: true, cookies })
       }
       default:
@@ -163,7 +165,7 @@ async function enrolRoute(ctx: RequestContext): Promise<ResponseInternal> {
   const signedIn = await currentUser(ctx)
   const pending = signedIn ? undefined : await enrollingPending(ctx)
   const started = pending ? await beginTotpEnrolment(ctx, await pendingEnrollingUser(ctx, pending)) : await enrolSignedIn(ctx, signedIn ?? (await signedInUser(ctx)))
-  if (isFormPost(ctx)) return enrolPage(ctx, started, { ...(!pending && { callbackUrl: postedCallbackUrl(ctx) ?? ctx.callbackUrl }) })
+  if (!isJsonRequest(ctx.request)) return enrolPage(ctx, started, { ...(!pending && { callbackUrl: postedCallbackUrl(ctx) ?? ctx.callbackUrl }) })
   const { ref: _ref, ...enrolment } = started
   return jsonResponse(enrolment, { noCache: true })
 }
@@ -183,10 +185,10 @@ async function confirmRoute(ctx: RequestContext): Promise<ResponseInternal> {
   try {
     done = await confirmSignedIn(ctx, user, code, ref)
   } catch (error) {
-    if (error instanceof InvalidTwoFactorCode && isFormPost(ctx)) return enrolPageAgain(ctx, user, ref, { callbackUrl })
+    if (error instanceof InvalidTwoFactorCode && !isJsonRequest(ctx.request)) return enrolPageAgain(ctx, user, ref, { callbackUrl })
     throw error
   }
-  if (isFormPost(ctx)) return { ...(await codesPage(ctx, done.recoveryCodes, callbackUrl)), cookies: done.cookies }
+  if (!isJsonRequest(ctx.request)) return { ...(await codesPage(ctx, done.recoveryCodes, callbackUrl)), cookies: done.cookies }
   return jsonResponse({ recoveryCodes: done.recoveryCodes }, { noCache: true, cookies: done.cookies })
 }
 
@@ -209,10 +211,10 @@ async function confirmPending(ctx: RequestContext, pending: PendingSignIn, code:
       ctx.cookiesAlways.push(...clearPending(ctx))
       throw new TwoFactorFailed("Too many wrong codes for this sign-in")
     }
-    if (isFormPost(ctx)) return enrolPageAgain(ctx, user, ref, {})
+    if (!isJsonRequest(ctx.request)) return enrolPageAgain(ctx, user, ref, {})
     throw error
   }
-  return completePendingSignIn(ctx, pending, "totp", { recoveryCodes: { codes: recoveryCodes, json: !isFormPost(ctx) } })
+  return completePendingSignIn(ctx, pending, "totp", { recoveryCodes: { codes: recoveryCodes, json: isJsonRequest(ctx.request) } })
 }
 
 /**
@@ -280,17 +282,6 @@ async function requireEnabled(ctx: RequestContext, user: AdapterUser): Promise<v
   if (!stored?.enabledAt) throw new TwoFactorNotEnrolled("No second factor is enabled")
 }
 
-/** A browser's form (which gets pages), not a script's JSON call. */
-function isFormPost(ctx: RequestContext): boolean {
-  return (ctx.request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded")
-}
-
-/** The callback URL a form posted (already checked by the redirect callback as `ctx.callbackUrl`). */
-function postedCallbackUrl(ctx: RequestContext): string | undefined {
-  const value = ctx.request.body?.callbackUrl
-  return typeof value === "string" && value !== "" ? ctx.callbackUrl : undefined
-}
-
 const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
   [SessionRequired, 401],
   [RecentAuthRequired, 403],
@@ -309,7 +300,9 @@ async function answering(ctx: RequestContext, run: () => Promise<ResponseInterna
     return await run()
   } catch (error) {
     const status = STATUS.find(([kind]) => error instanceof kind)?.[1]
-    if (status === undefined || !(error instanceof AuthError) || isFormPost(ctx)) throw error
+    // `GET status` is a JSON read whoever asks; a browser's form post gets the handler's page.
+    const browserForm = ctx.request.method === "POST" && !isJsonRequest(ctx.request)
+    if (status === undefined || !(error instanceof AuthError) || browserForm) throw error
     logError(ctx.logger, error)
     // The type only, as the handler answers: a callback may have thrown it with an internal message.
     return jsonResponse({ error: error.type }, { status, noCache: true })
