@@ -326,6 +326,35 @@ describe.each(["jwt", "database"] as const)("%s sessions: recovery codes and dis
   })
 })
 
+describe.each(["jwt", "database"] as const)("%s sessions: a browser's form refused for want of a second factor", (strategy) => {
+  it("goes to the step-up page (RecentAuthRequired, with its callback URL), never a JSON body", async () => {
+    const { s } = await enrolledUser(MemoryAdapter(), strategy)
+    laterThanFreshAge()
+    const settings = `${ORIGIN}/settings`
+    const refused = await s.client.postForm("two-factor/recovery-codes", { csrfToken: await s.client.csrfToken(), callbackUrl: settings })
+    expect(refused.status).toBe(302)
+    expect(refused.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=RecentAuthRequired&callbackUrl=${encodeURIComponent(settings)}`)
+    const page = await (await s.client.get(`two-factor?error=RecentAuthRequired&callbackUrl=${encodeURIComponent(settings)}`)).text()
+    expect(page).toContain("confirm it is you")
+    expect(page).toContain(`value="${settings}"`)
+    // A navigation that asks for HTML is a browser's too, whatever else it accepts.
+    const navigated = await s.client.postForm("two-factor/disable", { csrfToken: await s.client.csrfToken() }, { accept: "text/html,application/json;q=0.9" })
+    expect(navigated.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=RecentAuthRequired`)
+    // A script asking for JSON gets the type alone.
+    const script = await s.client.postForm("two-factor/recovery-codes", { csrfToken: await s.client.csrfToken() }, { accept: "application/json" })
+    expect(script.status).toBe(403)
+    expect(await script.json()).toEqual({ error: "RecentAuthRequired" })
+  })
+
+  it("goes to the two-factor page with TwoFactorNotEnrolled when there is nothing to regenerate", async () => {
+    const s = await enrolSetup(MemoryAdapter(), strategy)
+    await s.signIn()
+    const refused = await s.client.postForm("two-factor/recovery-codes", { csrfToken: await s.client.csrfToken() })
+    expect(refused.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=TwoFactorNotEnrolled`)
+    expect(await (await s.client.get("two-factor?error=TwoFactorNotEnrolled")).text()).toContain("not set up for this account yet")
+  })
+})
+
 describe("server functions", () => {
   const requestOf = (client: Client) => new Request(`${ORIGIN}/account`, { headers: { cookie: client.jar.header() } })
 

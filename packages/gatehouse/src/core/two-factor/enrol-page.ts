@@ -41,7 +41,17 @@ export async function twoFactorEnrolPage(ctx: RequestContext, who: Enrolling): P
     action: routeUrl(ctx, "two-factor/totp/confirm"),
     csrfToken: ctx.csrfToken,
     ...("userId" in who && { callbackUrl: ctx.callbackUrl }),
-    // Only this one query error has a text here; the query's words are never shown.
-    ...(ctx.request.query.error === ENROLMENT_RESTARTED && { error: "The setup was started again. Add this new key to your app, then enter its code." }),
+    ...queryErrorText(ctx),
   })
+}
+
+/** Texts for the query errors that lead here; the query's own words are never shown. */
+const QUERY_ERROR_TEXTS: ReadonlyMap<string, string> = new Map([
+  [ENROLMENT_RESTARTED, "The setup was started again. Add this new key to your app, then enter its code."],
+  ["TwoFactorNotEnrolled", "Two-step verification is not set up for this account yet. Set it up here first."],
+])
+
+function queryErrorText(ctx: RequestContext): { error?: string } {
+  const text = QUERY_ERROR_TEXTS.get(ctx.request.query.error ?? "")
+  return text === undefined ? {} : { error: text }
 }
