@@ -146,6 +146,18 @@ describe.each(["jwt", "database"] as const)('%s sessions, require "always", a us
     expect(readRecoveryCodes(await done.text())).toHaveLength(10)
   })
 
+  it("sends a code posted to the challenge route back to the enrolment page, finishing nothing", async () => {
+    const s = await enrolSetup(MemoryAdapter(), strategy, { require: "always" })
+    await s.signIn()
+    const posted = await s.client.postForm("two-factor", { csrfToken: await s.client.csrfToken(), code: "123456" })
+    expect(posted.status).toBe(302)
+    expect(posted.headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    await expectNoSession(s)
+    // The pending sign-in is still there: its enrolment page is what the browser gets.
+    const { page } = await enrolPage(s)
+    expect(page.secret).toBeTruthy()
+  })
+
   it("lets a pending cookie replayed after the sign-in finished enrol nothing", async () => {
     const s = await enrolSetup(MemoryAdapter(), strategy, { require: "always" })
     await s.signIn()
