@@ -238,7 +238,7 @@ describe("form posts from a signed-in user's own page", () => {
 })
 
 describe("a confirm form post whose enrolment is no longer the one under way", () => {
-  it("starts nothing itself: it sends the browser to the two-factor page, which begins the enrolment it allows", async () => {
+  it("starts nothing itself: it sends the browser to the two-factor page, which offers to start again", async () => {
     const s = await enrolSetup(MemoryAdapter(), "database")
     await s.signIn()
     const settings = `${ORIGIN}/settings`
@@ -254,8 +254,39 @@ describe("a confirm form post whose enrolment is no longer the one under way", (
     // Nothing was started by the confirm: the second enrolment is still the one under way.
     expect((await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret).toBe(pendingBefore)
     const page = await (await s.client.get(`two-factor${location.search}`)).text()
-    expect(page).toContain("The setup was started again.")
-    expect(readEnrolPage(page).secret).not.toBe(second.secret)
+    expect(page).toContain("The setup was started again elsewhere")
+    expect(page).not.toContain("totp-secret")
+    expect((await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret).toBe(pendingBefore)
+    expect(second.secret).toBeTruthy()
+  })
+})
+
+describe("GET two-factor for a signed-in user without a factor", () => {
+  it("begins nothing (an enrolment under way survives it); its button posts, with the CSRF token, to start one", async () => {
+    const s = await enrolSetup(MemoryAdapter(), "database")
+    await s.signIn()
+    const settings = `${ORIGIN}/settings`
+    const first = await s.client.get(`two-factor?callbackUrl=${encodeURIComponent(settings)}`)
+    expect(first.status).toBe(200)
+    expect(first.headers.get("cache-control")).toContain("no-store")
+    const html = await first.text()
+    expect(html).not.toContain("totp-secret")
+    expect(html).not.toContain("otpauth://")
+    expect(await s.adapter.getTwoFactor(s.uid)).toBeNull()
+    const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]
+    expect(action).toBe(`${ORIGIN}/auth/two-factor/totp`)
+    const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1]
+    expect(csrfToken).toBeTruthy()
+    expect(html).toContain(`name="callbackUrl" value="${settings}"`)
+
+    // The button: the enrolment page, and the key it shows survives another GET (a link from elsewhere).
+    const started = readEnrolPage(await (await s.client.postForm("two-factor/totp", { csrfToken: csrfToken!, callbackUrl: settings })).text())
+    const pending = (await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret
+    expect(pending).toBeTruthy()
+    await s.client.get("two-factor")
+    expect((await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret).toBe(pending)
+    const done = await s.client.postForm("two-factor/totp/confirm", { csrfToken: started.csrfToken, ref: started.ref, callbackUrl: settings, code: codeFor(started.secret) })
+    expect(readRecoveryCodes(await done.text())).toHaveLength(10)
   })
 })
 
