@@ -4,9 +4,9 @@
  * `POST recovery-codes` (regenerate), `POST disable`, `GET status`. Served only with `twoFactor`
  * configured. They act for the signed-in user, and `totp`/`totp/confirm` also for a pending
  * sign-in that must enrol before it gets a session (`mode: "enrol"`); confirming then finishes
- * that sign-in at aal 2. Answers are JSON; the enrolment page's form posts get pages back.
- * Refusals a client can cause are JSON with the error's type and a 4xx status, as on the account
- * routes; a form post's refusal goes to the pages the handler picks for it.
+ * that sign-in at aal 2. A script's JSON call (see ../request-shape.ts) gets JSON, refusals it can
+ * cause as the error's type and a 4xx status; a browser's form post gets pages, and its refusals
+ * go to the pages the handler picks for them. No route here begins an enrolment but `totp`.
  * @module
  */
 import type { AdapterUser } from "../../adapters/index.js"
