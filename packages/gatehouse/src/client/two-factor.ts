@@ -14,7 +14,7 @@
  * if (result?.twoFactor) {
  *   try {
  *     const done = await verifyTwoFactor({ code: form.code.value })
- *     if ("url" in done) location.assign(done.url)
+ *     location.assign(done.url)
  *   } catch (error) {
  *     if (error instanceof TwoFactorRouteError && error.name === "InvalidTwoFactorCode") form.showError("That code did not work")
  *   }
@@ -55,18 +55,16 @@ export interface TwoFactorAuthentication {
 }
 
 /**
- * What a right code led to: a sign-in finished (`url`: where to go now; the session cookie is
- * set), or a step-up of the current session (`authentication`: its raised standing).
+ * What a right code led to: where to go now (`url`), after a sign-in finished (the session cookie
+ * is set) or a step-up of the current session, which also reports the session's raised standing
+ * (`authentication`).
  */
-export type VerifyTwoFactorResult =
-  | {
-      /** Where the finished sign-in goes (its callback URL, or a page to see first). */
-      url: string
-    }
-  | {
-      /** The current session's standing after the step-up. */
-      authentication: TwoFactorAuthentication
-    }
+export interface VerifyTwoFactorResult {
+  /** Where to go: the finished sign-in's callback URL (or a page to see first), or the step-up's `callbackUrl` (the site's origin without one). */
+  url: string
+  /** A step-up only: the current session's standing after it. */
+  authentication?: TwoFactorAuthentication
+}
 
 /** A new authenticator app enrolment, to show before {@link confirmTotpEnrolment}. */
 export interface TotpEnrolment {
@@ -84,12 +82,25 @@ export interface RecoveryCodes {
   recoveryCodes: string[]
 }
 
+/** What {@link confirmTotpEnrolment} resolves to. */
+export interface ConfirmedTotpEnrolment extends RecoveryCodes {
+  /**
+   * Set when the enrolment finished a sign-in that had to enrol first (`twoFactor.require`): where
+   * that sign-in goes now (its session cookie is set). Absent for a signed-in user's enrolment.
+   */
+  url?: string
+}
+
 /** The signed-in user's second factor, as `GET {basePath}/two-factor/status` reports it. */
 export interface TwoFactorStatus {
   /** Whether a second factor is enabled. */
   enabled: boolean
-  /** The ways the user can answer a challenge (`totp`, `recovery`, `email`). */
-  methods: string[]
+  /**
+   * The enabled factors the user can answer a challenge with: `totp`, and `recovery` while codes
+   * are left; empty when none is enabled. (An email code, when the server offers one, is not a
+   * factor the user enables, so it is not listed.)
+   */
+  methods: ("totp" | "recovery")[]
   /** When the factor was enabled (ISO), `null` when it is not. */
   enabledAt: string | null
   /** Recovery codes not used yet. */
@@ -127,7 +138,7 @@ export class TwoFactorRouteError extends Error {
  * @example
  * ```ts
  * const done = await verifyTwoFactor({ code: "123456", trustDevice: true })
- * if ("url" in done) location.assign(done.url)
+ * location.assign(done.url)
  * ```
  */
 export async function verifyTwoFactor(options: VerifyTwoFactorOptions): Promise<VerifyTwoFactorResult> {
@@ -138,8 +149,9 @@ export async function verifyTwoFactor(options: VerifyTwoFactorOptions): Promise<
     ...(trustDevice && { trustDevice: true }),
     ...(callbackUrl !== undefined && { callbackUrl }),
   })
-  if (isObject(answer.authentication)) return { authentication: answer.authentication as unknown as TwoFactorAuthentication }
-  if (typeof answer.url === "string") return { url: answer.url }
+  if (typeof answer.url === "string") {
+    return { url: answer.url, ...(isObject(answer.authentication) && { authentication: answer.authentication as unknown as TwoFactorAuthentication }) }
+  }
   throw new TwoFactorRouteError("HTTP 200", "The two-factor route answered neither a URL nor an authentication", 200)
 }
 
@@ -176,17 +188,19 @@ export async function startTotpEnrolment(options: BasePathOption = {}): Promise<
 
 /**
  * Enables the authenticator app being set up, with a code it shows; resolves to the recovery
- * codes, shown this once.
+ * codes, shown this once, and, when the enrolment finished a sign-in, where it goes (`url`).
  *
- * @throws {TwoFactorRouteError} `InvalidTwoFactorCode` for a wrong code.
+ * @throws {TwoFactorRouteError} `InvalidTwoFactorCode` for a wrong code, `RecentAuthRequired`
+ *   when a factor is enabled and not checked recently.
  * @example
  * ```ts
- * const { recoveryCodes } = await confirmTotpEnrolment("123456")
- * showOnce(recoveryCodes)
+ * const { recoveryCodes, url } = await confirmTotpEnrolment("123456")
+ * showOnce(recoveryCodes, { then: url })
  * ```
  */
-export async function confirmTotpEnrolment(code: string, options: BasePathOption = {}): Promise<RecoveryCodes> {
-  return { recoveryCodes: stringsOf((await twoFactorRoute(options, "/totp/confirm", { code })).recoveryCodes) }
+export async function confirmTotpEnrolment(code: string, options: BasePathOption = {}): Promise<ConfirmedTotpEnrolment> {
+  const answer = await twoFactorRoute(options, "/totp/confirm", { code })
+  return { recoveryCodes: stringsOf(answer.recoveryCodes), ...(typeof answer.url === "string" && { url: answer.url }) }
 }
 
 /**
@@ -205,8 +219,10 @@ export async function regenerateRecoveryCodes(options: BasePathOption = {}): Pro
 
 /** What {@link disableTwoFactor} sends. */
 export interface DisableTwoFactorOptions extends BasePathOption {
-  /** A current code (authenticator app or recovery code), standing in for a recent second-factor check. */
+  /** A current code, standing in for a recent second-factor check. */
   code?: string
+  /** Which kind `code` is: `totp` (the default, from the authenticator app) or `recovery` (a recovery code). */
+  method?: "totp" | "recovery"
 }
 
 /** What {@link disableTwoFactor} resolves to. */
@@ -217,17 +233,18 @@ export interface TwoFactorDisabled {
 
 /**
  * Turns the signed-in user's second factor off (its recovery codes and trusted browsers too).
- * `code`, a current code, stands in for a recent check.
+ * `code`, a current code (a recovery code with `method: "recovery"`), stands in for a recent check.
  *
  * @throws {TwoFactorRouteError} `RecentAuthRequired` without a recent check or a right `code`.
  * @example
  * ```ts
  * await disableTwoFactor({ code: "123456" })
+ * await disableTwoFactor({ code: "abcd-efgh-jkmn", method: "recovery" })
  * ```
  */
 export async function disableTwoFactor(options: DisableTwoFactorOptions = {}): Promise<TwoFactorDisabled> {
-  const { code, ...rest } = options
-  await twoFactorRoute(rest, "/disable", code === undefined ? {} : { code })
+  const { code, method, ...rest } = options
+  await twoFactorRoute(rest, "/disable", code === undefined ? {} : { code, ...(method !== undefined && { method }) })
   return { disabled: true }
 }
 
@@ -244,7 +261,7 @@ export async function twoFactorStatus(options: BasePathOption = {}): Promise<Two
   const answer = await twoFactorRoute(options, "/status")
   return {
     enabled: answer.enabled === true,
-    methods: stringsOf(answer.methods),
+    methods: stringsOf(answer.methods).filter((method): method is "totp" | "recovery" => method === "totp" || method === "recovery"),
     enabledAt: typeof answer.enabledAt === "string" ? answer.enabledAt : null,
     recoveryCodesLeft: typeof answer.recoveryCodesLeft === "number" ? answer.recoveryCodesLeft : 0,
   }

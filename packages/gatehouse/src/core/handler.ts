@@ -31,6 +31,7 @@ import { keptFields } from "./credentials/kept-fields.js"
 import { createLogger, logError, reportConfigError, reportConfigWarnings } from "./logger.js"
 import { postingPage } from "./posting-page.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
+import { isJsonRequest } from "./request-shape.js"
 import { csrf } from "./actions/csrf.js"
 import { providers } from "./actions/providers.js"
 import { getSession, updateSession } from "./actions/session.js"
@@ -208,14 +209,19 @@ function withCookies(answer: Response | ResponseInternal, cookies: readonly Cook
 }
 
 /**
- * Refusals of something the client may not do yet, answered as JSON with a status rather than a
- * redirect (a form or `fetch` must learn it was refused, and why): a sensitive change without a
- * recent second factor, a second-factor action for a user who has none.
+ * Refusals of something the client may not do yet, answered to a script's JSON call (see
+ * {@link isJsonRequest}) as JSON with a status rather than a redirect (it must learn it was
+ * refused, and why): a sensitive change without a recent second factor, a second-factor action
+ * for a user who has none. A browser's form post or navigation goes to the two-factor page
+ * instead, which asks for the check (step-up) or sets a factor up.
  */
 const JSON_REFUSALS: readonly [new (...args: never[]) => AuthError, number][] = [
   [RecentAuthRequired, 403],
   [TwoFactorNotEnrolled, 409],
 ]
+
+/** Routes only scripts call (the passkey page's `fetch`): JSON whoever asks. */
+const JSON_ROUTES: ReadonlySet<AuthAction> = new Set<AuthAction>(["webauthn-options"])
 
 /**
  * The answer to a failed action. Only client-safe error types are named (everything else is
@@ -230,7 +236,7 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
     return config.raw ? { status: 400, headers: { "Content-Type": "application/json" }, body: null } : Response.json(null, { status: 400 })
   }
   const status = JSON_REFUSALS.find(([kind]) => error instanceof kind)?.[1]
-  if (status !== undefined && error instanceof AuthError) {
+  if (status !== undefined && error instanceof AuthError && (isJsonRequest(request) || JSON_ROUTES.has(request.action))) {
     // The type only: an application's callback may have thrown it with an internal message.
     const body = { error: error.type }
     const headers = { ...NO_CACHE_HEADERS, "Content-Type": "application/json" }
@@ -246,11 +252,13 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
     // Only the built-in page is known to read them; a custom page gets Auth.js's query.
     if (!own && !config.pages.signIn && error instanceof CredentialsSignin) for (const [name, value] of typedIdentifiers(config, request)) params.set(name, value)
     page = own ?? pageUrl(place, "signIn", "signin", params)
-  } else if (error instanceof AuthError && error.kind === "twoFactor" && config.twoFactor) {
-    // A wrong code: asked again on the second-factor page while the pending sign-in lasts. Without
+  } else if (error instanceof AuthError && (error.kind === "twoFactor" || status !== undefined) && config.twoFactor) {
+    // A wrong code: asked again on the second-factor page while the pending sign-in lasts; a
+    // browser refused for want of a (recent) second factor goes there too, to give it. Without
     // twoFactor that page is not served, and the error page says it instead.
     // Where a step-up was headed, asked again on the page (which checks it again).
-    const back = request.body?.callbackUrl
+    const posted = request.body?.callbackUrl
+    const back = typeof posted === "string" && posted !== "" ? posted : request.query.callbackUrl
     if (typeof back === "string" && back !== "" && back.length <= 2048) params.set("callbackUrl", back)
     page = pageUrl(place, "twoFactor", "two-factor", params)
   } else {

@@ -42,6 +42,14 @@ function totpAt(key: Uint8Array, step: number): string {
 }
 const currentStep = (): number => Math.floor(Date.now() / 30_000)
 
+/** A base32 key as the enrolment shows it (grouped by spaces), decoded here independently. */
+function base32Bytes(text: string): Uint8Array {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+  let bits = ""
+  for (const char of text.replace(/ /g, "")) bits += alphabet.indexOf(char).toString(2).padStart(5, "0")
+  return Uint8Array.from(bits.match(/.{8}/g) ?? [], (byte) => Number.parseInt(byte, 2))
+}
+
 afterEach(() => {
   vi.unstubAllGlobals()
 })
@@ -51,7 +59,7 @@ describe("signIn and verifyTwoFactor against the routes", () => {
   let jar: CookieJar
   let navigations: string[]
 
-  async function server(enrolled: boolean) {
+  async function server(enrolled: boolean, twoFactor: Partial<NonNullable<AuthConfig["twoFactor"]>> = {}) {
     const adapter = MemoryAdapter() as Adapted
     const { id: uid } = await adapter.createUser({ id: "", name: "Ada", email: "ada@app.test", emailVerified: null } as AdapterUser)
     const key = new Uint8Array(randomBytes(20))
@@ -67,7 +75,7 @@ describe("signIn and verifyTwoFactor against the routes", () => {
       adapter,
       session: { strategy: "jwt" },
       providers: [Credentials({ credentials: { password: {} }, authorize: ({ password }) => (password === "right" ? { id: uid, email: "ada@app.test" } : null), rateLimit: false })],
-      twoFactor: { totp: { issuer: "Gatehouse tests" }, trustDevice: { maxAge: 24 * 60 * 60 } },
+      twoFactor: { totp: { issuer: "Gatehouse tests" }, trustDevice: { maxAge: 24 * 60 * 60 }, ...twoFactor },
     }
     jar = new CookieJar()
     navigations = []
@@ -97,6 +105,35 @@ describe("signIn and verifyTwoFactor against the routes", () => {
     expect(jar.get("__Secure-authjs.two-factor-trust")).toBeTruthy()
     expect((await session())?.authentication).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
     expect(navigations).toEqual([])
+  })
+
+  it("verifyTwoFactor of a step-up resolves to where to go and the session's raised standing", async () => {
+    const { key, session } = await server(true)
+    await signIn("credentials", { password: "right", redirectTo: DASHBOARD, redirect: false })
+    await verifyTwoFactor({ code: totpAt(key, currentStep()) })
+    const stepped = await verifyTwoFactor({ code: totpAt(key, currentStep() + 1), callbackUrl: `${ORIGIN}/settings` })
+    expect(stepped).toEqual({ url: `${ORIGIN}/settings`, authentication: expect.objectContaining({ aal: 2, amr: ["pwd", "otp", "mfa"], secondFactor: "totp" }) })
+    expect((await session())?.authentication).toMatchObject({ aal: 2 })
+  })
+
+  it("confirmTotpEnrolment of a sign-in that had to enrol resolves to the codes and where the sign-in goes", async () => {
+    const { session } = await server(false, { require: "always" })
+    expect(await signIn("credentials", { password: "right", redirectTo: DASHBOARD, redirect: false })).toMatchObject({ twoFactor: true })
+    const { secret: shown } = await startTotpEnrolment()
+    const key = base32Bytes(shown)
+    const confirmed = await confirmTotpEnrolment(totpAt(key, currentStep()))
+    expect(confirmed.recoveryCodes).toHaveLength(10)
+    expect(confirmed.url).toBe(DASHBOARD)
+    expect((await session())?.authentication).toMatchObject({ aal: 2 })
+  })
+
+  it("disableTwoFactor sends a recovery code as method recovery", async () => {
+    const { key } = await server(true)
+    await signIn("credentials", { password: "right", redirectTo: DASHBOARD, redirect: false })
+    await verifyTwoFactor({ code: totpAt(key, currentStep()) })
+    expect(await twoFactorStatus()).toMatchObject({ enabled: true, methods: ["totp", "recovery"] })
+    expect(await disableTwoFactor({ code: RECOVERY_CODE, method: "recovery" })).toEqual({ disabled: true })
+    expect(await twoFactorStatus()).toMatchObject({ enabled: false, methods: [] })
   })
 
   it("sends a recovery code as method recovery", async () => {
@@ -166,6 +203,8 @@ describe("the management helpers against the routes' JSON shapes", () => {
   it("confirmTotpEnrolment posts the code and resolves to the recovery codes", async () => {
     answers["POST /auth/two-factor/totp/confirm"] = () => Response.json({ recoveryCodes: ["AAAA-BBBB-CCCC", "DDDD-EEEE-FFFF"] })
     expect(await confirmTotpEnrolment("123456")).toEqual({ recoveryCodes: ["AAAA-BBBB-CCCC", "DDDD-EEEE-FFFF"] })
+    answers["POST /auth/two-factor/totp/confirm"] = () => Response.json({ recoveryCodes: ["AAAA-BBBB-CCCC"], url: DASHBOARD })
+    expect(await confirmTotpEnrolment("123456")).toEqual({ recoveryCodes: ["AAAA-BBBB-CCCC"], url: DASHBOARD })
     expect(sent[0]!.body).toEqual({ code: "123456", csrfToken: "csrf-token" })
   })
 
@@ -176,11 +215,13 @@ describe("the management helpers against the routes' JSON shapes", () => {
     expect(await regenerateRecoveryCodes()).toEqual({ recoveryCodes: ["GGGG-HHHH-JJJJ"] })
     expect(await disableTwoFactor({ code: "654321" })).toEqual({ disabled: true })
     expect(await disableTwoFactor()).toEqual({ disabled: true })
+    expect(await disableTwoFactor({ code: "abcd-efgh-jkmn", method: "recovery" })).toEqual({ disabled: true })
     await sendTwoFactorEmailCode()
     expect(sent.map((request) => [request.method, request.url, request.body])).toEqual([
       ["POST", "/auth/two-factor/recovery-codes", { csrfToken: "csrf-token" }],
       ["POST", "/auth/two-factor/disable", { code: "654321", csrfToken: "csrf-token" }],
       ["POST", "/auth/two-factor/disable", { csrfToken: "csrf-token" }],
+      ["POST", "/auth/two-factor/disable", { code: "abcd-efgh-jkmn", method: "recovery", csrfToken: "csrf-token" }],
       ["POST", "/auth/two-factor", { method: "email", action: "send", csrfToken: "csrf-token" }],
     ])
   })
@@ -194,8 +235,8 @@ describe("the management helpers against the routes' JSON shapes", () => {
 
   it("verifyTwoFactor of a step-up resolves to the raised authentication, posting the callback URL", async () => {
     const authentication = { aal: 2, amr: ["pwd", "otp", "mfa"], secondFactor: "totp", secondFactorAt: "2026-11-27T10:00:00.000Z" }
-    answers["POST /auth/two-factor"] = () => Response.json({ authentication })
-    expect(await verifyTwoFactor({ code: "123 456", callbackUrl: "/settings" })).toEqual({ authentication })
+    answers["POST /auth/two-factor"] = () => Response.json({ authentication, url: `${ORIGIN}/settings` })
+    expect(await verifyTwoFactor({ code: "123 456", callbackUrl: "/settings" })).toEqual({ url: `${ORIGIN}/settings`, authentication })
     expect(sent[0]!.body).toEqual({ code: "123 456", method: "totp", callbackUrl: "/settings", csrfToken: "csrf-token" })
   })
 

@@ -33,7 +33,7 @@ const CLIENT_CAUSED = ["CredentialsSignin", "InvalidEmail", "RateLimited", "Emai
 /** Refusals for now: answered with their status and Retry-After, not a redirect. */
 const RETRY_LATER: Record<string, number> = { RateLimited: 429, EmailRateLimited: 429, CredentialsRateLimited: 429, ServerBusy: 503 }
 
-/** Refusals of what the client may not do yet: JSON with their status and type, not a redirect. */
+/** Refusals of what the client may not do yet: JSON with their status and type to a JSON call, not a redirect. */
 const JSON_REFUSAL: Record<string, number> = { RecentAuthRequired: 403, TwoFactorNotEnrolled: 409 }
 
 /** The sign-in link of a retry-later page. */
@@ -57,13 +57,16 @@ describe("errors become responses in one place", () => {
     if (retryStatus !== undefined) expect(response.status).toBe(retryStatus)
     const refusalStatus = JSON_REFUSAL[instance.type]
     if (refusalStatus !== undefined) {
-      expect(response.status).toBe(refusalStatus)
-      const text = await response.text()
+      // A script's JSON call gets these as JSON; the browser's form (above) gets a page, checked below.
+      const recorded = recordingLogger()
+      const script = new Client(credentialsConfig({ logger: recorded.logger, callbacks: { jwt: () => { throw new ErrorClass("internal detail: db at 10.0.0.7") } } }))
+      const answer = await script.postJson("callback/credentials", { csrfToken: await script.csrfToken(), username: "ada", password: "correct horse" })
+      expect(answer.status).toBe(refusalStatus)
+      const text = await answer.text()
       expect(JSON.parse(text)).toEqual({ error: instance.type })
       expect(text).not.toContain("10.0.0.7")
-      expect(response.headers.getSetCookie()).toEqual([])
-      expect(lines.filter((line) => line.code === instance.type)).toEqual([{ level: "warn", code: instance.type, message: ["internal detail: db at 10.0.0.7"] }])
-      return
+      expect(answer.headers.getSetCookie()).toEqual([])
+      expect(recorded.lines.filter((line) => line.code === instance.type)).toEqual([{ level: "warn", code: instance.type, message: ["internal detail: db at 10.0.0.7"] }])
     }
     const location = new URL(retryStatus === undefined ? response.headers.get("location")! : buttonLink(await response.clone().text())!)
     expect(location.origin).toBe(origin)

@@ -133,13 +133,29 @@ describe.each(["jwt", "database"] as const)('%s sessions, require "always", a us
     await s.signIn(other)
     const theirs = (await (await postJson(other, "two-factor/totp")).json()) as { secret: string }
     const refused = await postConfirm(s, page, codeFor(page.secret))
-    expect(refused.status).toBe(200)
-    const again = readEnrolPage(await refused.text())
+    // The confirm route starts nothing: the two-factor page does, for whom it allows.
+    expect(refused.status).toBe(302)
+    expect(refused.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=TwoFactorEnrolmentRestarted`)
+    const shown = await (await s.client.get("two-factor?error=TwoFactorEnrolmentRestarted")).text()
+    expect(shown).toContain("The setup was started again.")
+    const again = readEnrolPage(shown)
     expect(again.secret).not.toBe(page.secret)
     expect(again.secret).not.toBe(theirs.secret)
     await expectNoSession(s)
     const done = await postConfirm(s, again, codeFor(again.secret))
     expect(readRecoveryCodes(await done.text())).toHaveLength(10)
+  })
+
+  it("sends a code posted to the challenge route back to the enrolment page, finishing nothing", async () => {
+    const s = await enrolSetup(MemoryAdapter(), strategy, { require: "always" })
+    await s.signIn()
+    const posted = await s.client.postForm("two-factor", { csrfToken: await s.client.csrfToken(), code: "123456" })
+    expect(posted.status).toBe(302)
+    expect(posted.headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    await expectNoSession(s)
+    // The pending sign-in is still there: its enrolment page is what the browser gets.
+    const { page } = await enrolPage(s)
+    expect(page.secret).toBeTruthy()
   })
 
   it("lets a pending cookie replayed after the sign-in finished enrol nothing", async () => {

@@ -100,14 +100,17 @@ describe.each(["jwt", "database"] as const)("%s sessions: linking an account whi
     expect(await authenticationOf(client)).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
   })
 
-  it("refuses the link (403 RecentAuthRequired) from an aal 1 session of a user who enrolled after signing in", async () => {
+  it("refuses the link (RecentAuthRequired: the browser goes to the step-up page) from an aal 1 session of a user who enrolled after signing in", async () => {
     const { adapter, uid, client } = await app()
     await client.signIn({ username: "ada", password: "correct horse", callbackUrl: DASHBOARD })
     await enrol(adapter, uid)
 
     const refused = await linkGitHub(client)
-    expect(refused.status).toBe(403)
-    expect(await refused.json()).toEqual({ error: "RecentAuthRequired" })
+    // The provider's redirect is a navigation: a page, not a JSON body.
+    expect(refused.status).toBe(302)
+    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor?error=RecentAuthRequired`)
+    const page = await (await client.get("two-factor?error=RecentAuthRequired")).text()
+    expect(page).toContain("confirm it is you")
     expect(client.jar.get(PENDING)).toBeUndefined()
     expect(await adapter.getUserByAccount({ provider: "github", providerAccountId: "1001" })).toBeNull()
     expect(await authenticationOf(client)).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })

@@ -162,6 +162,58 @@ describe.each(["jwt", "database"] as const)("%s sessions: enrolling an authentic
   })
 })
 
+describe.each(["jwt", "database"] as const)("%s sessions: a stale session of an enrolled user cannot replace the factor through totp/confirm", (strategy) => {
+  it("gets no new secret from a confirm form post (no ref, a made-up ref) or JSON, and changes nothing", async () => {
+    const { s, secret } = await enrolledUser(MemoryAdapter(), strategy)
+    laterThanFreshAge()
+    const before = await s.adapter.getTwoFactor(s.uid)
+    const authenticationOf = async () => ((await s.client.session()) as { authentication?: unknown }).authentication
+    const authenticationBefore = await authenticationOf()
+    expect(authenticationBefore).toMatchObject({ aal: 2 })
+    // The route that starts an enrolment refuses this session...
+    expect((await postJson(s.client, "two-factor/totp")).status).toBe(403)
+    // ...and so does the confirm route, whatever the form carries: it starts no enrolment itself.
+    const tries: Record<string, string>[] = [{ code: "000000" }, { code: "000000", ref: "0".repeat(32) }, { code: codeFor(secret) }]
+    for (const fields of tries) {
+      const posted = await s.client.postForm("two-factor/totp/confirm", { csrfToken: await s.client.csrfToken(), ...fields })
+      expect(posted.status, JSON.stringify(fields)).not.toBe(200)
+      const body = await posted.text()
+      expect(body).not.toContain("otpauth://")
+      expect(body).not.toContain("totp-secret")
+    }
+    const json = await postJson(s.client, "two-factor/totp/confirm", { code: "000000" })
+    expect(json.status).toBe(403)
+    expect(await json.json()).toEqual({ error: "RecentAuthRequired" })
+
+    const after = await s.adapter.getTwoFactor(s.uid)
+    expect(after).toEqual(before)
+    expect(after?.totpPendingSecret ?? null).toBeNull()
+    expect(s.events.twoFactorEnabled).toHaveBeenCalledTimes(1)
+    // The session was not raised: disabling without a code is still refused.
+    expect(await authenticationOf()).toEqual(authenticationBefore)
+    expect((await postJson(s.client, "two-factor/disable")).status).toBe(403)
+  })
+
+  it("cannot confirm an enrolment the owner started from a fresh session", async () => {
+    const { s, secret } = await enrolledUser(MemoryAdapter(), strategy)
+    const fresh = await freshClient(s, secret)
+    const started = await begin(s, fresh)
+    laterThanFreshAge()
+    const refused = await confirm(s, codeFor(started.secret))
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({ error: "RecentAuthRequired" })
+    expect((await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret).toBeTruthy()
+    expect(s.events.twoFactorEnabled).toHaveBeenCalledTimes(1)
+  })
+
+  it("the confirmTotp server function refuses it too", async () => {
+    const { s } = await enrolledUser(MemoryAdapter(), strategy)
+    laterThanFreshAge()
+    const request = new Request(`${ORIGIN}/account`, { headers: { cookie: s.client.jar.header() } })
+    await expect(confirmTotp(request, s.config, "000000")).rejects.toMatchObject({ type: "RecentAuthRequired" })
+  })
+})
+
 describe("form posts from a signed-in user's own page", () => {
   it("get the enrolment page, the page again after a wrong code, then the codes page linking to the callback URL", async () => {
     const s = await enrolSetup(MemoryAdapter(), "database")
@@ -182,6 +234,59 @@ describe("form posts from a signed-in user's own page", () => {
     expect(readRecoveryCodes(html)).toHaveLength(10)
     expect(html).toContain(`href="${settings}"`)
     expect(await status(s.client)).toMatchObject({ enabled: true })
+  })
+})
+
+describe("a confirm form post whose enrolment is no longer the one under way", () => {
+  it("starts nothing itself: it sends the browser to the two-factor page, which offers to start again", async () => {
+    const s = await enrolSetup(MemoryAdapter(), "database")
+    await s.signIn()
+    const settings = `${ORIGIN}/settings`
+    const first = readEnrolPage(await (await s.client.postForm("two-factor/totp", { csrfToken: await s.client.csrfToken(), callbackUrl: settings })).text())
+    const second = readEnrolPage(await (await s.client.postForm("two-factor/totp", { csrfToken: await s.client.csrfToken(), callbackUrl: settings })).text())
+    const pendingBefore = (await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret
+    const stale = await s.client.postForm("two-factor/totp/confirm", { csrfToken: first.csrfToken, ref: first.ref, callbackUrl: settings, code: codeFor(first.secret) })
+    expect(stale.status).toBe(302)
+    const location = new URL(stale.headers.get("location")!)
+    expect(`${location.origin}${location.pathname}`).toBe(TWO_FACTOR_PAGE)
+    expect(location.searchParams.get("error")).toBe("TwoFactorEnrolmentRestarted")
+    expect(location.searchParams.get("callbackUrl")).toBe(settings)
+    // Nothing was started by the confirm: the second enrolment is still the one under way.
+    expect((await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret).toBe(pendingBefore)
+    const page = await (await s.client.get(`two-factor${location.search}`)).text()
+    expect(page).toContain("The setup was started again elsewhere")
+    expect(page).not.toContain("totp-secret")
+    expect((await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret).toBe(pendingBefore)
+    expect(second.secret).toBeTruthy()
+  })
+})
+
+describe("GET two-factor for a signed-in user without a factor", () => {
+  it("begins nothing (an enrolment under way survives it); its button posts, with the CSRF token, to start one", async () => {
+    const s = await enrolSetup(MemoryAdapter(), "database")
+    await s.signIn()
+    const settings = `${ORIGIN}/settings`
+    const first = await s.client.get(`two-factor?callbackUrl=${encodeURIComponent(settings)}`)
+    expect(first.status).toBe(200)
+    expect(first.headers.get("cache-control")).toContain("no-store")
+    const html = await first.text()
+    expect(html).not.toContain("totp-secret")
+    expect(html).not.toContain("otpauth://")
+    expect(await s.adapter.getTwoFactor(s.uid)).toBeNull()
+    const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]
+    expect(action).toBe(`${ORIGIN}/auth/two-factor/totp`)
+    const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1]
+    expect(csrfToken).toBeTruthy()
+    expect(html).toContain(`name="callbackUrl" value="${settings}"`)
+
+    // The button: the enrolment page, and the key it shows survives another GET (a link from elsewhere).
+    const started = readEnrolPage(await (await s.client.postForm("two-factor/totp", { csrfToken: csrfToken!, callbackUrl: settings })).text())
+    const pending = (await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret
+    expect(pending).toBeTruthy()
+    await s.client.get("two-factor")
+    expect((await s.adapter.getTwoFactor(s.uid))?.totpPendingSecret).toBe(pending)
+    const done = await s.client.postForm("two-factor/totp/confirm", { csrfToken: started.csrfToken, ref: started.ref, callbackUrl: settings, code: codeFor(started.secret) })
+    expect(readRecoveryCodes(await done.text())).toHaveLength(10)
   })
 })
 
@@ -249,6 +354,35 @@ describe.each(["jwt", "database"] as const)("%s sessions: recovery codes and dis
     const disabled = await postJson(fresh, "two-factor/disable")
     expect(disabled.status).toBe(200)
     expect(await s.adapter.getTwoFactor(s.uid)).toBeNull()
+  })
+})
+
+describe.each(["jwt", "database"] as const)("%s sessions: a browser's form refused for want of a second factor", (strategy) => {
+  it("goes to the step-up page (RecentAuthRequired, with its callback URL), never a JSON body", async () => {
+    const { s } = await enrolledUser(MemoryAdapter(), strategy)
+    laterThanFreshAge()
+    const settings = `${ORIGIN}/settings`
+    const refused = await s.client.postForm("two-factor/recovery-codes", { csrfToken: await s.client.csrfToken(), callbackUrl: settings })
+    expect(refused.status).toBe(302)
+    expect(refused.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=RecentAuthRequired&callbackUrl=${encodeURIComponent(settings)}`)
+    const page = await (await s.client.get(`two-factor?error=RecentAuthRequired&callbackUrl=${encodeURIComponent(settings)}`)).text()
+    expect(page).toContain("confirm it is you")
+    expect(page).toContain(`value="${settings}"`)
+    // A navigation that asks for HTML is a browser's too, whatever else it accepts.
+    const navigated = await s.client.postForm("two-factor/disable", { csrfToken: await s.client.csrfToken() }, { accept: "text/html,application/json;q=0.9" })
+    expect(navigated.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=RecentAuthRequired`)
+    // A script asking for JSON gets the type alone.
+    const script = await s.client.postForm("two-factor/recovery-codes", { csrfToken: await s.client.csrfToken() }, { accept: "application/json" })
+    expect(script.status).toBe(403)
+    expect(await script.json()).toEqual({ error: "RecentAuthRequired" })
+  })
+
+  it("goes to the two-factor page with TwoFactorNotEnrolled when there is nothing to regenerate", async () => {
+    const s = await enrolSetup(MemoryAdapter(), strategy)
+    await s.signIn()
+    const refused = await s.client.postForm("two-factor/recovery-codes", { csrfToken: await s.client.csrfToken() })
+    expect(refused.headers.get("location")).toBe(`${TWO_FACTOR_PAGE}?error=TwoFactorNotEnrolled`)
+    expect(await (await s.client.get("two-factor?error=TwoFactorNotEnrolled")).text()).toContain("not set up for this account yet")
   })
 })
 

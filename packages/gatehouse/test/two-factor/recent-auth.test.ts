@@ -58,7 +58,9 @@ describe.each(stores)("$name: the account routes and a stale second factor", (st
       expect(await refusal(await made.revokeOthers())).toEqual(stale)
       if (otherId) expect(await refusal(await made.client.postForm("sessions", { csrfToken: await made.client.csrfToken(), revoke: otherId }))).toEqual(stale)
       expect(await refusal(await unlink(made))).toEqual(stale)
-      expect(await refusal(await link(made))).toEqual(stale)
+      // The link form is a browser's: it goes to the step-up page, back to where it came from after.
+      expect((await link(made)).headers.get("location")).toBe(`${ORIGIN}/auth/two-factor?error=RecentAuthRequired&callbackUrl=${encodeURIComponent(`${ORIGIN}/account`)}`)
+      expect(await refusal(await made.client.postJson("link/github", { csrfToken: await made.client.csrfToken() }))).toEqual({ status: 403, body: { error: "RecentAuthRequired" } })
       expect(await made.adapter.listAccountsByUserId(made.uid)).toHaveLength(1)
       if (store.strategy === "database") expect(await made.adapter.listSessionsByUserId(made.uid)).toHaveLength(2)
       expect(await made.authentication(phone)).toMatchObject({ aal: 1 })

@@ -126,9 +126,12 @@ describe.each(stores)("$name: step-up of the request's own session", (store) => 
     const app = await signedInApp(store)
     try {
       await app.signIn()
-      const refused = await app.stepUp({ code: "123456" })
+      const refused = await app.client.postJson("two-factor", { csrfToken: await app.client.csrfToken(), code: "123456" })
       expect(refused.status).toBe(409)
-      expect(await refused.json()).toMatchObject({ error: "TwoFactorNotEnrolled" })
+      expect(await refused.json()).toEqual({ error: "TwoFactorNotEnrolled" })
+      // The page's form is a browser's: the two-factor page says it (and sets a factor up).
+      const form = await app.stepUp({ code: "123456" })
+      expect(form.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor?error=TwoFactorNotEnrolled`)
       expect(await app.authentication()).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
       expect(app.events).toEqual([])
     } finally {

@@ -20,6 +20,7 @@ import {
 import type { Cookie } from "../../cookies/defaults.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
+import { postedCallbackUrl } from "../request-shape.js"
 import { logError } from "../logger.js"
 import { currentUser } from "../sessions/index.js"
 import { requireProvider } from "../actions/signin.js"
@@ -43,7 +44,8 @@ export function sessionsChange(ctx: RequestContext): Promise<ResponseInternal> {
     if (typeof revoke === "string" && revoke !== "") await revokeActiveSession(ctx, revoke)
     else if (revokeOthers === "true" || revokeOthers === true) cookies = (await revokeOtherSessions(ctx)).cookies
     else throw new InvalidRequest("POST sessions needs revoke=<session id> or revokeOthers=true")
-    if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl, cookies }
+    const back = postedCallbackUrl(ctx)
+    if (back !== undefined) return { redirect: back, cookies }
     return jsonResponse({ sessions: jwtListing ?? (await listActiveSessions(ctx)) }, { noCache: true, cookies })
   })
 }
@@ -62,7 +64,8 @@ export function accountsChange(ctx: RequestContext): Promise<ResponseInternal> {
       throw new InvalidRequest("POST accounts needs unlink=<provider> and providerAccountId")
     }
     await unlinkLinkedAccount(ctx, { provider: unlink, providerAccountId })
-    if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl }
+    const back = postedCallbackUrl(ctx)
+    if (back !== undefined) return { redirect: back }
     return jsonResponse({ accounts: await listLinkedAccounts(ctx) }, { noCache: true })
   })
 }
@@ -88,11 +91,6 @@ export async function linkAccount(ctx: RequestContext): Promise<ResponseInternal
 
 function requireCsrf(ctx: RequestContext): void {
   if (!ctx.csrfVerified) throw new MissingCSRF(`CSRF token was missing during an action ${ctx.request.action}`)
-}
-
-function postedCallbackUrl(ctx: RequestContext): boolean {
-  const value = ctx.request.body?.callbackUrl
-  return typeof value === "string" && value !== ""
 }
 
 const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [

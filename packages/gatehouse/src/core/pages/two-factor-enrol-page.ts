@@ -54,6 +54,25 @@ export function renderTwoFactorEnrolPage(theme: Required<Theme>, input: EnrolPag
   return { ...page, headers: { ...page.headers, ...NO_STORE_HEADERS } }
 }
 
+/**
+ * "Set up two-step verification" for a signed-in user, before any enrolment exists: one button
+ * that posts (with the CSRF token) to `two-factor/totp`, which begins the enrolment and answers
+ * the enrolment page. Showing the page begins nothing, so a link or a reload from elsewhere
+ * cannot replace a key being set up.
+ */
+export function renderEnrolStartPage(theme: Required<Theme>, input: { action: string; csrfToken: string | undefined; callbackUrl?: string; error?: string }): ResponseInternal<string> {
+  const body =
+    "<h1>Set up two-step verification</h1>" +
+    "<p>Add this account to an authenticator app. After your password, sign-in then asks for the code the app shows.</p>" +
+    (input.error ? `<p role="alert" class="error">${escapeHtml(input.error)}</p>` : "") +
+    `<form method="post" action="${escapeHtml(input.action)}">` +
+    `<input type="hidden" name="csrfToken" value="${escapeHtml(input.csrfToken ?? "")}">` +
+    (input.callbackUrl ? `<input type="hidden" name="callbackUrl" value="${escapeHtml(input.callbackUrl)}">` : "") +
+    `<button type="submit">Set up an authenticator app</button></form>`
+  const page = htmlResponse(renderPage({ title: "Set up two-step verification", theme, body }))
+  return { ...page, headers: { ...page.headers, ...NO_STORE_HEADERS } }
+}
+
 /** "Save your recovery codes": the new codes, once, and a link onwards. */
 export function renderRecoveryCodesPage(theme: Required<Theme>, input: { recoveryCodes: readonly string[]; continueUrl: string; removed?: readonly string[] }): ResponseInternal<string> {
   const removed =

@@ -1,12 +1,13 @@
 /**
  * `GET|POST {basePath}/two-factor`: the second-factor page, and the code posted to it, finishing a
- * pending sign-in. Served only with `twoFactor` configured; the route entry has checked CSRF for
- * every POST. Not built yet: step-up of a current session, the email code, and enrolment during
- * sign-in (a pending sign-in in `enrol` mode).
+ * pending sign-in (by app, recovery or email code), or stepping up the current session (see
+ * ./step-up.ts); a pending sign-in that must enrol first is shown the enrolment page (see
+ * ./enrol-page.ts). Served only with `twoFactor` configured; the route entry has checked CSRF for
+ * every POST.
  * @module
  */
 import type { AdapterUser } from "../../adapters/index.js"
-import { InvalidTwoFactorCode, TwoFactorExpired, TwoFactorFailed, UnknownAction } from "../../errors.js"
+import { InvalidTwoFactorCode, TwoFactorExpired, TwoFactorFailed } from "../../errors.js"
 import type { TwoFactorMethod } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
@@ -102,7 +103,8 @@ function noStore(response: ResponseInternal): ResponseInternal {
 export async function twoFactorChallenge(ctx: RequestContext): Promise<ResponseInternal> {
   const pending = await readPending(ctx)
   if (!pending) return stepUpChallenge(ctx)
-  if (pending.mode === "enrol") throw notBuilt("Enrolment during sign-in")
+  // Nothing to check yet: a sign-in that must enrol confirms on two-factor/totp/confirm, from its page.
+  if (pending.mode === "enrol") return { redirect: pageUrl(ctx, "twoFactor", "two-factor") }
   const body = ctx.request.body ?? {}
   const method = body.method === undefined || body.method === "" ? "totp" : body.method
   if (method !== "totp" && method !== "recovery" && !(method === "email" && ctx.config.twoFactor?.email && emailCodeAllowed(pending))) {
@@ -144,8 +146,4 @@ async function challengeEvent(ctx: RequestContext, uid: string, method: TwoFacto
 /** A checkbox's or JSON flag's "on". */
 function isChecked(value: unknown): boolean {
   return value === true || value === "on" || value === "true" || value === "1"
-}
-
-function notBuilt(what: string): UnknownAction {
-  return new UnknownAction(`${what} is not available yet in this version of Gatehouse`)
 }

@@ -17,6 +17,7 @@ import { jsonResponse } from "../internal-response.js"
 import { jsonRequest } from "../json-request.js"
 import { logError } from "../logger.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
+import { isJsonRequest } from "../request-shape.js"
 import { checkEmailCode, EMAIL_CODE_MAX_ATTEMPTS, issueEmailCode } from "./email-code.js"
 import { PENDING_MEMORY, writePending, type PendingSignIn } from "./pending.js"
 
@@ -109,7 +110,7 @@ export async function sendFirstEmailCode(ctx: RequestContext, pending: PendingSi
  */
 export async function emailCodeSend(ctx: RequestContext, pending: PendingSignIn): Promise<ResponseInternal> {
   const cookies = await sendPendingEmailCode(ctx, pending)
-  if (isJsonRequest(ctx)) return jsonResponse({ sent: true }, { noCache: true, cookies })
+  if (isJsonRequest(ctx.request)) return jsonResponse({ sent: true }, { noCache: true, cookies })
   return { redirect: pageUrl(ctx, "twoFactor", "two-factor", new URLSearchParams({ sent: "email" })), cookies }
 }
 
@@ -132,8 +133,4 @@ export async function checkPendingEmailCode(ctx: RequestContext, pending: Pendin
 async function forgetCode(ctx: RequestContext, pending: PendingSignIn): Promise<Cookie[]> {
   const { emailCode: _void, ...rest } = pending
   return writePending(ctx, rest)
-}
-
-function isJsonRequest(ctx: RequestContext): boolean {
-  return (ctx.request.headers.get("content-type") ?? "").toLowerCase().includes("application/json")
 }

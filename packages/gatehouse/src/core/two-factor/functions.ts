@@ -78,8 +78,10 @@ export async function enrollTotp(request: SessionRequest, config: AuthConfig): P
  * current session to aal 2 (a second factor was just shown). Fires `twoFactorEnabled`.
  *
  * @returns The recovery codes (shown once) and the `Set-Cookie` values to send.
- * @throws {SessionRequired} without a session; `InvalidTwoFactorCode` for a wrong code, no
- *   enrolment under way, or one started again since; `RateLimited` when too many codes were tried.
+ * @throws {SessionRequired} without a session; `RecentAuthRequired` when the user already has a
+ *   factor and the session has not checked it recently (confirming replaces it); `InvalidTwoFactorCode`
+ *   for a wrong code, no enrolment under way, or one started again since; `RateLimited` when too
+ *   many codes were tried.
  * @example
  * ```ts
  * import { confirmTotp } from "gatehouse-auth"

@@ -4,9 +4,9 @@
  * `POST recovery-codes` (regenerate), `POST disable`, `GET status`. Served only with `twoFactor`
  * configured. They act for the signed-in user, and `totp`/`totp/confirm` also for a pending
  * sign-in that must enrol before it gets a session (`mode: "enrol"`); confirming then finishes
- * that sign-in at aal 2. Answers are JSON; the enrolment page's form posts get pages back.
- * Refusals a client can cause are JSON with the error's type and a 4xx status, as on the account
- * routes; a form post's refusal goes to the pages the handler picks for it.
+ * that sign-in at aal 2. A script's JSON call (see ../request-shape.ts) gets JSON, refusals it can
+ * cause as the error's type and a 4xx status; a browser's form post gets pages, and its refusals
+ * go to the pages the handler picks for them. No route here begins an enrolment but `totp`.
  * @module
  */
 import type { AdapterUser } from "../../adapters/index.js"
@@ -25,10 +25,12 @@ import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import { logError } from "../logger.js"
-import { routeUrl, type RequestContext } from "../request-context.js"
+import { isJsonRequest, postedCallbackUrl } from "../request-shape.js"
+import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
 import { checkSecondFactorCode } from "./check-code.js"
 import { completePendingSignIn } from "./complete.js"
+import { ENROLMENT_RESTARTED } from "./enrol-page.js"
 import { beginTotpEnrolment, confirmTotpEnrolment, currentTotpEnrolment, type StartedEnrolment } from "./enrolment.js"
 import { notifyFactorChange } from "./notify.js"
 import { clearPending, countAttempt, PENDING_MAX_ATTEMPTS, readPending, type PendingSignIn } from "./pending.js"
@@ -65,13 +67,14 @@ export function twoFactorManagement(ctx: RequestContext): Promise<ResponseIntern
         return confirmRoute(ctx)
       case "recovery-codes": {
         const { recoveryCodes } = await regenerateCodes(ctx, await signedInUser(ctx))
-        if (isFormPost(ctx)) return codesPage(ctx, recoveryCodes, postedCallbackUrl(ctx) ?? ctx.callbackUrl)
+        if (!isJsonRequest(ctx.request)) return codesPage(ctx, recoveryCodes, postedCallbackUrl(ctx) ?? ctx.callbackUrl)
         return jsonResponse({ recoveryCodes }, { noCache: true })
       }
       case "disable": {
         const body = ctx.request.body ?? {}
         const cookies = await disableFactor(ctx, await signedInUser(ctx), typeof body.code === "string" && body.code !== "" ? { code: body.code, method: body.method } : undefined)
-        if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl, cookies }
+        const back = postedCallbackUrl(ctx)
+        if (back !== undefined) return { redirect: back, cookies }
         return jsonResponse({ enabled: false }, { noCache: true, cookies })
       }
       default:
@@ -102,9 +105,15 @@ export async function enrolSignedIn(ctx: RequestContext, user: AdapterUser): Pro
 
 /**
  * Confirms the signed-in `user`'s enrolment and raises the request's session (a second factor
- * was just shown): the recovery codes, and the cookies of the raised session.
+ * was just shown): the recovery codes, and the cookies of the raised session. Confirming replaces
+ * an enabled factor and its recovery codes, so one who has a factor must have checked it
+ * recently, as for starting the enrolment: a stale session must not swap the owner's factor.
+ *
+ * @throws {RecentAuthRequired} for an enrolled user without a recent second factor.
+ * @throws {InvalidTwoFactorCode} for a wrong code or no enrolment (of `ref`) under way.
  */
 export async function confirmSignedIn(ctx: RequestContext, user: AdapterUser, code: string, ref?: string): Promise<{ recoveryCodes: string[]; cookies: Awaited<ReturnType<typeof raiseSessionAuthentication>> }> {
+  await assertRecentSecondFactor(ctx, user.id)
   await throttleTwoFactorAttempt(ctx, user.id)
   const { recoveryCodes } = await confirmTotpEnrolment(ctx, user, code, ref === undefined ? {} : { ref })
   return { recoveryCodes, cookies: await raiseSessionAuthentication(ctx, "totp") }
@@ -156,7 +165,7 @@ async function enrolRoute(ctx: RequestContext): Promise<ResponseInternal> {
   const signedIn = await currentUser(ctx)
   const pending = signedIn ? undefined : await enrollingPending(ctx)
   const started = pending ? await beginTotpEnrolment(ctx, await pendingEnrollingUser(ctx, pending)) : await enrolSignedIn(ctx, signedIn ?? (await signedInUser(ctx)))
-  if (isFormPost(ctx)) return enrolPage(ctx, started, { ...(!pending && { callbackUrl: postedCallbackUrl(ctx) ?? ctx.callbackUrl }) })
+  if (!isJsonRequest(ctx.request)) return enrolPage(ctx, started, { ...(!pending && { callbackUrl: postedCallbackUrl(ctx) ?? ctx.callbackUrl }) })
   const { ref: _ref, ...enrolment } = started
   return jsonResponse(enrolment, { noCache: true })
 }
@@ -176,10 +185,10 @@ async function confirmRoute(ctx: RequestContext): Promise<ResponseInternal> {
   try {
     done = await confirmSignedIn(ctx, user, code, ref)
   } catch (error) {
-    if (error instanceof InvalidTwoFactorCode && isFormPost(ctx)) return enrolPageAgain(ctx, user, ref, { callbackUrl })
+    if (error instanceof InvalidTwoFactorCode && !isJsonRequest(ctx.request)) return enrolPageAgain(ctx, user, ref, { callbackUrl })
     throw error
   }
-  if (isFormPost(ctx)) return { ...(await codesPage(ctx, done.recoveryCodes, callbackUrl)), cookies: done.cookies }
+  if (!isJsonRequest(ctx.request)) return { ...(await codesPage(ctx, done.recoveryCodes, callbackUrl)), cookies: done.cookies }
   return jsonResponse({ recoveryCodes: done.recoveryCodes }, { noCache: true, cookies: done.cookies })
 }
 
@@ -202,20 +211,25 @@ async function confirmPending(ctx: RequestContext, pending: PendingSignIn, code:
       ctx.cookiesAlways.push(...clearPending(ctx))
       throw new TwoFactorFailed("Too many wrong codes for this sign-in")
     }
-    if (isFormPost(ctx)) return enrolPageAgain(ctx, user, ref, {})
+    if (!isJsonRequest(ctx.request)) return enrolPageAgain(ctx, user, ref, {})
     throw error
   }
-  return completePendingSignIn(ctx, pending, "totp", { recoveryCodes: { codes: recoveryCodes, json: !isFormPost(ctx) } })
+  return completePendingSignIn(ctx, pending, "totp", { recoveryCodes: { codes: recoveryCodes, json: isJsonRequest(ctx.request) } })
 }
 
 /**
  * The enrolment page again after a wrong code: the same secret while it is still the one under
- * way, otherwise (started again since, elsewhere) a new enrolment, never the other one's secret.
+ * way. Otherwise (no `ref`, or started again since, elsewhere) the confirm route starts nothing:
+ * the browser goes to `GET two-factor`, which begins an enrolment only for whom that page allows
+ * (a pending sign-in that must enrol, a signed-in user without a factor or with a recent check),
+ * never showing the other enrolment's secret.
  */
 async function enrolPageAgain(ctx: RequestContext, user: AdapterUser, ref: string | undefined, options: { callbackUrl?: string }): Promise<ResponseInternal> {
   const same = ref === undefined ? undefined : await currentTotpEnrolment(ctx, user, ref)
   if (same) return enrolPage(ctx, same, { ...options, error: "That code did not work. Check the app and try the code it shows now." })
-  return enrolPage(ctx, await beginTotpEnrolment(ctx, user), { ...options, error: "The setup was started again. Add this new key to your app, then enter its code." })
+  const query = new URLSearchParams({ error: ENROLMENT_RESTARTED })
+  if (options.callbackUrl !== undefined) query.set("callbackUrl", options.callbackUrl)
+  return { redirect: pageUrl(ctx, "twoFactor", "two-factor", query) }
 }
 
 async function enrolPage(ctx: RequestContext, started: StartedEnrolment, options: { callbackUrl?: string; error?: string }): Promise<ResponseInternal> {
@@ -268,17 +282,6 @@ async function requireEnabled(ctx: RequestContext, user: AdapterUser): Promise<v
   if (!stored?.enabledAt) throw new TwoFactorNotEnrolled("No second factor is enabled")
 }
 
-/** A browser's form (which gets pages), not a script's JSON call. */
-function isFormPost(ctx: RequestContext): boolean {
-  return (ctx.request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded")
-}
-
-/** The callback URL a form posted (already checked by the redirect callback as `ctx.callbackUrl`). */
-function postedCallbackUrl(ctx: RequestContext): string | undefined {
-  const value = ctx.request.body?.callbackUrl
-  return typeof value === "string" && value !== "" ? ctx.callbackUrl : undefined
-}
-
 const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
   [SessionRequired, 401],
   [RecentAuthRequired, 403],
@@ -297,8 +300,11 @@ async function answering(ctx: RequestContext, run: () => Promise<ResponseInterna
     return await run()
   } catch (error) {
     const status = STATUS.find(([kind]) => error instanceof kind)?.[1]
-    if (status === undefined || !(error instanceof AuthError) || isFormPost(ctx)) throw error
+    // `GET status` is a JSON read whoever asks; a browser's form post gets the handler's page.
+    const browserForm = ctx.request.method === "POST" && !isJsonRequest(ctx.request)
+    if (status === undefined || !(error instanceof AuthError) || browserForm) throw error
     logError(ctx.logger, error)
-    return jsonResponse({ error: error.type, message: error.message }, { status, noCache: true })
+    // The type only, as the handler answers: a callback may have thrown it with an internal message.
+    return jsonResponse({ error: error.type }, { status, noCache: true })
   }
 }

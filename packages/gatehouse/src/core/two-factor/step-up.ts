@@ -11,6 +11,7 @@ import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
+import { isJsonRequest, postedCallbackUrl } from "../request-shape.js"
 import { currentUser } from "../sessions/index.js"
 import { checkSecondFactorCode } from "./check-code.js"
 import { throttleTwoFactorAttempt } from "./rate-limit.js"
@@ -21,7 +22,7 @@ import { raiseSession } from "./raise.js"
  * `recovery`) for the signed-in user's enabled factor. Each try is counted before it is checked
  * (per client and per user, the limiter a pending sign-in uses). Right: the session is raised and
  * the browser goes to the posted `callbackUrl` (through the redirect callback; the site's origin
- * without one); a JSON caller gets `{ authentication }`.
+ * without one); a JSON caller gets `{ authentication, url }` (that same place) instead.
  *
  * @throws {TwoFactorExpired} without a session (nothing waits for a second factor).
  * @throws {TwoFactorNotEnrolled} when the user has no second factor enabled.
@@ -44,19 +45,8 @@ export async function stepUpChallenge(ctx: RequestContext): Promise<ResponseInte
 
   // Raised only if the session is still this user's: the code was checked for them.
   const { authentication, cookies } = await raiseSession(ctx, method, user.id)
-  if (wantsJson(ctx)) return jsonResponse({ authentication }, { noCache: true, cookies })
-  return { redirect: postedCallbackUrl(ctx) ? ctx.callbackUrl : ctx.origin, cookies }
-}
-
-/** A `fetch` with a JSON body that does not ask for the redirect URL (`X-Auth-Return-Redirect`). */
-function wantsJson(ctx: RequestContext): boolean {
-  const { headers } = ctx.request
-  return (headers.get("content-type") ?? "").toLowerCase().includes("application/json") && !headers.has("X-Auth-Return-Redirect")
-}
-
-/** Whether the form or the page's query named where to go; `ctx.callbackUrl` is then that, checked. */
-function postedCallbackUrl(ctx: RequestContext): boolean {
-  const posted = ctx.request.body?.callbackUrl
-  const asked = ctx.request.query.callbackUrl
-  return (typeof posted === "string" && posted !== "") || (typeof asked === "string" && asked !== "")
+  const url = postedCallbackUrl(ctx) ?? ctx.origin
+  // A script gets the raised standing and where the page meant to go; a browser goes there.
+  if (isJsonRequest(ctx.request)) return jsonResponse({ authentication, url }, { noCache: true, cookies })
+  return { redirect: url, cookies }
 }
