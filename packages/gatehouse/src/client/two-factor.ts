@@ -48,8 +48,6 @@ export interface TwoFactorAuthentication {
   aal: 1 | 2
   /** How the user authenticated, as RFC 8176 values (`pwd`, `otp`, `mfa`, …). */
   amr: string[]
-  /** The second factor last checked, when known. */
-  secondFactor?: TwoFactorMethodName | "passkey"
   /** When a second factor was last checked (ISO), `null` when never. */
   secondFactorAt: string | null
 }
