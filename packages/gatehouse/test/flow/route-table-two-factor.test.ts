@@ -65,9 +65,10 @@ describe("the two-factor routes", () => {
     expect(lines.some((line) => line.code === "TwoFactorExpired")).toBe(true)
   })
 
-  it("with twoFactor, serves GET two-factor/status without minting CSRF or callback-url cookies", async () => {
+  it("with twoFactor, serves GET two-factor/status without minting CSRF or callback-url cookies (signed out: 401 JSON)", async () => {
     const response = await auth(new Request(`${base}/two-factor/status`), twoFactorConfig())
-    expect(response.headers.get("location")).toBe(`${base}/error?error=UnknownAction`)
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({ error: "SessionRequired" })
     expect(response.headers.getSetCookie()).toEqual([])
   })
 
@@ -76,7 +77,8 @@ describe("the two-factor routes", () => {
     const withoutToken = await client.postForm("two-factor/totp", {})
     expect(withoutToken.headers.get("location")).toBe(`${base}/signin?error=MissingCSRF`)
     const withToken = await client.postForm("two-factor/totp", { csrfToken: await client.csrfToken() })
-    expect(withToken.headers.get("location")).toBe(`${base}/error?error=UnknownAction`)
+    // Past the CSRF check, a signed-out caller has nothing to enrol.
+    expect(withToken.headers.get("location")).toBe(`${base}/error?error=SessionRequired`)
   })
 
   it("with twoFactor, GET of a POST-only route and POST two-factor/status are unknown actions", async () => {
