@@ -4,7 +4,7 @@
  * factor, then the code), and against a fake `fetch` answering the management routes' JSON shapes
  * (those routes are built in parallel).
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -26,21 +26,13 @@ import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar } from "../support/cookie-jar.js"
 import { recordingLogger, secret } from "../flow/flow-helpers.js"
+import { currentStep, totpAt } from "../support/totp-reference.js"
 
 const ORIGIN = "https://app.test"
 const PAGE = `${ORIGIN}/login`
 const DASHBOARD = `${ORIGIN}/dashboard`
 const SESSION = "__Secure-authjs.session-token"
 const RECOVERY_CODE = "ABCDE-FGHJK-MNPQR-STVWX-YZ012"
-
-function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
-const currentStep = (): number => Math.floor(Date.now() / 30_000)
 
 /** A base32 key as the enrolment shows it (grouped by spaces), decoded here independently. */
 function base32Bytes(text: string): Uint8Array {
@@ -112,7 +104,7 @@ describe("signIn and verifyTwoFactor against the routes", () => {
     await signIn("credentials", { password: "right", redirectTo: DASHBOARD, redirect: false })
     await verifyTwoFactor({ code: totpAt(key, currentStep()) })
     const stepped = await verifyTwoFactor({ code: totpAt(key, currentStep() + 1), callbackUrl: `${ORIGIN}/settings` })
-    expect(stepped).toEqual({ url: `${ORIGIN}/settings`, authentication: expect.objectContaining({ aal: 2, amr: ["pwd", "otp", "mfa"], secondFactor: "totp" }) })
+    expect(stepped).toEqual({ url: `${ORIGIN}/settings`, authentication: expect.objectContaining({ aal: 2, amr: ["pwd", "otp", "mfa"], secondFactorAt: expect.any(String) }) })
     expect((await session())?.authentication).toMatchObject({ aal: 2 })
   })
 

@@ -5,7 +5,7 @@
  * asked for it, once, at most five wrong tries; with a second factor enrolled the code sign-in is
  * a first factor like any other: no session until the second one passes.
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -15,6 +15,7 @@ import { Nodemailer } from "../../src/providers/nodemailer.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { startSmtpServer, type CapturedMessage, type TestSmtpServer } from "../support/smtp-server.js"
+import { totpAt } from "../support/totp-reference.js"
 
 const ORIGIN = "https://app.test"
 const SESSION = "__Secure-authjs.session-token"
@@ -182,11 +183,3 @@ describe("email sign-in with a code", () => {
   })
 })
 
-/** RFC 6238 (HMAC-SHA-1, 6 digits, 30 s) computed independently of the library. */
-function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}

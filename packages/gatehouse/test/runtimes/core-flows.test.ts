@@ -11,7 +11,7 @@
  * Run it alone: `npm run build && npx vitest run packages/gatehouse/test/runtimes`.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -23,6 +23,7 @@ import { startGitHubLikeServer, type GitHubLikeServer } from "../support/github-
 import { nodeRelease } from "../support/node-release.js"
 import { packedPackage } from "../support/packed-package.js"
 import { runtimeTools, type RuntimeTools } from "../support/runtime-tools.js"
+import { base32Decode, totpNow } from "../support/totp-reference.js"
 
 const appSource = fileURLToPath(new URL("./app", import.meta.url))
 const readme = readFileSync(fileURLToPath(new URL("../../../../README.md", import.meta.url)), "utf8")
@@ -172,23 +173,6 @@ class Visitor {
     const csrfToken = await this.csrfToken()
     return this.post("/auth/callback/credentials", { csrfToken, username: "ada", password, callbackUrl: `${this.origin}/dashboard` })
   }
-}
-
-/** RFC 4648 base32 (the key as the enrolment page shows it, spaces allowed). */
-function base32Decode(text: string): Uint8Array {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-  let bits = ""
-  for (const char of text.replace(/ /g, "")) bits += alphabet.indexOf(char).toString(2).padStart(5, "0")
-  return Uint8Array.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)))
-}
-
-/** The RFC 6238 code (HMAC-SHA-1, 6 digits, 30 s) an authenticator app shows now, computed here. */
-function totpNow(key: Uint8Array): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
 }
 
 /** Starts `runtime`'s server and waits for its ready line; rejects with its output if it exits first. */

@@ -3,12 +3,14 @@
  * library), enrolling a stored user as a confirmed enrolment leaves them, and what "no session"
  * and "one session" mean for a response and a store.
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { expect } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
 import { recoveryCodeHashes } from "../../src/core/two-factor/recovery-codes.js"
 import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import { secret } from "../flow/flow-helpers.js"
+import { currentStep } from "../support/totp-reference.js"
+export { totpAt, currentStep, totpNow } from "../support/totp-reference.js"
 
 export const ORIGIN = "https://app.test"
 export const SESSION = "__Secure-authjs.session-token"
@@ -22,20 +24,6 @@ export type Adapted = Adapter &
 
 /** Session authentication as `session.authentication` shows it. */
 export type Authentication = { aal: number; amr: string[]; secondFactorAt: string | null }
-
-/** RFC 6238 (HMAC-SHA-1, 6 digits, 30 s). */
-export function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
-
-export const currentStep = (): number => Math.floor(Date.now() / 30_000)
-
-/** The code an authenticator app shows now. */
-export const totpNow = (key: Uint8Array): string => totpAt(key, currentStep())
 
 /** Enrols `uid` in TOTP (as a confirmed enrolment leaves it) with one recovery code; returns the key. */
 export async function enrol(adapter: Adapter, uid: string): Promise<Uint8Array> {

@@ -9,7 +9,7 @@
  * linking, the redirect proxy), bypass-matrix-stores.test.ts (SQLite, PostgreSQL) and
  * bypass-matrix-integrations.test.ts (runServerAction, raw Auth, Express).
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -20,6 +20,7 @@ import type { EmailConfig, VerificationRequestParams } from "../../src/providers
 import type { AuthConfig, JWTCallbackParams, SessionStrategy, TwoFactorRequire } from "../../src/types.js"
 import { startGitHubLikeServer, githubLikeProvider, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { currentStep, totpAt } from "../support/totp-reference.js"
 
 const ORIGIN = "https://app.test"
 const SESSION = "__Secure-authjs.session-token"
@@ -33,16 +34,6 @@ beforeAll(async () => {
   github = await startGitHubLikeServer({ redirectUris: [`${ORIGIN}/auth/callback/github`] })
 })
 afterAll(() => github?.stop())
-
-/** RFC 6238 (HMAC-SHA-1, 6 digits, 30 s) computed independently of the library. */
-function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
-const currentStep = (): number => Math.floor(Date.now() / 30_000)
 
 /** A wrong code: none of the three steps the server accepts. */
 function wrongCode(key: Uint8Array): string {

@@ -4,7 +4,7 @@
  * pending cookie raises it; and a configuration without `twoFactor` sees nothing of it (Auth.js's
  * wire format unchanged).
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -15,6 +15,7 @@ import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { totpAt } from "../support/totp-reference.js"
 
 const ORIGIN = "https://app.test"
 const SESSION = "__Secure-authjs.session-token"
@@ -29,14 +30,6 @@ type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enable
 afterEach(() => {
   vi.useRealTimers()
 })
-
-function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 async function app(strategy: SessionStrategy, extra: Partial<AuthConfig> = {}, twoFactor = true) {
   const adapter = MemoryAdapter() as Adapted

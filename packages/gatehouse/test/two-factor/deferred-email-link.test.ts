@@ -4,7 +4,7 @@
  * provider account with the user's address, and fails or abandons the second factor, is left with
  * no new way into the account.
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -12,6 +12,7 @@ import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import type { AuthConfig } from "../../src/types.js"
 import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { totpAt } from "../support/totp-reference.js"
 
 const ORIGIN = "https://app.test"
 const DASHBOARD = `${ORIGIN}/dashboard`
@@ -24,14 +25,6 @@ beforeAll(async () => {
 afterAll(() => github?.stop())
 
 type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "createUser" | "getUserByAccount" | "listSessionsByUserId">>
-
-function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 async function signInWithGitHub(client: Client): Promise<Response> {
   const started = await client.postForm("signin/github", { csrfToken: await client.csrfToken(), callbackUrl: DASHBOARD })

@@ -4,12 +4,13 @@
  * and readers for the enrolment page.
  */
 import { renderSVG } from "uqr"
-import { createHmac } from "node:crypto"
 import { expect, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig, SessionStrategy, TwoFactorOptions } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { totpAt, currentStep, base32Decode } from "../support/totp-reference.js"
+export { totpAt, currentStep, base32Decode } from "../support/totp-reference.js"
 
 export const ORIGIN = "https://app.test"
 export const SESSION = "__Secure-authjs.session-token"
@@ -17,34 +18,6 @@ export const PENDING = "__Secure-authjs.two-factor"
 export const TWO_FACTOR_PAGE = `${ORIGIN}/auth/two-factor`
 export const DASHBOARD = `${ORIGIN}/dashboard`
 
-/** RFC 4648 base32, read as an authenticator app reads a typed key (spaces ignored, no padding). */
-export function base32Decode(text: string): Uint8Array {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-  let bits = 0
-  let value = 0
-  const out: number[] = []
-  for (const char of text.replace(/[\s=]/g, "").toUpperCase()) {
-    const index = alphabet.indexOf(char)
-    if (index < 0) throw new Error(`Not base32: ${char}`)
-    value = (value << 5) | index
-    bits += 5
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255)
-      bits -= 8
-    }
-  }
-  return new Uint8Array(out)
-}
-
-/** RFC 6238 (HMAC-SHA-1, 6 digits, 30 s), independently of the library. */
-export function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
-export const currentStep = (): number => Math.floor(Date.now() / 30_000)
 /** The current code of a key shown as base32 text. */
 export const codeFor = (base32: string, step = currentStep()): string => totpAt(base32Decode(base32), step)
 

@@ -4,7 +4,7 @@
  * second factor. An aal 1 session stays aal 1; once the user has a second factor, linking needs a
  * recent check of it (`freshAge`), whichever route started the link.
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -13,6 +13,7 @@ import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
 import { githubLikeProvider, startGitHubLikeServer, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { totpAt } from "../support/totp-reference.js"
 
 const ORIGIN = "https://app.test"
 const PENDING = "__Secure-authjs.two-factor"
@@ -25,14 +26,6 @@ beforeAll(async () => {
 afterAll(() => github?.stop())
 
 type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "createUser" | "getUserByAccount">>
-
-function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 async function enrol(adapter: Adapted, uid: string): Promise<Uint8Array> {
   const key = new Uint8Array(randomBytes(20))

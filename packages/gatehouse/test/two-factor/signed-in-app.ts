@@ -4,7 +4,7 @@
  * browser-like client signed in with a password, and a TOTP computed here (not by the module).
  */
 import Database from "better-sqlite3"
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -14,6 +14,8 @@ import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig, SessionAuthentication, SessionStrategy } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { totpNow } from "../support/totp-reference.js"
+export { totpAt, totpNow } from "../support/totp-reference.js"
 
 export const ORIGIN = "https://app.test"
 export const SESSION = "__Secure-authjs.session-token"
@@ -45,20 +47,6 @@ export const stores: Store[] = [
     },
   },
 ]
-
-/** RFC 6238 TOTP (SHA-1, 6 digits) of `key` at time step `step`. */
-export function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
-
-/** The TOTP of `key` now (by `Date`, faked or not). */
-export function totpNow(key: Uint8Array): string {
-  return totpAt(key, Math.floor(Date.now() / 30_000))
-}
 
 /** Moves the faked `Date` on by `ms` (faking it first). */
 export function moveClock(ms: number): void {

@@ -4,7 +4,7 @@
  * aal 2, dated from the check that earned the trust; without the box ticked, or once the user's
  * trust version moved (every trusted browser forgotten), the challenge comes back.
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -12,6 +12,7 @@ import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { totpAt } from "../support/totp-reference.js"
 
 const ORIGIN = "https://app.test"
 const SESSION = "__Secure-authjs.session-token"
@@ -23,14 +24,6 @@ type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enable
 afterEach(() => {
   vi.useRealTimers()
 })
-
-function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 describe.each(["jwt", "database"] as const)("%s sessions: a trusted browser", (strategy) => {
   async function app() {

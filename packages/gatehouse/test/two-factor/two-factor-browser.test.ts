@@ -6,7 +6,7 @@
  * pages are driven with the keyboard alone and found by their accessible names, as a screen-reader
  * user finds them.
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -20,6 +20,7 @@ import { launchChromium } from "../support/chromium.js"
 import { serveWeb, type WebServer } from "../support/web-server.js"
 import { isFailure, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
+import { currentStep, totpAt } from "../support/totp-reference.js"
 
 /** The browser client's modules as the package ships them (`npm test` builds before testing). */
 const clientModule = readFileSync(new URL("../../dist/client/index.js", import.meta.url), "utf8")
@@ -29,16 +30,6 @@ const CLIENT_PAGE = `<!doctype html><title>Client</title><h1>Client</h1>
 <script type="module">import * as client from "/client.js"; import * as twoFactor from "/two-factor.js"; window.client = client; window.twoFactor = twoFactor; document.title = "Client ready"</script>`
 
 type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "createUser" | "listSessionsByUserId">>
-
-/** RFC 6238 (HMAC-SHA-1, 6 digits, 30 s) computed independently of the library. */
-function totpAt(key: Uint8Array, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
-const currentStep = (): number => Math.floor(Date.now() / 30_000)
 
 /** A code none of the three steps the server accepts would give. */
 function wrongCode(key: Uint8Array): string {
