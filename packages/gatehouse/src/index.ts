@@ -32,6 +32,7 @@ export {
   enrollTotp,
   confirmTotp,
   disableTwoFactor,
+  forgetTrustedBrowsers,
   regenerateRecoveryCodes,
   twoFactorStatus,
   type ConfirmedTotp,

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
+import { forgetTrustedBrowsers } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import { Credentials } from "../../src/providers/credentials.js"
@@ -19,7 +20,7 @@ const SESSION = "__Secure-authjs.session-token"
 const TRUST = "__Secure-authjs.two-factor-trust"
 const DASHBOARD = `${ORIGIN}/dashboard`
 
-type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "createUser" | "incrementTwoFactorTrustVersion">>
+type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "createUser" | "incrementTwoFactorTrustVersion" | "getTwoFactor">>
 
 afterEach(() => {
   vi.useRealTimers()
@@ -85,13 +86,21 @@ describe.each(["jwt", "database"] as const)("%s sessions: a trusted browser", (s
     expect((await signIn()).headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
   })
 
-  it("asks again once every trusted browser was forgotten (trust version raised)", async () => {
+  it("asks again once the user forgot every trusted browser (forgetTrustedBrowsers raises the trust version)", async () => {
     const { adapter, uid, client, signIn, code, dropSession } = await app()
     await signIn()
     await code({ trustDevice: "on" })
-    await adapter.incrementTwoFactorTrustVersion(uid)
+    const versionBefore = (await adapter.getTwoFactor(uid))!.trustVersion
+    // The signed-in user forgets their trusted browsers, from the app's own server code.
+    await forgetTrustedBrowsers(new Request(`${ORIGIN}/settings`, { headers: { cookie: client.jar.header() } }), client.config)
+    expect((await adapter.getTwoFactor(uid))!.trustVersion).toBe(versionBefore + 1)
     dropSession()
     expect((await signIn()).headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
     expect(client.jar.get(SESSION)).toBeUndefined()
+  })
+
+  it("forgetTrustedBrowsers needs a session", async () => {
+    const { client } = await app()
+    await expect(forgetTrustedBrowsers(new Request(`${ORIGIN}/settings`), client.config)).rejects.toMatchObject({ type: "SessionRequired" })
   })
 })

@@ -156,3 +156,23 @@ export async function twoFactorStatus(request: SessionRequest, config: AuthConfi
   const { twoFactorStatusOf, signedInUser } = await routes()
   return twoFactorStatusOf(ctx, await signedInUser(ctx))
 }
+
+/**
+ * Forgets every browser the signed-in user trusted ("don't ask again on this browser"): the next
+ * sign-in anywhere asks for the second factor again. Offer it beside a lost-device or "sign out
+ * everywhere" action. Needs no recent second factor: it only takes trust away.
+ *
+ * @throws {SessionRequired} without a session.
+ * @throws {TwoFactorNotEnrolled} when no second factor is enabled (nothing is trusted).
+ * @example
+ * ```ts
+ * import { forgetTrustedBrowsers } from "gatehouse-auth"
+ *
+ * await forgetTrustedBrowsers(request, authConfig)
+ * ```
+ */
+export async function forgetTrustedBrowsers(request: SessionRequest, config: AuthConfig): Promise<void> {
+  const ctx = await contextOf(request, config)
+  const { forgetTrusted, signedInUser } = await routes()
+  await forgetTrusted(ctx, await signedInUser(ctx))
+}

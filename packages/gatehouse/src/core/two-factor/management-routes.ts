@@ -277,6 +277,12 @@ export async function signedInUser(ctx: RequestContext): Promise<AdapterUser> {
   return user
 }
 
+/** Voids every trusted-browser cookie of `user` by raising the trust version they are bound to. */
+export async function forgetTrusted(ctx: RequestContext, user: AdapterUser): Promise<void> {
+  await requireEnabled(ctx, user)
+  await callAdapter(ctx.config.adapter, "incrementTwoFactorTrustVersion", user.id)
+}
+
 async function requireEnabled(ctx: RequestContext, user: AdapterUser): Promise<void> {
   const stored = await callAdapter(ctx.config.adapter, "getTwoFactor", user.id)
   if (!stored?.enabledAt) throw new TwoFactorNotEnrolled("No second factor is enabled")
