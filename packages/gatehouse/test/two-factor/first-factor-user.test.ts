@@ -12,7 +12,7 @@ import type { AuthConfig, JWTCallbackParams, SessionStrategy } from "../../src/t
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { DASHBOARD, ORIGIN, PENDING, SESSION, TWO_FACTOR_PAGE, enrol, totpNow, type Adapted } from "./bypass-matrix-helpers.js"
 
-async function setup(strategy: SessionStrategy, options: { storedId?: boolean; require?: "enrolled" | "always" } = {}) {
+async function setup(strategy: SessionStrategy, options: { storedId?: boolean; require?: "enrolled" | "always"; extra?: Record<string, unknown> } = {}) {
   const adapter = MemoryAdapter() as Adapted
   const { id: uid } = await adapter.createUser({ id: "", name: "Ada", email: "ada@app.test", emailVerified: null } as AdapterUser)
   const id = options.storedId === false ? "not-stored" : uid
@@ -27,7 +27,7 @@ async function setup(strategy: SessionStrategy, options: { storedId?: boolean; r
     providers: [
       Credentials({
         credentials: { password: {} },
-        authorize: ({ password }) => (password === "correct horse" ? { id, name: "Ada", email: "ada@app.test", role: "admin" } : null),
+        authorize: ({ password }) => (password === "correct horse" ? { id, name: "Ada", email: "ada@app.test", role: "admin", ...options.extra } : null),
         rateLimit: false,
       }),
     ],
@@ -53,6 +53,18 @@ describe.each(["jwt", "database"] as const)("%s sessions: the first factor's use
       expect(atSignIn?.[0].user).toMatchObject({ id: s.uid, role: "admin" })
       expect((await s.client.session()) as object).toBeTruthy()
     }
+  })
+
+  it("a user with a BigInt and a Date (a Prisma row) waits for its second factor; the jwt callback then gets the Date as a Date", async () => {
+    const verified = new Date("2026-01-02T03:04:05.000Z")
+    const s = await setup(strategy, { extra: { credit: 10n, emailVerified: verified } })
+    const key = await enrol(s.adapter, s.uid)
+    expect((await s.signIn()).headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    const done = await s.client.postForm("two-factor", { csrfToken: await s.client.csrfToken(), code: totpNow(key) })
+    expect(done.headers.get("location")).toBe(DASHBOARD)
+    const { user } = s.signInEvent.mock.calls[0]![0] as { user: { credit: unknown; emailVerified: unknown } }
+    expect(user.credit).toBe("10")
+    expect(user.emailVerified).toEqual(verified)
   })
 
   // Under database sessions such a user never signs in (no row to point at), with or without twoFactor.
