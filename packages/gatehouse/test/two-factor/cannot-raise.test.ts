@@ -115,6 +115,23 @@ describe("JWT sessions: the jwt callback and session updates cannot raise aal", 
     expect(await authenticationOf(client)).toEqual(ONE_FACTOR)
   })
 
+  it("drops them when the session callback moves the live token to another user (sub)", async () => {
+    const { client, signIn, adapter, uid } = await app("jwt", {
+      callbacks: {
+        session: ({ session, token, trigger, newSession }) => {
+          if (trigger === "update") Object.assign(token, newSession)
+          return session
+        },
+      },
+    })
+    const key = await enrol(adapter, uid)
+    await signIn()
+    await client.postForm("two-factor", { csrfToken: await client.csrfToken(), code: totpAt(key, Math.floor(Date.now() / 30_000)) })
+    expect(await authenticationOf(client)).toMatchObject({ aal: 2 })
+    await client.postJson("session", { csrfToken: await client.csrfToken(), data: { sub: "someone-else" } })
+    expect(await authenticationOf(client)).toEqual({ aal: 1, amr: [], secondFactorAt: null })
+  })
+
   it("drops them when the jwt callback moves the session to another user", async () => {
     const { client, signIn, adapter, uid } = await app("jwt", {
       callbacks: { jwt: ({ token, trigger }) => (trigger === "update" ? { ...token, sub: "someone-else" } : token) },

@@ -101,6 +101,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     let session: unknown = defaultSession
     if (!defaultCallbacks) {
       const own = ownClaimsOf(token)
+      const subBefore = token.sub
       session = await config.callbacks.session({
         session: defaultSession,
         token,
@@ -110,7 +111,9 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       // As in Auth.js the callback gets the live token and what it changes of the application's
       // claims is saved; Gatehouse's own (aal, amr, secondFactorAt, sessionVersion, ...) go back
       // as they were: `Object.assign(token, newSession)` must not raise or re-date the session.
-      token = withOwnClaims(token, own)
+      // A callback that moved the token to another user (`sub`) does not take the first user's
+      // second factor along, as a moving `jwt` callback does not.
+      token = withOwnClaims(token, token.sub === subBefore ? own : withoutAuthentication(own))
     }
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
