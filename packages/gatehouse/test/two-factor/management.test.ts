@@ -355,6 +355,15 @@ describe.each(["jwt", "database"] as const)("%s sessions: recovery codes and dis
     expect(disabled.status).toBe(200)
     expect(await s.adapter.getTwoFactor(s.uid)).toBeNull()
   })
+
+  it("answers a browser's plain form (no callbackUrl) with a redirect, never a JSON body", async () => {
+    const { s, secret } = await enrolledUser(MemoryAdapter(), strategy)
+    const fresh = await freshClient(s, secret)
+    const disabled = await fresh.postForm("two-factor/disable", { csrfToken: await fresh.csrfToken() })
+    expect(disabled.status).toBe(302)
+    expect(disabled.headers.get("content-type") ?? "").not.toContain("json")
+    expect(await s.adapter.getTwoFactor(s.uid)).toBeNull()
+  })
 })
 
 describe.each(["jwt", "database"] as const)("%s sessions: a browser's form refused for want of a second factor", (strategy) => {

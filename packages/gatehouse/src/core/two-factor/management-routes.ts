@@ -73,8 +73,8 @@ export function twoFactorManagement(ctx: RequestContext): Promise<ResponseIntern
       case "disable": {
         const body = ctx.request.body ?? {}
         const cookies = await disableFactor(ctx, await signedInUser(ctx), typeof body.code === "string" && body.code !== "" ? { code: body.code, method: body.method } : undefined)
-        const back = postedCallbackUrl(ctx)
-        if (back !== undefined) return { redirect: back, cookies }
+        // A browser's form goes on (to its callbackUrl, or the checked default); a script gets JSON.
+        if (!isJsonRequest(ctx.request)) return { redirect: postedCallbackUrl(ctx) ?? ctx.callbackUrl, cookies }
         return jsonResponse({ enabled: false }, { noCache: true, cookies })
       }
       default:

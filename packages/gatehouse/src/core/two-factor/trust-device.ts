@@ -3,8 +3,8 @@
  * (an encrypted JWT, salted with its name) names the user, when their factor was enabled, their
  * trust version and when the factor was checked. A later sign-in of that user in this browser
  * skips the challenge while both still match the stored row: disabling, enrolling again and
- * regenerating recovery codes change one of them, and every trusted browser is asked again.
- * (There is no separate "forget trusted browsers" action: regenerating the recovery codes is it.)
+ * regenerating recovery codes change one of them, and every trusted browser is asked again; so
+ * does `forgetTrustedBrowsers`, which raises the trust version alone.
  * It proves the second factor was checked here once; it never stands in for the first factor.
  * @module
  */
