@@ -7,10 +7,9 @@
 import type { ResponseInternal } from "../internal-response.js"
 import { renderEnrolStartPage, renderTwoFactorEnrolPage } from "../pages/two-factor-enrol-page.js"
 import { routeUrl, type RequestContext } from "../request-context.js"
+import { ENROLMENT_RESTARTED } from "./enrolment.js"
 import type { PendingSignIn } from "./pending.js"
 
-/** The `error` of `GET two-factor` after a confirm whose enrolment is no longer the one under way. */
-export const ENROLMENT_RESTARTED = "TwoFactorEnrolmentRestarted"
 
 /** Who is enrolling: the user of a pending sign-in, or a signed-in user. */
 export type Enrolling = { pending: PendingSignIn } | { userId: string }

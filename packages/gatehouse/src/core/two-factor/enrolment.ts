@@ -19,6 +19,9 @@ import { newRecoveryCodes, recoveryCodeHashes } from "./recovery-codes.js"
 import { openTotpSecret, sealTotpSecret } from "./secret-seal.js"
 import { newTotpSecret, otpauthUri, verifyTotp } from "./totp.js"
 
+/** The `error` of `GET two-factor` after a confirm whose enrolment is no longer the one under way. */
+export const ENROLMENT_RESTARTED = "TwoFactorEnrolmentRestarted"
+
 /** What an enrolment shows the user. */
 export interface TotpEnrolment {
   /** The secret in base32, in groups of four for reading and typing (`JBSW Y3DP …`). */
