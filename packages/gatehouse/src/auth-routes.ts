@@ -19,8 +19,17 @@ export type AuthAction =
   | "sessions"
   | "signin"
   | "signout"
+  | "two-factor"
   | "verify-request"
   | "webauthn-options"
+
+/**
+ * The routes below `two-factor` (served with `twoFactor` configured): `POST two-factor/totp` starts
+ * an authenticator enrolment, `two-factor/totp/confirm` enables it, `two-factor/recovery-codes`
+ * regenerates the codes, `two-factor/disable` turns the second factor off, `GET two-factor/status`
+ * says what is enabled.
+ */
+export type TwoFactorSubPath = "totp" | "totp/confirm" | "recovery-codes" | "disable" | "status"
 
 /**
  * What an action answers: a redirect (`302` with `Location`), or a status, headers and body.

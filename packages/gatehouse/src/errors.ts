@@ -17,8 +17,11 @@
  * @module gatehouse-auth/errors
  */
 
-/** Which built-in page an error sends the user to: the sign-in page or the error page. */
-export type ErrorKind = "signIn" | "error"
+/**
+ * Which built-in page an error sends the user to: the sign-in page, the error page, or the
+ * second-factor page (`twoFactor`: a wrong code, asked again while the pending sign-in lasts).
+ */
+export type ErrorKind = "signIn" | "error" | "twoFactor"
 
 /** Upstream detail attached to an error; `err` holds the original exception, if any. */
 export type ErrorCause = Record<string, unknown> & {
@@ -871,6 +874,105 @@ export class ProviderUnavailable extends AuthError {
   static override readonly type = "ProviderUnavailable"
 }
 
+/**
+ * A second-factor code was wrong: not the authenticator's code for now (or one already used),
+ * not the email code sent, or not an unused recovery code. The user is asked again on the
+ * second-factor page (`?error=InvalidTwoFactorCode`) while the pending sign-in lasts and has tries left.
+ *
+ * @example
+ * ```ts
+ * if (searchParams.get("error") === "InvalidTwoFactorCode") showMessage("That code did not work")
+ * ```
+ */
+export class InvalidTwoFactorCode extends AuthError {
+  static override readonly type = "InvalidTwoFactorCode"
+  static override readonly kind: ErrorKind = "twoFactor"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * There is no sign-in waiting for a second factor: it took longer than 5 minutes, was finished
+ * already (a replayed or double-submitted form), or its cookie is missing or unreadable. No
+ * session was made; the user signs in again (`?error=TwoFactorExpired` on the sign-in page).
+ *
+ * @example
+ * ```ts
+ * if (searchParams.get("error") === "TwoFactorExpired") showMessage("That took too long; please sign in again")
+ * ```
+ */
+export class TwoFactorExpired extends SignInError {
+  static override readonly type = "TwoFactorExpired"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * The second factor failed for good: too many wrong codes for one pending sign-in, or the user
+ * must enrol and cannot. No session was made; the pending sign-in is void and the user starts
+ * again (`?error=TwoFactorFailed` on the sign-in page).
+ *
+ * @example
+ * ```ts
+ * if (searchParams.get("error") === "TwoFactorFailed") showMessage("Too many wrong codes; sign in again")
+ * ```
+ */
+export class TwoFactorFailed extends SignInError {
+  static override readonly type = "TwoFactorFailed"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * The sign-in needs a second factor and this account has none it could use here: two-factor is
+ * required, no authenticator app is enabled, authenticator apps are off (`twoFactor.totp` unset),
+ * and the email code cannot serve (it is off, the address is not verified, or the first factor was
+ * the mailbox itself, which a code to the same mailbox would only repeat). No session was made
+ * (`?error=TwoFactorUnavailable` on the sign-in page). A configuration gap, logged as an error:
+ * turn on `twoFactor.totp`, or sign in another way first.
+ *
+ * @example
+ * ```ts
+ * if (searchParams.get("error") === "TwoFactorUnavailable") showMessage("Sign in with your password, then verify by email")
+ * ```
+ */
+export class TwoFactorUnavailable extends SignInError {
+  static override readonly type = "TwoFactorUnavailable"
+  static override readonly clientSafe = true
+}
+
+/**
+ * The action needs a recent second factor (`twoFactor.freshAge`, or the `maxAge`/`aal` asked of
+ * `requireRecentAuth`) and the session has none: enrolling again, regenerating recovery codes,
+ * disabling, and the account routes of an enrolled user. Nothing was changed. Answered with 403;
+ * verify a second factor (step-up) and try again.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof RecentAuthRequired) redirect("/auth/two-factor?callbackUrl=/settings")
+ * ```
+ */
+export class RecentAuthRequired extends AuthError {
+  static override readonly type = "RecentAuthRequired"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * The user has no second factor enabled, and the action needs one (disabling it, regenerating
+ * recovery codes, a step-up check). Nothing was changed. Answered with 409.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TwoFactorNotEnrolled) redirect("/settings/two-factor/enrol")
+ * ```
+ */
+export class TwoFactorNotEnrolled extends AuthError {
+  static override readonly type = "TwoFactorNotEnrolled"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
 /** Every stable `type` string an {@link AuthError} can carry. */
 export type AuthErrorType =
   | "AuthError"
@@ -923,6 +1025,12 @@ export type AuthErrorType =
   | "LastSignInMethod"
   | "InvalidLogoutToken"
   | "ProviderUnavailable"
+  | "InvalidTwoFactorCode"
+  | "TwoFactorExpired"
+  | "TwoFactorFailed"
+  | "TwoFactorUnavailable"
+  | "RecentAuthRequired"
+  | "TwoFactorNotEnrolled"
 
 /**
  * Whether an error may be named to the client (in `?error=` or a JSON body).

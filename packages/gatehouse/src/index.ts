@@ -27,6 +27,21 @@ export {
   type LinkedAccount,
   type RevokedSessions,
 } from "./core/account/account-functions.js"
+export { requireRecentAuth, type RecentAuth, type RecentAuthOptions } from "./core/two-factor/require-recent-auth.js"
+export {
+  enrollTotp,
+  confirmTotp,
+  disableTwoFactor,
+  forgetTrustedBrowsers,
+  regenerateRecoveryCodes,
+  twoFactorStatus,
+  type ConfirmedTotp,
+  type DisableTwoFactorOptions,
+  type DisabledTwoFactor,
+  type RegeneratedRecoveryCodes,
+  type TotpEnrolment,
+  type TwoFactorStatus,
+} from "./core/two-factor/functions.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"

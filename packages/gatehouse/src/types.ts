@@ -103,6 +103,46 @@ export type SignInPageErrorParam =
   | "CredentialsRateLimited"
   | "RateLimited"
   | "ServerBusy"
+  | "TwoFactorExpired"
+  | "TwoFactorFailed"
+  | "TwoFactorUnavailable"
+
+/**
+ * A second factor, as the `twoFactorChallenge` event and the challenge form's `method` name it: an
+ * authenticator app's code, a code sent by email, or a recovery code.
+ *
+ * @example
+ * ```ts
+ * const label: Record<TwoFactorMethod, string> = { totp: "Authenticator app", email: "Email code", recovery: "Recovery code" }
+ * ```
+ */
+export type TwoFactorMethod = "totp" | "email" | "recovery"
+
+/**
+ * How a session was authenticated, as `session.authentication` when `twoFactor` is configured:
+ * the assurance level, the RFC 8176 methods used, and when a second factor was last checked. Set
+ * by Gatehouse after the `session` callback; neither that callback, the `jwt` callback nor a
+ * session update can change it. A session from before `twoFactor` was configured reads as
+ * `{ aal: 1, amr: [], secondFactorAt: null }`.
+ *
+ * @example
+ * ```ts
+ * const session = await auth()
+ * if (session?.authentication?.aal !== 2) redirect("/auth/two-factor")
+ * ```
+ */
+export interface SessionAuthentication {
+  /** Authenticator assurance level: 1 for one factor, 2 for two (or a user-verifying passkey). */
+  aal: 1 | 2
+  /**
+   * Authentication method references (RFC 8176): `pwd` (password), `otp` (email link or code, an
+   * authenticator or recovery code), `fed` (an OAuth/OIDC provider that named none), `hwk` and
+   * `user` (a passkey with user verification), and `mfa` once two factors were used.
+   */
+  amr: string[]
+  /** ISO date string of the last second-factor check (what `freshAge` measures); `null` when none. */
+  secondFactorAt: string | null
+}
 
 /** The session returned by the session route; extend it through the `session` callback. */
 export interface DefaultSession {
@@ -115,6 +155,8 @@ export interface DefaultSession {
    * user in again to get a working one.
    */
   error?: "RefreshAccessTokenError"
+  /** How the session was authenticated; present when `twoFactor` is configured. */
+  authentication?: SessionAuthentication
 }
 
 /**
@@ -146,6 +188,12 @@ export interface PagesOptions {
   verifyRequest: string
   /** Where a newly created user lands after the first sign-in. */
   newUser: string
+  /**
+   * Replaces the second-factor page (`GET two-factor`): a sign-in waiting for its second factor
+   * (or for enrolment) is sent there, and a wrong code comes back there with `?error=`. Your page
+   * posts the code to `{basePath}/two-factor` itself.
+   */
+  twoFactor: string
 }
 
 /** How sessions are kept. */
@@ -323,6 +371,121 @@ export interface EventCallbacks {
    * `token` is typed as always present, as in Auth.js; under `database` it is absent.
    */
   session: (message: { session: Session; token: JWT }) => Awaitable<void>
+  /** After a user enabled a second factor (the enrolment's first code was right). */
+  twoFactorEnabled: (message: { user: AdapterUser; method: "totp" }) => Awaitable<void>
+  /** After a user's second factor was disabled (their recovery codes and trusted browsers go with it). */
+  twoFactorDisabled: (message: { user: AdapterUser }) => Awaitable<void>
+  /** After each second-factor check at sign-in or step-up, right or wrong. */
+  twoFactorChallenge: (message: { user: AdapterUser; method: TwoFactorMethod; success: boolean }) => Awaitable<void>
+}
+
+/**
+ * Who must pass a second factor: `"enrolled"`, users who enabled one; `"always"`, everyone (a user
+ * without a factor enrols before any session exists); or a function of the stored user (a throw
+ * refuses the sign-in).
+ *
+ * @example
+ * ```ts
+ * const require: TwoFactorRequire = (user) => user.email?.endsWith("@acme.example") ?? false
+ * ```
+ */
+export type TwoFactorRequire = "enrolled" | "always" | ((user: AdapterUser) => Awaitable<boolean>)
+
+/**
+ * A change to a user's second factor that the user is told about (see `TwoFactorOptions.notify`).
+ *
+ * @example
+ * ```ts
+ * notify: async ({ user, change }) => mailer.send(user.email, `Two-step verification: ${change}`)
+ * ```
+ */
+export interface TwoFactorNotice {
+  /** Whose factor changed. */
+  user: AdapterUser
+  /** What changed. */
+  change: "enabled" | "disabled" | "recovery-codes-regenerated"
+}
+
+/**
+ * Two-factor sign-in: after any first factor (credentials, OAuth/OIDC, email link or code, passkey)
+ * the second is asked for before any session exists. Sessions then carry `authentication`.
+ * Needs an adapter with Gatehouse's two-factor methods (the memory, SQLite and PostgreSQL adapters),
+ * and users stored in it: a Credentials user that `authorize` returns but the adapter does not
+ * store (`getUser` of its id finds nothing) can still sign in at one factor when none is required,
+ * but one that must pass a second factor is refused (`TwoFactorUnavailable`). What `authorize`
+ * returned beyond the stored user (a `role`) reaches the `jwt` callback and `signIn` event after
+ * the second factor as it would without one. The mailbox counts once: after an email link or code
+ * the email code is not offered as the second factor.
+ *
+ * @example
+ * ```ts
+ * twoFactor: {
+ *   totp: { issuer: "Acme" },
+ *   email: true,
+ *   require: "enrolled",
+ *   recoveryCodes: 10,
+ *   freshAge: 600,
+ *   trustDevice: { maxAge: 30 * 24 * 60 * 60 },
+ * }
+ * ```
+ */
+export interface TwoFactorOptions {
+  /** Authenticator apps (RFC 6238 TOTP). Default off. */
+  totp?:
+    | {
+        /** The name the app shows for the entry (1 to 100 characters), usually the product's. */
+        issuer: string
+        /**
+         * Draws the `otpauth://` URI as a QR code (SVG markup) for the enrolment page and
+         * `enrollTotp`'s `qr`; without it they show the secret as text alone. Passed in rather than
+         * imported, so no bundler is asked to resolve a QR library an app may not have. `uqr`'s
+         * `renderSVG` fits as it is (`npm install uqr`).
+         *
+         * @example
+         * ```ts
+         * import { renderSVG } from "uqr"
+         * twoFactor: { totp: { issuer: "Acme", qrCode: renderSVG } }
+         * ```
+         */
+        qrCode?: (uri: string) => string | Promise<string>
+      }
+    | false
+  /**
+   * A code sent to the user's verified address as a second factor (through the first email
+   * provider). `true` for 6 digits, or `{ digits }` from 6 to 8. Default off.
+   */
+  email?:
+    | boolean
+    | {
+        /** Digits of a code: 6 (the default), 7 or 8. */
+        digits?: 6 | 7 | 8
+      }
+  /** Who must pass a second factor; see {@link TwoFactorRequire}. Default `"enrolled"`. */
+  require?: TwoFactorRequire
+  /** Recovery codes made at enrolment, 0 to 20. Default 10. */
+  recoveryCodes?: number
+  /**
+   * Seconds a second-factor check counts as recent: enrolling again, regenerating recovery codes,
+   * disabling, and the account routes need one this recent. 60 to 86 400; default 600.
+   */
+  freshAge?: number
+  /** Offer "don't ask again on this browser" for `maxAge` seconds (at most 400 days). Default off. */
+  trustDevice?:
+    | {
+        /** Seconds a browser stays trusted after a second factor (60 s to 400 days). */
+        maxAge: number
+      }
+    | false
+  /**
+   * Whether a passkey sign-in with user verification counts as both factors (`"two-factor"`, the
+   * default) or as one (`"one-factor"`: a second factor is still asked).
+   */
+  passkey?: "two-factor" | "one-factor"
+  /**
+   * How users are told their second factor changed. Default: an email through the first email
+   * provider, when there is one. A function replaces it; `false` turns it off.
+   */
+  notify?: false | ((notice: TwoFactorNotice) => Awaitable<void>)
 }
 
 /**
@@ -394,6 +557,12 @@ export interface AuthConfig {
   events?: Partial<EventCallbacks>
   /** Per-cookie overrides of names and options; unspecified options keep their defaults. */
   cookies?: Partial<Record<keyof CookiesOptions, CookieOverride>>
+  /**
+   * Two-factor sign-in (TOTP, recovery codes, email codes) on every way in, and the
+   * `{basePath}/two-factor` routes; see {@link TwoFactorOptions}. Default: off, and nothing of it
+   * is served or changed.
+   */
+  twoFactor?: TwoFactorOptions
   /** Your own pages in place of the built-in ones; see {@link PagesOptions}. */
   pages?: Partial<PagesOptions>
   /** Turns on the built-in logger's debug output (and a warning that it is on). Default `false`. */

@@ -24,3 +24,7 @@ export type WarningCode =
   | "trust-host-without-url"
   /** `session.cacheMaxAge` without a `sharedStore` or without database sessions: nothing is cached. */
   | "session-cache-unused"
+  /** `twoFactor` with neither a `sharedStore` nor the adapter's `hitRateLimit`: codes tried and finished sign-ins are counted per process. */
+  | "two-factor-counts-in-memory"
+  /** `twoFactor.totp` without `qrCode`: enrolment shows the secret as text, no QR code. */
+  | "two-factor-qr-missing"

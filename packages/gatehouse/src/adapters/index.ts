@@ -91,6 +91,70 @@ export interface AdapterSessionDetails {
   idpProvider: string | null
   /** That session id at the identity provider (for back-channel logout), else `null`. */
   idpSid: string | null
+  /**
+   * The session's authenticator assurance level: `1` (one factor), `2` (two factors), or `null`
+   * (not recorded: read as `1`). Left out by callers that do not record it.
+   */
+  aal?: 1 | 2 | null
+  /** How the session was authenticated, as RFC 8176 `amr` values (e.g. `["pwd", "otp"]`), or `null`. */
+  amr?: string[] | null
+  /** When a second factor was last checked for this session, or `null`. */
+  secondFactorAt?: Date | null
+}
+
+/**
+ * Gatehouse's addition: how a database session was authenticated, as stored beside its row (never
+ * in Auth.js's `sessions` table). Every field `null` means "not recorded", which reads as one factor.
+ */
+export interface AdapterSessionAuthentication {
+  /** `1` (one factor), `2` (two factors), or `null` when not recorded. */
+  aal: 1 | 2 | null
+  /** RFC 8176 `amr` values (tokens without spaces), or `null`. */
+  amr: string[] | null
+  /** When a second factor was last checked, or `null`. */
+  secondFactorAt: Date | null
+}
+
+/**
+ * A session row as `getSessionAndUser` returns it. Adapters that store how sessions were
+ * authenticated (Gatehouse's own) add `authentication`, read in the same query: `null` for a
+ * session that has none recorded.
+ */
+export interface AdapterSessionWithAuthentication extends AdapterSession {
+  /** How the session was authenticated; absent or `null` when the store has nothing for it. */
+  authentication?: AdapterSessionAuthentication | null
+}
+
+/**
+ * Gatehouse's addition: a user's second factors as stored (Gatehouse's own tables). TOTP secrets
+ * are sealed (encrypted) by the core before they reach the adapter; recovery codes are stored as
+ * hashes only, and counted here.
+ */
+export interface AdapterTwoFactor {
+  /** The user's id. */
+  userId: string
+  /** The enabled TOTP secret, sealed; `null` when TOTP is not enabled. */
+  totpSecret: string | null
+  /** A TOTP secret being enrolled (not yet confirmed with a code), sealed; `null` when none. */
+  totpPendingSecret: string | null
+  /** The last TOTP time step accepted (a code is refused for it and every earlier step); `null` before the first. */
+  totpLastStep: number | null
+  /** When the second factor was enabled (TOTP confirmed); `null` while not enabled. */
+  enabledAt: Date | null
+  /** Bumped to void every "trusted device"; starts at `0`. */
+  trustVersion: number
+  /** How many unused recovery codes the user has. */
+  recoveryCodesLeft: number
+}
+
+/** What `enableTotp` takes: the pending secret being confirmed, the step of the confirming code, and the new recovery codes. */
+export interface EnableTotpInput {
+  /** The sealed secret the confirming code was checked against: must still be the pending one. */
+  sealed: string
+  /** The TOTP time step of the confirming code (recorded as the last step used). */
+  step: number
+  /** Hashes of the new recovery codes; they replace any the user had. */
+  recoveryCodeHashes: string[]
 }
 
 /** A session row with its id and details, as `listSessionsByUserId` returns it. */
@@ -181,8 +245,8 @@ export interface Adapter {
    * (the core deletes it); `expires` must come back as a `Date`.
    */
   getSessionAndUser?(sessionToken: string): Awaitable<{
-    /** The session row. */
-    session: AdapterSession
+    /** The session row, with how it was authenticated where the store keeps that. */
+    session: AdapterSessionWithAuthentication
     /** Its user. */
     user: AdapterUser
   } | null>
@@ -257,6 +321,65 @@ export interface Adapter {
    * Removes the passkeys someone added to an account before its address was proven.
    */
   deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  /**
+   * Gatehouse's addition: changes how the database session stored under `sessionToken` was
+   * authenticated (a step-up to a second factor), and returns whether there was such a session.
+   * Needed by two-factor sign-in under database sessions.
+   */
+  updateSessionAuthentication?(sessionToken: string, authentication: AdapterSessionAuthentication): Awaitable<boolean>
+  /**
+   * Gatehouse's addition: the user's second factors, or `null` when none was ever stored (also for
+   * an unknown user). Needed by two-factor sign-in, like every method below.
+   */
+  getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
+  /**
+   * Gatehouse's addition: stores `sealed` as the user's pending TOTP secret (enrolment started),
+   * creating the user's two-factor row if needed. An enabled secret stays in use until
+   * `enableTotp` replaces it. Rejects an unknown user.
+   */
+  setTotpPendingSecret?(userId: string, sealed: string): Awaitable<void>
+  /**
+   * Gatehouse's addition: enables TOTP, atomically (one transaction): only while the pending
+   * secret is still `input.sealed`, it becomes the secret, the pending one is cleared, `enabledAt`
+   * is set to now, the last step to `input.step`, the trust version goes up by one and the
+   * recovery codes are replaced by `input.recoveryCodeHashes`. Returns `false`, changing nothing,
+   * when the pending secret differs (another enrolment started meanwhile) or there is none.
+   */
+  enableTotp?(userId: string, input: EnableTotpInput): Awaitable<boolean>
+  /**
+   * Gatehouse's addition: records `step` as the last TOTP time step used, atomically (a
+   * compare-and-set): `true` only when TOTP is enabled and `step` is later than the last step
+   * recorded, so of concurrent calls with one step exactly one gets `true`, and a used step, or
+   * one before it, is refused (replay). `false` for a user without TOTP.
+   */
+  useTotpStep?(userId: string, step: number): Awaitable<boolean>
+  /**
+   * Gatehouse's addition: replaces the enabled TOTP secret by `sealed` (re-sealed under a newer
+   * auth secret) only while it is still `previousSealed` (a compare-and-set), and returns whether it did.
+   */
+  updateTotpSecret?(userId: string, sealed: string, previousSealed: string): Awaitable<boolean>
+  /**
+   * Gatehouse's addition: replaces the user's recovery codes by these hashes and bumps the trust
+   * version, in one transaction (the old set is void at once). Creates the user's two-factor row
+   * if needed; rejects an unknown user.
+   */
+  replaceRecoveryCodes?(userId: string, hashes: string[]): Awaitable<void>
+  /**
+   * Gatehouse's addition: deletes the user's recovery code with this hash and returns whether
+   * there was one, atomically (SQL: `DELETE … RETURNING`): of concurrent uses of one code, one
+   * gets `true`.
+   */
+  useRecoveryCode?(userId: string, hash: string): Awaitable<boolean>
+  /**
+   * Gatehouse's addition: adds one to the user's trust version (voiding every trusted device) and
+   * returns the new one; `0` when the user has no two-factor row (nothing can be trusted).
+   */
+  incrementTwoFactorTrustVersion?(userId: string): Awaitable<number>
+  /**
+   * Gatehouse's addition: deletes the user's two-factor row and recovery codes, and returns
+   * whether there was anything to delete. `deleteUser` does the same.
+   */
+  deleteTwoFactor?(userId: string): Awaitable<boolean>
 }
 
 /** What `createUser` of Gatehouse's own adapters takes: the `id` may be left out (a store assigns one). */
@@ -286,7 +409,7 @@ export interface StoredAdapter extends Adapter {
   /** Changes only the fields present and not `undefined`; rejects an unknown id. */
   updateUser: (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => Promise<AdapterUser>
   /**
-   * Also removes the user's sessions, accounts and authenticators. The session version stays: back
+   * Also removes the user's sessions, accounts, authenticators and second factors. The session version stays: back
    * at 0, a token revoked before would stand again.
    */
   deleteUser: (userId: string) => Promise<AdapterUser | null>
@@ -303,8 +426,11 @@ export interface StoredAdapter extends Adapter {
   createSession: (session: { sessionToken: string; userId: string; expires: Date }) => Promise<AdapterSession>
   /** The session row and its user, or `null`; an expired row too. */
   getSessionAndUser: (sessionToken: string) => Promise<{
-    /** The session row. */
-    session: AdapterSession
+    /** The session row, with `authentication` (`null` when none is recorded). */
+    session: AdapterSessionWithAuthentication & {
+      /** How the session was authenticated; `null` when nothing is recorded. */
+      authentication: AdapterSessionAuthentication | null
+    }
     /** Its user. */
     user: AdapterUser
   } | null>
@@ -326,4 +452,14 @@ export interface StoredAdapter extends Adapter {
   listAuthenticatorsByUserId: (userId: string) => Promise<AdapterAuthenticator[]>
   updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
   deleteAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
+  updateSessionAuthentication: (sessionToken: string, authentication: AdapterSessionAuthentication) => Promise<boolean>
+  getTwoFactor: (userId: string) => Promise<AdapterTwoFactor | null>
+  setTotpPendingSecret: (userId: string, sealed: string) => Promise<void>
+  enableTotp: (userId: string, input: EnableTotpInput) => Promise<boolean>
+  useTotpStep: (userId: string, step: number) => Promise<boolean>
+  updateTotpSecret: (userId: string, sealed: string, previousSealed: string) => Promise<boolean>
+  replaceRecoveryCodes: (userId: string, hashes: string[]) => Promise<void>
+  useRecoveryCode: (userId: string, hash: string) => Promise<boolean>
+  incrementTwoFactorTrustVersion: (userId: string) => Promise<number>
+  deleteTwoFactor: (userId: string) => Promise<boolean>
 }

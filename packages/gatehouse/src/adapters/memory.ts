@@ -1,5 +1,5 @@
 /**
- * An adapter that keeps users, accounts, sessions, verification tokens, authenticators and
+ * An adapter that keeps users, accounts, sessions, verification tokens, authenticators, second factors and
  * rate-limit counts in memory, for tests (yours and Gatehouse's). It behaves like a small
  * database: every call returns copies, unique keys and references to users are enforced, deleting
  * a user removes what the user owns, and nothing is shared between two `MemoryAdapter()` calls.
@@ -20,12 +20,20 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionAuthentication,
   AdapterSessionDetails,
+  AdapterTwoFactor,
   AdapterUser,
   NewAdapterUser,
   StoredAdapter,
   VerificationToken,
 } from "./index.js"
+import { checkAuthentication, checkHashes, checkText, checkTotpStep, recordsAuthentication } from "./two-factor-fields.js"
+
+const NAME = "MemoryAdapter"
+
+/** A user's two-factor row: what `getTwoFactor` answers, less the count of recovery codes. */
+type TwoFactorRow = Omit<AdapterTwoFactor, "userId" | "recoveryCodesLeft">
 
 /** What `createUser` takes: a user whose `id` may be left out. */
 export type NewMemoryUser = NewAdapterUser
@@ -68,6 +76,10 @@ export function MemoryAdapter(): MemoryAdapter {
   const sessionVersions = new Map<string, number>()
   // Keyed by sessionToken like the rows; an entry without its row is stale and never read.
   const sessionDetails = new Map<string, AdapterSessionDetails>()
+  // Beside the details as SQL keeps it in a table of its own; keyed and made stale like them.
+  const sessionAuthentication = new Map<string, AdapterSessionAuthentication>()
+  const twoFactors = new Map<string, TwoFactorRow>()
+  const recoveryCodes = new Map<string, Set<string>>()
   let rateLimitCalls = 0
 
   const requireUser = (userId: string, what: string): void => {
@@ -120,6 +132,8 @@ export function MemoryAdapter(): MemoryAdapter {
       for (const table of [sessions, accounts, authenticators]) {
         for (const [key, row] of table) if (row.userId === userId) table.delete(key)
       }
+      twoFactors.delete(userId)
+      recoveryCodes.delete(userId)
       return copy(user)
     },
 
@@ -167,25 +181,37 @@ export function MemoryAdapter(): MemoryAdapter {
       const stored: AdapterSession = { id: globalThis.crypto.randomUUID(), ...copy(session) }
       sessions.set(session.sessionToken, stored)
       sessionDetails.delete(session.sessionToken)
+      sessionAuthentication.delete(session.sessionToken)
       return copy(stored)
     },
 
     createSessionDetails: async (sessionToken, details) => {
       if (!sessions.has(sessionToken)) throw new Error("MemoryAdapter: no session to store details for")
       checkDate(details.createdAt, "details.createdAt")
+      const authentication = checkAuthentication(details, NAME)
       sessionDetails.set(sessionToken, copy(details))
+      if (recordsAuthentication(details)) sessionAuthentication.set(sessionToken, authentication)
+      else sessionAuthentication.delete(sessionToken)
+    },
+
+    updateSessionAuthentication: async (sessionToken, authentication) => {
+      const checked = checkAuthentication(authentication, NAME)
+      if (!sessions.has(sessionToken)) return false
+      sessionAuthentication.set(sessionToken, checked)
+      return true
     },
 
     listSessionsByUserId: async (userId) =>
       [...sessions.values()]
         .filter((row) => row.userId === userId)
-        .map((row) => ({ ...copy(row), id: row.id!, details: copyOrNull(sessionDetails.get(row.sessionToken)) })),
+        .map((row) => ({ ...copy(row), id: row.id!, details: detailsOf(row.sessionToken) })),
 
     deleteSessionsByIdpSid: async (provider, sid) => {
       const users: string[] = []
       for (const [key, details] of sessionDetails) {
         if (details.idpProvider !== provider || details.idpSid !== sid) continue
         sessionDetails.delete(key)
+        sessionAuthentication.delete(key)
         const row = sessions.get(key)
         if (row && sessions.delete(key)) users.push(row.userId)
       }
@@ -195,7 +221,8 @@ export function MemoryAdapter(): MemoryAdapter {
     getSessionAndUser: async (sessionToken) => {
       const session = sessions.get(sessionToken)
       const user = session && users.get(session.userId)
-      return session && user ? { session: copy(session), user: copy(user) } : null
+      if (!session || !user) return null
+      return { session: { ...copy(session), authentication: copyOrNull(sessionAuthentication.get(sessionToken)) }, user: copy(user) }
     },
 
     updateSession: async ({ sessionToken, ...patch }) => {
@@ -214,6 +241,7 @@ export function MemoryAdapter(): MemoryAdapter {
       if (!session) return null
       sessions.delete(sessionToken)
       sessionDetails.delete(sessionToken)
+      sessionAuthentication.delete(sessionToken)
       return copy(session)
     },
 
@@ -303,6 +331,84 @@ export function MemoryAdapter(): MemoryAdapter {
       authenticators.delete(credentialID)
       return copy(stored)
     },
+
+    getTwoFactor: async (userId) => {
+      const row = twoFactors.get(userId)
+      return row ? { userId, ...copy(row), recoveryCodesLeft: recoveryCodes.get(userId)?.size ?? 0 } : null
+    },
+
+    setTotpPendingSecret: async (userId, sealed) => {
+      checkText(sealed, "the sealed secret", NAME)
+      requireUser(userId, "a second factor")
+      twoFactorRow(userId).totpPendingSecret = sealed
+    },
+
+    // No await from the compare to the last write: concurrent calls cannot both enable, and the
+    // codes change together with the secret.
+    enableTotp: async (userId, { sealed, step, recoveryCodeHashes }) => {
+      checkText(sealed, "the sealed secret", NAME)
+      checkTotpStep(step, NAME)
+      const hashes = checkHashes(recoveryCodeHashes, NAME)
+      const row = twoFactors.get(userId)
+      if (!row || row.totpPendingSecret !== sealed) return false
+      Object.assign(row, { totpSecret: sealed, totpPendingSecret: null, totpLastStep: step, enabledAt: new Date(), trustVersion: row.trustVersion + 1 })
+      recoveryCodes.set(userId, new Set(hashes))
+      return true
+    },
+
+    useTotpStep: async (userId, step) => {
+      checkTotpStep(step, NAME)
+      const row = twoFactors.get(userId)
+      if (!row || row.totpSecret === null || (row.totpLastStep !== null && row.totpLastStep >= step)) return false
+      row.totpLastStep = step
+      return true
+    },
+
+    updateTotpSecret: async (userId, sealed, previousSealed) => {
+      checkText(sealed, "the sealed secret", NAME)
+      const row = twoFactors.get(userId)
+      if (!row || row.totpSecret === null || row.totpSecret !== previousSealed) return false
+      row.totpSecret = sealed
+      return true
+    },
+
+    replaceRecoveryCodes: async (userId, hashes) => {
+      const unique = checkHashes(hashes, NAME)
+      requireUser(userId, "recovery codes")
+      twoFactorRow(userId).trustVersion += 1
+      recoveryCodes.set(userId, new Set(unique))
+    },
+
+    useRecoveryCode: async (userId, hash) => recoveryCodes.get(userId)?.delete(hash) ?? false,
+
+    incrementTwoFactorTrustVersion: async (userId) => {
+      const row = twoFactors.get(userId)
+      if (!row) return 0
+      return ++row.trustVersion
+    },
+
+    deleteTwoFactor: async (userId) => {
+      const hadRow = twoFactors.delete(userId)
+      const hadCodes = (recoveryCodes.get(userId)?.size ?? 0) > 0
+      recoveryCodes.delete(userId)
+      return hadRow || hadCodes
+    },
+  }
+
+  function detailsOf(sessionToken: string): AdapterSessionDetails | null {
+    const details = sessionDetails.get(sessionToken)
+    if (!details) return null
+    const authentication = sessionAuthentication.get(sessionToken)
+    return { ...copy(details), aal: authentication?.aal ?? null, amr: copyOrNull(authentication?.amr ?? undefined), secondFactorAt: copyOrNull(authentication?.secondFactorAt ?? undefined) }
+  }
+
+  function twoFactorRow(userId: string): TwoFactorRow {
+    let row = twoFactors.get(userId)
+    if (!row) {
+      row = { totpSecret: null, totpPendingSecret: null, totpLastStep: null, enabledAt: null, trustVersion: 0 }
+      twoFactors.set(userId, row)
+    }
+    return row
   }
 }
 

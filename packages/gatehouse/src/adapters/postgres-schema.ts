@@ -67,6 +67,12 @@ const MIGRATION_LOCK_KEY = "29099075146642277"
  *   `signOutEverywhere` end JWT sessions;
  * - the `session_details` table (`"sessionId"`, `created_at`, `user_agent`, `idp_provider`,
  *   `idp_sid`), Gatehouse's own: listing a user's sessions, and back-channel logout;
+ * - the `session_authentication` table (`"sessionId"`, `aal`, `amr`, `second_factor_at`),
+ *   Gatehouse's own: how each database session was authenticated (two-factor sign-in);
+ * - the `two_factor` table (`"userId"`, `totp_secret`, `totp_pending_secret`, `totp_last_step`,
+ *   `enabled_at`, `trust_version`, `codes_generation`, `updated_at`) and the
+ *   `two_factor_recovery_codes` table (`"userId"`, `code_hash`, `generation`), Gatehouse's own:
+ *   each user's second factors;
  * - a unique index on `sessions("sessionToken")` and on `accounts(provider, "providerAccountId")`
  *   (fails, naming the key, if an old database holds duplicates: those must be resolved by hand);
  * - an index on `users(email)` and on each `"userId"` column;
@@ -184,6 +190,44 @@ BEGIN
       PRIMARY KEY ("sessionId")
     )$sql$, session_id_type);
   CREATE INDEX IF NOT EXISTS session_details_idp_idx ON session_details (idp_provider, idp_sid);
+
+  -- Not in Auth.js: how each database session was authenticated (two-factor sign-in): its
+  -- assurance level, its amr values space-joined, when a second factor was last checked. A table
+  -- beside session_details, as in the SQLite schema, so a session without details can be raised.
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS session_authentication (
+      "sessionId" %s NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+      aal SMALLINT CHECK (aal IN (1, 2)),
+      amr TEXT,
+      second_factor_at TIMESTAMPTZ,
+      PRIMARY KEY ("sessionId")
+    )$sql$, session_id_type);
+
+  -- Not in Auth.js: each user's second factors. The TOTP secrets are sealed by Gatehouse before
+  -- they get here; totp_last_step refuses a used code again. codes_generation names the current
+  -- set of recovery codes: a replacement bumps it and writes the new set under it, so a set a
+  -- concurrent replacement wrote (invisible to this statement's delete) is void all the same.
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS two_factor (
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      totp_secret TEXT,
+      totp_pending_secret TEXT,
+      totp_last_step BIGINT,
+      enabled_at TIMESTAMPTZ,
+      trust_version INTEGER NOT NULL DEFAULT 0,
+      codes_generation INTEGER NOT NULL DEFAULT 0,
+      updated_at TIMESTAMPTZ NOT NULL,
+      PRIMARY KEY ("userId")
+    )$sql$, user_id_type);
+
+  -- Not in Auth.js: one row per unused recovery code, by its hash only.
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS two_factor_recovery_codes (
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      code_hash TEXT NOT NULL,
+      generation INTEGER NOT NULL,
+      PRIMARY KEY ("userId", code_hash)
+    )$sql$, user_id_type);
 
   FOREACH tbl IN ARRAY ARRAY['accounts', 'sessions', 'authenticators'] LOOP
     IF NOT EXISTS (

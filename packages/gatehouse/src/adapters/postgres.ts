@@ -18,12 +18,24 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionAuthentication,
   AdapterSessionDetails,
+  AdapterTwoFactor,
   AdapterUser,
   StoredAdapter,
   VerificationToken,
 } from "./index.js"
 import type { PostgresQueryable, PostgresRow } from "./postgres-schema.js"
+import {
+  aalFromColumn,
+  amrFromText,
+  amrText,
+  checkAuthentication,
+  checkHashes,
+  checkText,
+  checkTotpStep,
+  recordsAuthentication,
+} from "./two-factor-fields.js"
 
 export { hashSessionTokens, migrate, postgresSchema } from "./postgres-schema.js"
 export type { PostgresPool, PostgresPoolClient, PostgresQueryable, PostgresQueryResult, PostgresRow } from "./postgres-schema.js"
@@ -60,6 +72,8 @@ const SESSION = `id::text AS id, "sessionToken", "userId"::text AS "userId", exp
 const ACCOUNT_TOKEN_FIELDS = ["refresh_token", "access_token", "expires_at", "id_token", "scope", "session_state", "token_type"] as const
 const ACCOUNT = `"userId"::text AS "userId", type, provider, "providerAccountId", ${ACCOUNT_TOKEN_FIELDS.join(", ")}`
 const TOKEN = `identifier, token, expires`
+const TWO_FACTOR = `t."userId"::text AS "userId", t.totp_secret, t.totp_pending_secret, t.totp_last_step, t.enabled_at, t.trust_version`
+const NAME = "PostgresAdapter"
 const AUTHENTICATOR = `"credentialID", "userId"::text AS "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
 
 /** Rate-limit rows whose window ended are deleted on one `hitRateLimit` call in this many. */
@@ -114,7 +128,37 @@ function toUser(row: PostgresRow): AdapterUser {
 function toSessionDetails(row: PostgresRow): AdapterSessionDetails | null {
   if (row.detailed !== true) return null
   const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
-  return { createdAt: toDate(row.created_at), userAgent: text(row.user_agent), idpProvider: text(row.idp_provider), idpSid: text(row.idp_sid) }
+  return {
+    createdAt: toDate(row.created_at),
+    userAgent: text(row.user_agent),
+    idpProvider: text(row.idp_provider),
+    idpSid: text(row.idp_sid),
+    ...(toAuthentication(row) ?? { aal: null, amr: null, secondFactorAt: null }),
+  }
+}
+
+/** The session_authentication columns of a joined row; `null` when the session has no such row. */
+function toAuthentication(row: PostgresRow): AdapterSessionAuthentication | null {
+  if (row.authenticated !== true) return null
+  return { aal: aalFromColumn(row.aal), amr: amrFromText(row.amr), secondFactorAt: row.second_factor_at == null ? null : toDate(row.second_factor_at) }
+}
+
+function toTwoFactor(row: PostgresRow): AdapterTwoFactor {
+  return {
+    userId: String(row.userId),
+    totpSecret: (row.totp_secret ?? null) as string | null,
+    totpPendingSecret: (row.totp_pending_secret ?? null) as string | null,
+    // BIGINT and count(*) arrive as strings from pg.
+    totpLastStep: row.totp_last_step == null ? null : Number(row.totp_last_step),
+    enabledAt: row.enabled_at == null ? null : toDate(row.enabled_at),
+    trustVersion: Number(row.trust_version),
+    recoveryCodesLeft: Number(row.codes_left ?? 0),
+  }
+}
+
+/** A missing table (42P01): a database not migrated since the table was added. */
+function isMissingTable(error: unknown): boolean {
+  return sqlState(error) === "42P01"
 }
 
 function toSession(row: PostgresRow, id: unknown = row.id): AdapterSession {
@@ -225,6 +269,13 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  *   concurrent requests.
  * - `hitRateLimit` needs the `rate_limits` table, which {@link migrate} adds to databases that
  *   predate it: run `migrate` again after upgrading.
+ * - The second-factor methods and `updateSessionAuthentication` need the `two_factor`,
+ *   `two_factor_recovery_codes` and `session_authentication` tables, which {@link migrate} adds:
+ *   run it again after upgrading. Until then `getSessionAndUser` still reads every session (with
+ *   `authentication: null`); those methods fail, naming the missing table.
+ * - `useTotpStep`, `useRecoveryCode`, `enableTotp`, `updateTotpSecret` and
+ *   `replaceRecoveryCodes` are each one statement, so they hold under concurrent requests on any
+ *   number of connections without a transaction of the caller's.
  * - On a pg `Pool` or `Client`, statements are prepared once per connection (see
  *   {@link PostgresAdapterOptions}); pass `{ preparedStatements: false }` behind a pooler that
  *   cannot keep them.
@@ -378,14 +429,30 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
     },
 
     getSessionAndUser: async (sessionToken) => {
-      const [row] = await rows(
-        `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
-                u.id::text AS id, u.name, u.email, u."emailVerified", u.image
-         FROM sessions s JOIN users u ON u.id = s."userId"
-         WHERE s."sessionToken" = $1`,
-        [sessionToken],
-      )
-      return row ? { session: toSession(row, row.sessionId), user: toUser(row) } : null
+      let found: PostgresRow[]
+      try {
+        found = await rows(
+          `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
+                  u.id::text AS id, u.name, u.email, u."emailVerified", u.image,
+                  a."sessionId" IS NOT NULL AS authenticated, a.aal, a.amr, a.second_factor_at
+           FROM sessions s JOIN users u ON u.id = s."userId" LEFT JOIN session_authentication a ON a."sessionId" = s.id
+           WHERE s."sessionToken" = $1`,
+          [sessionToken],
+        )
+      } catch (error) {
+        // A database not migrated since two-factor sign-in came: every session stays readable (as
+        // recording nothing) rather than every user being signed out until migrate runs.
+        if (!isMissingTable(error)) throw error
+        found = await rows(
+          `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
+                  u.id::text AS id, u.name, u.email, u."emailVerified", u.image
+           FROM sessions s JOIN users u ON u.id = s."userId"
+           WHERE s."sessionToken" = $1`,
+          [sessionToken],
+        )
+      }
+      const [row] = found
+      return row ? { session: { ...toSession(row, row.sessionId), authentication: toAuthentication(row) }, user: toUser(row) } : null
     },
 
     updateSession: async (session) => {
@@ -409,24 +476,61 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
       await rowsById(`DELETE FROM sessions WHERE "userId" = $1`, [userId])
     },
 
+    // One statement, so the details and the authentication are stored together or not at all;
+    // details replace what was there, authentication included.
     createSessionDetails: async (sessionToken, details) => {
+      const authentication = checkAuthentication(details, NAME)
       const stored = await rows(
-        `INSERT INTO session_details ("sessionId", created_at, user_agent, idp_provider, idp_sid)
-         SELECT id, $2, $3, $4, $5 FROM sessions WHERE "sessionToken" = $1
-         ON CONFLICT ("sessionId") DO UPDATE SET created_at = excluded.created_at, user_agent = excluded.user_agent,
-           idp_provider = excluded.idp_provider, idp_sid = excluded.idp_sid
-         RETURNING "sessionId"`,
-        [sessionToken, details.createdAt, details.userAgent, details.idpProvider, details.idpSid],
+        `WITH target AS (SELECT id FROM sessions WHERE "sessionToken" = $1),
+         stored AS (
+           INSERT INTO session_details ("sessionId", created_at, user_agent, idp_provider, idp_sid)
+           SELECT id, $2, $3, $4, $5 FROM target
+           ON CONFLICT ("sessionId") DO UPDATE SET created_at = excluded.created_at, user_agent = excluded.user_agent,
+             idp_provider = excluded.idp_provider, idp_sid = excluded.idp_sid
+           RETURNING "sessionId"
+         ),
+         cleared AS (DELETE FROM session_authentication WHERE "sessionId" IN (SELECT id FROM target) AND NOT $6::boolean),
+         recorded AS (
+           INSERT INTO session_authentication ("sessionId", aal, amr, second_factor_at)
+           SELECT id, $7, $8, $9 FROM target WHERE $6::boolean
+           ON CONFLICT ("sessionId") DO UPDATE SET aal = excluded.aal, amr = excluded.amr, second_factor_at = excluded.second_factor_at
+         )
+         SELECT "sessionId" FROM stored`,
+        [
+          sessionToken,
+          details.createdAt,
+          details.userAgent,
+          details.idpProvider,
+          details.idpSid,
+          recordsAuthentication(details),
+          authentication.aal,
+          amrText(authentication.amr),
+          authentication.secondFactorAt,
+        ],
       )
       if (stored.length === 0) throw new Error("PostgresAdapter.createSessionDetails: no session to store details for")
+    },
+
+    updateSessionAuthentication: async (sessionToken, authentication) => {
+      const { aal, amr, secondFactorAt } = checkAuthentication(authentication, NAME)
+      const stored = await rows(
+        `INSERT INTO session_authentication ("sessionId", aal, amr, second_factor_at)
+         SELECT id, $2, $3, $4 FROM sessions WHERE "sessionToken" = $1
+         ON CONFLICT ("sessionId") DO UPDATE SET aal = excluded.aal, amr = excluded.amr, second_factor_at = excluded.second_factor_at
+         RETURNING "sessionId"`,
+        [sessionToken, aal, amrText(amr), secondFactorAt],
+      )
+      return stored.length > 0
     },
 
     listSessionsByUserId: async (userId) =>
       (
         await rowsById(
           `SELECT s.id::text AS id, s."sessionToken", s."userId"::text AS "userId", s.expires,
-                  d."sessionId" IS NOT NULL AS detailed, d.created_at, d.user_agent, d.idp_provider, d.idp_sid
-           FROM sessions s LEFT JOIN session_details d ON d."sessionId" = s.id WHERE s."userId" = $1`,
+                  d."sessionId" IS NOT NULL AS detailed, d.created_at, d.user_agent, d.idp_provider, d.idp_sid,
+                  a."sessionId" IS NOT NULL AS authenticated, a.aal, a.amr, a.second_factor_at
+           FROM sessions s LEFT JOIN session_details d ON d."sessionId" = s.id LEFT JOIN session_authentication a ON a."sessionId" = s.id
+           WHERE s."userId" = $1`,
           [userId],
         )
       ).map((row) => ({ ...toSession(row), id: String(row.id), details: toSessionDetails(row) })),
@@ -536,6 +640,122 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
 
     deleteAuthenticator: async (credentialID) =>
       first(await rows(`DELETE FROM authenticators WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR}`, [credentialID]), toAuthenticator),
+
+    getTwoFactor: async (userId) =>
+      first(
+        await rowsById(
+          `SELECT ${TWO_FACTOR},
+                  (SELECT count(*) FROM two_factor_recovery_codes c WHERE c."userId" = t."userId" AND c.generation = t.codes_generation) AS codes_left
+           FROM two_factor t WHERE t."userId" = $1`,
+          [userId],
+        ),
+        toTwoFactor,
+      ),
+
+    // The foreign key refuses an unknown user.
+    setTotpPendingSecret: async (userId, sealed) => {
+      checkText(sealed, "the sealed secret", NAME)
+      await rows(
+        `INSERT INTO two_factor ("userId", totp_pending_secret, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT ("userId") DO UPDATE SET totp_pending_secret = excluded.totp_pending_secret, updated_at = excluded.updated_at`,
+        [userId, sealed, new Date()],
+      )
+    },
+
+    // One statement, so one transaction: the compare on the pending secret, the secret, the step
+    // and the new codes. A concurrent confirmation waits on the row lock, then finds the pending
+    // secret gone and changes nothing.
+    enableTotp: async (userId, { sealed, step, recoveryCodeHashes }) => {
+      checkText(sealed, "the sealed secret", NAME)
+      checkTotpStep(step, NAME)
+      const hashes = checkHashes(recoveryCodeHashes, NAME)
+      const found = await rowsById(
+        `WITH enabled AS (
+           UPDATE two_factor SET totp_secret = $2, totp_pending_secret = NULL, totp_last_step = $3, enabled_at = $4,
+             trust_version = trust_version + 1, codes_generation = codes_generation + 1, updated_at = $4
+           WHERE "userId" = $1 AND totp_pending_secret = $2
+           RETURNING "userId", codes_generation
+         ),
+         cleared AS (DELETE FROM two_factor_recovery_codes c USING enabled e WHERE c."userId" = e."userId"),
+         added AS (
+           INSERT INTO two_factor_recovery_codes ("userId", code_hash, generation)
+           SELECT e."userId", h, e.codes_generation FROM enabled e CROSS JOIN unnest($5::text[]) AS h
+         )
+         SELECT 1 AS enabled FROM enabled`,
+        [userId, sealed, step, new Date(), hashes],
+      )
+      return found.length > 0
+    },
+
+    // One statement, a compare-and-set: a concurrent use of the same step waits on the row lock,
+    // then sees the step recorded and matches nothing.
+    useTotpStep: async (userId, step) => {
+      checkTotpStep(step, NAME)
+      const found = await rowsById(
+        `UPDATE two_factor SET totp_last_step = $2, updated_at = $3
+         WHERE "userId" = $1 AND totp_secret IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < $2)
+         RETURNING "userId"::text AS "userId"`,
+        [userId, step, new Date()],
+      )
+      return found.length > 0
+    },
+
+    updateTotpSecret: async (userId, sealed, previousSealed) => {
+      checkText(sealed, "the sealed secret", NAME)
+      const found = await rowsById(
+        `UPDATE two_factor SET totp_secret = $2, updated_at = $4 WHERE "userId" = $1 AND totp_secret = $3 RETURNING "userId"::text AS "userId"`,
+        [userId, sealed, previousSealed, new Date()],
+      )
+      return found.length > 0
+    },
+
+    // One statement. The delete cannot see codes a concurrent replacement committed meanwhile, so
+    // the codes are written under the bumped generation and only the current one counts.
+    replaceRecoveryCodes: async (userId, hashes) => {
+      const unique = checkHashes(hashes, NAME)
+      await rows(
+        `WITH bumped AS (
+           INSERT INTO two_factor ("userId", trust_version, codes_generation, updated_at) VALUES ($1, 1, 1, $3)
+           ON CONFLICT ("userId") DO UPDATE SET trust_version = two_factor.trust_version + 1,
+             codes_generation = two_factor.codes_generation + 1, updated_at = excluded.updated_at
+           RETURNING "userId", codes_generation
+         ),
+         cleared AS (DELETE FROM two_factor_recovery_codes c USING bumped b WHERE c."userId" = b."userId"),
+         added AS (
+           INSERT INTO two_factor_recovery_codes ("userId", code_hash, generation)
+           SELECT b."userId", h, b.codes_generation FROM bumped b CROSS JOIN unnest($2::text[]) AS h
+         )
+         SELECT 1 AS replaced FROM bumped`,
+        [userId, unique, new Date()],
+      )
+    },
+
+    // One statement: of concurrent uses of a code exactly one deletes it.
+    useRecoveryCode: async (userId, hash) =>
+      (
+        await rowsById(
+          `DELETE FROM two_factor_recovery_codes c USING two_factor t
+           WHERE c."userId" = $1 AND c.code_hash = $2 AND t."userId" = c."userId" AND c.generation = t.codes_generation
+           RETURNING c.code_hash`,
+          [userId, hash],
+        )
+      ).length > 0,
+
+    incrementTwoFactorTrustVersion: async (userId) =>
+      Number(
+        (await rowsById(`UPDATE two_factor SET trust_version = trust_version + 1, updated_at = $2 WHERE "userId" = $1 RETURNING trust_version`, [userId, new Date()]))[0]
+          ?.trust_version ?? 0,
+      ),
+
+    deleteTwoFactor: async (userId) =>
+      (
+        await rowsById(
+          `WITH codes AS (DELETE FROM two_factor_recovery_codes WHERE "userId" = $1 RETURNING 1),
+           removed AS (DELETE FROM two_factor WHERE "userId" = $1 RETURNING 1)
+           SELECT 1 FROM codes UNION ALL SELECT 1 FROM removed`,
+          [userId],
+        )
+      ).length > 0,
   }
 }
 

@@ -2,7 +2,7 @@
  * The SQLite schema of `gatehouse-auth/adapters/sqlite` and its migrations.
  *
  * Table and column names are those of Auth.js's PostgreSQL adapter, which the PostgreSQL adapter
- * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions` and `session_details` are Gatehouse's own. Dates are stored as integer milliseconds since the
+ * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions`, `session_details`, `session_authentication`, `two_factor` and `two_factor_recovery_codes` are Gatehouse's own. Dates are stored as integer milliseconds since the
  * epoch (SQLite has no date type and integers compare and index exactly; ISO text written by other
  * tools is read too), booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth
  * token response has it.
@@ -100,6 +100,36 @@ CREATE TABLE IF NOT EXISTS session_details (
   idp_sid TEXT
 );
 CREATE INDEX IF NOT EXISTS session_details_idp_idx ON session_details (idp_provider, idp_sid);
+`,
+  // 5: Gatehouse's own, for two-factor sign-in. two_factor: each user's TOTP secret (sealed by the
+  // core), the one being enrolled, the last time step used (replay), when it was enabled and the
+  // version that voids trusted devices. two_factor_recovery_codes: one row per unused code's hash.
+  // session_authentication: how each database session was authenticated (aal, space-joined amr,
+  // when a second factor was last checked), a table rather than columns on session_details
+  // because SQLite's ADD COLUMN cannot be made re-runnable (IF NOT EXISTS) like the migrations are.
+  `
+CREATE TABLE IF NOT EXISTS two_factor (
+  "userId" TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+  totp_secret TEXT,
+  totp_pending_secret TEXT,
+  totp_last_step INTEGER,
+  enabled_at INTEGER,
+  trust_version INTEGER NOT NULL DEFAULT 0,
+  updated_at INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS two_factor_recovery_codes (
+  "userId" TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  code_hash TEXT NOT NULL,
+  PRIMARY KEY ("userId", code_hash)
+);
+
+CREATE TABLE IF NOT EXISTS session_authentication (
+  "sessionId" TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+  aal INTEGER,
+  amr TEXT,
+  second_factor_at INTEGER
+);
 `,
 ]
 

@@ -18,7 +18,9 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionAuthentication,
   AdapterSessionDetails,
+  AdapterTwoFactor,
   AdapterUser,
   NewAdapterUser,
   StoredAdapter,
@@ -26,6 +28,16 @@ import type {
 } from "./index.js"
 import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
+import {
+  aalFromColumn,
+  amrFromText,
+  amrText,
+  checkAuthentication,
+  checkHashes,
+  checkText,
+  checkTotpStep,
+  recordsAuthentication,
+} from "./two-factor-fields.js"
 
 export { SQLITE_MIGRATIONS, SQLITE_SCHEMA, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
 
@@ -78,6 +90,8 @@ const RATE_LIMIT_PRUNE_AFTER_MS = 60_000
 const USER_COLUMNS = `id, name, email, "emailVerified", image`
 const SESSION_COLUMNS = `"sessionToken", "userId", expires`
 const TOKEN_COLUMNS = `identifier, token, expires`
+const TWO_FACTOR_COLUMNS = `"userId", totp_secret, totp_pending_secret, totp_last_step, enabled_at, trust_version`
+const NAME = "SQLiteAdapter"
 const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
 
 /** The token-response fields that have a column; any other account field is not stored. */
@@ -167,6 +181,29 @@ function toSessionDetails(row: Row): AdapterSessionDetails | null {
     userAgent: textOrNull(row.user_agent),
     idpProvider: textOrNull(row.idp_provider),
     idpSid: textOrNull(row.idp_sid),
+    ...(toAuthentication(row) ?? { aal: null, amr: null, secondFactorAt: null }),
+  }
+}
+
+/** The session_authentication columns of a joined row; `null` when the session has no such row. */
+function toAuthentication(row: Row): AdapterSessionAuthentication | null {
+  if (row.authenticated === null || row.authenticated === undefined) return null
+  return {
+    aal: aalFromColumn(row.aal),
+    amr: amrFromText(row.amr),
+    secondFactorAt: row.second_factor_at === null || row.second_factor_at === undefined ? null : toDate(row.second_factor_at),
+  }
+}
+
+function toTwoFactor(row: Row): AdapterTwoFactor {
+  return {
+    userId: String(row.userId),
+    totpSecret: textOrNull(row.totp_secret),
+    totpPendingSecret: textOrNull(row.totp_pending_secret),
+    totpLastStep: row.totp_last_step === null || row.totp_last_step === undefined ? null : Number(row.totp_last_step),
+    enabledAt: row.enabled_at === null || row.enabled_at === undefined ? null : toDate(row.enabled_at),
+    trustVersion: Number(row.trust_version),
+    recoveryCodesLeft: Number(row.codes_left ?? 0),
   }
 }
 
@@ -346,6 +383,33 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
 
   let rateLimitCalls = 0
 
+  /**
+   * Runs `work` (synchronous statements only) in one write transaction: other connections and
+   * processes see all of it or none, and wait for it rather than interleave.
+   */
+  const transaction = <T>(work: () => T): T => {
+    db.exec("BEGIN IMMEDIATE")
+    try {
+      const result = work()
+      db.exec("COMMIT")
+      return result
+    } catch (error) {
+      try {
+        db.exec("ROLLBACK")
+      } catch {
+        // SQLite already rolled back on its own; the first error is the one to report.
+      }
+      throw error
+    }
+  }
+
+  /** Replaces the user's recovery codes; inside a transaction. */
+  const storeRecoveryCodes = (userId: SQLiteValue, hashes: string[]): void => {
+    statement(`DELETE FROM two_factor_recovery_codes WHERE "userId" = ?`).run(userId)
+    const insert = statement(`INSERT INTO two_factor_recovery_codes ("userId", code_hash) VALUES (?, ?)`)
+    for (const hash of hashes) insert.run(userId, hash)
+  }
+
   const getUser = async (id: string): Promise<AdapterUser | null> => {
     const row = one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, id)
     return row ? toUser(row) : null
@@ -474,11 +538,13 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
     getSessionAndUser: async (sessionToken) => {
       // One round trip: the session and its user can't be read from two different states of the database.
       const row = one(
-        `SELECT s.id AS "sessionId", s."sessionToken", s."userId", s.expires, u.id, u.name, u.email, u."emailVerified", u.image
-         FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = ?`,
+        `SELECT s.id AS "sessionId", s."sessionToken", s."userId", s.expires, u.id, u.name, u.email, u."emailVerified", u.image,
+                a."sessionId" AS authenticated, a.aal, a.amr, a.second_factor_at
+         FROM sessions s JOIN users u ON u.id = s."userId" LEFT JOIN session_authentication a ON a."sessionId" = s.id
+         WHERE s."sessionToken" = ?`,
         sessionToken,
       )
-      return row ? { session: toSession(row, row.sessionId), user: toUser(row) } : null
+      return row ? { session: { ...toSession(row, row.sessionId), authentication: toAuthentication(row) }, user: toUser(row) } : null
     },
 
     updateSession: async (session) => {
@@ -507,25 +573,37 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
     },
 
     createSessionDetails: async (sessionToken, details) => {
-      const stored = one(
+      const authentication = checkAuthentication(details, NAME)
+      const createdAt = milliseconds(details.createdAt, "createdAt")
+      transaction(() => {
+        const stored = one(
         `INSERT INTO session_details ("sessionId", created_at, user_agent, idp_provider, idp_sid)
          SELECT id, ?, ?, ?, ? FROM sessions WHERE "sessionToken" = ?
          ON CONFLICT ("sessionId") DO UPDATE SET created_at = excluded.created_at, user_agent = excluded.user_agent,
            idp_provider = excluded.idp_provider, idp_sid = excluded.idp_sid
          RETURNING "sessionId"`,
-        milliseconds(details.createdAt, "createdAt"),
-        details.userAgent,
-        details.idpProvider,
-        details.idpSid,
-        sessionToken,
-      )
-      if (!stored) throw new Error("SQLiteAdapter: no session to store details for")
+          createdAt,
+          details.userAgent,
+          details.idpProvider,
+          details.idpSid,
+          sessionToken,
+        )
+        if (!stored) throw new Error("SQLiteAdapter: no session to store details for")
+        // Details replace what was there, authentication included.
+        if (recordsAuthentication(details)) writeAuthentication(sessionToken, authentication)
+        else statement(`DELETE FROM session_authentication WHERE "sessionId" = ?`).run(stored.sessionId as SQLiteValue)
+      })
     },
+
+    updateSessionAuthentication: async (sessionToken, authentication) =>
+      writeAuthentication(sessionToken, checkAuthentication(authentication, NAME)),
 
     listSessionsByUserId: async (userId) =>
       many(
-        `SELECT s.id, s."sessionToken", s."userId", s.expires, d.created_at, d.user_agent, d.idp_provider, d.idp_sid, d."sessionId" AS detailed
-         FROM sessions s LEFT JOIN session_details d ON d."sessionId" = s.id WHERE s."userId" = ?`,
+        `SELECT s.id, s."sessionToken", s."userId", s.expires, d.created_at, d.user_agent, d.idp_provider, d.idp_sid, d."sessionId" AS detailed,
+                a."sessionId" AS authenticated, a.aal, a.amr, a.second_factor_at
+         FROM sessions s LEFT JOIN session_details d ON d."sessionId" = s.id LEFT JOIN session_authentication a ON a."sessionId" = s.id
+         WHERE s."userId" = ?`,
         bind(userId, "userId"),
       ).map((row) => ({ ...toSession(row), id: String(row.id), details: toSessionDetails(row) })),
 
@@ -635,6 +713,124 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
       const row = one(`DELETE FROM authenticators WHERE "credentialID" = ? RETURNING ${AUTHENTICATOR_COLUMNS}`, credentialID)
       return row ? toAuthenticator(row) : null
     },
+
+    getTwoFactor: async (userId) => {
+      const row = one(
+        `SELECT ${TWO_FACTOR_COLUMNS}, (SELECT count(*) FROM two_factor_recovery_codes c WHERE c."userId" = t."userId") AS codes_left
+         FROM two_factor t WHERE t."userId" = ?`,
+        bind(userId, "userId"),
+      )
+      return row ? toTwoFactor(row) : null
+    },
+
+    // The foreign key refuses an unknown user.
+    setTotpPendingSecret: async (userId, sealed) => {
+      checkText(sealed, "the sealed secret", NAME)
+      statement(
+        `INSERT INTO two_factor ("userId", totp_pending_secret, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT ("userId") DO UPDATE SET totp_pending_secret = excluded.totp_pending_secret, updated_at = excluded.updated_at`,
+      ).run(bind(userId, "userId"), sealed, Date.now())
+    },
+
+    // One transaction: the compare on the pending secret and every write, so concurrent
+    // confirmations cannot both enable, nor leave one's secret with the other's codes.
+    enableTotp: async (userId, { sealed, step, recoveryCodeHashes }) => {
+      checkText(sealed, "the sealed secret", NAME)
+      checkTotpStep(step, NAME)
+      const hashes = checkHashes(recoveryCodeHashes, NAME)
+      const id = bind(userId, "userId")
+      const now = Date.now()
+      return transaction(() => {
+        const enabled = one(
+          `UPDATE two_factor SET totp_secret = ?, totp_pending_secret = NULL, totp_last_step = ?, enabled_at = ?,
+             trust_version = trust_version + 1, updated_at = ?
+           WHERE "userId" = ? AND totp_pending_secret = ? RETURNING "userId"`,
+          sealed,
+          step,
+          now,
+          now,
+          id,
+          sealed,
+        )
+        if (!enabled) return false
+        storeRecoveryCodes(id, hashes)
+        return true
+      })
+    },
+
+    // One statement, a compare-and-set: of concurrent uses of a step only one finds it unused.
+    useTotpStep: async (userId, step) => {
+      checkTotpStep(step, NAME)
+      const row = one(
+        `UPDATE two_factor SET totp_last_step = ?, updated_at = ?
+         WHERE "userId" = ? AND totp_secret IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < ?)
+         RETURNING "userId"`,
+        step,
+        Date.now(),
+        bind(userId, "userId"),
+        step,
+      )
+      return row !== undefined
+    },
+
+    updateTotpSecret: async (userId, sealed, previousSealed) => {
+      checkText(sealed, "the sealed secret", NAME)
+      const row = one(
+        `UPDATE two_factor SET totp_secret = ?, updated_at = ? WHERE "userId" = ? AND totp_secret = ? RETURNING "userId"`,
+        sealed,
+        Date.now(),
+        bind(userId, "userId"),
+        bind(previousSealed, "previousSealed"),
+      )
+      return row !== undefined
+    },
+
+    replaceRecoveryCodes: async (userId, hashes) => {
+      const unique = checkHashes(hashes, NAME)
+      const id = bind(userId, "userId")
+      const now = Date.now()
+      transaction(() => {
+        statement(
+          `INSERT INTO two_factor ("userId", trust_version, updated_at) VALUES (?, 1, ?)
+           ON CONFLICT ("userId") DO UPDATE SET trust_version = two_factor.trust_version + 1, updated_at = excluded.updated_at`,
+        ).run(id, now)
+        storeRecoveryCodes(id, unique)
+      })
+    },
+
+    useRecoveryCode: async (userId, hash) =>
+      one(`DELETE FROM two_factor_recovery_codes WHERE "userId" = ? AND code_hash = ? RETURNING code_hash`, bind(userId, "userId"), bind(hash, "hash")) !==
+      undefined,
+
+    incrementTwoFactorTrustVersion: async (userId) =>
+      Number(
+        one(`UPDATE two_factor SET trust_version = trust_version + 1, updated_at = ? WHERE "userId" = ? RETURNING trust_version`, Date.now(), bind(userId, "userId"))
+          ?.trust_version ?? 0,
+      ),
+
+    deleteTwoFactor: async (userId) => {
+      const id = bind(userId, "userId")
+      return transaction(() => {
+        const codes = many(`DELETE FROM two_factor_recovery_codes WHERE "userId" = ? RETURNING code_hash`, id).length
+        const rows = many(`DELETE FROM two_factor WHERE "userId" = ? RETURNING "userId"`, id).length
+        return codes + rows > 0
+      })
+    },
+  }
+
+  /** Upserts how the session under `sessionToken` was authenticated; `false` when there is no such session. */
+  function writeAuthentication(sessionToken: string, authentication: AdapterSessionAuthentication): boolean {
+    const stored = one(
+      `INSERT INTO session_authentication ("sessionId", aal, amr, second_factor_at)
+       SELECT id, ?, ?, ? FROM sessions WHERE "sessionToken" = ?
+       ON CONFLICT ("sessionId") DO UPDATE SET aal = excluded.aal, amr = excluded.amr, second_factor_at = excluded.second_factor_at
+       RETURNING "sessionId"`,
+      authentication.aal,
+      amrText(authentication.amr),
+      authentication.secondFactorAt === null ? null : authentication.secondFactorAt.getTime(),
+      bind(sessionToken, "sessionToken"),
+    )
+    return stored !== undefined
   }
 }
 

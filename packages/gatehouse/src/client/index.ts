@@ -1,8 +1,9 @@
 /**
  * Signing in and out from your own pages, in the browser: OAuth, email and credentials providers.
  * Talks to the auth routes with `fetch`; no framework, no dependencies. Passkeys sign in through
- * `gatehouse-auth/webauthn`, and an account page's sessions and linked accounts are in
- * `gatehouse-auth/client/account`, so that a sign-in page carries neither unless it uses them.
+ * `gatehouse-auth/webauthn`, an account page's sessions and linked accounts are in
+ * `gatehouse-auth/client/account`, and second-factor codes in `gatehouse-auth/client/two-factor`,
+ * so that a sign-in page carries none of them unless it uses them.
  *
  * @example
  * ```ts
@@ -105,6 +106,13 @@ export interface AuthResult {
   status: number
   /** Seconds to wait before trying again (the answer's `Retry-After`), or `null`. */
   retryAfter: number | null
+  /**
+   * Present, `true`, when the first factor passed and the sign-in now waits for a second one: `url`
+   * is the built-in two-factor page (`{basePath}/two-factor`). No session exists yet; send the code
+   * with `verifyTwoFactor` of `gatehouse-auth/client/two-factor`, or go to `url`. (With
+   * `pages.twoFactor`, `url` is your page, which this cannot recognise: compare it yourself.)
+   */
+  twoFactor?: true
 }
 
 /** Auth.js's name (`@auth/sveltekit/client`) for the authorization parameters {@link signIn} takes third. */
@@ -263,6 +271,9 @@ async function post(basePath: string, url: string, body: Record<string, string>)
   const error = params.get("error") ?? (response.ok ? null : `HTTP ${response.status}`)
   // No header reads as NaN, hence null.
   const retryAfter = Number(response.headers.get("Retry-After") ?? Number.NaN)
+  // Where a sign-in waits for its second factor. The path alone: the server's origin (AUTH_URL's)
+  // may not be this page's.
+  const twoFactor = error === null && vouched !== undefined && new URL(vouched, location.href).pathname === new URL(`${basePath}/two-factor`, location.href).pathname
   return {
     ok: error === null,
     url: vouched ?? location.href,
@@ -270,6 +281,7 @@ async function post(basePath: string, url: string, body: Record<string, string>)
     code: params.get("code"),
     status: response.status,
     retryAfter: Number.isFinite(retryAfter) ? retryAfter : null,
+    ...(twoFactor && { twoFactor }),
   }
 }
 

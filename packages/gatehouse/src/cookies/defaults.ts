@@ -68,6 +68,17 @@ export interface CookiesOptions {
    * the link's token), so a link opened anywhere else asks before signing in. Lives as long as the link.
    */
   emailLinkBinding: CookieOption
+  /**
+   * Gatehouse's addition: a sign-in waiting for its second factor (encrypted; the user, how the
+   * first factor went, where to go next), for 5 minutes at most. No session exists meanwhile.
+   * `authjs.two-factor`.
+   */
+  twoFactor: CookieOption
+  /**
+   * Gatehouse's addition: "don't ask again on this browser" after a second factor (encrypted;
+   * void once the user's factors change). Lives `twoFactor.trustDevice.maxAge`. `authjs.two-factor-trust`.
+   */
+  twoFactorTrust: CookieOption
 }
 
 /** A partial override of one cookie: a new name, new attributes, or both. */
@@ -80,6 +91,9 @@ export interface CookieOverride {
 
 /** Seconds the OAuth check and WebAuthn challenge cookies live. */
 export const CHECK_COOKIE_MAX_AGE = 15 * 60
+
+/** Seconds a sign-in waits for its second factor at most (the `twoFactor` cookie's life). */
+export const TWO_FACTOR_COOKIE_MAX_AGE = 5 * 60
 
 /**
  * The session cookie's name: `__Secure-authjs.session-token` on secure origins,
@@ -112,6 +126,8 @@ export function defaultCookies(secure: boolean): CookiesOptions {
       options: { ...base(), maxAge: CHECK_COOKIE_MAX_AGE },
     },
     emailLinkBinding: { name: `${prefix}authjs.email-link`, options: base() },
+    twoFactor: { name: `${prefix}authjs.two-factor`, options: { ...base(), maxAge: TWO_FACTOR_COOKIE_MAX_AGE } },
+    twoFactorTrust: { name: `${prefix}authjs.two-factor-trust`, options: base() },
   }
 }
 

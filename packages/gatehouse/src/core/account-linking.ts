@@ -18,6 +18,7 @@ import { withoutUndefined } from "./defined-fields.js"
 import type { RequestContext } from "./request-context.js"
 import { currentUser } from "./sessions/index.js"
 import { claimUnprovenAccount, type RemovedSignInMethods } from "./unproven-account.js"
+import { assertRecentForAccountChange } from "./account/recent-second-factor.js"
 
 /** What a provider established about the person signing in. */
 export interface SignInIdentity {
@@ -52,6 +53,16 @@ export interface SignInOutcome {
   isNewUser: boolean
   /** What proving the address removed from an account nobody had proven it for. */
   removed?: RemovedSignInMethods
+  /**
+   * The user was signed in already and stays the same (an account linked to, or signed in with by,
+   * the session's own user): the new session carries on the current one's authentication.
+   */
+  continuesSession?: boolean
+  /**
+   * An account to link to `user` only once the second factor passed: linking by email to a user
+   * with a second factor must not add a way in for someone who then fails it.
+   */
+  deferredLink?: { account: Account; user: User }
 }
 
 /**
@@ -117,12 +128,14 @@ async function linkedUser(
       await emitEvent(ctx.config, "updateUser", { user: updated })
       return { user: updated, isNewUser: false }
     }
-    return { user: owner, isNewUser: false }
+    return { user: owner, isNewUser: false, ...(signedIn && { continuesSession: true }) }
   }
 
   if (signedIn) {
+    // A new way into the account: checked again here, whichever route started the link.
+    await assertRecentForAccountChange(ctx, signedIn.id)
     await linkAccount(ctx, signedIn, account, user, attach)
-    return { user: signedIn, isNewUser: false }
+    return { user: signedIn, isNewUser: false, continuesSession: true }
   }
 
   const sameEmail = user.email ? await callAdapter(adapter, "getUserByEmail", user.email) : null
@@ -132,6 +145,7 @@ async function linkedUser(
       throw new NotLinked("Another account already exists with the same e-mail address")
     }
     if (sameEmail.emailVerified) {
+      if (!attach && (await hasSecondFactor(ctx, sameEmail.id))) return { user: sameEmail, isNewUser: false, deferredLink: { account, user } }
       await linkAccount(ctx, sameEmail, account, user, attach)
       return { user: sameEmail, isNewUser: false }
     }
@@ -212,6 +226,20 @@ async function createUser(ctx: RequestContext, user: User, emailVerified: Date |
     if (error instanceof AdapterError) await forgetUser(ctx, draft.id)
     throw error
   }
+}
+
+/** Whether `userId` has a second factor enabled (only asked with `twoFactor` configured). */
+async function hasSecondFactor(ctx: RequestContext, userId: string): Promise<boolean> {
+  if (!ctx.config.twoFactor) return false
+  return Boolean((await callAdapter(ctx.config.adapter, "getTwoFactor", userId))?.enabledAt)
+}
+
+/**
+ * Links an account whose linking waited for the second factor (see {@link SignInOutcome.deferredLink}),
+ * firing `linkAccount` as an immediate link would.
+ */
+export function linkDeferredAccount(ctx: RequestContext, owner: AdapterUser, deferred: { account: Account; user: User }): Promise<void> {
+  return linkAccount(ctx, owner, deferred.account, deferred.user, undefined)
 }
 
 async function linkAccount(

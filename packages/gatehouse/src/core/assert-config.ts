@@ -23,7 +23,7 @@ import {
   UnsupportedStrategy,
   UntrustedHost,
 } from "../errors.js"
-import type { EndpointConfig, ProviderConfig, RateLimit, WebAuthnConfig } from "../providers/types.js"
+import type { EmailConfig, EndpointConfig, ProviderConfig, RateLimit, WebAuthnConfig } from "../providers/types.js"
 import { isCookieName } from "../cookies/serialize.js"
 import type { ResolvedConfig } from "./config.js"
 import type { WarningCode } from "./logger.js"
@@ -65,6 +65,29 @@ const WEBAUTHN_METHODS = [
   "unlinkAccount",
   "deleteUser",
 ] as const
+
+/**
+ * Gatehouse's two-factor additions to the adapter contract (see `adapters/index.ts`), named as
+ * strings: an Auth.js adapter has none of them, and `twoFactor` with one is refused up front.
+ */
+export const TWO_FACTOR_METHODS = [
+  "getTwoFactor",
+  "setTotpPendingSecret",
+  "enableTotp",
+  "useTotpStep",
+  "updateTotpSecret",
+  "replaceRecoveryCodes",
+  "useRecoveryCode",
+  "incrementTwoFactorTrustVersion",
+  "deleteTwoFactor",
+] as const
+/** Database sessions keep how they were authenticated beside the row. */
+const TWO_FACTOR_DATABASE_METHODS = ["createSessionDetails", "updateSessionAuthentication"] as const
+/** Bounds of the two-factor options, in their units. */
+const MAX_ISSUER_LENGTH = 100
+const MAX_RECOVERY_CODES = 20
+const FRESH_AGE_RANGE = [60, 24 * 60 * 60] as const
+const TRUST_DEVICE_RANGE = [60, 400 * 24 * 60 * 60] as const
 
 // Shortest secret that still carries 256 bits when random base64 (what `openssl rand -base64 32` makes).
 const MIN_SECRET_LENGTH = 32
@@ -179,6 +202,8 @@ function checkConfig(config: ResolvedConfig): StaticCheck {
     // Spent challenges are then remembered per process: a replay on another instance is not caught.
     if (config.adapter && typeof config.adapter.hitRateLimit !== "function" && !config.sharedStore) warnings.push("webauthn-challenges-in-memory")
   }
+  // Tries and finished pending sign-ins are counted durably in the adapter, else in the store.
+  if (config.twoFactor && config.adapter && typeof config.adapter.hitRateLimit !== "function" && !config.sharedStore) warnings.push("two-factor-counts-in-memory")
   if (claimsAccounts(config)) {
     if (claimBlocker(config)) warnings.push("unproven-accounts-unclaimable")
     if (config.providers.some((provider) => provider.type === "credentials" && !provider.revokeCredentials)) warnings.push("credentials-not-revoked")
@@ -291,8 +316,15 @@ function firstProblem(config: ResolvedConfig): AuthError | undefined {
     if (!adapter) return new MissingAdapter("WebAuthn requires an adapter")
     WEBAUTHN_METHODS.forEach((method) => required.add(method))
   }
+  const twoFactorRequired: string[] = []
+  if (config.twoFactor) {
+    if (!adapter) return new MissingAdapter("Two-factor sign-in (twoFactor) requires an adapter")
+    twoFactorRequired.push("getUser", ...TWO_FACTOR_METHODS)
+    if (session.strategy === "database") twoFactorRequired.push(...TWO_FACTOR_DATABASE_METHODS)
+  }
   if (adapter) {
-    const missing = [...required].filter((method) => typeof adapter[method] !== "function")
+    const methods = adapter as unknown as Record<string, unknown>
+    const missing = [...new Set<string>([...required, ...twoFactorRequired])].filter((method) => typeof methods[method] !== "function")
     if (missing.length > 0) {
       return new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(", ")}`)
     }
@@ -372,6 +404,8 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   if (checkAge !== false && !(typeof checkAge === "number" && checkAge >= 0 && Number.isFinite(checkAge))) {
     return new InvalidConfig(`\`session.revocationCheckAge\` must be a number of seconds (0 or more) or false; received ${String(checkAge)}`)
   }
+  const twoFactor = invalidTwoFactor(config)
+  if (twoFactor) return twoFactor
   const seen = new Set<string>()
   for (const provider of providers) {
     if (!KNOWN_TYPES.has(provider.type)) {
@@ -386,6 +420,8 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
       if (maxAttempts !== undefined && maxAttempts !== false && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) {
         return new InvalidConfig(`\`maxAttempts\` of provider "${provider.id}" must be a whole number of at least 1, or false`)
       }
+      const invalidCode = invalidSignInCode(provider)
+      if (invalidCode) return invalidCode
     }
     if (provider.type === "credentials") {
       const invalid = invalidRateLimit(provider.id, provider.rateLimit, ["perIdentifier", "perIp"], ["identifier", "clientIp"])
@@ -393,6 +429,93 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
     }
   }
   return undefined
+}
+
+/**
+ * An email provider's `code` (sign-in with a code instead of a link) that cannot be used: not
+ * `true` or `{ digits: 6 | 7 | 8 }`, or a `maxAge` above 10 minutes (a 6-digit code must not stay
+ * guessable for long).
+ */
+function invalidSignInCode(provider: EmailConfig): AuthError | undefined {
+  const { code } = provider
+  if (code === undefined || code === true) return checkCodeAge(provider)
+  if (code === null || typeof code !== "object" || Array.isArray(code)) {
+    return new InvalidConfig(`\`code\` of provider "${provider.id}" must be true or { digits }; received ${describe(code)}`)
+  }
+  const { digits } = code
+  if (digits !== undefined && !(digits === 6 || digits === 7 || digits === 8)) {
+    return new InvalidConfig(`\`code.digits\` of provider "${provider.id}" must be 6, 7 or 8; received ${describe(digits)}`)
+  }
+  return checkCodeAge(provider)
+}
+
+function checkCodeAge(provider: EmailConfig): AuthError | undefined {
+  if (provider.code === undefined) return undefined
+  const { maxAge } = provider
+  if (maxAge !== undefined && !(typeof maxAge === "number" && maxAge > 0 && maxAge <= 600)) {
+    return new InvalidConfig(`\`maxAge\` of provider "${provider.id}" must be at most 600 seconds with \`code\` (a sign-in code lives 10 minutes at most); received ${describe(maxAge)}`)
+  }
+  return undefined
+}
+
+/** A `twoFactor` option no sign-in could run with, named with what was received. */
+function invalidTwoFactor(config: ResolvedConfig): AuthError | undefined {
+  const options = config.twoFactor
+  if (!options) return undefined
+  const { totp, email, trustDevice } = options
+  if (!totp && !email) return new InvalidConfig("`twoFactor` needs a second factor to offer: `totp`, `email`, or both")
+  if (totp) {
+    const issuer: unknown = totp.issuer
+    if (typeof issuer !== "string" || issuer.trim() === "" || issuer.length > MAX_ISSUER_LENGTH) {
+      return new InvalidConfig(`\`twoFactor.totp.issuer\` must be the name authenticator apps show, 1 to ${MAX_ISSUER_LENGTH} characters; received ${describe(issuer)}`)
+    }
+    const qrCode: unknown = totp.qrCode
+    if (qrCode !== undefined && typeof qrCode !== "function") {
+      return new InvalidConfig(`\`twoFactor.totp.qrCode\` must be a function of the otpauth URI answering SVG markup (e.g. renderSVG from uqr); received ${describe(qrCode)}`)
+    }
+  }
+  if (email) {
+    if (!(Number.isInteger(email.digits) && email.digits >= 6 && email.digits <= 8)) {
+      return new InvalidConfig(`\`twoFactor.email.digits\` must be 6, 7 or 8; received ${describe(email.digits)}`)
+    }
+    if (!config.providers.some((provider) => provider.type === "email")) {
+      return new InvalidConfig("`twoFactor.email` sends its codes through an email provider; configure one (Nodemailer, Resend, …) or turn `twoFactor.email` off")
+    }
+  }
+  const require: unknown = options.require
+  if (require !== "enrolled" && require !== "always" && typeof require !== "function") {
+    return new InvalidConfig(`\`twoFactor.require\` must be "enrolled", "always" or a function of the user; received ${describe(require)}`)
+  }
+  if (!(Number.isInteger(options.recoveryCodes) && options.recoveryCodes >= 0 && options.recoveryCodes <= MAX_RECOVERY_CODES)) {
+    return new InvalidConfig(`\`twoFactor.recoveryCodes\` must be a whole number from 0 to ${MAX_RECOVERY_CODES}; received ${describe(options.recoveryCodes)}`)
+  }
+  const [minFresh, maxFresh] = FRESH_AGE_RANGE
+  if (!(typeof options.freshAge === "number" && Number.isFinite(options.freshAge) && options.freshAge >= minFresh && options.freshAge <= maxFresh)) {
+    return new InvalidConfig(`\`twoFactor.freshAge\` must be a number of seconds from ${minFresh} to ${maxFresh}; received ${describe(options.freshAge)}`)
+  }
+  if (trustDevice) {
+    const [minTrust, maxTrust] = TRUST_DEVICE_RANGE
+    const maxAge: unknown = trustDevice.maxAge
+    if (!(typeof maxAge === "number" && Number.isInteger(maxAge) && maxAge >= minTrust && maxAge <= maxTrust)) {
+      return new InvalidConfig(`\`twoFactor.trustDevice.maxAge\` must be a whole number of seconds from ${minTrust} to ${maxTrust} (400 days); received ${describe(maxAge)}`)
+    }
+  }
+  const passkey: unknown = options.passkey
+  if (passkey !== "two-factor" && passkey !== "one-factor") {
+    return new InvalidConfig(`\`twoFactor.passkey\` must be "two-factor" or "one-factor"; received ${describe(passkey)}`)
+  }
+  const notify: unknown = options.notify
+  if (notify !== undefined && notify !== false && typeof notify !== "function") {
+    return new InvalidConfig(`\`twoFactor.notify\` must be a function or false; received ${describe(notify)}`)
+  }
+  return undefined
+}
+
+/** A received value for a message: strings quoted ("600" is the mistake to see), numbers as they are. */
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.slice(0, 120))
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value)
+  return typeof value
 }
 
 /**

@@ -8,13 +8,11 @@ import type { AdapterUser } from "../adapters/index.js"
 import type { Account, Profile, User } from "../types.js"
 import { resolveSignInUser } from "./account-linking.js"
 import { callAdapter } from "./adapter-call.js"
-import { emitEvent } from "./events.js"
 import type { ResponseInternal } from "./internal-response.js"
 import type { RequestContext } from "./request-context.js"
-import { issueSession } from "./sessions/index.js"
 import type { IdpSession } from "./sessions/idp-session.js"
 import { runSignInCallback } from "./sign-in-callback.js"
-import { removedAnything, type RemovedSignInMethods } from "./unproven-account.js"
+import { startSignedInSession } from "./sign-in-session.js"
 
 /** Who signed in through which account, as the provider established it. */
 export interface ProviderSignIn {
@@ -34,6 +32,10 @@ export interface ProviderSignIn {
   attach?: (owner: AdapterUser) => Promise<void>
   /** The signed-in user, when the caller has read it already (see {@link SignInIdentity.signedInUser}). */
   signedInUser?: AdapterUser | null
+  /** RFC 8176 values of the first factor when the provider named them (an ID token's `amr`); else from the account's type. */
+  amr?: string[]
+  /** For passkeys: whether the authenticator verified the user. */
+  passkeyUv?: boolean
 }
 
 /**
@@ -52,28 +54,28 @@ export async function completeSignIn(ctx: RequestContext, signIn: ProviderSignIn
   const redirect = await runSignInCallback(ctx, { user: known ?? signIn.user, account, ...(profile && { profile }) })
   if (redirect) return { redirect }
 
-  const { user, isNewUser, removed } = await resolveSignInUser(ctx, signIn)
-  const cookies = await issueSession(ctx, { user, account, ...(profile && { profile }), isNewUser, ...(signIn.idpSession && { idpSession: signIn.idpSession }),
-    ...(signIn.logoutProvider !== undefined && { logoutProvider: signIn.logoutProvider }),
-  })
-  await emitEvent(ctx.config, "signIn", { user, account, ...(profile && { profile }), isNewUser })
-
+  const { user, isNewUser, removed, continuesSession, deferredLink } = await resolveSignInUser(ctx, signIn)
   const { newUser } = ctx.config.pages
   const next = isNewUser && newUser ? `${newUser}${newUser.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: ctx.callbackUrl })}` : ctx.callbackUrl
-  if (removedAnything(removed)) {
-    const page = (await import("./pages/index.js")).renderMethodsRemovedPage(ctx.config.theme, { email: user.email, removed: removedNames(ctx, removed), continueUrl: next })
-    return { ...page, cookies }
-  }
-  return { redirect: next, cookies }
+  return startSignedInSession(ctx, {
+    user,
+    account,
+    ...(profile && { profile }),
+    isNewUser,
+    ...(signIn.idpSession && { idpSession: signIn.idpSession }),
+    ...(signIn.logoutProvider !== undefined && { logoutProvider: signIn.logoutProvider }),
+    firstFactor: { amr: signIn.amr ?? firstAmrOf(account), ...(signIn.passkeyUv !== undefined && { passkeyUv: signIn.passkeyUv }) },
+    event: { user, account, ...(profile && { profile }), isNewUser },
+    next,
+    ...(removed && { removed }),
+    ...(continuesSession && { continuesSession }),
+    ...(deferredLink && { deferredLink }),
+  })
 }
 
-/** What was removed, as the page names it: provider names, passkeys, a password. */
-function removedNames(ctx: RequestContext, removed: RemovedSignInMethods): string[] {
-  const names = removed.accounts.map(({ provider, type }) => {
-    if (type === "webauthn") return "A passkey"
-    const name = ctx.config.providers.find((candidate) => candidate.id === provider)?.name ?? provider
-    return `Your ${name} account`
-  })
-  if (removed.credentials) names.push("A password")
-  return names
+/** RFC 8176 values for a first factor whose provider named none: an email link is a one-time code, a passkey hardware, a provider federation. */
+function firstAmrOf(account: Account): string[] {
+  if (account.type === "email") return ["otp"]
+  if (account.type === "webauthn") return ["hwk"]
+  return ["fed"]
 }

@@ -18,6 +18,8 @@ import type {
   PagesOptions,
   SessionOptions,
   Theme,
+  TwoFactorOptions,
+  TwoFactorRequire,
 } from "../types.js"
 import { sameOriginRedirect } from "./callback-url.js"
 import { randomHex } from "./crypto.js"
@@ -59,6 +61,8 @@ export interface ResolvedConfig {
   readonly experimental: { readonly enableWebAuthn: boolean }
   readonly account: Readonly<AccountOptions>
   readonly backchannelLogout: boolean
+  /** Two-factor sign-in with its defaults filled in; `undefined` when not configured (nothing of it runs). */
+  readonly twoFactor: ResolvedTwoFactor | undefined
   /** Whether the caller asked for the internal response object. */
   readonly raw: boolean
   readonly skipCSRFCheck: boolean
@@ -67,6 +71,30 @@ export interface ResolvedConfig {
   /** Warnings raised while applying the environment. */
   readonly envWarnings: readonly WarningCode[]
 }
+
+/**
+ * `twoFactor` with every default filled in. Values are kept as the application wrote them where
+ * they are wrong (a `freshAge` of `"600"`), for `assertConfig` to name; only the shape is settled.
+ */
+export interface ResolvedTwoFactor {
+  /** Authenticator apps; `undefined` when off. */
+  readonly totp: Readonly<{ issuer: string; qrCode?: (uri: string) => string | Promise<string> }> | undefined
+  /** The email code as a second factor; `undefined` when off. */
+  readonly email: Readonly<{ digits: number }> | undefined
+  readonly require: TwoFactorRequire
+  readonly recoveryCodes: number
+  readonly freshAge: number
+  /** "Don't ask again on this browser"; `undefined` when off. */
+  readonly trustDevice: Readonly<{ maxAge: number }> | undefined
+  readonly passkey: "two-factor" | "one-factor"
+  /** `undefined`: the default notice email; `false`: none. */
+  readonly notify: TwoFactorOptions["notify"]
+}
+
+/** Recovery codes made at enrolment unless configured. */
+export const DEFAULT_RECOVERY_CODES = 10
+/** Seconds a second-factor check counts as recent unless configured. */
+export const DEFAULT_FRESH_AGE = 600
 
 /** Session lifetime: 30 days, in seconds. */
 export const DEFAULT_SESSION_MAX_AGE = DEFAULT_MAX_AGE
@@ -176,10 +204,39 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
       ...(typeof config.account?.canUseCredentials === "function" && { canUseCredentials: config.account.canUseCredentials }),
     }),
     backchannelLogout: config.backchannelLogout === true,
+    twoFactor: resolveTwoFactor(config.twoFactor),
     raw: config.raw === rawMarker,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheckMarker,
     originChecked: isOriginChecked(config),
     envWarnings: Object.freeze(fromEnv.warnings),
+  })
+}
+
+/**
+ * `twoFactor` with defaults: off when absent. Anything but an object cannot be read at all, so it
+ * is refused here, as an unreadable `providers` is; wrong values inside are `assertConfig`'s.
+ */
+function resolveTwoFactor(options: TwoFactorOptions | undefined): ResolvedTwoFactor | undefined {
+  if (options === undefined) return undefined
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new InvalidConfig(`\`twoFactor\` must be an object; received ${options === null ? "null" : typeof options}`)
+  }
+  const { totp, email, trustDevice } = options
+  for (const [name, value, allowTrue] of [["totp", totp, false], ["email", email, true], ["trustDevice", trustDevice, false]] as const) {
+    const readable = value === undefined || value === false || (allowTrue && value === true) || (typeof value === "object" && value !== null && !Array.isArray(value))
+    if (!readable) {
+      throw new InvalidConfig(`\`twoFactor.${name}\` must be an object${allowTrue ? ", true" : ""} or false; received ${value === null ? "null" : value === true ? "true" : typeof value}`)
+    }
+  }
+  return Object.freeze({
+    totp: totp ? Object.freeze({ ...totp }) : undefined,
+    email: email ? Object.freeze({ digits: email === true ? 6 : email.digits ?? 6 }) : undefined,
+    require: options.require ?? "enrolled",
+    recoveryCodes: options.recoveryCodes ?? DEFAULT_RECOVERY_CODES,
+    freshAge: options.freshAge ?? DEFAULT_FRESH_AGE,
+    trustDevice: trustDevice ? Object.freeze({ ...trustDevice }) : undefined,
+    passkey: options.passkey ?? "two-factor",
+    notify: options.notify,
   })
 }
 

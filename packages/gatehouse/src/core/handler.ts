@@ -5,7 +5,20 @@
  * or internal message reaches the client.
  * @module
  */
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidRequest, RateLimited, ServerBusy, UnknownAction, UntrustedHost, isClientError } from "../errors.js"
+import {
+  AuthError,
+  CredentialsSignin,
+  ErrorPageLoop,
+  InvalidRequest,
+  MissingCSRF,
+  RateLimited,
+  RecentAuthRequired,
+  ServerBusy,
+  TwoFactorNotEnrolled,
+  UnknownAction,
+  UntrustedHost,
+  isClientError,
+} from "../errors.js"
 import type { Cookie } from "../cookies/defaults.js"
 import { raw } from "../markers.js"
 import type { AuthConfig, RawMarker } from "../types.js"
@@ -18,6 +31,7 @@ import { keptFields } from "./credentials/kept-fields.js"
 import { createLogger, logError, reportConfigError, reportConfigWarnings } from "./logger.js"
 import { postingPage } from "./posting-page.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
+import { isJsonRequest } from "./request-shape.js"
 import { csrf } from "./actions/csrf.js"
 import { providers } from "./actions/providers.js"
 import { getSession, updateSession } from "./actions/session.js"
@@ -40,6 +54,12 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
     // The opt-in routes (the router serves them only when configured), imported on first use too.
     sessions: async (ctx) => (await import("./account/account-routes.js")).sessionsList(ctx),
     accounts: async (ctx) => (await import("./account/account-routes.js")).accountsList(ctx),
+    "two-factor": async (ctx) => {
+      const { subPath } = ctx.request
+      if (subPath === undefined) return (await import("./two-factor/challenge-route.js")).twoFactorPage(ctx)
+      if (subPath === "status") return (await import("./two-factor/management-routes.js")).twoFactorStatusRoute(ctx)
+      throw new UnknownAction(`Cannot handle action: GET two-factor/${subPath}`)
+    },
   },
   POST: {
     session: updateSession,
@@ -50,6 +70,15 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
     accounts: async (ctx) => (await import("./account/account-routes.js")).accountsChange(ctx),
     link: async (ctx) => (await import("./account/account-routes.js")).linkAccount(ctx),
     "backchannel-logout": async (ctx) => (await import("./oauth/backchannel-logout.js")).backchannelLogout(ctx),
+    "two-factor": async (ctx) => {
+      const { subPath } = ctx.request
+      // Every form and call below two-factor changes something (a sign-in, a factor): checked
+      // here, once, so no module of them can be reached without it.
+      if (!ctx.csrfVerified) throw new MissingCSRF(`CSRF token was missing during an action two-factor${subPath ? `/${subPath}` : ""}`)
+      if (subPath === undefined) return (await import("./two-factor/challenge-route.js")).twoFactorChallenge(ctx)
+      if (subPath === "status") throw new UnknownAction("Cannot handle action: POST two-factor/status")
+      return (await import("./two-factor/management-routes.js")).twoFactorManagement(ctx)
+    },
   },
 }
 
@@ -64,14 +93,22 @@ const STATELESS: Record<"GET" | "POST", ReadonlySet<AuthAction>> = {
   POST: new Set<AuthAction>(["backchannel-logout"]),
 }
 
+/** Whether `request` reads and mints neither the CSRF token nor the callback URL (see {@link STATELESS}). */
+function isStateless(request: InternalRequest): boolean {
+  // The two-factor status is a JSON read, like the account routes' lists; its siblings are forms.
+  if (request.action === "two-factor") return request.method === "GET" && request.subPath === "status"
+  return STATELESS[request.method].has(request.action)
+}
+
 /** The routes that render an HTML page on GET, which also show configuration errors as a page. */
-const PAGE_ACTIONS: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "signout", "error", "verify-request"])
+const PAGE_ACTIONS: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "signout", "error", "verify-request", "two-factor"])
 
 const CONFIGURATION_MESSAGE = "There was a problem with the server configuration. Check the server logs for more information."
 
 /**
  * Serves one auth request: every route under `basePath` (`signin`, `signout`, `callback`,
- * `session`, `csrf`, `providers`, `error`, `verify-request`, `webauthn-options`).
+ * `session`, `csrf`, `providers`, `error`, `verify-request`, `webauthn-options`, and the opt-in
+ * account, back-channel logout and `two-factor` routes).
  *
  * Pass the same `config` object on every request: it is resolved once and cached. The
  * environment is not read here; integrations apply it first with `setEnvDefaults`.
@@ -140,7 +177,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   const returnRedirect = internal.headers.has("X-Auth-Return-Redirect")
   let ctx: RequestContext | undefined
   try {
-    ctx = await createRequestContext(resolved, internal, !STATELESS[internal.method].has(internal.action))
+    ctx = await createRequestContext(resolved, internal, !isStateless(internal))
     const action = routes[internal.method][internal.action]
     if (!action) throw new UnknownAction(`Cannot handle action: ${internal.method} ${internal.action}`)
     const actionResult = await action(ctx)
@@ -172,6 +209,21 @@ function withCookies(answer: Response | ResponseInternal, cookies: readonly Cook
 }
 
 /**
+ * Refusals of something the client may not do yet, answered to a script's JSON call (see
+ * {@link isJsonRequest}) as JSON with a status rather than a redirect (it must learn it was
+ * refused, and why): a sensitive change without a recent second factor, a second-factor action
+ * for a user who has none. A browser's form post or navigation goes to the two-factor page
+ * instead, which asks for the check (step-up) or sets a factor up.
+ */
+const JSON_REFUSALS: readonly [new (...args: never[]) => AuthError, number][] = [
+  [RecentAuthRequired, 403],
+  [TwoFactorNotEnrolled, 409],
+]
+
+/** Routes only scripts call (the passkey page's `fetch`): JSON whoever asks. */
+const JSON_ROUTES: ReadonlySet<AuthAction> = new Set<AuthAction>(["webauthn-options"])
+
+/**
  * The answer to a failed action. Only client-safe error types are named (everything else is
  * `Configuration`), on the page of the error's kind; cookies computed before the failure are
  * dropped, as in Auth.js, except the context's `cookiesAlways` (added by the caller). A refusal
@@ -183,6 +235,13 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
   if (request.method === "POST" && request.action === "session") {
     return config.raw ? { status: 400, headers: { "Content-Type": "application/json" }, body: null } : Response.json(null, { status: 400 })
   }
+  const status = JSON_REFUSALS.find(([kind]) => error instanceof kind)?.[1]
+  if (status !== undefined && error instanceof AuthError && (isJsonRequest(request) || JSON_ROUTES.has(request.action))) {
+    // The type only: an application's callback may have thrown it with an internal message.
+    const body = { error: error.type }
+    const headers = { ...NO_CACHE_HEADERS, "Content-Type": "application/json" }
+    return config.raw ? { status, headers, body } : Response.json(body, { status, headers })
+  }
   const params = new URLSearchParams({ error: isClientError(error) ? error.type : "Configuration" })
   if (error instanceof CredentialsSignin) params.set("code", String(error.code))
   const origin = request.url.origin
@@ -193,6 +252,15 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
     // Only the built-in page is known to read them; a custom page gets Auth.js's query.
     if (!own && !config.pages.signIn && error instanceof CredentialsSignin) for (const [name, value] of typedIdentifiers(config, request)) params.set(name, value)
     page = own ?? pageUrl(place, "signIn", "signin", params)
+  } else if (error instanceof AuthError && (error.kind === "twoFactor" || status !== undefined) && config.twoFactor) {
+    // A wrong code: asked again on the second-factor page while the pending sign-in lasts; a
+    // browser refused for want of a (recent) second factor goes there too, to give it. Without
+    // twoFactor that page is not served, and the error page says it instead.
+    // Where a step-up was headed, asked again on the page (which checks it again).
+    const posted = request.body?.callbackUrl
+    const back = typeof posted === "string" && posted !== "" ? posted : request.query.callbackUrl
+    if (typeof back === "string" && back !== "" && back.length <= 2048) params.set("callbackUrl", back)
+    page = pageUrl(place, "twoFactor", "two-factor", params)
   } else {
     page = pageUrl(place, "error", "error", params)
   }
@@ -241,7 +309,7 @@ async function retryLaterResponse(config: ResolvedConfig, error: RateLimited | S
  * page route, otherwise a 500 JSON message. Neither says what is wrong; the log does.
  */
 async function configurationErrorResponse(config: ResolvedConfig, request: InternalRequest, error: AuthError): Promise<Response> {
-  if (request.method === "GET" && PAGE_ACTIONS.has(request.action)) {
+  if (request.method === "GET" && PAGE_ACTIONS.has(request.action) && request.subPath === undefined) {
     const custom = config.pages.error
     if (custom && !(request.query.callbackUrl ?? "").startsWith(custom)) {
       const target = `${custom}${custom.includes("?") ? "&" : "?"}error=Configuration`

@@ -6,7 +6,7 @@
  */
 import { parseCookieHeader, type RequestCookies } from "../cookies/header.js"
 import { InvalidRequest, UnknownAction } from "../errors.js"
-import type { AuthAction, OptInRoutes } from "./auth-action.js"
+import type { AuthAction, OptInRoutes, TwoFactorSubPath } from "./auth-action.js"
 import { parseRoute } from "./router.js"
 
 /** A request as the actions see it. */
@@ -15,6 +15,8 @@ export interface InternalRequest {
   method: "GET" | "POST"
   action: AuthAction
   providerId: string | undefined
+  /** Below `two-factor` only: which of its routes. */
+  subPath?: TwoFactorSubPath
   headers: Headers
   cookies: RequestCookies
   /** Query parameters; for a repeated name the last value wins, as in Auth.js. */
@@ -55,6 +57,7 @@ export async function toInternalRequest(request: Request, basePath: string, optI
     method,
     action: route.action,
     providerId: route.providerId,
+    ...(route.subPath !== undefined && { subPath: route.subPath }),
     headers: request.headers,
     cookies: parseCookieHeader(request.headers.get("cookie")),
     // Most requests (every session check) have no query: no URLSearchParams is built for them.

@@ -29,6 +29,10 @@ export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
     "A credentials provider has no `revokeCredentials`: a password set on an account before its address was proven keeps working after the owner proves it by email.",
   "session-cache-unused":
     "`session.cacheMaxAge` caches database sessions in the `sharedStore`: without a shared store, or with JWT sessions, nothing is cached.",
+  "two-factor-counts-in-memory":
+    "`twoFactor` is on, but the adapter has no hitRateLimit and there is no sharedStore: codes tried and finished sign-ins are counted by this process only, so another instance would allow more tries, or accept a replayed pending sign-in.",
+  "two-factor-qr-missing":
+    "`twoFactor.totp` has no `qrCode`: enrolment shows the secret as text without a QR code. To draw one, `npm install uqr` and pass `totp: { issuer, qrCode: renderSVG }` (renderSVG from \"uqr\").",
   "trust-host-without-url":
     "AUTH_TRUST_HOST is set without AUTH_URL: every URL Gatehouse builds (redirects, email links) follows the request's Host header. Set AUTH_URL, or make sure a proxy you control sets Host.",
 }

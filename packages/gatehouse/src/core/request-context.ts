@@ -149,7 +149,7 @@ export function routeUrl(ctx: Pick<RequestContext, "origin" | "config">, path: s
  * A configured custom page with a query appended, or the built-in page's absolute URL. Custom
  * pages stay as configured (usually a path), as Auth.js sends them.
  */
-export function pageUrl(ctx: Pick<RequestContext, "origin" | "config">, page: "signIn" | "signOut" | "error" | "verifyRequest", builtIn: string, query?: URLSearchParams): string {
+export function pageUrl(ctx: Pick<RequestContext, "origin" | "config">, page: "signIn" | "signOut" | "error" | "verifyRequest" | "twoFactor", builtIn: string, query?: URLSearchParams): string {
   const custom = ctx.config.pages[page]
   const base = custom ?? routeUrl(ctx, builtIn)
   const search = query?.toString()

@@ -2,12 +2,14 @@
  * Which action and provider a request path names, relative to `basePath`.
  * @module
  */
-import { isAuthAction, isServedAction, type AuthAction, type OptInRoutes } from "./auth-action.js"
+import { isAuthAction, isServedAction, isTwoFactorSubPath, type AuthAction, type OptInRoutes, type TwoFactorSubPath } from "./auth-action.js"
 
-/** An auth route: the action, and the provider id for the actions that take one. */
+/** An auth route: the action, the provider id for the actions that take one, and a two-factor route's sub-path. */
 export interface Route {
   action: AuthAction
   providerId: string | undefined
+  /** Below `two-factor` only: which of its routes (`totp`, `totp/confirm`, …). */
+  subPath?: TwoFactorSubPath
 }
 
 const TAKES_PROVIDER: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options", "link", "backchannel-logout"])
@@ -18,7 +20,7 @@ const TAKES_PROVIDER: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "
  * A plain prefix comparison, never a RegExp built from `basePath`, so a base path containing
  * `.`, `+` or `(` means itself. The base path must end at a `/` (`/authsignin` is not under
  * `/auth`); repeated and trailing slashes after it are tolerated. The opt-in routes (account
- * pages, back-channel logout) are routes only when `optIn` (the configuration) turns them on.
+ * pages, back-channel logout, two-factor) are routes only when `optIn` (the configuration) turns them on.
  *
  * @example
  * ```ts
@@ -33,6 +35,7 @@ export function parseRoute(pathname: string, basePath: string, optIn?: OptInRout
   // A lone action (every session check) needs no split; repeated or trailing slashes take the general way.
   const segments = tail.includes("/") ? tail.split("/").filter(Boolean) : tail === "" ? [] : [tail]
   const [action, provider] = segments
+  if (action === "two-factor") return twoFactorRoute(segments, optIn)
   if (!action || segments.length > 2 || !isAuthAction(action) || !isServedAction(action, optIn)) return undefined
   if (provider === undefined) return { action, providerId: undefined }
   if (!TAKES_PROVIDER.has(action)) return undefined
@@ -44,4 +47,15 @@ export function parseRoute(pathname: string, basePath: string, optIn?: OptInRout
   }
   // Auth.js clients build `/signin/${id}` from an unset id; treat that as no provider.
   return { action, providerId: providerId === "undefined" ? undefined : providerId }
+}
+
+/**
+ * `two-factor` and the routes below it (up to `two-factor/totp/confirm`), when served. Segments
+ * are compared as they are, not decoded: no encoded spelling names a two-factor route.
+ */
+function twoFactorRoute(segments: string[], optIn: OptInRoutes | undefined): Route | undefined {
+  if (!isServedAction("two-factor", optIn) || segments.length > 3) return undefined
+  if (segments.length === 1) return { action: "two-factor", providerId: undefined }
+  const subPath = segments.slice(1).join("/")
+  return isTwoFactorSubPath(subPath) ? { action: "two-factor", providerId: undefined, subPath } : undefined
 }

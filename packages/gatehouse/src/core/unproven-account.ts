@@ -11,6 +11,7 @@
 import type { AdapterUser } from "../adapters/index.js"
 import { MissingAdapterMethods } from "../errors.js"
 import { callAdapter } from "./adapter-call.js"
+import { emitEvent } from "./events.js"
 import type { ResolvedConfig } from "./config.js"
 import type { RequestContext } from "./request-context.js"
 import { sessionRevoker } from "./sign-out-everywhere.js"
@@ -21,11 +22,13 @@ export interface RemovedSignInMethods {
   accounts: { provider: string; type: string }[]
   /** Whether a credentials provider's `revokeCredentials` said it removed credentials. */
   credentials: boolean
+  /** Present when a second factor was removed (one set up before the address was proven). */
+  twoFactor?: true
 }
 
 /** Whether claiming `removed` took anything from the account (then the owner is told). */
 export function removedAnything(removed: RemovedSignInMethods | undefined): removed is RemovedSignInMethods {
-  return removed !== undefined && (removed.accounts.length > 0 || removed.credentials)
+  return removed !== undefined && (removed.accounts.length > 0 || removed.credentials || removed.twoFactor === true)
 }
 
 /**
@@ -84,11 +87,19 @@ export async function claimUnprovenAccount(ctx: RequestContext, user: AdapterUse
     if (provider.type !== "credentials" || !provider.revokeCredentials) continue
     if (await provider.revokeCredentials(user)) credentials = true
   }
+  // A second factor set up by whoever held the account before the address was proven would lock
+  // the owner out (or let the squatter approve the owner's sign-ins): it goes with the rest.
+  const twoFactor = typeof adapter?.deleteTwoFactor === "function" && (await callAdapter(adapter, "deleteTwoFactor", user.id)) === true
   const proven = await callAdapter(adapter, "updateUser", { id: user.id, emailVerified: new Date() })
   await endSessions(user.id)
+  if (twoFactor) {
+    // Removed as any disabling is: the event, and the notice to the address now proven.
+    await emitEvent(ctx.config, "twoFactorDisabled", { user: proven })
+    if (ctx.config.twoFactor) await (await import("./two-factor/notify.js")).notifyFactorChange(ctx, proven, "disabled")
+  }
   ctx.logger.warn(
     "unproven-account-claimed",
-    `User ${user.id} proved their address; removed ${accounts.length} linked account(s)${credentials ? " and credentials" : ""} and ended every session`,
+    `User ${user.id} proved their address; removed ${accounts.length} linked account(s)${credentials ? " and credentials" : ""}${twoFactor ? " and its second factor" : ""} and ended every session`,
   )
-  return { user: proven, removed: { accounts, credentials } }
+  return { user: proven, removed: { accounts, credentials, ...(twoFactor && { twoFactor: true as const }) } }
 }

@@ -9,7 +9,7 @@ import { parseRoute } from "../core/router.js"
  * Whether `url` (a URL, or a path) names an auth route under `basePath`: an action the core
  * serves (`signin`, `callback/github`, `session`, …), not merely a path below it (the app's own
  * `/auth/login` page is not one). Pass the configuration as `config` so that the routes it opts
- * into (`account.routes`, `backchannelLogout`) count too; without it they do not.
+ * into (`account.routes`, `backchannelLogout`, `twoFactor`) count too; without it they do not.
  *
  * @example
  * ```ts

@@ -45,6 +45,15 @@ export interface DefaultJWT extends Record<string, unknown> {
   sessionVersion?: number
   /** Seconds since the epoch when `sessionVersion` was last checked against the adapter. */
   versionCheckedAt?: number
+  /**
+   * With `twoFactor`: the session's assurance level (1 or 2). Gatehouse's own, like the next two:
+   * whatever a `jwt` callback returns for them is replaced.
+   */
+  aal?: 1 | 2
+  /** With `twoFactor`: the RFC 8176 methods the session was authenticated with. */
+  amr?: string[]
+  /** With `twoFactor`: seconds since the epoch of the last second-factor check. */
+  secondFactorAt?: number
 }
 
 /** The session token's claims; augment this interface to type your own. */

@@ -1,6 +1,6 @@
 /**
  * The sign-in email every built-in email provider sends, the same as Auth.js's: a subject, a
- * plain-text body, and an HTML body with one themed button. Also what the HTTP email providers
+ * plain-text body, and an HTML body with one themed button (or, for a one-time code, the code). Also what the HTTP email providers
  * (Resend, SendGrid, Postmark, Mailgun) share: laying options over defaults, reaching the
  * service through the configured `fetch`, and turning a refusal into an error without secrets.
  *
@@ -27,6 +27,11 @@ export interface EmailMessageParams {
   host: string
   /** `brandColor` colours the button, `buttonText` its label; other fields are not used. */
   theme?: Theme | undefined
+  /**
+   * A one-time code to type instead of a link to follow (an email provider with `code`, or the
+   * email code of two-factor sign-in): the email then shows the code and no button.
+   */
+  code?: string | undefined
 }
 
 /** A sign-in email: its subject and both bodies. */
@@ -74,6 +79,7 @@ function escapeHtml(value: string): string {
  */
 export function emailMessage(params: EmailMessageParams): EmailMessage {
   const { url, host, theme } = params
+  if (params.code !== undefined) return codeMessage(params.code, host)
   const brandColor = escapeHtml(colorOr(theme?.brandColor, DEFAULT_BRAND_COLOR))
   const buttonText = escapeHtml(colorOr(theme?.buttonText, DEFAULT_BUTTON_TEXT))
   // Escape first: the zero-width spaces are markup and must survive as such.
@@ -129,8 +135,24 @@ export function emailMessage(params: EmailMessageParams): EmailMessage {
  * } })
  * ```
  */
-export function verificationEmail(params: Pick<VerificationRequestParams, "url" | "theme">): EmailMessage {
-  return emailMessage({ url: params.url, host: new URL(params.url).host, theme: params.theme })
+export function verificationEmail(params: Pick<VerificationRequestParams, "url" | "theme" | "code">): EmailMessage {
+  return emailMessage({ url: params.url, host: new URL(params.url).host, theme: params.theme, code: params.code })
+}
+
+/** The email carrying a one-time code: the code alone on its line, no link (nothing to click for a scanner). */
+function codeMessage(code: string, host: string): EmailMessage {
+  const escapedHost = escapeHtml(host).replace(/\./g, "&#8203;.")
+  const text = `Your sign-in code for ${host}:\n\n${code}\n\nType it in the browser where you asked for it. If you did not ask for it, you can ignore this email.\n`
+  const html = `
+<body style="background: #f9f9f9;">
+  <div style="background: #fff; max-width: 600px; margin: auto; border-radius: 10px; padding: 20px; font-family: Helvetica, Arial, sans-serif; color: #444; text-align: center;">
+    <p style="font-size: 22px;">Your sign-in code for <strong>${escapedHost}</strong></p>
+    <p style="font-size: 32px; letter-spacing: 6px; font-family: monospace;"><strong>${escapeHtml(code)}</strong></p>
+    <p style="font-size: 16px;">Type it in the browser where you asked for it. If you did not ask for it, you can ignore this email.</p>
+  </div>
+</body>
+`
+  return { subject: `Your sign-in code for ${host}`, text, html }
 }
 
 /** What a built-in email provider factory itself supplies. */
@@ -149,7 +171,9 @@ export type EmailDefaults = Pick<EmailConfig, "id" | "name" | "sendVerificationR
  * ```
  */
 export function emailProvider(defaults: EmailDefaults, options: object = {}): EmailConfig {
-  const result: Record<string, unknown> = { maxAge: 24 * 60 * 60, ...defaults }
+  // A sign-in code lives 10 minutes at most; a link a day.
+  const withCode = "code" in options && (options as { code?: unknown }).code !== undefined
+  const result: Record<string, unknown> = { maxAge: withCode ? 10 * 60 : 24 * 60 * 60, ...defaults }
   for (const [key, value] of Object.entries(options)) {
     if (value !== undefined && key !== "__proto__") result[key] = value
   }
@@ -165,8 +189,10 @@ export interface EmailProviderOptions {
   name?: string
   /** The sender, `auth@example.com` or `Example <auth@example.com>`. */
   from?: string
-  /** Seconds a sign-in link stays valid. Default 1 day. */
+  /** Seconds a sign-in link stays valid. Default 1 day (10 minutes, and at most that, with `code`). */
   maxAge?: number
+  /** Sign in with a code typed on the verify-request page instead of a link. See {@link EmailConfig}. */
+  code?: EmailConfig["code"]
   /** Replaces the built-in sending; gets the link, the address and the provider. */
   sendVerificationRequest?: (params: VerificationRequestParams) => Awaitable<void>
   /** Returns the token put in the link. Default: 32 random bytes as hex. */

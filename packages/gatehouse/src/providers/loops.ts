@@ -31,7 +31,11 @@ export type LoopsConfig = EmailConfig & {
   transactionalId?: string
 }
 
-/** `POST https://app.loops.so/api/v1/transactional`, bearer API key, JSON `{ transactionalId, email, dataVariables: { url } }`. */
+/**
+ * `POST https://app.loops.so/api/v1/transactional`, bearer API key, JSON `{ transactionalId, email,
+ * dataVariables: { url } }`; with a one-time code (`code` providers, two-factor email codes) also
+ * `code`, which the transactional email must then show.
+ */
 async function sendVerificationRequest(params: VerificationRequestParams): Promise<void> {
   const { identifier, provider, url } = params
   const { apiKey, transactionalId } = provider
@@ -44,7 +48,7 @@ async function sendVerificationRequest(params: VerificationRequestParams): Promi
   const response = await providerFetch(provider)("https://app.loops.so/api/v1/transactional", {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ transactionalId, email: identifier, dataVariables: { url } }),
+    body: JSON.stringify({ transactionalId, email: identifier, dataVariables: params.code === undefined ? { url } : { url, code: params.code } }),
   })
   if (!response.ok) throw await serviceError("Loops", response, [apiKey])
 }

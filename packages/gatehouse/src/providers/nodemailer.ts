@@ -13,7 +13,7 @@
  */
 import { InvalidConfig } from "../errors.js"
 import { emailProvider, verificationEmail, type EmailProviderOptions } from "./email-message.js"
-import type { EmailConfig, VerificationRequestParams } from "./types.js"
+import type { EmailConfig, EmailMessageToSend, VerificationRequestParams } from "./types.js"
 
 /**
  * Nodemailer transport options, handed to `nodemailer.createTransport` as they are. The common
@@ -90,14 +90,19 @@ function recipient(entry: unknown): string {
 
 /** Sends the sign-in email with `transport.sendMail`; recipients the server rejected or left pending fail it. */
 async function sendVerificationRequest(params: VerificationRequestParams): Promise<void> {
-  const { identifier, provider } = params
+  const { subject, text, html } = verificationEmail(params)
+  await sendMessage({ to: params.identifier, subject, text, html, provider: params.provider })
+}
+
+/** Sends any message (two-factor security notices) with the provider's transport, failing as the sign-in email does. */
+async function sendMessage(message: EmailMessageToSend): Promise<void> {
+  const { to, subject, text, html, provider } = message
   const server = provider.server as NodemailerServer | undefined
   if (!server || (typeof server !== "string" && typeof server !== "object")) {
     throw new InvalidConfig("Nodemailer requires a `server` configuration")
   }
-  const { subject, text, html } = verificationEmail(params)
   const transport = await transportFor(provider, server)
-  const result = await transport.sendMail({ to: identifier, from: provider.from, subject, text, html })
+  const result = await transport.sendMail({ to, from: provider.from, subject, text, html })
   const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean).map(recipient)
   if (failed.length > 0) throw new Error(`Email (${failed.join(", ")}) could not be sent`)
 }
@@ -118,7 +123,7 @@ async function sendVerificationRequest(params: VerificationRequestParams): Promi
  */
 export function Nodemailer(options: NodemailerOptions = {}): EmailConfig {
   return emailProvider(
-    { id: "nodemailer", name: "Nodemailer", from: "Auth.js <no-reply@authjs.dev>", sendVerificationRequest },
+    { id: "nodemailer", name: "Nodemailer", from: "Auth.js <no-reply@authjs.dev>", sendVerificationRequest, sendMessage },
     options,
   )
 }

@@ -165,8 +165,14 @@ export interface VerificationRequestParams {
   expires: Date
   /** The email provider, options applied. */
   provider: EmailConfig
-  /** The token in the link (only its hash is stored). */
+  /** The token in the link (only its hash is stored); for a one-time code, the code itself. */
   token: string
+  /**
+   * Set when the email carries a one-time code to type instead of a link to follow (a provider
+   * with `code`, or the email code of two-factor sign-in): the same value as `token`. `url` is
+   * then the page where the code is typed, not a sign-in link.
+   */
+  code?: string
   /** The configured theme, for an email that matches the pages. */
   theme: Theme
   /** The sign-in request: its URL and headers, the posted form as a JSON body. */
@@ -236,7 +242,42 @@ export interface EmailConfig extends CommonProviderOptions {
    * refused until the window ends.
    */
   maxAttempts?: number | false
+  /**
+   * Sign in with a one-time code typed on the verify-request page instead of a link: `true` for
+   * 6 digits, or `{ digits }` from 6 to 8. The code works only in the browser that asked for it,
+   * at most 5 wrong tries, and `maxAge` must then be at most 600 seconds (the default then). After
+   * sending, the browser goes to the verify-request page with `provider`, `type` and `email` in
+   * its query; a custom page posts `code`, `email` and `csrfToken` to `callback/<id>`.
+   * `sendVerificationRequest` gets the code as `token` and `code`, and the page as `url`.
+   * `generateVerificationToken` is not used for codes. Default off (links).
+   */
+  code?: true | EmailCodeOptions
+  /**
+   * Sends any message with this provider's transport (the built-in Nodemailer providers have it):
+   * what two-factor security notices go out through. Providers without it cannot send them.
+   */
+  sendMessage?: (message: EmailMessageToSend) => Awaitable<void>
   [option: string]: unknown
+}
+
+/** Options of an email provider's sign-in code (`EmailConfig.code`). */
+export interface EmailCodeOptions {
+  /** Digits of a code: 6 (the default), 7 or 8. */
+  digits?: 6 | 7 | 8
+}
+
+/** A message for {@link EmailConfig.sendMessage}. */
+export interface EmailMessageToSend {
+  /** The recipient's address. */
+  to: string
+  /** The subject line. */
+  subject: string
+  /** The plain-text body. */
+  text: string
+  /** The HTML body. */
+  html: string
+  /** The email provider, options applied. */
+  provider: EmailConfig
 }
 
 /**
@@ -488,6 +529,8 @@ export interface VerifiedWebAuthnRegistration {
     credentialDeviceType: string
     /** Whether the credential is backed up (synced). */
     credentialBackedUp: boolean
+    /** Whether the authenticator verified the user (PIN, biometrics): the UV flag. */
+    userVerified?: boolean
   }
 }
 
@@ -503,6 +546,8 @@ export interface VerifiedWebAuthnAuthentication {
     credentialDeviceType?: string
     /** Whether the credential is backed up (synced). */
     credentialBackedUp?: boolean
+    /** Whether the authenticator verified the user (PIN, biometrics): the UV flag. */
+    userVerified?: boolean
   }
 }
 

@@ -38,6 +38,7 @@
  */
 import assert from "node:assert/strict"
 import type { Adapter } from "../adapters/index.js"
+import { TWO_FACTOR_METHODS } from "../core/assert-config.js"
 import { requireMethods, type ConformanceCase } from "./adapter-conformance/case.js"
 import { conformanceCases } from "./adapter-conformance/index.js"
 
@@ -84,6 +85,8 @@ export const GATEHOUSE_ADDITIONS: readonly (keyof Adapter)[] = Object.freeze([
   "deleteVerificationTokens",
   "hitRateLimit",
   "deleteAuthenticator",
+  "updateSessionAuthentication",
+  ...TWO_FACTOR_METHODS,
 ] satisfies (keyof Adapter)[])
 
 /**

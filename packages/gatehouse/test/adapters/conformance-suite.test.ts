@@ -125,7 +125,100 @@ interface Breakage {
   fails: string[]
 }
 
+/**
+ * Two-factor methods of a store that reads, yields, then writes: each correct alone, but
+ * concurrent callers all pass the check before any of them writes.
+ */
+function racyTwoFactor(memory: MemoryAdapter): Pick<Adapter, "useTotpStep" | "useRecoveryCode"> {
+  return {
+    useTotpStep: async (userId, step) => {
+      const row = await memory.getTwoFactor(userId)
+      await sleep(1)
+      if (!row?.totpSecret || (row.totpLastStep !== null && row.totpLastStep >= step)) return false
+      await memory.useTotpStep(userId, step)
+      return true
+    },
+    useRecoveryCode: async (userId, hash) => {
+      const before = (await memory.getTwoFactor(userId))?.recoveryCodesLeft ?? 0
+      await sleep(1)
+      const used = await memory.useRecoveryCode(userId, hash)
+      return used || (before > 0 && (await memory.getTwoFactor(userId))!.recoveryCodesLeft < before)
+    },
+  }
+}
+
 const breakages: Breakage[] = [
+  {
+    defect: "useTotpStep checks the last step and records the new one with an await in between",
+    adapter: (memory) => ({ ...memory, useTotpStep: racyTwoFactor(memory).useTotpStep }),
+    fails: ["useTotpStep: of concurrent uses of one step exactly one succeeds"],
+  },
+  {
+    defect: "useTotpStep accepts the last step used again (replay)",
+    adapter: (memory) => ({ ...memory, useTotpStep: async (userId, step) => (await memory.useTotpStep(userId, step)) || ((await memory.getTwoFactor(userId))?.totpLastStep === step) }),
+    fails: ["useTotpStep: accepts a later step once, then refuses it and every earlier one"],
+  },
+  {
+    defect: "useRecoveryCode reads and deletes with an await in between",
+    adapter: (memory) => ({ ...memory, useRecoveryCode: racyTwoFactor(memory).useRecoveryCode }),
+    fails: ["useRecoveryCode: of concurrent uses of one code exactly one succeeds"],
+  },
+  {
+    defect: "enableTotp enables whatever secret it is given, pending or not",
+    adapter: (memory) => ({
+      ...memory,
+      enableTotp: async (userId, input) => {
+        if (!(await memory.getUser(userId))) return false
+        await memory.setTotpPendingSecret(userId, input.sealed)
+        return memory.enableTotp(userId, input)
+      },
+    }),
+    fails: ["enableTotp: refuses a pending secret that changed, or none, and changes nothing"],
+  },
+  {
+    defect: "replaceRecoveryCodes adds the new codes to the old ones",
+    adapter: (memory) => {
+      const issued = new Map<string, string[]>()
+      return {
+        ...memory,
+        replaceRecoveryCodes: async (userId, hashes) => {
+          const all = [...(issued.get(userId) ?? []), ...hashes]
+          issued.set(userId, all)
+          await memory.replaceRecoveryCodes(userId, all)
+        },
+      }
+    },
+    fails: ["replaceRecoveryCodes: replaces the set, voiding the old codes, and bumps the trust version"],
+  },
+  {
+    defect: "getSessionAndUser leaves out how the session was authenticated",
+    adapter: (memory) => ({
+      ...memory,
+      getSessionAndUser: async (token) => {
+        const found = await memory.getSessionAndUser(token)
+        return found && { ...found, session: { ...found.session, authentication: null } }
+      },
+    }),
+    fails: [
+      "updateSessionAuthentication: changes how the session was authenticated, as getSessionAndUser returns it",
+      "updateSessionAuthentication: what createSessionDetails recorded is returned by getSessionAndUser and listSessionsByUserId",
+    ],
+  },
+  {
+    defect: "deleteUser leaves the user's second factors behind",
+    adapter: (memory) => {
+      const saved = new Map<string, Awaited<ReturnType<MemoryAdapter["getTwoFactor"]>>>()
+      return {
+        ...memory,
+        deleteUser: async (userId) => {
+          saved.set(userId, await memory.getTwoFactor(userId))
+          return memory.deleteUser(userId)
+        },
+        getTwoFactor: async (userId) => saved.get(userId) ?? memory.getTwoFactor(userId),
+      }
+    },
+    fails: ["deleteUser: removes the user's second factors and recovery codes"],
+  },
   {
     defect: "listAccountsByUserId stops at the first account (a LIMIT 1 left in)",
     adapter: (memory) => ({

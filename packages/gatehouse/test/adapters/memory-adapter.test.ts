@@ -55,7 +55,14 @@ describe("MemoryAdapter", () => {
     session.expires.setFullYear(1999)
     const found = await adapter.getSessionAndUser("s1")
     found!.session.userId = "someone else"
-    expect((await adapter.getSessionAndUser("s1"))?.session).toEqual({ id: expect.any(String), sessionToken: "s1", userId: "u1", expires })
+    expect((await adapter.getSessionAndUser("s1"))?.session).toEqual({ id: expect.any(String), sessionToken: "s1", userId: "u1", expires, authentication: null })
+
+    const secondFactorAt = new Date("2029-01-01T00:00:00Z")
+    await adapter.updateSessionAuthentication("s1", { aal: 2, amr: ["otp"], secondFactorAt })
+    const raised = await adapter.getSessionAndUser("s1")
+    raised!.session.authentication!.amr!.push("pwd")
+    raised!.session.authentication!.secondFactorAt!.setFullYear(1999)
+    expect((await adapter.getSessionAndUser("s1"))?.session.authentication).toEqual({ aal: 2, amr: ["otp"], secondFactorAt })
 
     const account = await adapter.linkAccount({ userId: "u1", type: "oauth", provider: "github", providerAccountId: "a1" })
     account.userId = "someone else"

@@ -130,6 +130,7 @@ describe("PostgresAdapter", () => {
     const found = await PostgresAdapter(counting).getSessionAndUser(session.sessionToken)
     expect(found?.user.name).toBe("One Query")
     expect(found?.session.userId).toBe(user.id)
+    expect(found?.session.authentication).toBeNull()
     expect(texts).toHaveLength(1)
     expect(texts[0]).toMatch(/JOIN/)
   })
@@ -291,10 +292,13 @@ describe("PostgresAdapter", () => {
     expect(await keys()).toEqual([`${prefix}-busy`, `${prefix}-just-ended`])
   })
 
-  test("deleting a user in SQL removes its accounts, sessions and authenticators (ON DELETE CASCADE)", async () => {
+  test("deleting a user in SQL removes its accounts, sessions, authenticators and second factors (ON DELETE CASCADE)", async () => {
     const user = await adapter.createUser(newUser())
     await adapter.linkAccount({ userId: user.id, type: "oauth", provider: "github", providerAccountId: crypto.randomUUID() })
-    await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+    const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+    await adapter.updateSessionAuthentication(session.sessionToken, { aal: 2, amr: ["otp"], secondFactorAt: new Date() })
+    await adapter.setTotpPendingSecret(user.id, "sealed")
+    await adapter.replaceRecoveryCodes(user.id, ["hash"])
     await adapter.createAuthenticator({
       credentialID: crypto.randomUUID(),
       userId: user.id,
@@ -307,16 +311,46 @@ describe("PostgresAdapter", () => {
     expect((await adapter.listAuthenticatorsByUserId(user.id))[0]?.counter).toBe(2 ** 32 - 1)
 
     await pool.query(`DELETE FROM users WHERE id = $1`, [user.id])
-    for (const table of ["accounts", "sessions", "authenticators"]) {
+    for (const table of ["accounts", "sessions", "authenticators", "two_factor", "two_factor_recovery_codes"]) {
       const left = await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE "userId" = $1`, [user.id])
       expect(left.rows[0]?.n, table).toBe(0)
     }
+    const authentication = await pool.query(`SELECT count(*)::int AS n FROM session_authentication WHERE "sessionId" = $1`, [session.id])
+    expect(authentication.rows[0]?.n).toBe(0)
   })
 
   test("rejects a session or account for a user that does not exist (foreign keys)", async () => {
     const nobody = crypto.randomUUID()
     await expect(adapter.createSession({ sessionToken: crypto.randomUUID(), userId: nobody, expires: new Date() })).rejects.toMatchObject({ code: "23503" })
     await expect(adapter.linkAccount({ userId: nobody, type: "oauth", provider: "x", providerAccountId: "y" })).rejects.toMatchObject({ code: "23503" })
+  })
+
+  test("of concurrent replaceRecoveryCodes through a pool of 12 connections, exactly one set of codes stands", async () => {
+    const user = await adapter.createUser(newUser())
+    await adapter.replaceRecoveryCodes(user.id, ["before-1", "before-2"])
+    const sets = Array.from({ length: 10 }, (_, i) => [`set-${i}-a`, `set-${i}-b`, `set-${i}-c`])
+    await Promise.all(sets.map((hashes) => adapter.replaceRecoveryCodes(user.id, hashes)))
+    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(3)
+    expect(await adapter.useRecoveryCode(user.id, "before-1")).toBe(false)
+    const usable: number[] = []
+    for (const [i, hashes] of sets.entries()) if (await adapter.useRecoveryCode(user.id, hashes[0]!)) usable.push(i)
+    expect(usable).toHaveLength(1)
+    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(2)
+  })
+
+  test("an enableTotp racing replaceRecoveryCodes leaves exactly one set of codes standing", async () => {
+    const user = await adapter.createUser(newUser())
+    await adapter.setTotpPendingSecret(user.id, "sealed")
+    const sets = Array.from({ length: 6 }, (_, i) => [`race-${i}-a`, `race-${i}-b`])
+    const [enabled] = await Promise.all([
+      adapter.enableTotp(user.id, { sealed: "sealed", step: 7, recoveryCodeHashes: ["enable-a", "enable-b"] }),
+      ...sets.map((hashes) => adapter.replaceRecoveryCodes(user.id, hashes)),
+    ])
+    expect(enabled).toBe(true)
+    expect((await adapter.getTwoFactor(user.id))?.recoveryCodesLeft).toBe(2)
+    let usable = 0
+    for (const hashes of [["enable-a", "enable-b"], ...sets]) if (await adapter.useRecoveryCode(user.id, hashes[0]!)) usable++
+    expect(usable).toBe(1)
   })
 })
 
@@ -402,6 +436,28 @@ describe("migrate", () => {
     }
   })
 
+  test("reads sessions on a database not migrated since two-factor sign-in came, as recording nothing, until migrate runs", async () => {
+    const older = testSchema()
+    await older.create()
+    try {
+      const p = older.pool()
+      await migrate(p)
+      await p.query("DROP TABLE session_authentication")
+      const stale = PostgresAdapter(p)
+      const user = await stale.createUser(newUser())
+      const session = await stale.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+      const found = await stale.getSessionAndUser(session.sessionToken)
+      expect(found?.user.id).toBe(user.id)
+      expect(found?.session.authentication).toBeNull()
+      await expect(stale.updateSessionAuthentication(session.sessionToken, { aal: 2, amr: ["otp"], secondFactorAt: new Date() })).rejects.toMatchObject({ code: "42P01" })
+      await migrate(p)
+      expect(await stale.updateSessionAuthentication(session.sessionToken, { aal: 2, amr: ["otp"], secondFactorAt: null })).toBe(true)
+      expect((await stale.getSessionAndUser(session.sessionToken))?.session.authentication).toEqual({ aal: 2, amr: ["otp"], secondFactorAt: null })
+    } finally {
+      await older.drop()
+    }
+  })
+
   test("exports its SQL, which runs by hand as well", async () => {
     expect(postgresSchema).toMatch(/CREATE TABLE IF NOT EXISTS users/)
     const byHand = testSchema()
@@ -411,7 +467,19 @@ describe("migrate", () => {
       await p.query(postgresSchema)
       await p.query(postgresSchema)
       const tables = await p.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY 1`, [byHand.name])
-      expect(tables.rows.map((row) => row.tablename)).toEqual(["accounts", "authenticators", "rate_limits", "session_details", "session_versions", "sessions", "users", "verification_token"])
+      expect(tables.rows.map((row) => row.tablename)).toEqual([
+        "accounts",
+        "authenticators",
+        "rate_limits",
+        "session_authentication",
+        "session_details",
+        "session_versions",
+        "sessions",
+        "two_factor",
+        "two_factor_recovery_codes",
+        "users",
+        "verification_token",
+      ])
     } finally {
       await byHand.drop()
     }

@@ -60,6 +60,9 @@ describe("an Auth.js database with rows in it", () => {
       { table_name: "session_versions", data_type: "text" },
       { table_name: "sessions", data_type: "integer" },
       { table_name: "sessions", data_type: "integer" },
+      // Gatehouse's own, for two-factor sign-in: userId matches users.id for the foreign key.
+      { table_name: "two_factor", data_type: "integer" },
+      { table_name: "two_factor_recovery_codes", data_type: "integer" },
       { table_name: "users", data_type: "integer" },
     ])
     const fks = await pool.query(
@@ -72,8 +75,11 @@ describe("an Auth.js database with rows in it", () => {
       // A table migrate creates gets its key inline, checked from the start.
       { table: "authenticators", convalidated: true },
       // Gatehouse's own: its sessionId takes the type of Auth.js's SERIAL sessions.id.
+      { table: "session_authentication", convalidated: true },
       { table: "session_details", convalidated: true },
       { table: "sessions", convalidated: false },
+      { table: "two_factor", convalidated: true },
+      { table: "two_factor_recovery_codes", convalidated: true },
     ])
     // Gatehouse's own table, which Auth.js's schema has no counterpart of.
     const rateLimits = await pool.query(
@@ -93,7 +99,8 @@ describe("an Auth.js database with rows in it", () => {
 
   test("getSessionAndUser reads the session and user Auth.js wrote", async () => {
     expect(await adapter.getSessionAndUser("authjs-session-token")).toEqual({
-      session: { id: sessionId, sessionToken: "authjs-session-token", userId, expires },
+      // Nothing recorded of how Auth.js's session was authenticated: it reads as one factor.
+      session: { id: sessionId, sessionToken: "authjs-session-token", userId, expires, authentication: null },
       user: { id: userId, name: "Ada Lovelace", email: "ada@example.com", emailVerified: verified, image: "https://example.com/ada.png" },
     })
     // The orphan session has no user to join.

@@ -103,7 +103,19 @@ describe("SQLiteAdapter on SQLite", () => {
     SQLiteAdapter(db)
     expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()
-    expect(tables).toEqual(["accounts", "authenticators", "rate_limits", "session_details", "session_versions", "sessions", "users", "verification_token"])
+    expect(tables).toEqual([
+      "accounts",
+      "authenticators",
+      "rate_limits",
+      "session_authentication",
+      "session_details",
+      "session_versions",
+      "sessions",
+      "two_factor",
+      "two_factor_recovery_codes",
+      "users",
+      "verification_token",
+    ])
     const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all()
     expect(indexes).toEqual([
       "accounts_userId_idx",
@@ -152,6 +164,25 @@ describe("SQLiteAdapter on SQLite", () => {
     expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'rate_limits'").pluck().get()).toBe("rate_limits")
     expect((await adapter.getUser("deployed"))?.email).toBe("deployed@example.com")
     expect(await adapter.hitRateLimit("upgraded", 60)).toBe(1)
+  })
+
+  it("upgrades a database of schema version 4: adds the two-factor tables, and its sessions read as not recorded until raised", async () => {
+    const db = open(fresh())
+    for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) db.exec(migration)
+    db.pragma("user_version = 4")
+    db.prepare(`INSERT INTO users (id, email) VALUES ('deployed', 'deployed@example.com')`).run()
+    db.prepare(`INSERT INTO sessions (id, "userId", expires, "sessionToken") VALUES ('row-1', 'deployed', ?, 'sha256:old')`).run(Date.now() + day)
+    db.prepare(`INSERT INTO session_details ("sessionId", created_at) VALUES ('row-1', ?)`).run(Date.now())
+    const adapter = SQLiteAdapter(db)
+    expect(pragma(db, "user_version")).toBe(5)
+    expect((await adapter.getSessionAndUser("sha256:old"))?.session.authentication).toBeNull()
+    const [listed] = await adapter.listSessionsByUserId("deployed")
+    expect(listed?.details).toMatchObject({ aal: null, amr: null, secondFactorAt: null })
+    const secondFactorAt = new Date(Date.now() - 1000)
+    expect(await adapter.updateSessionAuthentication("sha256:old", { aal: 2, amr: ["pwd", "otp"], secondFactorAt })).toBe(true)
+    expect((await adapter.getSessionAndUser("sha256:old"))?.session.authentication).toEqual({ aal: 2, amr: ["pwd", "otp"], secondFactorAt })
+    await adapter.setTotpPendingSecret("deployed", "sealed")
+    expect((await adapter.getTwoFactor("deployed"))?.totpPendingSecret).toBe("sealed")
   })
 
   it("migrates a new file once when several threads open it at the same moment", async () => {
@@ -215,16 +246,23 @@ describe("SQLiteAdapter on SQLite", () => {
         credentialDeviceType: "singleDevice",
         credentialBackedUp: false,
       })
+      await adapter.createSessionDetails(`s-${id}`, { createdAt: new Date(), userAgent: null, idpProvider: null, idpSid: null, aal: 1, amr: ["pwd"], secondFactorAt: null })
+      await adapter.setTotpPendingSecret(id, `sealed-${id}`)
+      await adapter.replaceRecoveryCodes(id, [`hash-${id}`])
     }
 
     // Plain SQL, not the adapter: the foreign keys themselves remove what the user owned.
     db.prepare("DELETE FROM users WHERE id = ?").run(owner.id)
-    for (const table of ["accounts", "sessions", "authenticators"]) {
+    for (const table of ["accounts", "sessions", "authenticators", "two_factor", "two_factor_recovery_codes"]) {
       expect(db.prepare(`SELECT "userId" FROM ${table}`).pluck().all(), table).toEqual([other.id])
     }
+    // A session's authentication goes with its row.
+    expect(count(db, "session_authentication")).toBe(1)
 
     expect(await adapter.deleteUser(other.id)).toEqual(other)
-    for (const table of ["users", "accounts", "sessions", "authenticators"]) expect(count(db, table), table).toBe(0)
+    for (const table of ["users", "accounts", "sessions", "authenticators", "two_factor", "two_factor_recovery_codes", "session_authentication"]) {
+      expect(count(db, table), table).toBe(0)
+    }
   })
 
   it("gives back the session row's own id from every session method, as Auth.js's adapter tests expect", async () => {
@@ -264,6 +302,20 @@ describe("SQLiteAdapter on SQLite", () => {
     expect(await adapters[1].useVerificationToken(token)).toBeNull()
   })
 
+  it("lets one of 50 concurrent uses of a TOTP step, and of a recovery code, succeed across two connections", async () => {
+    const file = fresh()
+    const adapters = [SQLiteAdapter(open(file)), SQLiteAdapter(open(file))] as const
+    const { id } = await adapters[0].createUser(user())
+    await adapters[0].setTotpPendingSecret(id, "sealed")
+    expect(await adapters[1].enableTotp(id, { sealed: "sealed", step: 100, recoveryCodeHashes: ["code-a", "code-b"] })).toBe(true)
+
+    const steps = await Promise.all(Array.from({ length: 50 }, (_, i) => adapters[i % 2]!.useTotpStep(id, 101)))
+    expect(steps.filter(Boolean)).toHaveLength(1)
+    const codes = await Promise.all(Array.from({ length: 50 }, (_, i) => adapters[i % 2]!.useRecoveryCode(id, "code-a")))
+    expect(codes.filter(Boolean)).toHaveLength(1)
+    expect(await adapters[0].getTwoFactor(id)).toMatchObject({ totpLastStep: 101, recoveryCodesLeft: 1 })
+  })
+
   // better-sqlite3 is synchronous, so the race above interleaves calls but never runs two at once.
   // Here two threads really do, each with the adapter on its own connection; how the tokens split
   // between them varies from run to run (SQLite's busy wait lets one side run ahead), but no
@@ -301,6 +353,43 @@ describe("SQLiteAdapter on SQLite", () => {
     }
   })
 
+  it("hands each recovery code, and each TOTP step, to at most one of two threads racing on their own connections", async () => {
+    const name = fresh()
+    const db = open(name)
+    const adapter = SQLiteAdapter(db)
+    const { id } = await adapter.createUser(user())
+    const codes = Array.from({ length: 500 }, (_, i) => `code-${i}`)
+    await adapter.setTotpPendingSecret(id, "sealed")
+    expect(await adapter.enableTotp(id, { sealed: "sealed", step: 0, recoveryCodeHashes: codes })).toBe(true)
+    const steps = Array.from({ length: 500 }, (_, i) => i + 1)
+
+    const start = new Int32Array(new SharedArrayBuffer(4))
+    const worker = new Worker(RACING_TWO_FACTOR_WORKER, {
+      eval: true,
+      workerData: { driver: requireHere.resolve("better-sqlite3"), adapterUrl: compiledAdapterUrl(), file: join(dir, name), userId: id, codes, steps, start },
+    })
+    try {
+      const workerWon = new Promise<{ codes: string[]; steps: number[] }>((resolve, reject) => {
+        worker.once("message", resolve)
+        worker.once("error", reject)
+      })
+      arriveAndWait(start, 2)
+      const mainCodes: string[] = []
+      for (const code of codes) if (await adapter.useRecoveryCode(id, code)) mainCodes.push(code)
+      const mainSteps: number[] = []
+      for (const step of steps) if (await adapter.useTotpStep(id, step)) mainSteps.push(step)
+      const other = await workerWon
+      const wonCodes = [...mainCodes, ...other.codes]
+      expect(wonCodes.length).toBe(codes.length)
+      expect(new Set(wonCodes).size).toBe(codes.length)
+      const wonSteps = [...mainSteps, ...other.steps]
+      expect(new Set(wonSteps).size).toBe(wonSteps.length)
+      expect(await adapter.getTwoFactor(id)).toMatchObject({ recoveryCodesLeft: 0, totpLastStep: 500 })
+    } finally {
+      await worker.terminate()
+    }
+  })
+
   it("keeps everything across close and reopen", async () => {
     const file = fresh()
     const db = open(file)
@@ -330,7 +419,7 @@ describe("SQLiteAdapter on SQLite", () => {
     db.close()
 
     const again = SQLiteAdapter(open(file))
-    expect(await again.getSessionAndUser("st")).toEqual({ session, user: created })
+    expect(await again.getSessionAndUser("st")).toEqual({ session: { ...session, authentication: null }, user: created })
     expect(await again.getAccount("g-1", "google")).toEqual(account)
     expect(await again.getAuthenticator("cred")).toEqual(authenticator)
     expect(await again.useVerificationToken(token)).toEqual(token)
@@ -598,7 +687,7 @@ function compiledAdapterUrl(): string {
   // "#primitives" resolves as the package's own imports map resolves it on Node.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module", imports: { "#primitives": "./primitives/node.js" } }))
   // The adapter and every module it imports at run time, each in its place under src/.
-  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
+  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/two-factor-fields", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
   for (const name of modules) {
     const source = readFileSync(fileURLToPath(new URL(`../../src/${name}.ts`, import.meta.url)), "utf8")
     const { outputText } = ts.transpileModule(source, {
@@ -631,6 +720,21 @@ function arriveAndWait(counter, parties) {
 }`
 
 /** Waits for the start signal, then uses every token once through its own adapter; posts the ones it won. */
+const RACING_TWO_FACTOR_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads")
+const Database = require(workerData.driver)
+import(workerData.adapterUrl).then(async ({ SQLiteAdapter }) => {
+  const adapter = SQLiteAdapter(new Database(workerData.file))
+  ${BARRIER_SOURCE}
+  arriveAndWait(workerData.start, 2)
+  const codes = []
+  for (const code of workerData.codes) if (await adapter.useRecoveryCode(workerData.userId, code)) codes.push(code)
+  const steps = []
+  for (const step of workerData.steps) if (await adapter.useTotpStep(workerData.userId, step)) steps.push(step)
+  parentPort.postMessage({ codes, steps })
+})
+`
+
 const RACING_WORKER = `
 const { parentPort, workerData } = require("node:worker_threads")
 const Database = require(workerData.driver)

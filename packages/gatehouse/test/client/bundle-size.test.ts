@@ -30,6 +30,12 @@ async function bundle(entry: string, external: string[] = []): Promise<{ code: s
   return { code: new TextDecoder().decode(bytes), gzip: gzipSync(bytes, { level: 9 }).length }
 }
 
+/** The second-factor client's budget, gzipped, bundled alone. */
+const TWO_FACTOR_CLIENT_BUDGET = 1_200
+
+/** Marks of the second-factor helpers in a bundle: their routes. */
+const TWO_FACTOR = [/\/totp\/confirm/, /\/recovery-codes/]
+
 /** Marks of the passkey ceremony in a bundle: its options route and the browser's WebAuthn API. */
 const CEREMONY = [/webauthn-options/, /navigator\.credentials/, /parseRequestOptionsFromJSON/]
 
@@ -44,6 +50,15 @@ describe("the browser client a sign-in page loads", () => {
   it("keeps the ceremony out of the React bindings too", async () => {
     const { code } = await bundle(`export { SessionProvider, useSession, signIn, signOut } from "gatehouse-auth/react"`, ["react", "react/*"])
     for (const mark of CEREMONY) expect(code).not.toMatch(mark)
+  })
+
+  it("leaves the second-factor helpers to gatehouse-auth/client/two-factor, which bundles alone within 1.2 KB", async () => {
+    const base = await bundle(`export * from "gatehouse-auth/client"`)
+    for (const mark of TWO_FACTOR) expect(base.code).not.toMatch(mark)
+    const twoFactor = await bundle(`export * from "gatehouse-auth/client/two-factor"`)
+    for (const mark of TWO_FACTOR) expect(twoFactor.code).toMatch(mark)
+    for (const mark of CEREMONY) expect(twoFactor.code).not.toMatch(mark)
+    expect(twoFactor.gzip).toBeLessThanOrEqual(TWO_FACTOR_CLIENT_BUDGET)
   })
 
   it("has the ceremony in gatehouse-auth/webauthn, bundled alone", async () => {

@@ -206,6 +206,25 @@ describe("signing in through a provider account", () => {
       expect((await adapter.getUser(unproven.id!))!.emailVerified).toBeInstanceOf(Date)
     })
 
+    it("loses a second factor set up before the address was proven, and says so", async () => {
+      const { adapter, signIn } = await setup({ strategy: "jwt" })
+      const { user: unproven } = await signIn({ user: octocat, account: gitlab })
+      await adapter.setTotpPendingSecret!(unproven.id!, "sealed-by-the-squatter")
+      await adapter.enableTotp!(unproven.id!, { sealed: "sealed-by-the-squatter", step: 1, recoveryCodeHashes: ["h1"] })
+      const email: Account = { provider: "email", providerAccountId: "octo@example.com", type: "email" }
+      const outcome = await signIn({ user: { email: "octo@example.com" }, account: email })
+      expect(outcome.removed).toMatchObject({ twoFactor: true })
+      expect(await adapter.getTwoFactor!(unproven.id!)).toBeNull()
+    })
+
+    it("reports no second factor removed when there was none", async () => {
+      const { signIn } = await setup({ strategy: "jwt" })
+      await signIn({ user: octocat, account: gitlab })
+      const email: Account = { provider: "email", providerAccountId: "octo@example.com", type: "email" }
+      const outcome = await signIn({ user: { email: "octo@example.com" }, account: email })
+      expect(outcome.removed).not.toHaveProperty("twoFactor")
+    })
+
     it("is not claimed at all (the sign-in fails, nothing changes) when the adapter cannot list its accounts", async () => {
       const { adapter, signIn } = await setup()
       const { user: unproven } = await signIn({ user: octocat, account: gitlab })

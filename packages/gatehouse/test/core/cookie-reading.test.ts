@@ -45,6 +45,8 @@ describe("default cookies", () => {
       nonce: "__Secure-authjs.nonce",
       webauthnChallenge: "__Secure-authjs.challenge",
       emailLinkBinding: "__Secure-authjs.email-link",
+      twoFactor: "__Secure-authjs.two-factor",
+      twoFactorTrust: "__Secure-authjs.two-factor-trust",
     })
     expect(secure.pkceCodeVerifier.options).toEqual({ httpOnly: true, sameSite: "lax", path: "/", secure: true, maxAge: 900 })
     expect(secure.nonce.options.maxAge).toBeUndefined()

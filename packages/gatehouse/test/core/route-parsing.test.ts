@@ -93,4 +93,35 @@ describe("parseRoute", () => {
       else expect(route).toBeUndefined()
     }
   })
+
+  describe("two-factor", () => {
+    const served = { twoFactor: { totp: { issuer: "Acme" } } }
+
+    it("is no route unless twoFactor is configured", () => {
+      for (const path of ["/auth/two-factor", "/auth/two-factor/totp", "/auth/two-factor/status"]) {
+        expect(parseRoute(path, "/auth")).toBeUndefined()
+        expect(parseRoute(path, "/auth", {})).toBeUndefined()
+        expect(parseRoute(path, "/auth", { twoFactor: undefined })).toBeUndefined()
+        expect(parseRoute(path, "/auth", { twoFactor: false })).toBeUndefined()
+      }
+    })
+
+    it("reads two-factor, with slashes tolerated as elsewhere", () => {
+      for (const path of ["/auth/two-factor", "/auth/two-factor/", "/auth//two-factor//"]) {
+        expect(parseRoute(path, "/auth", served)).toEqual({ action: "two-factor", providerId: undefined })
+      }
+    })
+
+    it.each(["totp", "totp/confirm", "recovery-codes", "disable", "status"])("reads two-factor/%s", (subPath) => {
+      expect(parseRoute(`/auth/two-factor/${subPath}`, "/auth", served)).toEqual({ action: "two-factor", providerId: undefined, subPath })
+      expect(parseRoute(`/auth/two-factor/${subPath}/`, "/auth", served)).toEqual({ action: "two-factor", providerId: undefined, subPath })
+    })
+
+    it.each(["two-factor/nope", "two-factor/totp/nope", "two-factor/confirm", "two-factor/totp/confirm/x", "two-factor/%74otp", "two-factor/TOTP", "two-factor/status/x"])(
+      "names no route for %s",
+      (path) => {
+        expect(parseRoute(`/auth/${path}`, "/auth", served)).toBeUndefined()
+      },
+    )
+  })
 })

@@ -6,11 +6,13 @@ const classes = Object.entries(errors).filter(
   (entry): entry is [string, typeof AuthError] => typeof entry[1] === "function" && entry[1].prototype instanceof Error,
 )
 
-const clientSafe = ["SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod", "CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
+const clientSafe = ["InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable", "RecentAuthRequired", "TwoFactorNotEnrolled", "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod", "CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
   "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "RateLimited",
   "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "InvalidCheck", "UnknownAction", "InvalidProvider"]
 const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
-  "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy"]
+  "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable"]
+/** Errors that send the user back to the second-factor page. */
+const twoFactorKind = ["InvalidTwoFactorCode"]
 // Every class the facts file lists, with its Auth.js type string, and Gatehouse's own additions.
 const expectedTypes: Record<string, string> = {
   AuthError: "AuthError", SignInError: "AuthError", AdapterError: "AdapterError", SharedStoreError: "SharedStoreError", AccessDenied: "AccessDenied",
@@ -32,6 +34,9 @@ const expectedTypes: Record<string, string> = {
   // The account routes and back-channel logout (Gatehouse's own).
   SessionRequired: "SessionRequired", UnknownSession: "UnknownSession", UnknownAccount: "UnknownAccount",
   LastSignInMethod: "LastSignInMethod", InvalidLogoutToken: "InvalidLogoutToken", ProviderUnavailable: "ProviderUnavailable",
+  // Two-factor sign-in (Gatehouse's own).
+  InvalidTwoFactorCode: "InvalidTwoFactorCode", TwoFactorExpired: "TwoFactorExpired", TwoFactorFailed: "TwoFactorFailed", TwoFactorUnavailable: "TwoFactorUnavailable",
+  RecentAuthRequired: "RecentAuthRequired", TwoFactorNotEnrolled: "TwoFactorNotEnrolled",
 }
 
 describe("error classes", () => {
@@ -44,7 +49,7 @@ describe("error classes", () => {
     expect(error).toBeInstanceOf(AuthError)
     expect(error).toBeInstanceOf(Error)
     expect(error.type).toBe(expectedTypes[name])
-    expect(error.kind).toBe(signInKind.includes(name) ? "signIn" : "error")
+    expect(error.kind).toBe(signInKind.includes(name) ? "signIn" : twoFactorKind.includes(name) ? "twoFactor" : "error")
     expect(error.clientSafe).toBe(clientSafe.includes(name))
     expect(isClientError(error)).toBe(clientSafe.includes(name))
     expect(error.name).toBe(cls.type)

@@ -18,7 +18,9 @@ const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbac
   // ...and these, which the request itself got wrong (a lost check cookie, an unknown route or provider).
   "InvalidCheck", "UnknownAction", "InvalidProvider",
   // ...and the account routes' refusals, about the person's own sessions and accounts.
-  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod"]
+  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod",
+  // ...and the second factor's: a wrong or stale code, a missing recent check, no factor to use.
+  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable", "RecentAuthRequired", "TwoFactorNotEnrolled"]
 /**
  * What a client's request or an ordinary sign-in failure causes, logged as one warning line (anyone
  * can cause these as often as they like); every other type is a server fault, logged whole.
@@ -26,9 +28,13 @@ const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbac
 const CLIENT_CAUSED = ["CredentialsSignin", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "MissingCSRF",
   "AccountNotLinked", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "InvalidCheck", "WebAuthnVerificationError",
   "InvalidRequest", "UnknownAction", "InvalidProvider", "JWTSessionError", "InvalidLogoutToken",
-  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod"]
+  "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod",
+  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "RecentAuthRequired", "TwoFactorNotEnrolled"]
 /** Refusals for now: answered with their status and Retry-After, not a redirect. */
 const RETRY_LATER: Record<string, number> = { RateLimited: 429, EmailRateLimited: 429, CredentialsRateLimited: 429, ServerBusy: 503 }
+
+/** Refusals of what the client may not do yet: JSON with their status and type to a JSON call, not a redirect. */
+const JSON_REFUSAL: Record<string, number> = { RecentAuthRequired: 403, TwoFactorNotEnrolled: 409 }
 
 /** The sign-in link of a retry-later page. */
 function buttonLink(html: string): string | undefined {
@@ -49,8 +55,22 @@ describe("errors become responses in one place", () => {
     const instance = new ErrorClass()
     const retryStatus = RETRY_LATER[instance.type]
     if (retryStatus !== undefined) expect(response.status).toBe(retryStatus)
+    const refusalStatus = JSON_REFUSAL[instance.type]
+    if (refusalStatus !== undefined) {
+      // A script's JSON call gets these as JSON; the browser's form (above) gets a page, checked below.
+      const recorded = recordingLogger()
+      const script = new Client(credentialsConfig({ logger: recorded.logger, callbacks: { jwt: () => { throw new ErrorClass("internal detail: db at 10.0.0.7") } } }))
+      const answer = await script.postJson("callback/credentials", { csrfToken: await script.csrfToken(), username: "ada", password: "correct horse" })
+      expect(answer.status).toBe(refusalStatus)
+      const text = await answer.text()
+      expect(JSON.parse(text)).toEqual({ error: instance.type })
+      expect(text).not.toContain("10.0.0.7")
+      expect(answer.headers.getSetCookie()).toEqual([])
+      expect(recorded.lines.filter((line) => line.code === instance.type)).toEqual([{ level: "warn", code: instance.type, message: ["internal detail: db at 10.0.0.7"] }])
+    }
     const location = new URL(retryStatus === undefined ? response.headers.get("location")! : buttonLink(await response.clone().text())!)
     expect(location.origin).toBe(origin)
+    // The second-factor page's errors (kind twoFactor) go to the error page when twoFactor is not configured, as here.
     expect(location.pathname).toBe(instance.kind === "signIn" ? "/auth/signin" : "/auth/error")
     expect(location.searchParams.get("error")).toBe(CLIENT_SAFE.includes(instance.type) ? instance.type : "Configuration")
     expect(location.searchParams.get("code")).toBe(instance instanceof CredentialsSignin ? "credentials" : null)

@@ -250,4 +250,13 @@ describe("isAuthRoute", () => {
   ])("%s → %s", (url, expected) => {
     expect(isAuthRoute(url, "/api/auth")).toBe(expected)
   })
+
+  it("counts the two-factor routes only for a configuration with twoFactor, so the app keeps its own paths otherwise", () => {
+    for (const url of ["/api/auth/two-factor", "/api/auth/two-factor/totp/confirm"]) {
+      expect(isAuthRoute(url, "/api/auth")).toBe(false)
+      expect(isAuthRoute(url, "/api/auth", credentialsConfig())).toBe(false)
+      expect(isAuthRoute(url, "/api/auth", credentialsConfig({ twoFactor: { totp: { issuer: "Acme" } } }))).toBe(true)
+    }
+    expect(isAuthRoute("/api/auth/two-factor/settings", "/api/auth", credentialsConfig({ twoFactor: { totp: { issuer: "Acme" } } }))).toBe(false)
+  })
 })

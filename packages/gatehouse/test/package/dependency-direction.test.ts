@@ -76,6 +76,12 @@ describe("dependency direction", () => {
     expect(fromReact.filter((e) => e.to !== "client/index.ts" && e.to !== "types.ts" && !e.to.startsWith("react/"))).toEqual([])
   })
 
+  it("keeps the second-factor client (gatehouse-auth/client/two-factor) on types of the base client alone", () => {
+    const fromTwoFactor = edges.filter((e) => e.from === "client/two-factor.ts")
+    expect(fromTwoFactor.map((e) => e.to)).toEqual(["client/index.ts"])
+    expect(readFileSync(join(src, "client/two-factor.ts"), "utf8")).toMatch(/^import type \{[^}]*\} from "\.\/index\.js"$/m)
+  })
+
   it("keeps each browser client module free of runtime imports, so each bundles (and is served) alone", () => {
     // gatehouse-auth/webauthn is a browser client module too, apart so that the base client stays small.
     const client = [...sources(join(src, "client")), ...sources(join(src, "webauthn"))]

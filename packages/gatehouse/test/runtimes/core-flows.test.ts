@@ -5,6 +5,8 @@
  * Workers user bundles it), and driven over HTTP from here with the same requests and assertions:
  * credentials sign-in, session read, `getToken`, sign-out, and an OAuth sign-in against a
  * GitHub-shaped server on loopback, which the runtime's server calls with its own `fetch`.
+ * Under /mfa, a sign-in that enrols an authenticator app before its session (Web Crypto HMAC-SHA-1,
+ * the sealed secret, the QR code) on each runtime too.
  *
  * Run it alone: `npm run build && npx vitest run packages/gatehouse/test/runtimes`.
  */
@@ -21,6 +23,7 @@ import { startGitHubLikeServer, type GitHubLikeServer } from "../support/github-
 import { nodeRelease } from "../support/node-release.js"
 import { packedPackage } from "../support/packed-package.js"
 import { runtimeTools, type RuntimeTools } from "../support/runtime-tools.js"
+import { base32Decode, totpNow } from "../support/totp-reference.js"
 
 const appSource = fileURLToPath(new URL("./app", import.meta.url))
 const readme = readFileSync(fileURLToPath(new URL("../../../../README.md", import.meta.url)), "utf8")
@@ -116,7 +119,7 @@ beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), "gatehouse-runtime-app-"))
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "runtime-app", private: true, type: "module" }))
   for (const file of readdirSync(appSource)) copyFileSync(join(appSource, file), join(app, file))
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", packedPackage()], { cwd: app, stdio: "pipe" })
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", packedPackage(), "uqr@0.1.3"], { cwd: app, stdio: "pipe" })
   for (const runtime of runtimes) runtime.prepare?.({ app, tools })
   // Picked once everything is installed, so the servers start right after.
   for (const runtime of runtimes) ports.set(runtime.name, await freePort([...ports.values()]))
@@ -152,8 +155,8 @@ class Visitor {
     )
   }
 
-  async csrfToken(): Promise<string> {
-    const response = await this.get("/auth/csrf")
+  async csrfToken(basePath = "/auth"): Promise<string> {
+    const response = await this.get(`${basePath}/csrf`)
     expect(response.status).toBe(200)
     const { csrfToken } = (await response.json()) as { csrfToken: string }
     expect(csrfToken).toMatch(/^[0-9a-f]{64}$/)
@@ -286,6 +289,27 @@ for (const runtime of runtimes) {
         user: { name: "The Octocat", email: "octocat@users.example", image: "https://avatars.example/u/1001" },
         expires: expect.any(String),
       })
+    })
+
+    it("asks for a second factor: enrols an authenticator app before any session, then signs in at aal 2", async () => {
+      const visitor = new Visitor(origin)
+      const first = await visitor.post("/mfa/callback/credentials", { csrfToken: await visitor.csrfToken("/mfa"), username: "ada", password: PASSWORD, callbackUrl: `${origin}/dashboard` })
+      expect(first.status, server!.output()).toBe(302)
+      expect(first.headers.get("location")).toBe(`${origin}/mfa/two-factor`)
+      expect(visitor.jar.get(SESSION_COOKIE)).toBeUndefined()
+      expect(await visitor.json("/mfa/session")).toBeNull()
+
+      // The enrolment page: the secret sealed and stored, its QR code drawn, the key as text.
+      const page = await visitor.get("/mfa/two-factor")
+      expect(page.status, server!.output()).toBe(200)
+      const html = await page.text()
+      expect(html).toMatch(/<svg[^>]*role="img"/)
+      const key = base32Decode(html.match(/id="totp-secret">([A-Z2-7 ]+)</)![1]!)
+      const field = (name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))![1]!
+      const confirm = await visitor.post("/mfa/two-factor/totp/confirm", { csrfToken: field("csrfToken"), ref: field("ref"), code: totpNow(key) })
+      expect(confirm.status, server!.output()).toBe(200)
+      expect(await confirm.text()).toMatch(/[0-9a-z]{5}(?:-[0-9a-z]{5}){4}/)
+      expect(await visitor.json("/mfa/session")).toMatchObject({ user: { email: "ada@example.test" }, authentication: { aal: 2, amr: ["pwd", "otp", "mfa"] } })
     })
 
     // Last: a runtime that lacks something the library uses shows up here as a warning or an

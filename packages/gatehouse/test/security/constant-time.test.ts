@@ -203,6 +203,16 @@ describe("no secret is compared with === in src/", () => {
       "compares a config value with the exported skipCSRFCheck symbol; no secret on either side",
     "core/sessions/access-token-refresh.ts: current.refresh_token !== account.refresh_token":
       "both sides come from the database (the row now vs. the row this request read); no client input reaches either",
+    "adapters/memory.ts: row.totpPendingSecret !== sealed":
+      "a compare-and-set of two sealed secrets the server made (the stored one and the one it read back before confirming); no client input reaches either",
+    "adapters/memory.ts: row.totpSecret !== previousSealed":
+      "a compare-and-set of two sealed secrets the server made (rotation re-seals what it read); no client input reaches either",
+    "testing/adapter-conformance/session-authentication.ts: row.sessionToken === recorded.sessionToken":
+      "the conformance suite finds the row it created among an adapter's answers; test fixtures, no request reaches it",
+    "testing/adapter-conformance/session-authentication.ts: row.sessionToken === empty.sessionToken":
+      "the conformance suite finds the row it created among an adapter's answers; test fixtures, no request reaches it",
+    "testing/adapter-conformance/session-authentication.ts: row.sessionToken === plain.sessionToken":
+      "the conformance suite finds the row it created among an adapter's answers; test fixtures, no request reaches it",
     "testing/adapter-conformance/session-details.ts: row.sessionToken === detailed.sessionToken":
       "the conformance suite finds the row it created among an adapter's answers; test fixtures, no request reaches it",
     "testing/adapter-conformance/session-details.ts: row.sessionToken === bare.sessionToken":

@@ -12,6 +12,7 @@
 import express from "express"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import type { AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { defaultCookies, type CookiesOptions } from "../../src/cookies/defaults.js"
 import { ServerAuth } from "../../src/express/index.js"
@@ -20,11 +21,15 @@ import { Passkey } from "../../src/providers/passkey.js"
 import type { OAuthConfig } from "../../src/providers/types.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ada, Client, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { enrol, totpNow } from "../two-factor/bypass-matrix-helpers.js"
 
 type Kind = keyof CookiesOptions
 
 /** Every cookie kind Gatehouse has, read from the defaults themselves. */
-const KINDS = Object.keys(defaultCookies(true)) as Kind[]
+const ALL_KINDS = Object.keys(defaultCookies(true)) as Kind[]
+
+/** The kinds driven through a real flow below: all of them. */
+const KINDS = ALL_KINDS
 
 /** The name of each kind without prefix: Auth.js's names, which Gatehouse keeps. */
 const BASE_NAMES: Record<Kind, string> = {
@@ -37,6 +42,8 @@ const BASE_NAMES: Record<Kind, string> = {
   webauthnChallenge: "authjs.challenge",
   // Gatehouse's own: Auth.js binds no link to a browser.
   emailLinkBinding: "authjs.email-link",
+  twoFactor: "authjs.two-factor",
+  twoFactorTrust: "authjs.two-factor-trust",
 }
 
 const SESSION_MAX_AGE = 30 * 24 * 60 * 60
@@ -57,6 +64,10 @@ const LIFETIMES: Record<Kind, { maxAge: number | undefined; expiresIn: number | 
   webauthnChallenge: { maxAge: CHECK_LIFETIME, expiresIn: CHECK_LIFETIME },
   // As long as the link it binds (a day by default).
   emailLinkBinding: { maxAge: 24 * 60 * 60, expiresIn: 24 * 60 * 60 },
+  // A sign-in waits at most 5 minutes for its second factor.
+  twoFactor: { maxAge: 5 * 60, expiresIn: 5 * 60 },
+  // twoFactor.trustDevice.maxAge of the app below.
+  twoFactorTrust: { maxAge: 30 * 24 * 60 * 60, expiresIn: 30 * 24 * 60 * 60 },
 }
 
 /** An OAuth provider with all three checks. Signing in only redirects to it, so nothing listens there. */
@@ -72,19 +83,26 @@ const idp: OAuthConfig = {
   userinfo: "https://idp.test/userinfo",
 }
 
-/** One app that can set every cookie: credentials, an OAuth provider with every check, passkeys. */
+/**
+ * One app that can set every cookie: credentials, an OAuth provider with every check, passkeys,
+ * two-factor sign-in (asked only of users who enrolled, so the other flows sign in at once).
+ */
 function appConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
+  const adapter = MemoryAdapter()
   return {
     secret,
     trustHost: true,
     logger: recordingLogger().logger,
-    adapter: MemoryAdapter(),
+    adapter,
     session: { strategy: "jwt" },
     experimental: { enableWebAuthn: true },
+    twoFactor: { totp: { issuer: "Cookie tests" }, trustDevice: { maxAge: 30 * 24 * 60 * 60 } },
     providers: [
       Credentials({
         credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) => (username === "ada" && password === "correct horse" ? { ...ada } : null),
+        // The stored Ada once a two-factor driver stored her (her factor is kept by her id).
+        authorize: async ({ username, password }) =>
+          username === "ada" && password === "correct horse" ? ((await adapter.getUserByEmail(ada.email!)) ?? { ...ada }) : null,
       }),
       idp,
       Passkey(),
@@ -95,7 +113,7 @@ function appConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
 }
 
 /** The flow that makes Gatehouse set each kind of cookie; returns every Set-Cookie line of its last step. */
-const DRIVERS: Record<Kind, (client: Client) => Promise<string[]>> = {
+const DRIVERS: Partial<Record<Kind, (client: Client) => Promise<string[]>>> = {
   sessionToken: async (client) => (await client.signIn()).headers.getSetCookie(),
   callbackUrl: async (client) => (await client.get(`signin?callbackUrl=${encodeURIComponent(`${client.origin}/dashboard`)}`)).headers.getSetCookie(),
   csrfToken: async (client) => (await client.get("csrf")).headers.getSetCookie(),
@@ -104,6 +122,26 @@ const DRIVERS: Record<Kind, (client: Client) => Promise<string[]>> = {
   nonce: (client) => oauthSignIn(client),
   webauthnChallenge: async (client) => (await client.get("webauthn-options/passkey")).headers.getSetCookie(),
   emailLinkBinding: async (client) => (await client.postForm("signin/email", { email: "ada@app.test", csrfToken: await client.csrfToken() })).headers.getSetCookie(),
+  twoFactor: async (client) => {
+    await enrolAda(client)
+    const response = await client.signIn()
+    expect(response.headers.get("location")).toBe(`${client.origin}/auth/two-factor`)
+    return response.headers.getSetCookie()
+  },
+  twoFactorTrust: async (client) => {
+    const key = await enrolAda(client)
+    await client.signIn()
+    const response = await client.postForm("two-factor", { code: totpNow(key), method: "totp", trustDevice: "on", csrfToken: await client.csrfToken() })
+    expect(response.headers.get("location")).toBe(client.origin)
+    return response.headers.getSetCookie()
+  },
+}
+
+/** Stores Ada with an authenticator app enabled; returns its key. */
+async function enrolAda(client: Client): Promise<Uint8Array> {
+  const adapter = client.config.adapter!
+  const stored = await adapter.createUser!({ ...ada, id: "", emailVerified: null } as AdapterUser)
+  return enrol(adapter, stored.id)
 }
 
 async function oauthSignIn(client: Client): Promise<string[]> {
@@ -177,17 +215,20 @@ function expectLifetime(kind: Kind, cookie: SetCookie, before: number, after: nu
 
 async function drive(kind: Kind, client: Client): Promise<{ lines: string[]; before: number; after: number }> {
   const before = Date.now()
-  const lines = await DRIVERS[kind](client)
+  const driver = DRIVERS[kind]
+  if (!driver) throw new Error(`No flow sets the ${kind} cookie yet`)
+  const lines = await driver(client)
   return { lines, before, after: Date.now() }
 }
 
 describe("the cookie kinds this file covers", () => {
   it("are exactly the kinds in src/cookies/defaults.ts", () => {
-    expect(KINDS.length).toBeGreaterThanOrEqual(7)
+    expect(KINDS.length).toBeGreaterThanOrEqual(8)
     expect([...KINDS].sort()).toEqual(Object.keys(DRIVERS).sort())
-    expect([...KINDS].sort()).toEqual(Object.keys(BASE_NAMES).sort())
-    expect([...KINDS].sort()).toEqual(Object.keys(LIFETIMES).sort())
+    expect([...ALL_KINDS].sort()).toEqual(Object.keys(BASE_NAMES).sort())
+    expect([...ALL_KINDS].sort()).toEqual(Object.keys(LIFETIMES).sort())
   })
+
 })
 
 describe.each([

@@ -184,6 +184,10 @@ const POST_WITHOUT_TOKEN: Record<AuthAction, string | Partial<Record<ProviderTyp
     email: "InvalidLogoutToken",
     webauthn: "InvalidLogoutToken",
   },
+  // Served only with `twoFactor`, which this configuration lacks (its adapter has no two-factor
+  // methods yet); with it, every POST below two-factor is CSRF-checked in the route entry
+  // (flow/route-table-two-factor.test.ts).
+  "two-factor": "UnknownAction",
   csrf: "UnknownAction",
   providers: "UnknownAction",
   error: "UnknownAction",

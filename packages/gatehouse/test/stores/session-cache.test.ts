@@ -183,6 +183,54 @@ describe("the database-session cache", () => {
     expect(await browser.session()).toMatchObject({ user: { name: "Countess" } })
   })
 
+  it("serves a session's authentication from the store with its date, and shows it raised on every instance at once", async () => {
+    const { raw, adapter, reads } = await database()
+    const prefix = randomPrefix()
+    const [a, b] = [resolveConfig(instance(adapter, prefix)).adapter!, resolveConfig(instance(adapter, prefix)).adapter!]
+    const token = storedKey(crypto.randomUUID())
+    await raw.createSession({ sessionToken: token, userId: adaId, expires: new Date(Date.now() + 3600_000) })
+    const signedInWith = { aal: 2 as const, amr: ["hwk", "user"], secondFactorAt: new Date(Date.now() - 60_000) }
+    await raw.createSessionDetails(token, { createdAt: new Date(), userAgent: null, idpProvider: null, idpSid: null, ...signedInWith })
+    // The second read is the store's copy: its date must come back a Date.
+    for (const cached of [a, b]) expect((await cached.getSessionAndUser!(token))?.session.authentication).toEqual(signedInWith)
+    expect(reads.count).toBe(1)
+
+    const raised = { aal: 2 as const, amr: ["pwd", "otp", "mfa"], secondFactorAt: new Date(Date.now() - 1000) }
+    expect(await b.updateSessionAuthentication!(token, raised)).toBe(true)
+    for (const cached of [a, b]) expect((await cached.getSessionAndUser!(token))?.session.authentication).toEqual(raised)
+    expect(reads.count).toBe(3)
+  })
+
+  it("does not cache a session's old authentication from a read in flight when it was raised", async () => {
+    const { raw } = await database()
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let holdNext = true
+    // A read that fetched the row before the step-up and reaches the cache after it.
+    const slow: Adapter = {
+      ...raw,
+      getSessionAndUser: async (token) => {
+        const found = await raw.getSessionAndUser(token)
+        if (holdNext) {
+          holdNext = false
+          await gate
+        }
+        return found
+      },
+    }
+    const prefix = randomPrefix()
+    const [a, b] = [resolveConfig(instance(slow, prefix)).adapter!, resolveConfig(instance(raw, prefix)).adapter!]
+    const token = storedKey(crypto.randomUUID())
+    await raw.createSession({ sessionToken: token, userId: adaId, expires: new Date(Date.now() + 3600_000) })
+    const inFlight = a.getSessionAndUser!(token)
+    await sleep(50)
+    const raised = { aal: 2 as const, amr: ["otp"], secondFactorAt: new Date() }
+    expect(await b.updateSessionAuthentication!(token, raised)).toBe(true)
+    release()
+    expect((await inFlight)?.session.authentication).toBeNull()
+    for (const cached of [a, b]) expect((await cached.getSessionAndUser!(token))?.session.authentication).toEqual(raised)
+  })
+
   it("does not put back a session a sign-out deleted while its read was in flight", async () => {
     const { raw } = await database()
     let release: () => void = () => {}

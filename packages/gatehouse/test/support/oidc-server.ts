@@ -88,7 +88,7 @@ export interface OidcFailures {
    * While set, ID tokens from the token endpoint get these claims overwritten (e.g. `{ iss }` or
    * `{ nonce }`), re-signed with the provider's real key so only the claim is wrong.
    */
-  idTokenClaims: Record<string, string | number | boolean> | undefined
+  idTokenClaims: Record<string, string | number | boolean | string[]> | undefined
 }
 
 export interface OidcServer {

@@ -28,9 +28,14 @@ export class SoftwareAuthenticator {
   private readonly privateKey: KeyObject
   private readonly coseKey: Buffer
 
-  constructor(options: { credentialId?: Buffer; countSignatures?: boolean } = {}) {
+  /**
+   * `userVerified: false` makes a security key that only tests presence (no PIN or biometric): the
+   * UV flag is left out of every response. Default true.
+   */
+  constructor(options: { credentialId?: Buffer; countSignatures?: boolean; userVerified?: boolean } = {}) {
     this.credentialId = options.credentialId ?? randomBytes(16)
     this.countSignatures = options.countSignatures ?? true
+    this.uvFlag = options.userVerified === false ? 0 : 0x04
     const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
     this.privateKey = privateKey
     const jwk = publicKey.export({ format: "jwk" })
@@ -47,28 +52,29 @@ export class SoftwareAuthenticator {
   }
 
   private readonly countSignatures: boolean
+  private readonly uvFlag: number
 
   /** The base64url id browsers and options use. */
   get id(): string {
     return this.credentialId.toString("base64url")
   }
 
-  /** A registration response (`navigator.credentials.create()`), user present and verified. */
+  /** A registration response (`navigator.credentials.create()`), user present (and verified, unless made without). */
   register({ challenge, origin, rpId }: CeremonyInput): CredentialJSON {
     const clientData = clientDataJSON("webauthn.create", challenge, origin)
     const idLength = Buffer.alloc(2)
     idLength.writeUInt16BE(this.credentialId.length)
     // Flags: user present (0x01), user verified (0x04), attested credential data (0x40).
-    const authData = Buffer.concat([sha256(rpId), Buffer.from([0x45]), counterBytes(this.counter), Buffer.alloc(16), idLength, this.credentialId, this.coseKey])
+    const authData = Buffer.concat([sha256(rpId), Buffer.from([0x41 | this.uvFlag]), counterBytes(this.counter), Buffer.alloc(16), idLength, this.credentialId, this.coseKey])
     const attestationObject = cbor(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map<unknown, unknown>()], ["authData", authData]]))
     return this.credential({ clientDataJSON: clientData.toString("base64url"), attestationObject: attestationObject.toString("base64url"), transports: ["internal"] })
   }
 
-  /** An authentication response (`navigator.credentials.get()`), user present and verified. */
+  /** An authentication response (`navigator.credentials.get()`), user present (and verified, unless made without). */
   authenticate({ challenge, origin, rpId }: CeremonyInput): CredentialJSON {
     if (this.countSignatures) this.counter++
     const clientData = clientDataJSON("webauthn.get", challenge, origin)
-    const authData = Buffer.concat([sha256(rpId), Buffer.from([0x05]), counterBytes(this.counter)])
+    const authData = Buffer.concat([sha256(rpId), Buffer.from([0x01 | this.uvFlag]), counterBytes(this.counter)])
     const signature = sign("sha256", Buffer.concat([authData, sha256(clientData)]), this.privateKey)
     return this.credential({
       clientDataJSON: clientData.toString("base64url"),

@@ -12,6 +12,7 @@ import {
   InvalidRequest,
   LastSignInMethod,
   MissingCSRF,
+  RecentAuthRequired,
   SessionRequired,
   UnknownAccount,
   UnknownSession,
@@ -19,11 +20,13 @@ import {
 import type { Cookie } from "../../cookies/defaults.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
+import { postedCallbackUrl } from "../request-shape.js"
 import { logError } from "../logger.js"
 import { currentUser } from "../sessions/index.js"
 import { requireProvider } from "../actions/signin.js"
 import { listActiveSessions, revokeActiveSession, revokeOtherSessions } from "./active-sessions.js"
 import { listLinkedAccounts, unlinkLinkedAccount } from "./linked-accounts.js"
+import { assertRecentForAccountChange } from "./recent-second-factor.js"
 
 /** `GET sessions`: the user's sessions. */
 export function sessionsList(ctx: RequestContext): Promise<ResponseInternal> {
@@ -41,7 +44,8 @@ export function sessionsChange(ctx: RequestContext): Promise<ResponseInternal> {
     if (typeof revoke === "string" && revoke !== "") await revokeActiveSession(ctx, revoke)
     else if (revokeOthers === "true" || revokeOthers === true) cookies = (await revokeOtherSessions(ctx)).cookies
     else throw new InvalidRequest("POST sessions needs revoke=<session id> or revokeOthers=true")
-    if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl, cookies }
+    const back = postedCallbackUrl(ctx)
+    if (back !== undefined) return { redirect: back, cookies }
     return jsonResponse({ sessions: jwtListing ?? (await listActiveSessions(ctx)) }, { noCache: true, cookies })
   })
 }
@@ -60,7 +64,8 @@ export function accountsChange(ctx: RequestContext): Promise<ResponseInternal> {
       throw new InvalidRequest("POST accounts needs unlink=<provider> and providerAccountId")
     }
     await unlinkLinkedAccount(ctx, { provider: unlink, providerAccountId })
-    if (postedCallbackUrl(ctx)) return { redirect: ctx.callbackUrl }
+    const back = postedCallbackUrl(ctx)
+    if (back !== undefined) return { redirect: back }
     return jsonResponse({ accounts: await listLinkedAccounts(ctx) }, { noCache: true })
   })
 }
@@ -69,7 +74,8 @@ export function accountsChange(ctx: RequestContext): Promise<ResponseInternal> {
  * `POST link/<provider>`: starts an OAuth/OIDC sign-in that links the provider's account to the
  * signed-in user, then returns to `callbackUrl`. A signed-out request is refused rather than
  * signed in, an account another user owns is refused at the callback (`OAuthAccountNotLinked`),
- * and so is a callback where someone else (or nobody) is signed in (`InvalidCheck`).
+ * and so is a callback where someone else (or nobody) is signed in (`InvalidCheck`). A user with a
+ * second factor must have checked it within `twoFactor.freshAge` (`RecentAuthRequired`, 403).
  */
 export async function linkAccount(ctx: RequestContext): Promise<ResponseInternal> {
   if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action link")
@@ -77,6 +83,8 @@ export async function linkAccount(ctx: RequestContext): Promise<ResponseInternal
   if (provider.type !== "oauth" && provider.type !== "oidc") throw new InvalidProvider(`Only OAuth and OIDC providers can be linked, not ${JSON.stringify(provider.id)}`)
   const user = await currentUser(ctx)
   if (!user) throw new SessionRequired("Linking an account needs a signed-in user")
+  // Checked before the provider is even asked: the link would add a way into the account.
+  await assertRecentForAccountChange(ctx, user.id)
   // The user just read goes into the state, so that only they can finish the flow.
   return (await import("../oauth/authorization-url.js")).authorizationRedirect(ctx, provider, user)
 }
@@ -85,14 +93,10 @@ function requireCsrf(ctx: RequestContext): void {
   if (!ctx.csrfVerified) throw new MissingCSRF(`CSRF token was missing during an action ${ctx.request.action}`)
 }
 
-function postedCallbackUrl(ctx: RequestContext): boolean {
-  const value = ctx.request.body?.callbackUrl
-  return typeof value === "string" && value !== ""
-}
-
 const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
   [SessionRequired, 401],
   [MissingCSRF, 403],
+  [RecentAuthRequired, 403],
   [UnknownSession, 404],
   [UnknownAccount, 404],
   [LastSignInMethod, 409],

@@ -16,6 +16,7 @@ import { currentDatabaseSession } from "../sessions/database-strategy.js"
 import { userAgentOf } from "../sessions/idp-session.js"
 import { reissueJwtSession, standingJwtSession } from "../sessions/jwt-strategy.js"
 import { checksVersions, raiseSessionVersion } from "../sessions/session-version.js"
+import { assertRecentForAccountChange } from "./recent-second-factor.js"
 
 /**
  * One of the signed-in user's sessions, as the account routes and functions show it: no token, no
@@ -72,15 +73,18 @@ export async function listActiveSessions(ctx: RequestContext): Promise<ActiveSes
 
 /**
  * Ends one of the request user's other sessions, by its public id.
- * @throws {SessionRequired} without a session; {@link UnknownSession} for an id that is not one of
- *   the user's other live sessions (the current one included: signing out ends that).
+ * @throws {SessionRequired} without a session; `RecentAuthRequired` when the user has a second
+ *   factor and the session did not check it within `twoFactor.freshAge`; {@link UnknownSession}
+ *   for an id that is not one of the user's other live sessions (the current one included:
+ *   signing out ends that).
  */
 export async function revokeActiveSession(ctx: RequestContext, id: string): Promise<void> {
   if (ctx.config.session.strategy === "jwt") {
     await requireJwtSession(ctx)
     throw new UnknownSession("A JWT session can end only the others all at once, or itself by signing out")
   }
-  const { currentId, rows } = await databaseRows(ctx)
+  const { currentId, userId, rows } = await databaseRows(ctx)
+  await assertRecentForAccountChange(ctx, userId)
   const row = rows.find((candidate) => candidate.id === id)
   if (!row) throw new UnknownSession("No session of the signed-in user has that id")
   if (row.id === currentId) throw new UnknownSession("The current session ends by signing out")
@@ -95,7 +99,8 @@ export async function revokeActiveSession(ctx: RequestContext, id: string): Prom
  * written again under the new version (`revoked` is then `null`: nobody knows how many there were).
  *
  * @throws {SessionRequired} without a session; `MissingAdapterMethods` or {@link InvalidConfig}
- *   when JWT sessions are not checked against session versions.
+ *   when JWT sessions are not checked against session versions; `RecentAuthRequired` when the
+ *   user has a second factor and the session did not check it within `twoFactor.freshAge`.
  */
 export async function revokeOtherSessions(ctx: RequestContext): Promise<{ revoked: number | null; cookies: Cookie[] }> {
   const { config } = ctx
@@ -104,10 +109,12 @@ export async function revokeOtherSessions(ctx: RequestContext): Promise<{ revoke
       throw new InvalidConfig("Ending other JWT sessions needs an adapter with session versions and a revocationCheckAge other than false")
     }
     const token = await requireJwtSession(ctx)
+    await assertRecentForAccountChange(ctx, String(token.sub))
     const version = await raiseSessionVersion(config, String(token.sub))
     return { revoked: null, cookies: await reissueJwtSession(ctx, token, version) }
   }
-  const { currentId, rows } = await databaseRows(ctx)
+  const { currentId, userId, rows } = await databaseRows(ctx)
+  await assertRecentForAccountChange(ctx, userId)
   let revoked = 0
   for (const row of rows) {
     if (row.id === currentId) continue
@@ -138,12 +145,12 @@ function currentJwtListing(ctx: RequestContext, token: JWT): ActiveSession {
   }
 }
 
-/** The current row's id and every row of its user, with their details. */
-async function databaseRows(ctx: RequestContext): Promise<{ currentId: string; rows: AdapterSessionListing[] }> {
+/** The current row's id, its user's id, and every row of that user, with their details. */
+async function databaseRows(ctx: RequestContext): Promise<{ currentId: string; userId: string; rows: AdapterSessionListing[] }> {
   const current = await currentDatabaseSession(ctx)
   if (!current) throw new SessionRequired("No session")
   // Without it the current session could not be told from the others, and would be ended with them.
   if (typeof current.session.id !== "string") throw new AdapterError("getSessionAndUser must return the session's id for the account routes")
   const rows = await callAdapter(ctx.config.adapter, "listSessionsByUserId", current.user.id)
-  return { currentId: current.session.id, rows: rows.filter((row) => typeof row.id === "string") }
+  return { currentId: current.session.id, userId: current.user.id, rows: rows.filter((row) => typeof row.id === "string") }
 }

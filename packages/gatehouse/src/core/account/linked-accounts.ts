@@ -9,6 +9,7 @@ import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import type { RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
+import { assertRecentForAccountChange } from "./recent-second-factor.js"
 
 /** One linked account as the account routes and functions show it: which, never its tokens. */
 export interface LinkedAccount {
@@ -53,12 +54,14 @@ export async function listLinkedAccounts(ctx: RequestContext): Promise<LinkedAcc
  * at least one of them restores its account; both may, and then both are refused. The
  * authenticator and the event wait until the unlink stands.
  *
- * @throws {SessionRequired} without a session; {@link UnknownAccount} for an account that is not the
- *   user's; {@link LastSignInMethod} when it is their last way in.
+ * @throws {SessionRequired} without a session; `RecentAuthRequired` when the user has a second
+ *   factor and the session did not check it within `twoFactor.freshAge`; {@link UnknownAccount}
+ *   for an account that is not the user's; {@link LastSignInMethod} when it is their last way in.
  */
 export async function unlinkLinkedAccount(ctx: RequestContext, key: AccountKey): Promise<void> {
   const { config } = ctx
   const user = await requireUser(ctx)
+  await assertRecentForAccountChange(ctx, user.id)
   const accounts = await accountsOf(ctx, user)
   const account = accounts.find((candidate) => sameAccount(candidate, key))
   if (!account) throw new UnknownAccount("The signed-in user has no such account")

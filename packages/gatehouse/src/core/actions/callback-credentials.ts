@@ -6,13 +6,13 @@
 import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, PasswordHashError, RateLimited, ServerBusy } from "../../errors.js"
 import type { CredentialsConfig } from "../../providers/types.js"
 import type { Account, User } from "../../types.js"
-import { emitEvent } from "../events.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
 import { throttleCredentialsAttempt } from "../credentials/rate-limit.js"
 import { jsonRequest } from "../json-request.js"
 import { logError } from "../logger.js"
-import { issueSession, sessionUserFor } from "../sessions/index.js"
+import { sessionUserFor } from "../sessions/index.js"
+import { startSignedInSession } from "../sign-in-session.js"
 import { runSignInCallback } from "../sign-in-callback.js"
 
 /**
@@ -62,9 +62,14 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
   const redirect = await runSignInCallback(ctx, { user, account, credentials })
   if (redirect) return { redirect }
 
-  const cookies = await issueSession(ctx, { user: sessionUser, account, isNewUser: false })
-  await emitEvent(ctx.config, "signIn", { user, account })
-  return { redirect: ctx.callbackUrl, cookies }
+  return startSignedInSession(ctx, {
+    user: sessionUser,
+    account,
+    isNewUser: false,
+    firstFactor: { amr: ["pwd"] },
+    event: { user, account },
+    next: ctx.callbackUrl,
+  })
 }
 
 /**

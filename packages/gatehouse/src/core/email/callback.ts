@@ -7,17 +7,15 @@
  * spends the token.
  * @module
  */
-import type { AdapterUser, VerificationToken } from "../../adapters/index.js"
+import type { VerificationToken } from "../../adapters/index.js"
 import { AdapterError, MissingCSRF, Verification } from "../../errors.js"
 import type { EmailConfig } from "../../providers/types.js"
-import type { Account } from "../../types.js"
 import { pageContextOf } from "../actions/page-context.js"
 import { callAdapter } from "../adapter-call.js"
-import { completeSignIn } from "../complete-sign-in.js"
 import type { ResponseInternal } from "../internal-response.js"
-import { logError } from "../logger.js"
 import { renderConfirmEmailPage } from "../pages/index.js"
 import type { RequestContext } from "../request-context.js"
+import { crossSite, signInWithInvite } from "./address-sign-in.js"
 import { isLinkBoundHere, linkBindingDeletion } from "./link-binding.js"
 import { storedTokens } from "./verification-token.js"
 import { admitTokenAttempt, refuseWrongToken } from "./wrong-tokens.js"
@@ -32,6 +30,10 @@ import { admitTokenAttempt, refuseWrongToken } from "./wrong-tokens.js"
  */
 export async function emailCallback(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
   const { method } = ctx.request
+  // A provider sending codes: the verify-request page posts the code here.
+  if (provider.code !== undefined && method === "POST" && ctx.request.body?.code !== undefined) {
+    return (await import("./sign-in-code.js")).signInWithCode(ctx, provider)
+  }
   const source = method === "POST" ? (ctx.request.body ?? {}) : ctx.request.query
   const token = typeof source.token === "string" ? source.token : ""
   const email = typeof source.email === "string" ? source.email : ""
@@ -60,37 +62,7 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     if (error instanceof Verification) linkEnded()
     throw error
   }
-  const identifier = invite.identifier
-  const { adapter } = ctx.config
-  try {
-    const existing = await callAdapter(adapter, "getUserByEmail", identifier)
-    const user: AdapterUser = existing ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null }
-    const account: Account = { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id }
-    const signedIn = await completeSignIn(ctx, { user, account })
-    linkEnded()
-    return signedIn
-  } catch (error) {
-    // The store failed after the link was spent: nobody signed in with it, so it is given back
-    // (same hash, same expiry) and works once the store does. A refusal by the app spends it.
-    if (error instanceof AdapterError) await giveBack(ctx, invite)
-    else linkEnded()
-    throw error
-  }
-}
-
-/** Stores a spent token again; a failure here is logged, the original one reported. */
-async function giveBack(ctx: RequestContext, invite: VerificationToken): Promise<void> {
-  try {
-    await callAdapter(ctx.config.adapter, "createVerificationToken", invite)
-  } catch (error) {
-    logError(ctx.logger, new AdapterError("A sign-in link spent by a sign-in that failed could not be given back", { cause: error }))
-  }
-}
-
-/** Browsers say where a request came from; anything but this origin did not come from the page. */
-function crossSite(ctx: RequestContext): boolean {
-  const site = ctx.request.headers.get("sec-fetch-site")
-  return site !== null && site !== "same-origin"
+  return signInWithInvite(ctx, provider, invite, linkEnded)
 }
 
 /**

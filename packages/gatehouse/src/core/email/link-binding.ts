@@ -35,6 +35,24 @@ export async function isLinkBoundHere(ctx: RequestContext, token: string): Promi
   return bindings.some((binding) => equalBytes(encoder.encode(held), encoder.encode(binding)))
 }
 
+/** The binding cookie's value for a sign-in code: the code's random nonce, which its stored hash needs. */
+const CODE_BINDING = /^code\.([0-9a-f]{32})$/
+
+/**
+ * The cookie binding a sign-in code to this browser: it holds the random nonce the stored hash of
+ * the code was made with (see ./sign-in-code.ts), so the code proves nothing without this cookie.
+ */
+export function codeBindingCookie(ctx: RequestContext, nonce: string, link: { maxAge: number; expires: Date }): Cookie {
+  const { name, options } = ctx.cookies.emailLinkBinding
+  return { name, value: `code.${nonce}`, options: { ...options, maxAge: link.maxAge, expires: link.expires } }
+}
+
+/** The nonce of the sign-in code this browser asked for, if it holds one. */
+export function codeNonceHere(ctx: RequestContext): string | undefined {
+  const held = ctx.request.cookies.get(ctx.cookies.emailLinkBinding.name)
+  return held ? CODE_BINDING.exec(held)?.[1] : undefined
+}
+
 /** The deletion of the binding cookie. */
 export function linkBindingDeletion(ctx: RequestContext): Cookie {
   const { name, options } = ctx.cookies.emailLinkBinding

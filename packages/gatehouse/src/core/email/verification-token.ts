@@ -37,6 +37,32 @@ export async function storedTokens(ctx: RequestContext, provider: EmailConfig, t
   return Promise.all(secrets.map((secret) => sha256Hex(`${token}${secret}`)))
 }
 
+/** Seconds a sign-in code stays valid unless the provider says otherwise (and at most): 10 minutes. */
+export const DEFAULT_CODE_MAX_AGE = 600
+
+/**
+ * The stored forms of a sign-in `code` sent with `nonce` (held by the asking browser's binding
+ * cookie): a hash of both with the secret, the first to store, the others for a rotation. Short
+ * codes repeat across addresses and requests; bound to the nonce, a stored code is found only
+ * from the browser that asked for it.
+ */
+export async function storedCodeTokens(ctx: RequestContext, provider: EmailConfig, nonce: string, code: string): Promise<string[]> {
+  const secrets = typeof provider.secret === "string" && provider.secret !== "" ? [provider.secret] : ctx.config.secret
+  return Promise.all(secrets.map((secret) => sha256Hex(`gatehouse.email-code\u0000${secret}\u0000${nonce}\u0000${code}`)))
+}
+
+/** Seconds what `provider` sends (a link, a code) stays valid. */
+export function emailTokenLife(provider: EmailConfig): number {
+  return provider.maxAge ?? (provider.code !== undefined ? DEFAULT_CODE_MAX_AGE : DEFAULT_LINK_MAX_AGE)
+}
+
+/** Digits of `provider`'s sign-in codes, or `undefined` when it sends links. */
+export function signInCodeDigits(provider: EmailConfig): number | undefined {
+  const { code } = provider
+  if (code === undefined) return undefined
+  return code === true ? 6 : (code.digits ?? 6)
+}
+
 /** `{origin}{basePath}/callback/<id>?callbackUrl=…&token=…&email=…`, the link the email carries. */
 export function signInLink(ctx: RequestContext, provider: EmailConfig, token: string, identifier: string): string {
   const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl, token, email: identifier })

@@ -15,7 +15,7 @@ import type { EmailConfig } from "../../providers/types.js"
 import { callAdapter } from "../adapter-call.js"
 import { countEvent, secretKeyed } from "../event-counter.js"
 import type { RequestContext } from "../request-context.js"
-import { DEFAULT_LINK_MAX_AGE } from "./verification-token.js"
+import { emailTokenLife } from "./verification-token.js"
 
 /** Wrong tokens for one address before its links are spent, when the provider makes its own tokens. */
 export const DEFAULT_MAX_ATTEMPTS = 5
@@ -33,7 +33,10 @@ interface Guard {
 
 function guardOf(ctx: RequestContext, provider: EmailConfig, identifier: string): Guard | undefined {
   const { maxAttempts } = provider
-  const max = maxAttempts === false ? undefined : typeof maxAttempts === "number" ? maxAttempts : provider.generateVerificationToken ? DEFAULT_MAX_ATTEMPTS : undefined
+  // A sign-in code is short: always counted, never more than DEFAULT_MAX_ATTEMPTS (5) tries.
+  const max = provider.code !== undefined
+    ? Math.min(typeof maxAttempts === "number" ? maxAttempts : DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_ATTEMPTS)
+    : maxAttempts === false ? undefined : typeof maxAttempts === "number" ? maxAttempts : provider.generateVerificationToken ? DEFAULT_MAX_ATTEMPTS : undefined
   if (max === undefined) return undefined
   return {
     max,
@@ -52,7 +55,7 @@ export async function admitTokenAttempt(ctx: RequestContext, provider: EmailConf
   if (!guard) return
   const over = guard.spends
     ? (await guard.count("token-burst", BURST_WINDOW)) > guard.max
-    : (await guard.count("wrong-token", provider.maxAge ?? DEFAULT_LINK_MAX_AGE)) > guard.max
+    : (await guard.count("wrong-token", emailTokenLife(provider))) > guard.max
   if (over) throw tooMany(guard.max)
 }
 
@@ -63,7 +66,7 @@ export async function admitTokenAttempt(ctx: RequestContext, provider: EmailConf
  */
 export async function refuseWrongToken(ctx: RequestContext, provider: EmailConfig, identifier: string): Promise<never> {
   const guard = guardOf(ctx, provider, identifier)
-  if (guard?.spends && (await guard.count("wrong-token", provider.maxAge ?? DEFAULT_LINK_MAX_AGE)) >= guard.max) {
+  if (guard?.spends && (await guard.count("wrong-token", emailTokenLife(provider))) >= guard.max) {
     await callAdapter(ctx.config.adapter, "deleteVerificationTokens", identifier)
     throw tooMany(guard.max)
   }

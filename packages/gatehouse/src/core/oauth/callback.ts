@@ -135,8 +135,22 @@ async function handleCallback(ctx: RequestContext, provider: OAuthConfig): Promi
     ...(vouchesFor(profile, user.email) && { emailProven: true }),
     ...idpSessionOf(provider, tokens),
     ...(offersProviderLogout(provider, as) && { logoutProvider: provider.id }),
+    ...amrOf(provider, tokens),
     signedInUser,
   })
+}
+
+/**
+ * The ID token's `amr` (RFC 8176), as far as it is a short list of single tokens: what a session
+ * records of how the provider authenticated the person. Anything else reads as `fed` (the default).
+ * Its `mfa` is left out: whether two factors were counted is Gatehouse's verdict (aal), and `mfa`
+ * appears in a session's amr only where Gatehouse itself counted two (aal 2).
+ */
+function amrOf(provider: OAuthConfig, tokens: o.TokenEndpointResponse): { amr?: string[] } {
+  const amr = provider.type === "oidc" ? o.getValidatedIdTokenClaims(tokens)?.amr : undefined
+  if (!Array.isArray(amr)) return {}
+  const values = amr.filter((value): value is string => typeof value === "string" && value !== "mfa" && /^[\w.-]{1,32}$/.test(value)).slice(0, 10)
+  return values.length > 0 ? { amr: values } : {}
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The built-in HTML pages: sign-in, sign-out, verify-request and error.
+ * The built-in HTML pages: sign-in, sign-out, verify-request, error and two-factor.
  * @module
  */
 export type { PageContext } from "./page-context.js"
@@ -12,3 +12,5 @@ export { renderErrorPage } from "./error-page.js"
 export { renderConfirmEmailPage } from "./confirm-email-page.js"
 export { renderMethodsRemovedPage } from "./methods-removed-page.js"
 export { renderRetryLaterPage } from "./retry-later-page.js"
+export type { TwoFactorEmailOffer, TwoFactorPageOptions } from "./two-factor-page.js"
+export { renderTwoFactorPage } from "./two-factor-page.js"

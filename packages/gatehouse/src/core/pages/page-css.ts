@@ -29,6 +29,9 @@ export const pageCss =
   "legend{padding:0;margin-bottom:.5rem;font-weight:600}" +
   "label{font-size:.875rem;font-weight:600}" +
   "input{width:100%;padding:.625rem .75rem;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--border);border-radius:8px}" +
+  // A checkbox with its label beside it (the two-factor page's "don't ask again"), not a full-width field.
+  ".check{display:flex;align-items:center;gap:.5rem;font-weight:400}" +
+  ".check input{width:auto;margin:0}" +
   "input:focus,.button:focus-visible{outline:2px solid var(--brand-color);outline-offset:1px}" +
   ".button{display:block;width:100%;margin-top:.5rem;padding:.7rem 1rem;font:inherit;font-weight:600;text-align:center;text-decoration:none;" +
   "color:var(--button-text-color);background:var(--brand-color);border:0;border-radius:8px;cursor:pointer}" +

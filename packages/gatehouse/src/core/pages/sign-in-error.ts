@@ -22,6 +22,9 @@ const texts: ReadonlyMap<string, string> = new Map([
   ["ServerBusy", "The server is busy. Try again in a moment."],
   ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
   ["SessionRequired", "Please sign in to access this page."],
+  ["TwoFactorExpired", "Two-step verification took too long. Sign in again."],
+  ["TwoFactorFailed", "Too many wrong codes. Sign in again."],
+  ["TwoFactorUnavailable", "Two-step verification is required, and this account has no second way to sign in that works here. Sign in another way, or contact support."],
 ])
 
 /** The message shown for a sign-in error code; `Unable to sign in.` for codes it does not know. */

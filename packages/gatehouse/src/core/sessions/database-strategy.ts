@@ -5,10 +5,10 @@
  * browser already had; signing out deletes the row.
  * @module
  */
-import type { Adapter, AdapterSession, AdapterUser } from "../../adapters/index.js"
+import type { Adapter, AdapterSession, AdapterSessionAuthentication, AdapterSessionWithAuthentication, AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AdapterError, AuthError, SessionTokenError, SignOutError } from "../../errors.js"
-import type { EventCallbacks, Session, SessionCallbackParams, User } from "../../types.js"
+import type { EventCallbacks, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
@@ -58,7 +58,8 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
 
     // The token stays out of the callback: whatever the callback returns reaches the browser's
     // JavaScript, and the cookie holding the token is HttpOnly for a reason.
-    const { sessionToken: _token, ...row } = session
+    // Nor how the session was authenticated: that is set after the callback, which cannot change it.
+    const { sessionToken: _token, authentication: storedAuthentication, ...row } = session as AdapterSessionWithAuthentication
     const refused = await refreshStoredTokens(ctx, user.id)
     // The declared type (Auth.js's) has `expires` as string and Date at once; it is the Date.
     const params = {
@@ -71,6 +72,7 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
       throw new AuthError("The session callback must return the session object")
     }
     // No token under `database`; the declared type (Auth.js's) has one always.
+    if (ctx.config.twoFactor) (payload as Session).authentication = sessionAuthenticationOfRow(storedAuthentication)
     await emitEvent(ctx.config, "session", { session: payload as Session } as Parameters<EventCallbacks["session"]>[0])
     return { session: payload as Session, cookies }
   } catch (error) {
@@ -156,6 +158,11 @@ async function storeDetails(ctx: RequestContext, key: string, data: SignInData, 
       userAgent: userAgentOf(ctx.request.headers),
       idpProvider: data.idpSession?.provider ?? data.logoutProvider ?? null,
       idpSid: data.idpSession?.sid ?? null,
+      ...(data.authentication && {
+        aal: data.authentication.aal,
+        amr: [...data.authentication.amr],
+        secondFactorAt: data.authentication.secondFactorAt === null ? null : new Date(data.authentication.secondFactorAt),
+      }),
     })
   } catch (error) {
     await callAdapter(adapter, "deleteSession", key).catch((cleanup: unknown) => logError(ctx.logger, cleanup))
@@ -167,11 +174,11 @@ async function storeDetails(ctx: RequestContext, key: string, data: SignInData, 
  * The request's live session row (its `id`, the key it is stored under) and user; `null` for none.
  * Adapter failures propagate.
  */
-export async function currentDatabaseSession(ctx: RequestContext): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+export async function currentDatabaseSession(ctx: RequestContext): Promise<{ session: AdapterSession; user: AdapterUser; key: string } | null> {
   const sessionToken = sessionStoreOf(ctx).value
   if (!sessionToken) return null
   const found = await liveSession(ctx, sessionToken)
-  return found && { session: found.session, user: found.user }
+  return found && { session: found.session, user: found.user, key: found.key }
 }
 
 /**
@@ -232,4 +239,20 @@ export async function databaseSessionUser(ctx: RequestContext): Promise<AdapterU
 export async function storedUserOf(ctx: RequestContext, user: User): Promise<AdapterUser | null> {
   if (!user.id) return null
   return callAdapter(ctx.config.adapter, "getUser", user.id)
+}
+
+/** `session.authentication` from what the adapter stored beside the row; nothing recorded reads as one factor. */
+export function sessionAuthenticationOfRow(stored: AdapterSessionAuthentication | null | undefined): SessionAuthentication {
+  const secondFactorAt = stored?.secondFactorAt ? new Date(stored.secondFactorAt) : null
+  return {
+    aal: stored?.aal === 2 ? 2 : 1,
+    amr: stored?.amr ? [...stored.amr] : [],
+    secondFactorAt: secondFactorAt && !Number.isNaN(secondFactorAt.getTime()) ? secondFactorAt.toISOString() : null,
+  }
+}
+
+/** How the request's live database session was authenticated; `null` without one. */
+export async function databaseSessionAuthentication(ctx: RequestContext): Promise<SessionAuthentication | null> {
+  const found = await currentDatabaseSession(ctx)
+  return found ? sessionAuthenticationOfRow((found.session as AdapterSessionWithAuthentication).authentication) : null
 }

@@ -4,7 +4,7 @@
  */
 import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
-import type { SessionStrategy, User } from "../../types.js"
+import type { SessionAuthentication, SessionStrategy, User } from "../../types.js"
 import type { RequestContext } from "../request-context.js"
 import type { SessionOrigin, SessionRead, SignInData } from "./jwt-strategy.js"
 
@@ -17,6 +17,7 @@ interface Strategy {
   currentUser(ctx: RequestContext): Promise<AdapterUser | null>
   sessionUser(ctx: RequestContext, user: User): Promise<User | null>
   origin(ctx: RequestContext): Promise<SessionOrigin | null>
+  authentication(ctx: RequestContext): Promise<SessionAuthentication | null>
 }
 
 /**
@@ -34,6 +35,7 @@ const loaders: Record<SessionStrategy, () => Promise<Strategy>> = {
       // The token carries the user itself; nothing needs to be stored.
       sessionUser: async (_ctx, user) => user,
       origin: jwt.jwtSessionOrigin,
+      authentication: jwt.jwtSessionAuthentication,
     }
   },
   database: async () => {
@@ -45,6 +47,7 @@ const loaders: Record<SessionStrategy, () => Promise<Strategy>> = {
       currentUser: database.databaseSessionUser,
       sessionUser: database.storedUserOf,
       origin: database.databaseSessionOrigin,
+      authentication: database.databaseSessionAuthentication,
     }
   },
 }
@@ -88,6 +91,11 @@ export function endSession(ctx: RequestContext): Promise<Cookie[]> {
  */
 export function sessionOrigin(ctx: RequestContext): Promise<SessionOrigin | null> {
   return withStrategy(ctx, (strategy) => strategy.origin(ctx))
+}
+
+/** How the request's standing session was authenticated; `null` without one. */
+export function currentAuthentication(ctx: RequestContext): Promise<SessionAuthentication | null> {
+  return withStrategy(ctx, (strategy) => strategy.authentication(ctx))
 }
 
 /** The stored user whose session this request carries, if any (needs an adapter). */

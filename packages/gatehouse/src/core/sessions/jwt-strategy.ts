@@ -7,7 +7,7 @@ import type { AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, JWTSessionError, SessionTokenError } from "../../errors.js"
 import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
-import type { Account, Profile, Session, SessionCallbackParams, User } from "../../types.js"
+import type { Account, Profile, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
@@ -81,7 +81,7 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
         } as Parameters<typeof config.callbacks.jwt>[0])
     if (returned === null) return { session: null, cookies: store.clean() }
     assertToken(returned)
-    const token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
+    let token = await withSessionClaims(ctx, returned, standing.claims, payload.sub)
     const changed = (): boolean => (defaultCallbacks ? refreshed !== payload || !sameSessionClaims(payload, standing.claims) : changedClaims(token, decodedClaims))
 
     const due =
@@ -98,14 +98,23 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       ...(token.error === REFRESH_ERROR && { error: REFRESH_ERROR }),
     }
     // The default session callback would copy `defaultSession` field for field.
-    const session: unknown = defaultCallbacks
-      ? defaultSession
-      : await config.callbacks.session({
-          session: defaultSession,
-          token,
-          ...(update && { trigger: "update" as const, newSession: update.data }),
-          // The declared type (Auth.js's) has both strategies' fields; under `jwt` there is no user.
-        } as SessionCallbackParams)
+    let session: unknown = defaultSession
+    if (!defaultCallbacks) {
+      const own = ownClaimsOf(token)
+      const subBefore = token.sub
+      session = await config.callbacks.session({
+        session: defaultSession,
+        token,
+        ...(update && { trigger: "update" as const, newSession: update.data }),
+        // The declared type (Auth.js's) has both strategies' fields; under `jwt` there is no user.
+      } as SessionCallbackParams)
+      // As in Auth.js the callback gets the live token and what it changes of the application's
+      // claims is saved; Gatehouse's own (aal, amr, secondFactorAt, sessionVersion, ...) go back
+      // as they were: `Object.assign(token, newSession)` must not raise or re-date the session.
+      // A callback that moved the token to another user (`sub`) does not take the first user's
+      // second factor along, as a moving `jwt` callback does not.
+      token = withOwnClaims(token, token.sub === subBefore ? own : withoutAuthentication(own))
+    }
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
     }
@@ -116,6 +125,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       due || changed()
         ? store.chunk(await config.jwt.encode(tokenParams(ctx, { token, maxAge: lifetimeUntil(ctx, standing.deadline, now) })), { expires: new Date(slid) })
         : []
+    // Set after the session callback, which cannot change it; Auth.js configurations get no new field.
+    if (config.twoFactor) (session as Session).authentication = sessionAuthenticationOf(token)
     await emitEvent(config, "session", { session: session as Session, token })
     return { session: session as Session, cookies }
   } catch (error) {
@@ -147,7 +158,7 @@ type Standing = { deadline: number; checked: boolean; claims: JWT } | null
  * The claims that are Gatehouse's, never the application's: what a `jwt` callback (which may
  * spread the client's update data into the token) returns for them is replaced.
  */
-const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider"] as const
+const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider", "aal", "amr", "secondFactorAt"] as const
 
 /** None of {@link SESSION_CLAIMS}: what most sessions (no absolute lifetime, no revocation) carry. */
 const NO_CLAIMS: JWT = Object.freeze({})
@@ -168,14 +179,16 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   const version = versionOfToken(payload)
   const idpSession = typeof payload.idpSession === "string" ? payload.idpSession : undefined
   const logoutProvider = typeof payload.logoutProvider === "string" ? payload.logoutProvider : undefined
+  const authentication = authenticationClaims(payload)
   const claims: JWT =
-    started === undefined && version === 0 && idpSession === undefined && logoutProvider === undefined
+    started === undefined && version === 0 && idpSession === undefined && logoutProvider === undefined && authentication === undefined
       ? NO_CLAIMS
       : {
           ...(started !== undefined && { signedInAt: started }),
           ...(version !== 0 && { sessionVersion: version }),
           ...(idpSession !== undefined && { idpSession }),
           ...(logoutProvider !== undefined && { logoutProvider }),
+          ...authentication,
         }
   const sub = payload.sub
   if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false, claims }
@@ -200,10 +213,33 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
 function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previousSub: unknown): JWT | Promise<JWT> {
   // Every name of SESSION_CLAIMS, left out by a rest copy: spreading and then deleting them would
   // turn the copy into a slow dictionary object that each later spread of it pays for.
-  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, ...own } = token
+  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, ...own } = token
   const sub = own.sub
   if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return claims === NO_CLAIMS ? own : { ...own, ...claims }
-  return withMovedUserVersion(ctx, own, claims, sub)
+  // At issue (no previous user) the claims are the new session's own, not another user's.
+  return withMovedUserVersion(ctx, own, previousSub === undefined ? claims : withoutAuthentication(claims), sub)
+}
+
+/** A copy of `token`'s {@link SESSION_CLAIMS} (arrays copied too: a callback may change them in place). */
+function ownClaimsOf(token: JWT): JWT {
+  const claims: Record<string, unknown> = {}
+  for (const name of SESSION_CLAIMS) {
+    const value: unknown = token[name]
+    if (value !== undefined) claims[name] = Array.isArray(value) ? [...(value as unknown[])] : value
+  }
+  return claims as JWT
+}
+
+/** `token` with its {@link SESSION_CLAIMS} exactly `claims`: any a callback added, changed or removed go back. */
+function withOwnClaims(token: JWT, claims: JWT): JWT {
+  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, ...rest } = token
+  return { ...rest, ...claims }
+}
+
+/** `claims` without how the session was authenticated: that was about the user the session belonged to. */
+function withoutAuthentication(claims: JWT): JWT {
+  const { aal: _a, amr: _m, secondFactorAt: _f, ...rest } = claims
+  return rest
 }
 
 /** `own` with the session version of `sub`, the user a `jwt` callback moved the session to. */
@@ -230,7 +266,40 @@ function reissueAfterMs(session: RequestContext["config"]["session"], jwt: Reque
 
 /** Whether the decoded token already holds Gatehouse's own claims as they are to be written. */
 function sameSessionClaims(decoded: JWT, claims: JWT): boolean {
-  return SESSION_CLAIMS.every((claim) => decoded[claim] === claims[claim])
+  return SESSION_CLAIMS.every((claim) => (claim === "amr" ? sameAmr(decoded.amr, claims.amr) : decoded[claim] === claims[claim]))
+}
+
+/** Whether two `amr` claims hold the same values in the same order (arrays are never `===`). */
+function sameAmr(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((value, index) => value === b[index])
+}
+
+/**
+ * The two-factor claims of a decoded token (`aal`, `amr`, `secondFactorAt`), kept only in their
+ * own shape; `undefined` for a token without them (no `twoFactor`, or issued before it).
+ */
+function authenticationClaims(payload: JWT): JWT | undefined {
+  const { aal, amr, secondFactorAt } = payload
+  if (aal !== 1 && aal !== 2) return undefined
+  return {
+    aal,
+    amr: Array.isArray(amr) ? amr.filter((value): value is string => typeof value === "string") : [],
+    ...(typeof secondFactorAt === "number" && Number.isFinite(secondFactorAt) && { secondFactorAt }),
+  }
+}
+
+/**
+ * `session.authentication` from the token's claims; a token without them reads as one factor.
+ */
+export function sessionAuthenticationOf(token: JWT): SessionAuthentication {
+  const claims = authenticationClaims(token)
+  if (!claims) return { aal: 1, amr: [], secondFactorAt: null }
+  return {
+    aal: claims.aal as 1 | 2,
+    amr: [...(claims.amr as string[])],
+    secondFactorAt: typeof claims.secondFactorAt === "number" ? new Date(claims.secondFactorAt * 1000).toISOString() : null,
+  }
 }
 
 /**
@@ -280,6 +349,8 @@ export interface SignInData {
   idpSession?: IdpSession
   /** The OIDC provider whose end-session endpoint can end the provider's session too (RP-initiated logout). */
   logoutProvider?: string
+  /** How the session was authenticated; present only with `twoFactor` configured (no claims otherwise). */
+  authentication?: SessionAuthentication
 }
 
 /**
@@ -318,6 +389,12 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
     ...(config.backchannelLogout && data.idpSession && checksVersions(config) && { idpSession: await idpSessionKey(data.idpSession) }),
     // Which provider the session came from, when it can be signed out of there too; never a token.
     ...(data.logoutProvider !== undefined && { logoutProvider: data.logoutProvider }),
+    // Set here, after the `jwt` callback, which therefore cannot change them.
+    ...(data.authentication && {
+      aal: data.authentication.aal,
+      amr: [...data.authentication.amr],
+      ...(data.authentication.secondFactorAt !== null && { secondFactorAt: Math.floor(Date.parse(data.authentication.secondFactorAt) / 1000) }),
+    }),
   }
   const token = await withSessionClaims(ctx, returned, claims, undefined)
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
@@ -422,14 +499,40 @@ export async function jwtSessionOrigin(ctx: RequestContext): Promise<SessionOrig
  * again under `sessionVersion`, just raised to end the user's other sessions: this one goes on.
  * Its claims stay as they are; no callback runs.
  */
-export async function reissueJwtSession(ctx: RequestContext, token: JWT, sessionVersion: number): Promise<Cookie[]> {
+export function reissueJwtSession(ctx: RequestContext, token: JWT, sessionVersion: number): Promise<Cookie[]> {
+  return rewriteJwtSession(ctx, token, { sessionVersion, versionCheckedAt: Math.floor(Date.now() / 1000) })
+}
+
+/**
+ * The cookies of the request's session `token` (standing, see {@link standingJwtSession}) written
+ * again with the user's second factor just checked (step-up, enrolment while signed in): the
+ * authentication claims replaced by `authentication`, every other claim as decoded. No callback
+ * runs, and the claims are Gatehouse's own (see {@link SESSION_CLAIMS}): no later `jwt` callback
+ * can change them. The expiry follows the same rules as any other write of the cookie.
+ */
+export function raiseJwtSession(ctx: RequestContext, token: JWT, authentication: SessionAuthentication): Promise<Cookie[]> {
+  return rewriteJwtSession(ctx, token, {
+    aal: authentication.aal,
+    amr: [...authentication.amr],
+    ...(authentication.secondFactorAt !== null && { secondFactorAt: Math.floor(Date.parse(authentication.secondFactorAt) / 1000) }),
+  })
+}
+
+/** `token` written again with `changes` over its claims, sliding like any write, never past its absolute deadline. */
+async function rewriteJwtSession(ctx: RequestContext, token: JWT, changes: JWT): Promise<Cookie[]> {
   const { config } = ctx
   const now = Date.now()
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
   const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : now
   const expiry = typeof token.exp === "number" ? token.exp * 1000 : issuedAt + config.session.maxAge * 1000
   const deadline = absoluteDeadline(config.session, typeof token.signedInAt === "number" ? token.signedInAt : undefined, expiry)
-  const written: JWT = { ...claims, sessionVersion, versionCheckedAt: Math.floor(now / 1000) }
+  const written: JWT = { ...claims, ...changes }
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
   return sessionStoreOf(ctx).chunk(await config.jwt.encode(tokenParams(ctx, { token: written, maxAge: lifetimeUntil(ctx, deadline, now) })), { expires })
+}
+
+/** How the request's standing JWT session was authenticated; `null` without one. */
+export async function jwtSessionAuthentication(ctx: RequestContext): Promise<SessionAuthentication | null> {
+  const token = await standingJwtSession(ctx)
+  return token ? sessionAuthenticationOf(token) : null
 }

@@ -7,6 +7,9 @@
  * - `deleteSession` leaves a tombstone under the session's key. Entries are only ever added with
  *   `setIfAbsent`, so a reader that fetched the row just before the delete cannot put it back.
  * - `updateSession` drops the entry (the next read caches the new expiry).
+ * - `updateSessionAuthentication` (a step-up to a second factor) leaves a tombstone too: the
+ *   session is then read from the database, never from the store, until the tombstone expires, so
+ *   a read from before the change cannot cache the old assurance level after it.
  * - `updateUser`, `deleteUser`, `deleteSessionsByUserId` (sign-out everywhere) and
  *   `deleteSessionsByIdpSid` (back-channel logout: each user whose rows went) mark the user as
  *   changed at that moment (session versions are JWT sessions' alone, which this cache never serves); an entry whose database read
@@ -19,7 +22,7 @@
  * is the stored one, a hash by default) and the user.
  * @module
  */
-import type { Adapter, AdapterSession, AdapterUser } from "../../adapters/index.js"
+import type { Adapter, AdapterSessionAuthentication, AdapterSessionWithAuthentication, AdapterUser } from "../../adapters/index.js"
 import type { SessionOptions } from "../../types.js"
 import { storeCall, storeKey, type StoreConfig } from "../shared-store.js"
 
@@ -41,9 +44,15 @@ interface Invalidation {
   at: number
 }
 
+/** A session's authentication as JSON carries it: `secondFactorAt` as ISO text. */
+type StoredAuthentication = Omit<AdapterSessionAuthentication, "secondFactorAt"> & { secondFactorAt: string | null }
+
 interface Entry {
-  /** The session row, `expires` as ISO text. */
-  session: Omit<AdapterSession, "expires"> & { expires: string }
+  /** The session row, `expires` as ISO text, with its authentication when the adapter returned one. */
+  session: Omit<AdapterSessionWithAuthentication, "expires" | "authentication"> & {
+    expires: string
+    authentication?: StoredAuthentication | null
+  }
   user: Omit<AdapterUser, "emailVerified"> & { emailVerified: string | null }
   /** When the database read began (epoch ms, this instance's clock). */
   readAt: number
@@ -144,6 +153,16 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
       return updated
     }
   }
+  if (adapter.updateSessionAuthentication) {
+    const update = adapter.updateSessionAuthentication.bind(adapter)
+    // A tombstone rather than a delete: a read that fetched the row before the change and reaches
+    // the store after it must not cache the old authentication (a lowered one would then stand).
+    cached.updateSessionAuthentication = async (sessionToken, authentication) => {
+      const updated = await update(sessionToken, authentication)
+      await invalidate({ key: await sessionKey(sessionToken), value: TOMBSTONE, at: Date.now() })
+      return updated
+    }
+  }
   if (adapter.updateUser) {
     const update = adapter.updateUser.bind(adapter)
     cached.updateUser = async (user) => {
@@ -175,7 +194,7 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
   return cached
 }
 
-function serialize(found: { session: AdapterSession; user: AdapterUser }, readAt: number): string {
+function serialize(found: { session: AdapterSessionWithAuthentication; user: AdapterUser }, readAt: number): string {
   return JSON.stringify({ session: found.session, user: found.user, readAt })
 }
 
@@ -189,10 +208,21 @@ function parse(text: string): Entry | null {
 }
 
 /** The entry with its dates as `Date`s again, as the adapter returned them. */
-function revive(entry: Entry): { session: AdapterSession; user: AdapterUser } {
+function revive(entry: Entry): { session: AdapterSessionWithAuthentication; user: AdapterUser } {
   const { emailVerified } = entry.user
+  const { authentication, ...session } = entry.session
   return {
-    session: { ...entry.session, expires: new Date(entry.session.expires) },
+    session: {
+      ...session,
+      expires: new Date(session.expires),
+      // Absent stays absent: an adapter that records no authentication gets back what it gave.
+      ...(authentication !== undefined && {
+        authentication: authentication && {
+          ...authentication,
+          secondFactorAt: authentication.secondFactorAt === null ? null : new Date(authentication.secondFactorAt),
+        },
+      }),
+    },
     user: { ...entry.user, emailVerified: emailVerified === null || emailVerified === undefined ? null : new Date(emailVerified) },
   }
 }

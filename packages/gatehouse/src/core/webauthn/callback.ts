@@ -89,7 +89,7 @@ async function authenticate(
   }
   const user = await callAdapter(adapter, "getUser", account.userId)
   if (!user) throw new AuthError(`The user of passkey ${credentialID} does not exist`)
-  return completeSignIn(ctx, { user, account: { ...account, type: "webauthn" } })
+  return completeSignIn(ctx, { user, account: { ...account, type: "webauthn" }, amr: passkeyAmr(verification.authenticationInfo.userVerified === true), passkeyUv: verification.authenticationInfo.userVerified === true })
 }
 
 async function register(
@@ -146,10 +146,17 @@ async function register(
     account,
     // The user the check above was made for is the one the passkey goes to: no second read.
     signedInUser: signedIn,
+    amr: passkeyAmr(info.userVerified === true),
+    passkeyUv: info.userVerified === true,
     attach: async (owner) => {
       await callAdapter(ctx.config.adapter, "createAuthenticator", { ...authenticator, userId: owner.id })
     },
   })
+}
+
+/** RFC 8176 values of a passkey: `hwk`, and `user` when the authenticator verified the user. */
+function passkeyAmr(userVerified: boolean): string[] {
+  return userVerified ? ["hwk", "user"] : ["hwk"]
 }
 
 /** The `data` field as a credential's JSON. @throws {WebAuthnVerificationError} when it is not one. */

@@ -59,6 +59,8 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
     return jsonResponse({ action: ceremony, options }, { noCache: true, cookies: [cookie] })
   }
 
+  // A passkey added while signed in is a new way into the account: a recent second factor first.
+  if (signedIn && ctx.config.twoFactor) await (await import("../account/recent-second-factor.js")).assertRecentForAccountChange(ctx, signedIn.id)
   const user = signedIn ?? newUserOf(ctx)
   const userName = user?.email || user?.name || signedIn?.id
   if (!user || !userName) return jsonResponse({ error: "Invalid request" }, { status: 400 })

@@ -8,7 +8,9 @@ import type { ConformanceCase } from "./case.js"
 import { rateLimitCases } from "./rate-limits.js"
 import { revocationCases } from "./revocation.js"
 import { sessionCases } from "./sessions.js"
+import { sessionAuthenticationCases } from "./session-authentication.js"
 import { sessionDetailCases } from "./session-details.js"
+import { twoFactorCases } from "./two-factor.js"
 import { userCases } from "./users.js"
 import { verificationTokenCases } from "./verification-tokens.js"
 
@@ -21,4 +23,6 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...verificationTokenCases,
   ...rateLimitCases,
   ...authenticatorCases,
+  ...sessionAuthenticationCases,
+  ...twoFactorCases,
 ]
