@@ -35,6 +35,7 @@ import { isJsonRequest } from "./request-shape.js"
 import { csrf } from "./actions/csrf.js"
 import { providers } from "./actions/providers.js"
 import { getSession, updateSession } from "./actions/session.js"
+import { refusalStatus, type RefusalStatuses } from "./json-refusal.js"
 
 type Action = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
 
@@ -215,7 +216,7 @@ function withCookies(answer: Response | ResponseInternal, cookies: readonly Cook
  * for a user who has none. A browser's form post or navigation goes to the two-factor page
  * instead, which asks for the check (step-up) or sets a factor up.
  */
-const JSON_REFUSALS: readonly [new (...args: never[]) => AuthError, number][] = [
+const JSON_REFUSALS: RefusalStatuses = [
   [RecentAuthRequired, 403],
   [TwoFactorNotEnrolled, 409],
 ]
@@ -235,7 +236,7 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
   if (request.method === "POST" && request.action === "session") {
     return config.raw ? { status: 400, headers: { "Content-Type": "application/json" }, body: null } : Response.json(null, { status: 400 })
   }
-  const status = JSON_REFUSALS.find(([kind]) => error instanceof kind)?.[1]
+  const status = refusalStatus(JSON_REFUSALS, error)
   if (status !== undefined && error instanceof AuthError && (isJsonRequest(request) || JSON_ROUTES.has(request.action))) {
     // The type only: an application's callback may have thrown it with an internal message.
     const body = { error: error.type }

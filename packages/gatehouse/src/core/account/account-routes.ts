@@ -7,7 +7,6 @@
  * @module
  */
 import {
-  AuthError,
   InvalidProvider,
   InvalidRequest,
   LastSignInMethod,
@@ -21,12 +20,12 @@ import type { Cookie } from "../../cookies/defaults.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
 import { postedCallbackUrl } from "../request-shape.js"
-import { logError } from "../logger.js"
 import { currentUser } from "../sessions/index.js"
 import { requireProvider } from "../actions/signin.js"
 import { listActiveSessions, revokeActiveSession, revokeOtherSessions } from "./active-sessions.js"
 import { listLinkedAccounts, unlinkLinkedAccount } from "./linked-accounts.js"
 import { assertRecentForAccountChange } from "./recent-second-factor.js"
+import { answeringJson, type RefusalStatuses } from "../json-refusal.js"
 
 /** `GET sessions`: the user's sessions. */
 export function sessionsList(ctx: RequestContext): Promise<ResponseInternal> {
@@ -93,7 +92,7 @@ function requireCsrf(ctx: RequestContext): void {
   if (!ctx.csrfVerified) throw new MissingCSRF(`CSRF token was missing during an action ${ctx.request.action}`)
 }
 
-const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
+const STATUS: RefusalStatuses = [
   [SessionRequired, 401],
   [MissingCSRF, 403],
   [RecentAuthRequired, 403],
@@ -103,15 +102,7 @@ const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
   [InvalidRequest, 400],
 ]
 
-/** The route's answer, or the JSON refusal for the errors a client can cause; others propagate. */
-async function answering(ctx: RequestContext, run: () => Promise<ResponseInternal>): Promise<ResponseInternal> {
-  try {
-    return await run()
-  } catch (error) {
-    const status = STATUS.find(([kind]) => error instanceof kind)?.[1]
-    if (status === undefined || !(error instanceof AuthError)) throw error
-    // Logged like every refusal: a revoke of someone else's session is worth seeing.
-    logError(ctx.logger, error)
-    return jsonResponse({ error: error.type, message: error.message }, { status, noCache: true })
-  }
+/** The route's answer, or the JSON refusal (with its message, which the account client shows) for the errors a client can cause. */
+function answering(ctx: RequestContext, run: () => Promise<ResponseInternal>): Promise<ResponseInternal> {
+  return answeringJson(ctx, STATUS, run, { message: true })
 }

@@ -11,7 +11,6 @@
  */
 import type { AdapterUser } from "../../adapters/index.js"
 import {
-  AuthError,
   InvalidRequest,
   InvalidTwoFactorCode,
   RecentAuthRequired,
@@ -24,7 +23,6 @@ import type { TwoFactorMethod } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
-import { logError } from "../logger.js"
 import { isJsonRequest, postedCallbackUrl } from "../request-shape.js"
 import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
@@ -38,6 +36,7 @@ import { throttleTwoFactorAttempt } from "./rate-limit.js"
 import { assertRecentSecondFactor } from "./recent-auth.js"
 import { newRecoveryCodes, recoveryCodeHashes } from "./recovery-codes.js"
 import { forgetDeviceCookie } from "./trust-device.js"
+import { answeringJson, type RefusalStatuses } from "../json-refusal.js"
 
 /** What the status route answers. */
 export interface TwoFactorStatus {
@@ -287,7 +286,7 @@ async function requireEnabled(ctx: RequestContext, user: AdapterUser): Promise<v
   if (!stored?.enabledAt) throw new TwoFactorNotEnrolled("No second factor is enabled")
 }
 
-const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
+const STATUS: RefusalStatuses = [
   [SessionRequired, 401],
   [RecentAuthRequired, 403],
   [TwoFactorNotEnrolled, 409],
@@ -298,18 +297,8 @@ const STATUS: readonly [new (...args: never[]) => AuthError, number][] = [
 /**
  * The route's answer, or for a JSON caller the JSON refusal of an error it can cause; form posts
  * and other errors go on to the handler, which picks the page (or the sign-in page for a pending
- * sign-in that failed).
+ * sign-in that failed). `GET status` is a JSON read whoever asks.
  */
-async function answering(ctx: RequestContext, run: () => Promise<ResponseInternal>): Promise<ResponseInternal> {
-  try {
-    return await run()
-  } catch (error) {
-    const status = STATUS.find(([kind]) => error instanceof kind)?.[1]
-    // `GET status` is a JSON read whoever asks; a browser's form post gets the handler's page.
-    const browserForm = ctx.request.method === "POST" && !isJsonRequest(ctx.request)
-    if (status === undefined || !(error instanceof AuthError) || browserForm) throw error
-    logError(ctx.logger, error)
-    // The type only, as the handler answers: a callback may have thrown it with an internal message.
-    return jsonResponse({ error: error.type }, { status, noCache: true })
-  }
+function answering(ctx: RequestContext, run: () => Promise<ResponseInternal>): Promise<ResponseInternal> {
+  return answeringJson(ctx, STATUS, run, { onlyFor: ({ request }) => request.method !== "POST" || isJsonRequest(request) })
 }
