@@ -27,14 +27,14 @@ import type {
 } from "./index.js"
 import type { PostgresQueryable, PostgresRow } from "./postgres-schema.js"
 import {
-  aalFromColumn,
-  amrFromText,
   amrText,
+  authenticationFromRow,
   checkAuthentication,
   checkHashes,
   checkText,
   checkTotpStep,
   recordsAuthentication,
+  twoFactorFromRow,
 } from "./two-factor-fields.js"
 
 export { hashSessionTokens, migrate, postgresSchema } from "./postgres-schema.js"
@@ -133,28 +133,10 @@ function toSessionDetails(row: PostgresRow): AdapterSessionDetails | null {
     userAgent: text(row.user_agent),
     idpProvider: text(row.idp_provider),
     idpSid: text(row.idp_sid),
-    ...(toAuthentication(row) ?? { aal: null, amr: null, secondFactorAt: null }),
+    ...(authenticationFromRow(row, toDate) ?? { aal: null, amr: null, secondFactorAt: null }),
   }
 }
 
-/** The session_authentication columns of a joined row; `null` when the session has no such row. */
-function toAuthentication(row: PostgresRow): AdapterSessionAuthentication | null {
-  if (row.authenticated !== true) return null
-  return { aal: aalFromColumn(row.aal), amr: amrFromText(row.amr), secondFactorAt: row.second_factor_at == null ? null : toDate(row.second_factor_at) }
-}
-
-function toTwoFactor(row: PostgresRow): AdapterTwoFactor {
-  return {
-    userId: String(row.userId),
-    totpSecret: (row.totp_secret ?? null) as string | null,
-    totpPendingSecret: (row.totp_pending_secret ?? null) as string | null,
-    // BIGINT and count(*) arrive as strings from pg.
-    totpLastStep: row.totp_last_step == null ? null : Number(row.totp_last_step),
-    enabledAt: row.enabled_at == null ? null : toDate(row.enabled_at),
-    trustVersion: Number(row.trust_version),
-    recoveryCodesLeft: Number(row.codes_left ?? 0),
-  }
-}
 
 /** A missing table (42P01): a database not migrated since the table was added. */
 function isMissingTable(error: unknown): boolean {
@@ -452,7 +434,7 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
         )
       }
       const [row] = found
-      return row ? { session: { ...toSession(row, row.sessionId), authentication: toAuthentication(row) }, user: toUser(row) } : null
+      return row ? { session: { ...toSession(row, row.sessionId), authentication: authenticationFromRow(row, toDate) }, user: toUser(row) } : null
     },
 
     updateSession: async (session) => {
@@ -649,7 +631,7 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
            FROM two_factor t WHERE t."userId" = $1`,
           [userId],
         ),
-        toTwoFactor,
+        (row) => twoFactorFromRow(row, toDate),
       ),
 
     // The foreign key refuses an unknown user.

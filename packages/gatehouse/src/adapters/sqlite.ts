@@ -29,14 +29,14 @@ import type {
 import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
 import {
-  aalFromColumn,
-  amrFromText,
   amrText,
+  authenticationFromRow,
   checkAuthentication,
   checkHashes,
   checkText,
   checkTotpStep,
   recordsAuthentication,
+  twoFactorFromRow,
 } from "./two-factor-fields.js"
 
 export { SQLITE_MIGRATIONS, SQLITE_SCHEMA, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
@@ -181,31 +181,10 @@ function toSessionDetails(row: Row): AdapterSessionDetails | null {
     userAgent: textOrNull(row.user_agent),
     idpProvider: textOrNull(row.idp_provider),
     idpSid: textOrNull(row.idp_sid),
-    ...(toAuthentication(row) ?? { aal: null, amr: null, secondFactorAt: null }),
+    ...(authenticationFromRow(row, toDate) ?? { aal: null, amr: null, secondFactorAt: null }),
   }
 }
 
-/** The session_authentication columns of a joined row; `null` when the session has no such row. */
-function toAuthentication(row: Row): AdapterSessionAuthentication | null {
-  if (row.authenticated === null || row.authenticated === undefined) return null
-  return {
-    aal: aalFromColumn(row.aal),
-    amr: amrFromText(row.amr),
-    secondFactorAt: row.second_factor_at === null || row.second_factor_at === undefined ? null : toDate(row.second_factor_at),
-  }
-}
-
-function toTwoFactor(row: Row): AdapterTwoFactor {
-  return {
-    userId: String(row.userId),
-    totpSecret: textOrNull(row.totp_secret),
-    totpPendingSecret: textOrNull(row.totp_pending_secret),
-    totpLastStep: row.totp_last_step === null || row.totp_last_step === undefined ? null : Number(row.totp_last_step),
-    enabledAt: row.enabled_at === null || row.enabled_at === undefined ? null : toDate(row.enabled_at),
-    trustVersion: Number(row.trust_version),
-    recoveryCodesLeft: Number(row.codes_left ?? 0),
-  }
-}
 
 function toSession(row: Row, id: unknown = row.id): AdapterSession {
   const session: AdapterSession = { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) }
@@ -544,7 +523,7 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
          WHERE s."sessionToken" = ?`,
         sessionToken,
       )
-      return row ? { session: { ...toSession(row, row.sessionId), authentication: toAuthentication(row) }, user: toUser(row) } : null
+      return row ? { session: { ...toSession(row, row.sessionId), authentication: authenticationFromRow(row, toDate) }, user: toUser(row) } : null
     },
 
     updateSession: async (session) => {
@@ -720,7 +699,7 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
          FROM two_factor t WHERE t."userId" = ?`,
         bind(userId, "userId"),
       )
-      return row ? toTwoFactor(row) : null
+      return row ? twoFactorFromRow(row, toDate) : null
     },
 
     // The foreign key refuses an unknown user.

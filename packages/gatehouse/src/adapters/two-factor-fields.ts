@@ -3,7 +3,7 @@
  * input is refused the same way by the memory, SQLite and PostgreSQL adapters, before any write.
  * @module
  */
-import type { AdapterSessionAuthentication, AdapterSessionDetails } from "./index.js"
+import type { AdapterSessionAuthentication, AdapterSessionDetails, AdapterTwoFactor } from "./index.js"
 
 /** RFC 8176 values are registered tokens; a space would break the space-joined column. */
 const AMR_VALUE = /^[\x21-\x7e]{1,64}$/
@@ -76,4 +76,38 @@ export function amrFromText(value: unknown): string[] | null {
 export function aalFromColumn(value: unknown): 1 | 2 | null {
   const aal = value === null || value === undefined ? null : Number(value)
   return aal === 1 || aal === 2 ? aal : null
+}
+
+/** A row's column as the SQL adapters read it: SQL NULL (or a column the row lacks) is `null`. */
+type Column = unknown
+
+/**
+ * A `two_factor` row joined with its recovery-code count, as both SQL adapters read it;
+ * `toDate` is the adapter's own reading of its timestamp columns. BIGINT and count(*) may arrive
+ * as text (pg), so numbers are read with `Number`.
+ */
+export function twoFactorFromRow(row: Record<string, Column>, toDate: (value: unknown) => Date): AdapterTwoFactor {
+  const text = (value: Column): string | null => (value === null || value === undefined ? null : String(value))
+  return {
+    userId: String(row.userId),
+    totpSecret: text(row.totp_secret),
+    totpPendingSecret: text(row.totp_pending_secret),
+    totpLastStep: row.totp_last_step === null || row.totp_last_step === undefined ? null : Number(row.totp_last_step),
+    enabledAt: row.enabled_at === null || row.enabled_at === undefined ? null : toDate(row.enabled_at),
+    trustVersion: Number(row.trust_version),
+    recoveryCodesLeft: Number(row.codes_left ?? 0),
+  }
+}
+
+/**
+ * The session_authentication columns of a joined row, as both SQL adapters read them; `null` when
+ * the session has no such row (`authenticated`, the join's marker, is NULL or false).
+ */
+export function authenticationFromRow(row: Record<string, Column>, toDate: (value: unknown) => Date): AdapterSessionAuthentication | null {
+  if (row.authenticated === null || row.authenticated === undefined || row.authenticated === false) return null
+  return {
+    aal: aalFromColumn(row.aal),
+    amr: amrFromText(row.amr),
+    secondFactorAt: row.second_factor_at === null || row.second_factor_at === undefined ? null : toDate(row.second_factor_at),
+  }
 }
