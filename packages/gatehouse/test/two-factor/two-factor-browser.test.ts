@@ -117,8 +117,13 @@ function sessionOf(page: Page): Promise<SessionJSON | null> {
   return page.evaluate(() => fetch("/auth/session").then((response) => response.json() as Promise<SessionJSON | null>))
 }
 
-/** The id of the focused element (what the keyboard types into). */
-function focused(page: Page): Promise<string | undefined> {
+/**
+ * The id of the focused element (what the keyboard types into). Chromium runs `autofocus` a frame
+ * after the load event, so a page just navigated to may still have the body focused: wait for a
+ * focused control first, or a loaded machine reads the body and the test fails for nothing.
+ */
+async function focused(page: Page): Promise<string | undefined> {
+  await page.waitForFunction(() => document.activeElement !== null && document.activeElement !== document.body, undefined, { timeout: 10_000 })
   return page.evaluate(() => document.activeElement?.id)
 }
 
@@ -139,7 +144,9 @@ async function freshContext(): Promise<{ context: BrowserContext; page: Page }> 
   return { context, page: await context.newPage() }
 }
 
-describe("two-step sign-in in Chromium (SQLite, database sessions)", () => {
+// Several sign-ins per test in one browser: a two-core CI machine running other files beside
+// this one needs more than the default 20 s (measured 13–18 s for the trust test under load).
+describe("two-step sign-in in Chromium (SQLite, database sessions)", { timeout: 60_000 }, () => {
   it("keyboard only: password, then the authenticator code on the challenge page, found by accessible names; signed in at aal 2", async () => {
     const ada = people.get("ada")!
     const { context, page } = await freshContext()
