@@ -1,5 +1,5 @@
 /**
- * Reading the `gatehouse` command line. Five options need no parser library, and reading them
+ * Reading the `gatehouse` command line. A handful of options need no parser library, and reading them
  * here lets every mistake be reported as one short line of our own. Which options and operands
  * a command takes is the command's to check.
  * @module
@@ -21,6 +21,12 @@ export interface CliArguments {
   file: string | undefined
   /** `--dry-run`: report, write nothing. */
   dryRun: boolean
+  /** `--sql`: print the SQL a schema change would run, change nothing. */
+  sql: boolean
+  /** `--url <connection string>` / `--url=<…>`, as given: the database to use instead of `DATABASE_URL`. */
+  url: string | undefined
+  /** `--json`: print the result as JSON (for CI), not as lines for people. */
+  json: boolean
 }
 
 /** A command line that cannot be run. The message is one line, shown above the usage text. */
@@ -41,7 +47,7 @@ export class UsageError extends Error {
  * ```
  */
 export function parseArguments(argv: readonly string[]): CliArguments {
-  const parsed: CliArguments = { command: undefined, operands: [], help: false, force: false, raw: false, file: undefined, dryRun: false }
+  const parsed: CliArguments = { command: undefined, operands: [], help: false, force: false, raw: false, file: undefined, dryRun: false, sql: false, url: undefined, json: false }
   let optionsEnded = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -62,17 +68,23 @@ export function parseArguments(argv: readonly string[]): CliArguments {
       case "--force":
       case "--raw":
       case "--dry-run":
+      case "--sql":
+      case "--json":
         if (inline !== undefined) throw new UsageError(`option '${name}' takes no value`)
         if (name === "--force") parsed.force = true
         else if (name === "--raw") parsed.raw = true
         else if (name === "--dry-run") parsed.dryRun = true
+        else if (name === "--sql") parsed.sql = true
+        else if (name === "--json") parsed.json = true
         else parsed.help = true
         break
-      case "--file": {
-        // A following option is a forgotten path, not a file named "--raw"; `--file=-x` still works.
+      case "--file":
+      case "--url": {
+        // A following option is a forgotten value, not a file named "--raw"; `--file=-x` still works.
         const value = inline ?? (argv[i + 1]?.startsWith("-") ? undefined : argv[++i])
-        if (!value) throw new UsageError("option '--file' needs a path")
-        parsed.file = value
+        if (!value) throw new UsageError(`option '${name}' needs ${name === "--file" ? "a path" : "a connection string"}`)
+        if (name === "--file") parsed.file = value
+        else parsed.url = value
         break
       }
       default:

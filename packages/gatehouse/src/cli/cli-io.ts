@@ -8,6 +8,11 @@ import { isAbsolute, relative } from "node:path"
 export interface CliIO {
   /** The directory a relative `--file` (and the default `.env.local`) or folder is resolved against. */
   cwd: string
+  /**
+   * The environment the commands read (`DATABASE_URL`, `AUTH_SECRET`, …): `process.env` for the
+   * real CLI; none when omitted, so a test sees only what it passes.
+   */
+  env?: Readonly<Record<string, string | undefined>>
   /** Writes text to standard output. */
   stdout(text: string): void
   /** Writes text to standard error. */

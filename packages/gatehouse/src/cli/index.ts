@@ -9,8 +9,9 @@ import { main } from "./main.js"
 
 try {
   // exitCode, not exit(): output still being written to a pipe is flushed before Node exits.
-  process.exitCode = main(process.argv.slice(2), {
+  process.exitCode = await main(process.argv.slice(2), {
     cwd: process.cwd(),
+    env: process.env,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
   })

@@ -6,7 +6,9 @@
  */
 import { parseArguments, UsageError, type CliArguments } from "./arguments.js"
 import { displayPath, type CliIO } from "./cli-io.js"
+import { DOCTOR_COMMAND, doctorCommand, doctorUsage } from "./doctor-command.js"
 import { MIGRATE_COMMAND, migrateCommand, migrateUsage } from "./migrate-command.js"
+import { SCHEMA_COMMAND, schemaCommand, schemaUsage } from "./schema-command.js"
 import { DEFAULT_ENV_FILE, generateSecret, SECRET_VARIABLE, writeSecret, type SecretWriteResult } from "./secret.js"
 
 export type { CliIO } from "./cli-io.js"
@@ -15,6 +17,8 @@ const usage = `Usage: gatehouse <command> [options]
 
 Commands:
   secret                Generate an AUTH_SECRET and add it to ${DEFAULT_ENV_FILE}
+  ${SCHEMA_COMMAND}               Show or apply the database schema this version needs (SQLite, PostgreSQL)
+  ${DOCTOR_COMMAND}                Check a deployment's environment, database and store; exit 1 on a problem
   ${MIGRATE_COMMAND}   Switch an Auth.js app's imports and dependencies to Gatehouse
 
 Run "gatehouse <command> --help" for its options.
@@ -33,41 +37,49 @@ Options:
 `
 
 /**
- * Runs `gatehouse` with `argv` (the arguments after the script) and returns the exit code:
+ * Runs `gatehouse` with `argv` (the arguments after the script) and resolves to the exit code:
  * 0 on success and for help, 1 for a usage mistake, a secret that is already set (without
  * `--force`), a file that cannot be written, or a folder that is not an app. Failures are one
  * line on stderr, never a stack.
  *
  * @example
  * ```ts
- * const code = main(["secret", "--raw"], { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) })
+ * const code = await main(["secret", "--raw"], { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) })
  * ```
  */
-export function main(argv: readonly string[], io: CliIO): number {
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   let args: CliArguments
   try {
     args = parseArguments(argv)
   } catch (error) {
-    // The command is not known for certain when parsing failed; a command word anywhere is a good guess.
-    if (error instanceof UsageError) return usageError(io, error.message, argv.includes("secret") ? secretUsage : argv.includes(MIGRATE_COMMAND) ? migrateUsage : usage)
+    if (error instanceof UsageError) return usageError(io, error.message, usageFor(argv))
     throw error
   }
   if (args.command === undefined) {
     if (args.help) return help(io, usage)
-    if (args.force || args.raw || args.file !== undefined || args.dryRun) return usageError(io, "missing command", usage)
+    if (args.force || args.raw || args.file !== undefined || args.dryRun || args.sql || args.json || args.url !== undefined) return usageError(io, "missing command", usage)
     io.stderr(usage)
     return 1
   }
+  if (args.command === SCHEMA_COMMAND) {
+    if (args.help) return help(io, schemaUsage)
+    return schemaCommand(args, io)
+  }
+  if (args.command === DOCTOR_COMMAND) {
+    if (args.help) return help(io, doctorUsage)
+    return doctorCommand(args, io)
+  }
   if (args.command === MIGRATE_COMMAND) {
     if (args.help) return help(io, migrateUsage)
-    const misplaced = args.force ? "--force" : args.raw ? "--raw" : args.file !== undefined ? "--file" : undefined
+    const misplaced = args.force ? "--force" : args.raw ? "--raw" : args.file !== undefined ? "--file" : args.sql ? "--sql" : args.json ? "--json" : args.url !== undefined ? "--url" : undefined
     if (misplaced) return usageError(io, `option '${misplaced}' is not one of ${MIGRATE_COMMAND}'s`, migrateUsage)
     if (args.operands.length > 1) return usageError(io, `unexpected argument '${args.operands[1]}': give one folder`, migrateUsage)
     return migrateCommand({ dir: args.operands[0], dryRun: args.dryRun }, io)
   }
   if (args.command !== "secret") return usageError(io, `unknown command '${args.command}'`, usage)
   if (args.operands.length > 0) return usageError(io, `unexpected argument '${args.operands[0]}'`, secretUsage)
-  if (args.dryRun) return usageError(io, `option '--dry-run' is not one of secret's`, secretUsage)
+  const misplaced = args.dryRun ? "--dry-run" : args.sql ? "--sql" : args.json ? "--json" : args.url !== undefined ? "--url" : undefined
+  if (misplaced) return usageError(io, `option '${misplaced}' is not one of secret's`, secretUsage)
   if (args.help) return help(io, secretUsage)
   return secretCommand(args, io)
 }
@@ -104,6 +116,15 @@ function secretCommand(args: CliArguments, io: CliIO): number {
       io.stderr(`${file} already sets ${SECRET_VARIABLE}; left unchanged. Pass --force to replace it (this signs every user out).\n`)
       return 1
   }
+}
+
+/** The usage text to show under a parse error: the command is not known for certain, but a command word anywhere is a good guess. */
+function usageFor(argv: readonly string[]): string {
+  if (argv.includes("secret")) return secretUsage
+  if (argv.includes(MIGRATE_COMMAND)) return migrateUsage
+  if (argv.includes(SCHEMA_COMMAND)) return schemaUsage
+  if (argv.includes(DOCTOR_COMMAND)) return doctorUsage
+  return usage
 }
 
 function help(io: CliIO, text: string): number {

@@ -25,10 +25,10 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function run(...args: string[]) {
+async function run(...args: string[]) {
   let stdout = ""
   let stderr = ""
-  const code = main(args, { cwd: dir, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) })
+  const code = await main(args, { cwd: dir, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) })
   return { code, stdout, stderr }
 }
 
@@ -63,9 +63,9 @@ const NEXT_APP = {
 }
 
 describe("gatehouse migrate-from-authjs", () => {
-  it("rewrites the app and prints each change by file and line, then what it left", () => {
+  it("rewrites the app and prints each change by file and line, then what it left", async () => {
     const app = write(NEXT_APP)
-    const { code, stdout, stderr } = run("migrate-from-authjs", "app")
+    const { code, stdout, stderr } = await run("migrate-from-authjs", "app")
     expect(stderr).toBe("")
     expect(code).toBe(0)
     expect(stdout).toBe(
@@ -95,46 +95,46 @@ describe("gatehouse migrate-from-authjs", () => {
     expect(JSON.parse(readFileSync(join(app, "package.json"), "utf8"))).toEqual({ name: "app", dependencies: { next: "16.0.0", "gatehouse-auth": `^${VERSION}`, "@auth/prisma-adapter": "2.7.0" } })
   })
 
-  it("leaves configs, .env files and what it cannot map byte for byte as they were, and prints no value from .env", () => {
+  it("leaves configs, .env files and what it cannot map byte for byte as they were, and prints no value from .env", async () => {
     const app = write(NEXT_APP)
-    const { stdout, stderr } = run("migrate-from-authjs", "app")
+    const { stdout, stderr } = await run("migrate-from-authjs", "app")
     for (const value of ["s3cr3t", "localhost:3000"]) expect(stdout + stderr).not.toContain(value)
     for (const file of ["next.config.mjs", ".env.local", "middleware.js"] as const) expect(readFileSync(join(app, file), "utf8")).toBe(NEXT_APP[file])
   })
 
-  it("prints the same report in a dry run and writes nothing", () => {
+  it("prints the same report in a dry run and writes nothing", async () => {
     const app = write(NEXT_APP)
     const before = snapshot(app)
-    const dry = run("migrate-from-authjs", "app", "--dry-run")
+    const dry = await run("migrate-from-authjs", "app", "--dry-run")
     expect(dry.code).toBe(0)
     expect(snapshot(app)).toEqual(before)
-    const real = run("migrate-from-authjs", "app")
+    const real = await run("migrate-from-authjs", "app")
     const body = (text: string) => text.split("\n").slice(1, -2).join("\n")
     expect(dry.stdout.split("\n")[0]).toBe("Would change 5 specifiers and dependencies in 3 files of app (dry run: nothing written):")
     expect(dry.stdout).toMatch(/\nRun it again without --dry-run to write these changes\.\n$/)
     expect(body(dry.stdout)).toBe(body(real.stdout))
   })
 
-  it("changes nothing on a second run, and says so", () => {
+  it("changes nothing on a second run, and says so", async () => {
     const app = write(NEXT_APP)
-    run("migrate-from-authjs", "app")
+    await run("migrate-from-authjs", "app")
     const after = snapshot(app)
-    const second = run("migrate-from-authjs", "app")
+    const second = await run("migrate-from-authjs", "app")
     expect(second.code).toBe(0)
     expect(snapshot(app)).toEqual(after)
     expect(second.stdout.split("\n")[0]).toBe("No Auth.js imports or dependencies to change in app.")
     expect(second.stdout).not.toContain("→")
   })
 
-  it("works in the current folder when given none", () => {
+  it("works in the current folder when given none", async () => {
     write({ "package.json": `{ "dependencies": { "@auth/express": "0.12.3" } }`, "src/app.ts": `import { ExpressAuth } from "@auth/express"\n` }, dir)
-    const { code, stdout } = run("migrate-from-authjs")
+    const { code, stdout } = await run("migrate-from-authjs")
     expect(code).toBe(0)
     expect(stdout).toContain("of .:")
     expect(readFileSync(join(dir, "src/app.ts"), "utf8")).toBe(`import { ExpressAuth } from "gatehouse-auth/express"\n`)
   })
 
-  it("never enters dependencies, version control, build output or symbolic links", () => {
+  it("never enters dependencies, version control, build output or symbolic links", async () => {
     const untouched = `import NextAuth from "next-auth"\n`
     const app = write({
       "package.json": "{}",
@@ -144,7 +144,7 @@ describe("gatehouse migrate-from-authjs", () => {
     mkdirSync(join(dir, "elsewhere"))
     writeFileSync(join(dir, "elsewhere", "linked.ts"), untouched)
     symlinkSync(join(dir, "elsewhere"), join(app, "linked"))
-    const { stdout } = run("migrate-from-authjs", "app")
+    const { stdout } = await run("migrate-from-authjs", "app")
     expect(stdout.match(/→/g)).toHaveLength(1)
     expect(stdout).toContain("src/auth.ts")
     expect(readFileSync(join(app, "node_modules/x/index.js"), "utf8")).toBe(untouched)
@@ -152,21 +152,21 @@ describe("gatehouse migrate-from-authjs", () => {
     expect(readFileSync(join(dir, "elsewhere", "linked.ts"), "utf8")).toBe(untouched)
   })
 
-  it("rewrites the package.json of every workspace package under the folder", () => {
+  it("rewrites the package.json of every workspace package under the folder", async () => {
     const app = write({
       "package.json": `{ "workspaces": ["apps/*"] }`,
       "apps/web/package.json": `{ "dependencies": { "next-auth": "5.0.0-beta.25" } }`,
       "apps/api/package.json": `{ "dependencies": { "@auth/express": "0.12.3" } }`,
     })
-    run("migrate-from-authjs", "app")
+    await run("migrate-from-authjs", "app")
     for (const name of ["web", "api"]) expect(JSON.parse(readFileSync(join(app, "apps", name, "package.json"), "utf8"))).toEqual({ dependencies: { "gatehouse-auth": `^${VERSION}` } })
   })
 
-  it("fails with exit 1 on a file that is not UTF-8, naming it, and writes nothing, so the app is not left half switched", () => {
+  it("fails with exit 1 on a file that is not UTF-8, naming it, and writes nothing, so the app is not left half switched", async () => {
     const latin1 = Buffer.concat([Buffer.from('import NextAuth from "next-auth"\n// caf'), Buffer.from([0xe9]), Buffer.from("\n")])
     const manifest = `{ "dependencies": { "next-auth": "5.0.0-beta.25" } }\n`
     const app = write({ "package.json": manifest, "a.ts": latin1, "b.ts": `import NextAuth from "next-auth"\n` })
-    const { code, stdout, stderr } = run("migrate-from-authjs", "app")
+    const { code, stdout, stderr } = await run("migrate-from-authjs", "app")
     expect(code).toBe(1)
     expect(stderr).toBe("gatehouse: cannot change a.ts: not UTF-8 text; change its imports by hand\n")
     expect(stdout.split("\n")[0]).toBe("Would change 2 specifiers and dependencies in 2 files of app (nothing written: a file below could not be changed; fix it, then run this again):")
@@ -176,9 +176,9 @@ describe("gatehouse migrate-from-authjs", () => {
     expect(readFileSync(join(app, "package.json"), "utf8")).toBe(manifest)
   })
 
-  it("fails with exit 1 on a package.json that is not JSON, leaving it", () => {
+  it("fails with exit 1 on a package.json that is not JSON, leaving it", async () => {
     const app = write({ "package.json": `{ "dependencies": { "next-auth": "5" }, }` })
-    const { code, stderr } = run("migrate-from-authjs", "app")
+    const { code, stderr } = await run("migrate-from-authjs", "app")
     expect(code).toBe(1)
     expect(stderr).toBe("gatehouse: cannot change package.json: package.json is not valid JSON (at line 1)\n")
     expect(readFileSync(join(app, "package.json"), "utf8")).toBe(`{ "dependencies": { "next-auth": "5" }, }`)
@@ -188,11 +188,11 @@ describe("gatehouse migrate-from-authjs", () => {
     [["missing"], "gatehouse: missing does not exist\n"],
     [["file.txt"], "gatehouse: file.txt is not a folder: name the folder of your app (where its package.json is)\n"],
     [["empty"], "gatehouse: empty has no package.json, so it is not an app: run this in your app's folder, or name that folder\n"],
-  ])("refuses %s with one line and exit 1, writing nothing", (args, message) => {
+  ])("refuses %s with one line and exit 1, writing nothing", async (args, message) => {
     writeFileSync(join(dir, "file.txt"), "")
     mkdirSync(join(dir, "empty"))
     writeFileSync(join(dir, "empty", "auth.ts"), `import NextAuth from "next-auth"\n`)
-    const { code, stdout, stderr } = run("migrate-from-authjs", ...args)
+    const { code, stdout, stderr } = await run("migrate-from-authjs", ...args)
     expect(code).toBe(1)
     expect(stdout).toBe("")
     expect(stderr).toBe(message)
@@ -205,40 +205,40 @@ describe("gatehouse migrate-from-authjs", () => {
     [["--file", "x"], "option '--file' is not one of migrate-from-authjs's"],
     [["--dry-run=yes"], "option '--dry-run' takes no value"],
     [["--write"], "unknown option '--write'"],
-  ])("rejects %j with its usage, exit 1", (args, message) => {
-    const { code, stdout, stderr } = run("migrate-from-authjs", ...args)
+  ])("rejects %j with its usage, exit 1", async (args, message) => {
+    const { code, stdout, stderr } = await run("migrate-from-authjs", ...args)
     expect(code).toBe(1)
     expect(stdout).toBe("")
     expect(stderr).toMatch(new RegExp(`^gatehouse: ${message.replace(/[()[\]]/g, "\\$&")}\n\nUsage: gatehouse migrate-from-authjs \\[dir\\]`))
   })
 
-  it("prints its usage for --help, and is listed in the commands", () => {
-    const { code, stdout } = run("migrate-from-authjs", "--help")
+  it("prints its usage for --help, and is listed in the commands", async () => {
+    const { code, stdout } = await run("migrate-from-authjs", "--help")
     expect(code).toBe(0)
     expect(stdout).toMatch(/^Usage: gatehouse migrate-from-authjs \[dir\] \[options\]\n/)
     expect(stdout).toContain("--dry-run")
-    expect(run("--help").stdout).toContain("migrate-from-authjs")
+    expect((await run("--help")).stdout).toContain("migrate-from-authjs")
   })
 
-  it("takes a folder named like an option after --", () => {
+  it("takes a folder named like an option after --", async () => {
     write({ "package.json": `{ "dependencies": { "next-auth": "5" } }` }, join(dir, "-app"))
-    const { code } = run("migrate-from-authjs", "--", "-app")
+    const { code } = await run("migrate-from-authjs", "--", "-app")
     expect(code).toBe(0)
     expect(readFileSync(join(dir, "-app", "package.json"), "utf8")).toContain("gatehouse-auth")
   })
 })
 
 describe("the built executable", () => {
-  it("prints the same report as the in-process command, and exits 0", () => {
+  it("prints the same report as the in-process command, and exits 0", async () => {
     write(NEXT_APP)
-    const inProcess = run("migrate-from-authjs", "app", "--dry-run")
+    const inProcess = await run("migrate-from-authjs", "app", "--dry-run")
     const child = spawnSync(builtCli, ["migrate-from-authjs", "app", "--dry-run"], { cwd: dir, encoding: "utf8" })
     expect(child.status).toBe(0)
     expect(child.stderr).toBe("")
     expect(child.stdout).toBe(inProcess.stdout)
   })
 
-  it("exits 1 with one line, no stack, for a folder that is not an app", () => {
+  it("exits 1 with one line, no stack, for a folder that is not an app", async () => {
     const child = spawnSync(process.execPath, [builtCli, "migrate-from-authjs", "nowhere"], { cwd: dir, encoding: "utf8" })
     expect(child.status).toBe(1)
     expect(child.stderr).toBe("gatehouse: nowhere does not exist\n")
