@@ -169,6 +169,7 @@ try {
   const jwtCookie = await encode({ token, secret: FIXTURE_SECRET, salt: SESSION_COOKIE, maxAge: FIXTURE_SESSION_MAX_AGE })
   const withoutDatabase = upgradeConfig({ strategy: "jwt", server: github })
   const read = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `${SESSION_COOKIE}=${jwtCookie}` } }), withoutDatabase)
+  if (read.status !== 200) throw new Error(`the old session route answered ${read.status} for the encoded cookie`)
   const manifest: FixtureManifest = {
     madeBy: { commit, version },
     stores: { sqlite, postgres: postgresFixture },

@@ -53,11 +53,11 @@ export function githubProvider(server: GitHubLikeServer): OAuthConfig {
 }
 
 /**
- * The app: GitHub sign-in over a SQL adapter, authenticator-app two-factor for those enrolled,
+ * The app: GitHub sign-in over a SQL adapter (or none), authenticator-app two-factor for those enrolled,
  * `/auth` as base path. `maxAge` is the fixtures' long one when they are made, the default when
- * the current code reads them.
+ * the current code reads them. The session answers carry the user's id.
  */
-export function upgradeConfig(options: { adapter?: Adapter; strategy: "jwt" | "database"; server: GitHubLikeServer; maxAge?: number }): AuthConfig {
+export function upgradeConfig(options: { adapter?: Adapter; strategy: "jwt" | "database"; server: GitHubLikeServer; maxAge?: number }): Omit<AuthConfig, "raw"> {
   return {
     secret: FIXTURE_SECRET,
     trustHost: true,
@@ -65,7 +65,10 @@ export function upgradeConfig(options: { adapter?: Adapter; strategy: "jwt" | "d
     ...(options.adapter && { adapter: options.adapter }),
     session: { strategy: options.strategy, ...(options.maxAge !== undefined && { maxAge: options.maxAge }) },
     providers: [githubProvider(options.server)],
-    twoFactor: { totp: { issuer: "Gatehouse upgrade fixtures" } },
+    // Two-factor keeps its state in the database, so an app without one has none.
+    ...(options.adapter && { twoFactor: { totp: { issuer: "Gatehouse upgrade fixtures" } } }),
+    // The user's id in the session, as most apps add it: "the same session" then means the same user.
+    callbacks: { session: ({ session, user, token }) => ({ ...session, user: { ...session.user, id: user?.id ?? token?.sub } }) },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
   }
 }
