@@ -184,6 +184,12 @@ describe.each(RELEASES)("upgrading from %s", (release) => {
       expect(session?.authentication?.aal).toBe(2)
     })
 
+    it("leaves no migration missing once the current code has opened (SQLite) or migrated (PostgreSQL) the database", async () => {
+      // missingMigrations comes with the versioned migrations (issue 38, part 1); an adapter without it has nothing to report.
+      const missing = await (store.adapter as { missingMigrations?: () => Promise<unknown[]> }).missingMigrations?.()
+      expect(missing ?? []).toEqual([])
+    })
+
     it("deleted nothing: every row the previous release stored is still there", async () => {
       const now = await store.rowCounts()
       for (const [table, count] of Object.entries(previous.rowCounts)) {
