@@ -25,8 +25,9 @@ import { totpNow } from "../support/totp-reference.js"
 import {
   CAROL_TOTP_KEY_HEX,
   comparableSession,
-  counted,
+  countedTables,
   DASHBOARD,
+  DUMPED_SCHEMA,
   GITHUB_USERS,
   ORIGIN,
   PENDING_VERIFICATION,
@@ -42,8 +43,6 @@ import {
  * release of the major must sign everyone in. A release adds its own (STABILITY.md, "Releasing").
  */
 const RELEASES = readdirSync(new URL("./fixtures/", import.meta.url)).sort((a, b) => a.localeCompare(b, "en", { numeric: true }))
-/** The schema name the dump was made in (make-fixtures.ts), replaced by the test's own. */
-const DUMPED_SCHEMA = "gatehouse_prev"
 /** Counters of the sign-in limiter: they expire by design, so they are not data to keep. */
 const TRANSIENT_TABLES = new Set(["rate_limits"])
 
@@ -63,7 +62,7 @@ const stores: { name: "sqlite" | "postgres"; open(fixtures: URL): Promise<Upgrad
       copyFileSync(new URL("sqlite.db", fixtures), file)
       const db = new Database(file)
       const adapter = SQLiteAdapter(db)
-      const tables = () => counted((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((row) => row.name))
+      const tables = () => countedTables((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((row) => row.name))
       return {
         adapter,
         rowCounts: async () => Object.fromEntries(tables().map((table) => [table, (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n])),
@@ -91,7 +90,7 @@ const stores: { name: "sqlite" | "postgres"; open(fixtures: URL): Promise<Upgrad
             [schema],
           )
           const counts: Record<string, number> = {}
-          for (const table of counted(rows.map((row) => row.table_name))) counts[table] = Number((await pool.query(`SELECT count(*) AS n FROM "${table}"`)).rows[0].n)
+          for (const table of countedTables(rows.map((row) => row.table_name))) counts[table] = Number((await pool.query(`SELECT count(*) AS n FROM "${table}"`)).rows[0].n)
           return counts
         },
         async close() {
@@ -188,6 +187,15 @@ describe.each(RELEASES)("upgrading from %s", (release) => {
       // missingMigrations comes with the versioned migrations (issue 38, part 1); an adapter without it has nothing to report.
       const missing = await (store.adapter as { missingMigrations?: () => Promise<unknown[]> }).missingMigrations?.()
       expect(missing ?? []).toEqual([])
+    })
+
+    it("signed nobody out: after the others' sign-ins, every old cookie still reads as its session", async () => {
+      for (const cookie of previous.databaseCookies) {
+        expect(comparableSession(await sessionFor(config("database"), cookie.value)), `${cookie.person}: ${cookie.label}`).toMatchObject(cookie.session)
+      }
+      for (const cookie of previous.jwtCookies) {
+        expect(comparableSession(await sessionFor(config("jwt"), cookie.value)), `${cookie.person}: ${cookie.label}`).toMatchObject(cookie.session)
+      }
     })
 
     it("deleted nothing: every row the previous release stored is still there", async () => {

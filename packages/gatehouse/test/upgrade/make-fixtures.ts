@@ -36,8 +36,9 @@ import {
   CAROL_RECOVERY_CODES,
   CAROL_TOTP_KEY_HEX,
   comparableSession,
-  counted,
+  countedTables,
   DASHBOARD,
+  DUMPED_SCHEMA,
   FIXTURE_SECRET,
   FIXTURE_SESSION_MAX_AGE,
   GITHUB_USERS,
@@ -49,9 +50,6 @@ import {
   type Person,
   type StoreFixture,
 } from "./upgrade-app.js"
-
-/** The schema the PostgreSQL fixture lives in; the test renames it to its own. */
-export const DUMPED_SCHEMA = "gatehouse_prev"
 
 const [previousRoot, commit, version] = process.argv.slice(2)
 if (!previousRoot || !commit || !version) {
@@ -133,7 +131,7 @@ try {
   const sqliteFile = join(out, "sqlite.db")
   rmSync(sqliteFile, { force: true })
   const db = new Database(sqliteFile)
-  const sqliteTables = () => counted((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((row) => row.name))
+  const sqliteTables = () => countedTables((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((row) => row.name))
   const sqlite = await populate(SQLiteAdapter(db), async () =>
     Object.fromEntries(sqliteTables().map((table) => [table, (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n])),
   )
@@ -150,7 +148,7 @@ try {
   const postgresFixture = await populate(PostgresAdapter(pool), async () => {
     const { rows } = await pool.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'`, [DUMPED_SCHEMA])
     const counts: Record<string, number> = {}
-    for (const table of counted(rows.map((row) => row.table_name))) counts[table] = Number((await pool.query(`SELECT count(*) AS n FROM "${table}"`)).rows[0].n)
+    for (const table of countedTables(rows.map((row) => row.table_name))) counts[table] = Number((await pool.query(`SELECT count(*) AS n FROM "${table}"`)).rows[0].n)
     return counts
   })
   await pool.end()

@@ -103,5 +103,8 @@ export function comparableSession(session: unknown): FixtureSession {
   return rest
 }
 
-/** The tables of the layout, Auth.js's and Gatehouse's, whose rows the upgrade must keep. */
-export const counted = (tables: string[]): string[] => tables.filter((table) => !table.startsWith("sqlite_")).sort()
+/** The tables whose rows are counted before and after an upgrade: all but SQLite's own, sorted. */
+export const countedTables = (tables: string[]): string[] => tables.filter((table) => !table.startsWith("sqlite_")).sort()
+
+/** The schema the PostgreSQL fixture was dumped from; the test loads it under a name of its own. */
+export const DUMPED_SCHEMA = "gatehouse_prev"
