@@ -58,6 +58,7 @@ export type {
   DefaultSession,
   EventCallbacks,
   LoggerInstance,
+  LogRequest,
   PagesOptions,
   Profile,
   Session,
