@@ -13,6 +13,7 @@ export type JsonLogLevel = "error" | "warn" | "debug"
 export interface JsonLogLine {
   /** When the line was written, as an ISO 8601 UTC timestamp. */
   time: string
+  /** The level the event was logged at: `error` for server faults, `warn` for what a user or client got wrong and for warnings. */
   level: JsonLogLevel
   /** An error's `type` (`CredentialsSignin`, `AdapterError`, …) or a warning's code (`secret-too-short`, …). */
   code: string
