@@ -231,3 +231,27 @@ describe("a line that cannot be made", () => {
     expect(lines).toEqual([{ level: "warn", code: "InvalidCheck", message: ["InvalidCheck"] }])
   })
 })
+
+describe("a logger's forRequest", () => {
+  it("gives a request's lines the levels it returns, the logger's own for the levels it leaves out", async () => {
+    const { logger, lines } = recordingLogger()
+    const scoped: string[] = []
+    const config = credentialsConfig({
+      logger: { ...logger, forRequest: ({ headers }) => ({ warn: (code: string) => void scoped.push(`${headers.get("x-request-id")} ${code}`) }) },
+    })
+    await new Client(config).signIn({ username: "ada", password: "wrong" }).then(() => undefined)
+    await Auth(new Request("https://app.test/auth/nowhere", { headers: { "x-request-id": "r-2" } }), config)
+    expect(scoped).toEqual(["null CredentialsSignin", "r-2 UnknownAction"])
+    expect(lines.filter((line) => line.level === "warn")).toEqual([])
+  })
+
+  it("that throws, or returns nothing, leaves the request to the logger's own levels", async () => {
+    for (const forRequest of [() => { throw new Error("broken logger") }, () => undefined]) {
+      const { logger, lines } = recordingLogger()
+      const config = credentialsConfig({ logger: { ...logger, forRequest: forRequest as never } })
+      const response = await Auth(new Request("https://app.test/auth/nowhere"), config)
+      expect(response.status).toBe(400)
+      expect(lines.map((line) => [line.level, line.code])).toEqual([["warn", "UnknownAction"]])
+    }
+  })
+})
