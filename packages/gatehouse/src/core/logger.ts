@@ -140,11 +140,11 @@ const silent = (): void => {}
  */
 export function createLogger(config: { debug?: boolean; logger?: Partial<LoggerInstance> }): LoggerInstance {
   const custom = config.logger ?? {}
-  const console = builtIn(config.debug === true)
+  const printed = builtIn(config.debug === true)
   const levels: LoggerInstance = {
-    error: guard(custom.error ?? console.error),
-    warn: guard(custom.warn ?? console.warn),
-    debug: guard(custom.debug ?? (config.debug ? console.debug : silent)),
+    error: guard(custom.error ?? printed.error),
+    warn: guard(custom.warn ?? printed.warn),
+    debug: guard(custom.debug ?? (config.debug ? printed.debug : silent)),
   }
   const forRequest = custom.forRequest
   if (typeof forRequest !== "function") return levels
