@@ -598,9 +598,15 @@ export interface AuthConfig {
   twoFactor?: TwoFactorOptions
   /** Your own pages in place of the built-in ones; see {@link PagesOptions}. */
   pages?: Partial<PagesOptions>
-  /** Turns on the built-in logger's debug output (and a warning that it is on). Default `false`. */
+  /**
+   * Turns on the built-in logger's debug output and prints errors whole, with their stacks (and
+   * warns that it is on). Default `false`: one line per event.
+   */
   debug?: boolean
-  /** Replaces any of the logger's levels; the others stay the built-in ones (console; `debug` only with `debug: true`). */
+  /**
+   * Replaces any of the logger's levels; the others stay the built-in ones (console, one line per
+   * event; `debug` only with `debug: true`). `jsonLogger()` from `gatehouse-auth` writes JSON lines.
+   */
   logger?: Partial<LoggerInstance>
   /** The look of the built-in pages. */
   theme?: Theme
