@@ -7,7 +7,10 @@
  */
 import { format } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import Credentials from "../../src/providers/credentials.js"
 import type { OAuthConfig } from "../../src/providers/types.js"
+import type { SharedStore } from "../../src/stores/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Browser } from "../support/browser.js"
 import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
@@ -134,6 +137,27 @@ describe("what broke is one error line with its cause", () => {
     } finally {
       store.close()
     }
+  })
+
+  it("the shared store failing under a throttled sign-in: one warn line naming the fallback and the store's error", async () => {
+    // Redis refusing connections, as its client reports it.
+    const refused = () => Promise.reject(new Error("connect ECONNREFUSED 10.0.0.7:6379"))
+    const failing: SharedStore = { increment: refused, setIfAbsent: refused, get: refused, set: refused, delete: refused }
+    const provider = Credentials({
+      credentials: { username: {}, password: { type: "password" } },
+      authorize: ({ username, password }) => (username === "ada" && password === "correct horse" ? { ...ada } : null),
+    })
+    // The adapter's hitRateLimit counts while the store is down; JWT sessions, as the user is authorize's own.
+    const client = new Client(builtIn(credentialsConfig({ providers: [provider], sharedStore: failing, adapter: MemoryAdapter(), session: { strategy: "jwt" } })))
+    const lines = await printed(() => client.signIn())
+    // One line for each use of the store that fell back: the rate limits, the session version.
+    expect(lines.map((line) => line.level)).toEqual(["warn", "warn"])
+    for (const { text } of lines) {
+      expect(text.startsWith("[auth][warn][shared-store-unavailable] The shared store (sharedStore) failed for "), text).toBe(true)
+      expect(text).toContain("Error: connect ECONNREFUSED 10.0.0.7:6379")
+      expect(text).not.toMatch(/[\n\r]/)
+    }
+    expect(lines[0]!.text).toContain("are counted by the adapter's hitRateLimit")
   })
 
   it("is printed whole, stack and cause, with debug: true", async () => {
