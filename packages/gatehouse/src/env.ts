@@ -11,7 +11,7 @@
 import { AuthError, InvalidConfig } from "./errors.js"
 import type { AuthAction } from "./core/auth-action.js"
 import { envDefaults, envUrl, type EnvObject } from "./core/env-defaults.js"
-import { createLogger, reportConfigWarnings } from "./core/logger.js"
+import { createLogger, logWarning, reportConfigWarnings } from "./core/logger.js"
 import { toHeaders } from "./request-headers.js"
 import type { AuthConfig } from "./types.js"
 
@@ -85,7 +85,7 @@ export function createActionURL(
     }
     let path = url.pathname.replace(/\/+$/, "")
     if (basePath && basePath !== "/" && path !== "") {
-      if (path !== basePath.replace(/\/+$/, "")) createLogger({}).warn("env-url-basepath-mismatch")
+      if (path !== basePath.replace(/\/+$/, "")) logWarning(createLogger({}), "env-url-basepath-mismatch")
       path = ""
     }
     base = url.origin + path

@@ -4,7 +4,8 @@
  * lands on, a `clientSafe` flag: only client-safe types ever reach a URL or a response body;
  * everything else is reported to the client as `Configuration`; and a `clientCaused` flag: what a
  * client's request or an ordinary sign-in failure causes is logged as one `warn` line, everything
- * else (a server fault) at the error level with its stack and cause.
+ * else (a server fault) at the error level: the error itself to a custom `logger.error`, one line
+ * with its cause summarised from the built-in logger (whole, with its stack, under `debug: true`).
  *
  * @example
  * ```ts

@@ -49,6 +49,7 @@ export { isAuthAction, type AuthAction } from "./core/auth-action.js"
 export { customFetch, raw, skipCSRFCheck } from "./markers.js"
 export { AuthError, CredentialsSignin, type AuthErrorType } from "./errors.js"
 export type { WarningCode } from "./core/logger.js"
+export { jsonLogger, DEFAULT_REQUEST_ID_HEADERS, type JsonLoggerOptions, type JsonLogLevel, type JsonLogLine } from "./core/json-logger.js"
 export type {
   Account,
   AccountOptions,
@@ -58,6 +59,7 @@ export type {
   DefaultSession,
   EventCallbacks,
   LoggerInstance,
+  LogRequest,
   PagesOptions,
   Profile,
   Session,

@@ -248,7 +248,23 @@ export interface SessionOptions {
   cacheMaxAge: number
 }
 
-/** Levels of the logger; each is called as `(code, ...message)`. */
+/** What a logger's {@link LoggerInstance.forRequest} is given about the request its lines are for. */
+export interface LogRequest {
+  /** The request's headers, as the integration passed them (a request id a platform or proxy set, say). */
+  readonly headers: Headers
+}
+
+/**
+ * Levels of the logger; each is called as `(code, ...message)`. The built-in one prints each event
+ * on one line; `jsonLogger()` (from `gatehouse-auth`) writes one JSON object per line.
+ *
+ * @example
+ * ```ts
+ * import type { LoggerInstance } from "gatehouse-auth"
+ *
+ * const logger: Partial<LoggerInstance> = { warn: (code, ...message) => metrics.count(code) }
+ * ```
+ */
 export interface LoggerInstance {
   /** Server faults: an error's `type` as the code, the error itself (stack and cause) in `message`. */
   error(code: string, ...message: unknown[]): void
@@ -260,6 +276,23 @@ export interface LoggerInstance {
   warn(code: string, ...message: unknown[]): void
   /** Details for debugging; the built-in logger prints them only with `debug: true`. */
   debug(code: string, ...message: unknown[]): void
+  /**
+   * Optional: the levels to log one request's lines through, given that request (its headers), so
+   * a line can carry the request's id. Called for each request that reaches Gatehouse; a level it
+   * leaves out stays this logger's. Lines not tied to a request (configuration warnings) go
+   * through this logger itself.
+   *
+   * @example
+   * ```ts
+   * const logger: Partial<LoggerInstance> = {
+   *   forRequest: ({ headers }) => {
+   *     const id = headers.get("x-request-id") ?? "-"
+   *     return { error: (code, ...message) => console.error(id, code, ...message) }
+   *   },
+   * }
+   * ```
+   */
+  forRequest?(request: LogRequest): Partial<LoggerInstance>
 }
 
 /** Parameters of the `signIn` callback. */
@@ -565,9 +598,15 @@ export interface AuthConfig {
   twoFactor?: TwoFactorOptions
   /** Your own pages in place of the built-in ones; see {@link PagesOptions}. */
   pages?: Partial<PagesOptions>
-  /** Turns on the built-in logger's debug output (and a warning that it is on). Default `false`. */
+  /**
+   * Turns on the built-in logger's debug output and prints errors whole, with their stacks (and
+   * warns that it is on). Default `false`: one line per event.
+   */
   debug?: boolean
-  /** Replaces any of the logger's levels; the others stay the built-in ones (console; `debug` only with `debug: true`). */
+  /**
+   * Replaces any of the logger's levels; the others stay the built-in ones (console, one line per
+   * event; `debug` only with `debug: true`). `jsonLogger()` from `gatehouse-auth` writes JSON lines.
+   */
   logger?: Partial<LoggerInstance>
   /** The look of the built-in pages. */
   theme?: Theme

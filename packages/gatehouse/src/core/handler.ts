@@ -28,7 +28,7 @@ import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { appendCookies, NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
 import { keptFields } from "./credentials/kept-fields.js"
-import { createLogger, logError, reportConfigError, reportConfigWarnings } from "./logger.js"
+import { createLogger, logError, reportConfigError, reportConfigWarnings, requestLogger } from "./logger.js"
 import { postingPage } from "./posting-page.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { isJsonRequest } from "./request-shape.js"
@@ -150,7 +150,8 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
     if (error instanceof AuthError && isRawConfig(config)) throw error
     return Response.json({ message: CONFIGURATION_MESSAGE }, { status: 500 })
   }
-  const { logger } = resolved
+  // Configuration warnings are not this request's; what goes wrong with the request is.
+  const logger = requestLogger(resolved.logger, request)
 
   let internal: InternalRequest
   try {
@@ -163,14 +164,14 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   }
 
   const { error, warnings } = assertConfig(resolved, { url: internal.url })
-  reportConfigWarnings(logger, resolved, warnings)
+  reportConfigWarnings(resolved.logger, resolved, warnings)
   let configError = error
   if (!configError) {
     const refusal = passkeyLibraryRefusal(resolved)
     configError = refusal instanceof Promise ? await refusal : refusal
   }
   if (configError) {
-    reportConfigError(logger, resolved, configError)
+    reportConfigError(resolved.logger, resolved, configError)
     if (resolved.raw) throw configError
     return configurationErrorResponse(resolved, internal, configError)
   }

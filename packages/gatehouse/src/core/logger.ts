@@ -2,11 +2,14 @@
  * The logger every part of Gatehouse writes through. Each level is called as
  * `(code, ...message)`; the application may replace any level. A logger that throws is ignored
  * rather than allowed to turn a log line into a failed request. What a client causes is logged as
- * one warning line; server faults at the error level, whole.
+ * one warning line; server faults at the error level, the error itself handed to the logger. The
+ * built-in logger prints every event on one line (an error's cause summarised on it), whole with
+ * its stack only with `debug: true`.
  * @module
  */
 import { AuthError, CredentialsSignin, UntrustedHost } from "../errors.js"
-import type { LoggerInstance } from "../types.js"
+import type { LoggerInstance, LogRequest } from "../types.js"
+import { clipped, lineText, safely, summarise } from "./log-line.js"
 import type { WarningCode } from "../warnings.js"
 
 export type { WarningCode }
@@ -98,13 +101,10 @@ export function reportConfigError(logger: LoggerInstance, config: object, error:
   logError(logger, error)
 }
 
-/** The longest message (each part) a client-caused line carries; some quote what the client sent. */
-const MAX_LINE_MESSAGE = 500
-
 /**
  * `error` as one line: its message, the message of the error it wraps (what a passkey's or a
- * provider's check said), and a CredentialsSignin's code; each cut at {@link MAX_LINE_MESSAGE} and
- * with control characters escaped, so no client can split or forge lines.
+ * provider's check said), and a CredentialsSignin's code; each cut and with control characters
+ * escaped, so no client can split or forge lines.
  */
 function oneLine(error: AuthError): string {
   const wrapped = error.cause?.err?.message
@@ -114,35 +114,22 @@ function oneLine(error: AuthError): string {
   return line
 }
 
-/** `make()`, or `fallback` when it throws: a cause or code an app made up must not fail the request being logged. */
-function safely(make: () => string, fallback: string): string {
-  try {
-    return make()
-  } catch {
-    return fallback
+/**
+ * The console, one line per event: the code, then the message parts and what an error among them
+ * wraps, summarised. With `debug: true` the parts go to the console as they are, so an error
+ * prints whole (stack and cause).
+ */
+function builtIn(debug: boolean): LoggerInstance {
+  const print = (write: (...data: unknown[]) => void, prefix: string, code: string, message: unknown[]) => {
+    if (debug) write(prefix, ...message)
+    else if (message.length === 0) write(prefix)
+    else write(prefix, lineText(summarise(code, message)))
   }
-}
-
-function clipped(text: string): string {
-  return escapeControls(text.length > MAX_LINE_MESSAGE ? `${text.slice(0, MAX_LINE_MESSAGE)}…` : text)
-}
-
-function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) =>
-    char === "\n" ? "\\n" : char === "\r" ? "\\r" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  )
-}
-
-const builtIn: LoggerInstance = {
-  error(code, ...message) {
-    console.error(`[auth][error] ${code}`, ...message)
-  },
-  warn(code, ...message) {
-    console.warn(`[auth][warn][${code}]`, ...message)
-  },
-  debug(code, ...message) {
-    console.debug(`[auth][debug] ${code}`, ...message)
-  },
+  return {
+    error: (code, ...message) => print(console.error, `[auth][error] ${clipped(code)}`, code, message),
+    warn: (code, ...message) => print(console.warn, `[auth][warn][${clipped(code)}]`, code, message),
+    debug: (code, ...message) => print(console.debug, `[auth][debug] ${clipped(code)}`, code, message),
+  }
 }
 
 const silent = (): void => {}
@@ -153,11 +140,41 @@ const silent = (): void => {}
  */
 export function createLogger(config: { debug?: boolean; logger?: Partial<LoggerInstance> }): LoggerInstance {
   const custom = config.logger ?? {}
-  return {
-    error: guard(custom.error ?? builtIn.error),
-    warn: guard(custom.warn ?? builtIn.warn),
-    debug: guard(custom.debug ?? (config.debug ? builtIn.debug : silent)),
+  const printed = builtIn(config.debug === true)
+  const levels: LoggerInstance = {
+    error: guard(custom.error ?? printed.error),
+    warn: guard(custom.warn ?? printed.warn),
+    debug: guard(custom.debug ?? (config.debug ? printed.debug : silent)),
   }
+  const forRequest = custom.forRequest
+  if (typeof forRequest !== "function") return levels
+  return {
+    ...levels,
+    forRequest(request) {
+      let scoped: Partial<LoggerInstance> | undefined
+      try {
+        scoped = forRequest.call(custom, request)
+      } catch {
+        // A broken logger must not break authentication: the request logs without its scope.
+      }
+      if (scoped === null || typeof scoped !== "object") return levels
+      return {
+        error: typeof scoped.error === "function" ? guard(scoped.error) : levels.error,
+        warn: typeof scoped.warn === "function" ? guard(scoped.warn) : levels.warn,
+        debug: typeof scoped.debug === "function" ? guard(scoped.debug) : levels.debug,
+      }
+    },
+  }
+}
+
+/**
+ * The logger for one request's lines: the logger's own {@link LoggerInstance.forRequest} view of
+ * it (a logger that writes the request id, say), or the logger itself.
+ */
+export function requestLogger(logger: LoggerInstance, request: LogRequest): LoggerInstance {
+  if (typeof logger.forRequest !== "function") return logger
+  // createLogger's forRequest answers every level, guarded.
+  return logger.forRequest(request) as LoggerInstance
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -181,7 +198,8 @@ function guard(level: LoggerInstance["error"]): LoggerInstance["error"] {
  * class says `clientCaused`: a malformed request, a wrong password, a stale link, a refused token)
  * goes to `warn` as one line (the messages, no stack, no cause object): anyone can cause it as often
  * as they like, a stack would only point into Gatehouse, and a log full of them would hide the
- * faults. A server fault goes to `error` whole, its stack and cause included. Messages are
+ * faults. A server fault goes to `error` as the error itself (the built-in logger prints it on one
+ * line, its cause summarised; whole, with its stack, under `debug: true`). Messages are
  * Gatehouse's own and never carry secrets or tokens; upstream detail stays in `cause`.
  */
 export function logError(logger: LoggerInstance, error: unknown): void {

@@ -11,6 +11,7 @@ import { authUrl } from "./auth-url.js"
 import { isHttpCallbackUrl } from "./callback-url.js"
 import type { ResolvedConfig } from "./config.js"
 import { csrfState } from "./csrf.js"
+import { requestLogger } from "./logger.js"
 import type { InternalRequest } from "./internal-request.js"
 
 /** One request, with the configuration it runs under. */
@@ -55,7 +56,7 @@ export function createRequestContext(config: ResolvedConfig, request: InternalRe
   const provider = request.providerId === undefined ? undefined : config.providers.find((p) => p.id === request.providerId)
   // Ready at once: a session read waits for nothing before it starts.
   if (!withState) {
-    return { config, request, logger: config.logger, origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: NO_COOKIES, cookiesAlways: [] }
+    return { config, request, logger: requestLogger(config.logger, request), origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: NO_COOKIES, cookiesAlways: [] }
   }
   return statefulContext(config, request, { origin, cookies, provider })
 }
@@ -91,7 +92,7 @@ async function statefulContext(
   return {
     config,
     request,
-    logger: config.logger,
+    logger: requestLogger(config.logger, request),
     origin,
     cookies,
     provider,

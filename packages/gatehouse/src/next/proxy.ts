@@ -5,7 +5,7 @@
  * @module
  */
 import { NextResponse } from "next/server.js"
-import { getSession, isAuthRoute, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
+import { appLogger, getSession, isAuthRoute, requestAtOrigin, type PreparedConfig } from "../framework/index.js"
 import { UntrustedHost } from "../errors.js"
 import type { Session } from "../index.js"
 import type { NextAuthConfig, NextAuthRequest, NextRequestLike } from "./types.js"
@@ -50,8 +50,7 @@ export async function proxyResponse<Context>(
       if (answered instanceof Response) response = answered
     }
   } catch (error) {
-    // Not the resolved logger (the core's own), but the app's, or the console, as the core would.
-    ;(config.logger?.error ?? console.error)("authorized", error)
+    appLogger(config, request).error("authorized", error)
     return closed(prepared, request)
   }
   return withCookies(response ?? NextResponse.next(), setCookies)

@@ -21,7 +21,7 @@
  * ```
  * @module gatehouse-auth/solid-start
  */
-import { getSession as sessionOf, prepareConfig, requestAtOrigin, runtimeEnv, type PreparedConfig } from "../framework/index.js"
+import { appLogger, getSession as sessionOf, prepareConfig, requestAtOrigin, runtimeEnv, type PreparedConfig } from "../framework/index.js"
 import { InvalidConfig } from "../errors.js"
 import { Auth, type AuthConfig, type Session } from "../index.js"
 import { sessionUrl } from "./request-origin.js"
@@ -99,8 +99,7 @@ export function SignalAuth(config: SignalAuthConfig): SignalAuthHandlers {
     if (pathname !== ready.config.basePath && !pathname.startsWith(`${base}/`)) {
       if (!warned) {
         warned = true
-        const warn = config.logger?.warn ?? ((code: string, ...message: unknown[]) => console.warn(`[auth][warn][${code}]`, ...message))
-        warn("solid-start-outside-prefix", `A request outside the prefix ${ready.config.basePath} reached SignalAuth: set \`prefix\` to the folder of the route file.`)
+        appLogger(config, request).warn("solid-start-outside-prefix", `A request outside the prefix ${ready.config.basePath} reached SignalAuth: set \`prefix\` to the folder of the route file.`)
       }
       return request.method === "GET" ? undefined : new Response("Not Found", { status: 404 })
     }

@@ -2,8 +2,9 @@
  * What Gatehouse logs for a failure, and how the built-in logger prints it: what a client causes
  * (garbage in a request, a wrong password, a stale link, an unreadable cookie) as one warning line,
  * no stack, nothing at the error level, so no visitor can fill the log with stack traces; server
- * faults (an adapter failing, a callback throwing) at the error level, whole: stack and cause. A
- * custom logger gets `warn(type, line)` for the first and `error(type, error)` for the second.
+ * faults (an adapter failing, a callback throwing) at the error level, on one line with their cause
+ * (whole, with the stack, only under `debug: true`). A custom logger gets `warn(type, line)` for the
+ * first and `error(type, error)` for the second.
  */
 import { format } from "node:util"
 import { afterEach, describe, expect, it, vi } from "vitest"
@@ -164,16 +165,22 @@ describe("what a client causes", () => {
 })
 
 describe("a server fault", () => {
-  it("is printed whole at the error level: its stack and its cause", async () => {
+  it("is one line at the error level by default: its type, its message and its cause, no stack", async () => {
     const fault = new AdapterError("The adapter's getUser failed", { cause: new Error("connection refused at db:5432") })
     const out = await printed(() => logError(createLogger({}), fault))
     expect(out.warnings).toEqual([])
+    expect(out.errorText).toEqual(["[auth][error] AdapterError The adapter's getUser failed (cause: Error: connection refused at db:5432)"])
+  })
+
+  it("is printed whole at the error level with debug: true: its stack and its cause", async () => {
+    const fault = new AdapterError("The adapter's getUser failed", { cause: new Error("connection refused at db:5432") })
+    const out = await printed(() => logError(createLogger({ debug: true }), fault))
     expect(out.errors).toEqual([["[auth][error] AdapterError", fault]])
     expect(out.errorText[0]).toContain("\n    at ")
     expect(out.errorText[0]).toContain("connection refused at db:5432")
   })
 
-  it("is an adapter failing during a sign-in: at the error level with its stack and cause, through the built-in logger and a custom one", async () => {
+  it("is an adapter failing during a sign-in: one error line through the built-in logger, the error itself to a custom one", async () => {
     const failing = () => {
       const adapter = MemoryAdapter()
       return { ...adapter, createSession: () => Promise.reject(new Error("connection refused at db:5432")) }
@@ -185,8 +192,8 @@ describe("a server fault", () => {
     const out = await printed(() => signIn(builtInLogging({ adapter: failing(), session: { strategy: "database" } })))
     expect(out.warnings).toEqual([])
     expect(out.errors).toHaveLength(1)
-    expect(out.errorText[0]).toMatch(/^\[auth\]\[error\] AdapterError/)
-    expect(out.errorText[0]).toContain("\n    at ")
+    expect(out.errorText[0]).toMatch(/^\[auth\]\[error\] AdapterError /)
+    expect(out.errorText[0]).not.toContain("\n")
     expect(out.errorText[0]).toContain("connection refused at db:5432")
 
     const { logger, lines } = recordingLogger()
@@ -212,7 +219,7 @@ describe("a server fault", () => {
     expect(failed.clientCaused).toBe(false)
     const out = await printed(() => logError(createLogger({}), failed))
     expect(out.warnings).toEqual([])
-    expect(out.errorText[0]).toContain("\n    at ")
+    expect(out.errorText).toEqual(["[auth][error] EmailSignInError SMTP 421 at mail:25"])
   })
 })
 
@@ -222,5 +229,29 @@ describe("a line that cannot be made", () => {
     const { logger, lines } = recordingLogger()
     expect(() => logError(createLogger({ logger }), new InvalidCheck("State could not be decoded", { cause: { err: hostile } }))).not.toThrow()
     expect(lines).toEqual([{ level: "warn", code: "InvalidCheck", message: ["InvalidCheck"] }])
+  })
+})
+
+describe("a logger's forRequest", () => {
+  it("gives a request's lines the levels it returns, the logger's own for the levels it leaves out", async () => {
+    const { logger, lines } = recordingLogger()
+    const scoped: string[] = []
+    const config = credentialsConfig({
+      logger: { ...logger, forRequest: ({ headers }) => ({ warn: (code: string) => void scoped.push(`${headers.get("x-request-id")} ${code}`) }) },
+    })
+    await new Client(config).signIn({ username: "ada", password: "wrong" }).then(() => undefined)
+    await Auth(new Request("https://app.test/auth/nowhere", { headers: { "x-request-id": "r-2" } }), config)
+    expect(scoped).toEqual(["null CredentialsSignin", "r-2 UnknownAction"])
+    expect(lines.filter((line) => line.level === "warn")).toEqual([])
+  })
+
+  it("that throws, or returns nothing, leaves the request to the logger's own levels", async () => {
+    for (const forRequest of [() => { throw new Error("broken logger") }, () => undefined]) {
+      const { logger, lines } = recordingLogger()
+      const config = credentialsConfig({ logger: { ...logger, forRequest: forRequest as never } })
+      const response = await Auth(new Request("https://app.test/auth/nowhere"), config)
+      expect(response.status).toBe(400)
+      expect(lines.map((line) => [line.level, line.code])).toEqual([["warn", "UnknownAction"]])
+    }
   })
 })

@@ -24,7 +24,8 @@ describe("createActionURL", () => {
     try {
       const url = createActionURL("session", "https", new Headers(), { AUTH_URL: "https://env.test/other" }, "/auth")
       expect(url.href).toBe("https://env.test/auth/session")
-      expect(warn).toHaveBeenCalledWith("[auth][warn][env-url-basepath-mismatch]")
+      // With what it means, as every warning: a bare code tells an operator nothing.
+      expect(warn).toHaveBeenCalledWith("[auth][warn][env-url-basepath-mismatch]", "AUTH_URL's path and `basePath` disagree; `basePath` wins.")
     } finally {
       warn.mockRestore()
     }
