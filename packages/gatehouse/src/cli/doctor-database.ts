@@ -13,6 +13,8 @@ const CHECK = "database"
 /** How long the database may take to answer before the check gives up and says so. */
 export const DATABASE_TIMEOUT_MS = 10_000
 
+const skipped: Finding = { check: CHECK, level: "ok", message: "skipped: no database given (DATABASE_URL unset, no --url or --file)" }
+
 /** Where the doctor looks for the database: `--url` / `--file`, else `DATABASE_URL`. */
 export interface DatabaseOptions {
   url?: string | undefined
@@ -22,15 +24,14 @@ export interface DatabaseOptions {
 /** The findings about the database schema. */
 export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): Promise<Finding[]> {
   const from = options.url !== undefined ? "--url" : options.file !== undefined ? "--file" : isSet(env, "DATABASE_URL") ? named(env, "DATABASE_URL") : undefined
+  if (from === undefined) return [skipped]
   let target: SchemaTarget | undefined
   try {
     target = schemaTarget(options, env.env)
   } catch (error) {
     return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${reason(error)}` }]
   }
-  if (target === undefined) {
-    return [{ check: CHECK, level: "ok", message: "skipped: no database given (DATABASE_URL unset, no --url or --file)" }]
-  }
+  if (target === undefined) return [skipped]
   let status: SchemaStatus
   try {
     status = await withTimeout(readSchemaStatus(target), DATABASE_TIMEOUT_MS)
