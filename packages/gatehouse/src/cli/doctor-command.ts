@@ -19,6 +19,7 @@ import { checkUrl } from "./doctor-url.js"
 /** The command word. */
 export const DOCTOR_COMMAND = "doctor"
 
+/** `gatehouse doctor --help`: the checks, the exit code and the `--json` shape. */
 export const doctorUsage = `Usage: gatehouse ${DOCTOR_COMMAND} [options]
 
 Checks what a deployment needs, reading the environment as the app does (the process's

@@ -85,6 +85,13 @@ describe("gatehouse doctor: URL, trusted host, base path and cookies", () => {
     expect(of("url")).toContainEqual({ check: "url", level: "warn", message: `trust-host-without-url: ${WARNING_MESSAGES["trust-host-without-url"]}` })
   })
 
+  it("trusts the host in production on Vercel, but not for VERCEL=0, as the library does", async () => {
+    const vercel = await doctorJson(app.dir, { AUTH_SECRET: secret, NODE_ENV: "production", VERCEL: "1" })
+    expect(vercel.of("url")[0]).toEqual({ check: "url", level: "ok", message: "the Host header is trusted (AUTH_TRUST_HOST is unset, VERCEL is set)" })
+    const off = await doctorJson(app.dir, { AUTH_SECRET: secret, NODE_ENV: "production", VERCEL: "0" })
+    expect(off.of("url")[0]).toMatchObject({ level: "warn", message: expect.stringMatching(/^the Host header is not trusted \(AUTH_TRUST_HOST is unset, NODE_ENV is "production"\)/) })
+  })
+
   it("takes AUTH_TRUST_HOST=false as no, as the library does", async () => {
     const { of } = await doctorJson(app.dir, { AUTH_SECRET: secret, AUTH_TRUST_HOST: "false", AUTH_URL: "https://app.example.com" })
     expect(messages(of("url"))[0]).toMatch(/^the Host header is not trusted \(AUTH_TRUST_HOST \(from the environment\) is "false"\)/)
