@@ -59,7 +59,7 @@ export async function doctorCommand(args: CliArguments, io: CliIO): Promise<numb
   const findings: Finding[] = unreadable.map((file) => ({ check: "env", level: "warn", message: `${file} cannot be read; checked without it` }))
   findings.push(...checkSecret(env), ...checkUrl(env), ...checkProviders(env))
   // The two that wait on the network run side by side; each has its own deadline.
-  const [database, store] = await Promise.all([checkDatabase(env, { url: args.url, file: args.file }), checkStore(env)])
+  const [database, store] = await Promise.all([checkDatabase(env, { url: args.url, file: args.file, cwd: io.cwd }), checkStore(env)])
   findings.push(...database, ...store, ...checkNode(process.versions.node, enginesNode()))
 
   const masked = findings.map((finding) => ({ ...finding, message: mask(finding.message, sensitiveValues(env, args.url)) }))

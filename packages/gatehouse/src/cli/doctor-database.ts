@@ -5,6 +5,7 @@
  * database are.
  * @module
  */
+import { resolve } from "node:path"
 import { isSet, named, type DoctorEnv, type Finding } from "./doctor-findings.js"
 import { readSchemaStatus, SchemaAccessError, schemaTarget, type SchemaStatus, type SchemaTarget } from "./schema-status.js"
 
@@ -18,7 +19,10 @@ const skipped: Finding = { check: CHECK, level: "ok", message: "skipped: no data
 /** Where the doctor looks for the database: `--url` / `--file`, else `DATABASE_URL`. */
 export interface DatabaseOptions {
   url?: string | undefined
+  /** A SQLite file, relative to `cwd`. */
   file?: string | undefined
+  /** The app's folder, which a relative `--file` names a file in. */
+  cwd: string
 }
 
 /** The findings about the database schema. */
@@ -27,7 +31,8 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
   if (from === undefined) return [skipped]
   let target: SchemaTarget | undefined
   try {
-    target = schemaTarget(options, env.env)
+    // Resolved here, so the file is the one in the app's folder whatever the process's directory.
+    target = schemaTarget({ url: options.url, file: options.file === undefined ? undefined : resolve(options.cwd, options.file) }, env.env)
   } catch (error) {
     return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${reason(error)}` }]
   }
