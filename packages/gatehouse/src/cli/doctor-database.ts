@@ -48,11 +48,18 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
       {
         check: CHECK,
         level: "error",
-        message: `${status.location} lacks ${status.missing.length} migration${status.missing.length === 1 ? "" : "s"} this version needs (${status.missing.join(", ")}): run \`npx gatehouse-auth migrate apply\``,
+        message: `${status.location} lacks ${status.missing.length} migration${status.missing.length === 1 ? "" : "s"} this version needs (${status.missing.join(", ")}): run \`${applyCommand(options)}\``,
       },
     ]
   }
   return [{ check: CHECK, level: "ok", message: `${status.location} has the schema this version needs (${status.applied.length} migration${status.applied.length === 1 ? "" : "s"} applied)` }]
+}
+
+/** The command that applies the missing steps to the database checked; never with the URL, which may hold a password. */
+function applyCommand(options: DatabaseOptions): string {
+  const command = "npx gatehouse-auth migrate apply"
+  if (options.file !== undefined) return `${command} --file ${/^[\w./-]+$/.test(options.file) ? options.file : JSON.stringify(options.file)}`
+  return options.url !== undefined ? `${command} --url <url>` : command
 }
 
 /** The promise's outcome, or a rejection after `ms`; the timer never keeps the process alive. */

@@ -14,7 +14,8 @@ import { appFolder, doctorJson, strongSecret, writeEnvFiles } from "./doctor-sup
 
 const app = appFolder()
 const secret = strongSecret()
-const missing = /lacks \d+ migrations? this version needs \(.+\): run `npx gatehouse-auth migrate apply`$/
+/** The error for missing migrations, naming the command that applies them to that database. */
+const missing = (command: string) => new RegExp(`lacks \\d+ migrations? this version needs \\(.+\\): run \`${command.replaceAll(".", "\\.")}\`$`)
 
 /** `gatehouse migrate apply …args` in the app folder; throws with its output unless it exits 0. */
 async function migrateApply(env: Record<string, string>, ...args: string[]): Promise<void> {
@@ -38,7 +39,7 @@ describe("gatehouse doctor: the database schema", () => {
       db.close()
       const before = await doctorJson(app.dir, { AUTH_SECRET: secret }, "--file", "app.db")
       expect(before.code).toBe(1)
-      expect(before.of("database")).toEqual([expect.objectContaining({ level: "error", message: expect.stringMatching(missing) })])
+      expect(before.of("database")).toEqual([expect.objectContaining({ level: "error", message: expect.stringMatching(missing("npx gatehouse-auth migrate apply --file app.db")) })])
 
       await migrateApply({}, "--file", "app.db")
       const after = await doctorJson(app.dir, { AUTH_SECRET: secret }, "--file", "app.db")
@@ -74,8 +75,11 @@ describe("gatehouse doctor: the database schema", () => {
       writeEnvFiles(app.dir, { ".env": `DATABASE_URL=${url}\n` })
       const before = await doctorJson(app.dir, { AUTH_SECRET: secret })
       expect(before.code).toBe(1)
-      expect(before.of("database")).toEqual([expect.objectContaining({ level: "error", message: expect.stringMatching(missing) })])
+      expect(before.of("database")).toEqual([expect.objectContaining({ level: "error", message: expect.stringMatching(missing("npx gatehouse-auth migrate apply")) })])
       expect(before.stdout).not.toContain("pg-password-never-shown")
+      const byUrl = await doctorJson(app.dir, { AUTH_SECRET: secret }, "--url", url)
+      expect(byUrl.of("database")[0]!.message).toMatch(missing("npx gatehouse-auth migrate apply --url <url>"))
+      expect(byUrl.stdout).not.toContain("pg-password-never-shown")
 
       await migrateApply({}, "--url", url)
       const after = await doctorJson(app.dir, { AUTH_SECRET: secret })
