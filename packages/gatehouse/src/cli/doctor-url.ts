@@ -29,10 +29,12 @@ export function checkUrl(env: DoctorEnv): Finding[] {
   const trust = trustReason(env, urlName, defaults.trustHost)
   if (defaults.trustHost) findings.push({ check: CHECK, level: "ok", message: `the Host header is trusted (${trust})` })
   else {
+    // Unless the config says otherwise in code, which the doctor cannot see: hence a warning.
+    const remedy = isSet(env, "AUTH_TRUST_HOST") ? "set AUTH_TRUST_HOST=true, or remove it and set AUTH_URL" : "set AUTH_URL to the public URL"
     findings.push({
       check: CHECK,
-      level: production && urlName === undefined ? "warn" : "ok",
-      message: `the Host header is not trusted (${trust}): unless the config sets \`trustHost: true\`, auth routes answer UntrustedHost; set AUTH_URL to the public URL`,
+      level: "warn",
+      message: `the Host header is not trusted (${trust}): unless the config sets \`trustHost: true\`, auth routes answer UntrustedHost; ${remedy}`,
     })
   }
   if (defaults.warnings.includes("trust-host-without-url")) {
