@@ -92,6 +92,14 @@ const TRUST_DEVICE_RANGE = [60, 400 * 24 * 60 * 60] as const
 // Shortest secret that still carries 256 bits when random base64 (what `openssl rand -base64 32` makes).
 const MIN_SECRET_LENGTH = 32
 
+/**
+ * Whether `secret` is short enough to raise `secret-too-short`: the one rule, which
+ * `gatehouse doctor` applies to the environment's secrets too.
+ */
+export function isSecretTooShort(secret: string): boolean {
+  return secret.length < MIN_SECRET_LENGTH
+}
+
 interface StaticCheck {
   /** Untrusted host is reported with the request URL, so it is kept apart. */
   untrustedHost: boolean
@@ -191,7 +199,7 @@ function checkConfig(config: ResolvedConfig): StaticCheck {
   const warnings: WarningCode[] = [...config.envWarnings]
   if (config.debug) warnings.push("debug-enabled")
   if (config.skipCSRFCheck && !config.originChecked) warnings.push("csrf-disabled")
-  if (config.secret.some((secret) => secret.length < MIN_SECRET_LENGTH)) warnings.push("secret-too-short")
+  if (config.secret.some(isSecretTooShort)) warnings.push("secret-too-short")
   const { session } = config
   // Valid (Auth.js accepts it), but an active user is then signed out maxAge after signing in.
   if (session.strategy === "database" && session.updateAge >= session.maxAge) warnings.push("session-never-extended")

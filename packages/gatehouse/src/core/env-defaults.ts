@@ -35,12 +35,30 @@ function read(env: EnvObject, name: string): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined
 }
 
+/** The names of the public URL, the first one set wins: `AUTH_URL`, then its older names. */
+export const URL_VARIABLES = ["AUTH_URL", "LEGACYAUTH_URL", "NEXTAUTH_URL"] as const
+
+/** The names of the base secret, the first one set wins: `AUTH_SECRET`, then its older names. */
+export const SECRET_VARIABLES = ["AUTH_SECRET", "LEGACYAUTH_SECRET", "NEXTAUTH_SECRET"] as const
+
+/** The rotation secrets, newest first; each one set comes before the base secret. */
+export const ROTATION_SECRET_VARIABLES = ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1"] as const
+
 /**
  * `AUTH_URL`, or an older name of it: `LEGACYAUTH_URL`, or next-auth's `NEXTAUTH_URL`, which
  * next-auth v5 and `@auth/core` still read, so a switched app's `.env` keeps working.
  */
 export function envUrl(env: EnvObject): string | undefined {
-  return read(env, "AUTH_URL") ?? read(env, "LEGACYAUTH_URL") ?? read(env, "NEXTAUTH_URL")
+  return firstSet(env, URL_VARIABLES)
+}
+
+/** The value of the first of `names` that is set. */
+function firstSet(env: EnvObject, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const value = read(env, name)
+    if (value !== undefined) return value
+  }
+  return undefined
 }
 
 /**
@@ -50,11 +68,11 @@ export function envUrl(env: EnvObject): string | undefined {
  */
 export function envSecrets(env: EnvObject): string[] {
   const secrets: string[] = []
-  for (const name of ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1"]) {
+  for (const name of ROTATION_SECRET_VARIABLES) {
     const value = read(env, name)
     if (value) secrets.push(value)
   }
-  const base = read(env, "AUTH_SECRET") ?? read(env, "LEGACYAUTH_SECRET") ?? read(env, "NEXTAUTH_SECRET")
+  const base = firstSet(env, SECRET_VARIABLES)
   if (base) secrets.push(base)
   return secrets
 }

@@ -1,0 +1,82 @@
+/**
+ * The doctor's database check: the schema this version needs against what the database has, as
+ * `gatehouse migrate status` reads it. No database configured is not a problem (JWT sessions need
+ * none, and an app may configure its adapter in code); missing migrations and an unreachable
+ * database are.
+ * @module
+ */
+import { resolve } from "node:path"
+import { isSet, named, type DoctorEnv, type Finding } from "./doctor-findings.js"
+import { readSchemaStatus, SchemaAccessError, schemaTarget, type SchemaStatus, type SchemaTarget } from "./schema-status.js"
+
+const CHECK = "database"
+
+/** How long the database may take to answer before the check gives up and says so. */
+export const DATABASE_TIMEOUT_MS = 10_000
+
+const skipped: Finding = { check: CHECK, level: "ok", message: "skipped: no database given (DATABASE_URL unset, no --url or --file)" }
+
+/** Where the doctor looks for the database: `--url` / `--file`, else `DATABASE_URL`. */
+export interface DatabaseOptions {
+  url?: string | undefined
+  /** A SQLite file, relative to `cwd`. */
+  file?: string | undefined
+  /** The app's folder, which a relative `--file` names a file in. */
+  cwd: string
+}
+
+/** The findings about the database schema. */
+export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): Promise<Finding[]> {
+  const from = options.url !== undefined ? "--url" : options.file !== undefined ? "--file" : isSet(env, "DATABASE_URL") ? named(env, "DATABASE_URL") : undefined
+  if (from === undefined) return [skipped]
+  let target: SchemaTarget | undefined
+  try {
+    // Resolved here, so the file is the one in the app's folder whatever the process's directory.
+    target = schemaTarget({ url: options.url, file: options.file === undefined ? undefined : resolve(options.cwd, options.file) }, env.env)
+  } catch (error) {
+    return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${reason(error)}` }]
+  }
+  if (target === undefined) return [skipped]
+  let status: SchemaStatus
+  try {
+    status = await withTimeout(readSchemaStatus(target), DATABASE_TIMEOUT_MS)
+  } catch (error) {
+    return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from ?? "the environment"}: ${reason(error)}` }]
+  }
+  if (status.missing.length > 0) {
+    return [
+      {
+        check: CHECK,
+        level: "error",
+        message: `${status.location} lacks ${status.missing.length} migration${status.missing.length === 1 ? "" : "s"} this version needs (${status.missing.join(", ")}): run \`${applyCommand(options)}\``,
+      },
+    ]
+  }
+  return [{ check: CHECK, level: "ok", message: `${status.location} has the schema this version needs (${status.applied.length} migration${status.applied.length === 1 ? "" : "s"} applied)` }]
+}
+
+/** The command that applies the missing steps to the database checked; never with the URL, which may hold a password. */
+function applyCommand(options: DatabaseOptions): string {
+  const command = "npx gatehouse-auth migrate apply"
+  if (options.file !== undefined) return `${command} --file ${/^[\w./-]+$/.test(options.file) ? options.file : JSON.stringify(options.file)}`
+  return options.url !== undefined ? `${command} --url <url>` : command
+}
+
+/** The promise's outcome, or a rejection after `ms`; the timer never keeps the process alive. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SchemaAccessError(`no answer within ${ms / 1000} s`)), ms)
+    timer.unref?.()
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * One line: a SchemaAccessError's message is written for people (without the password); any other
+ * error's first line, since a driver's message may run on.
+ */
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split("\n")[0]!
+}
