@@ -15,6 +15,11 @@ const primitives = (build: "node" | "web") => ({
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    // Every hook has a limit (those that build an app or start a server set a longer one of their
+    // own), and so has teardown. Vitest has no limit on loading a file: what a file awaits at load
+    // (connectedRedis, postgresUrl) bounds itself and fails naming the service (test/support).
+    hookTimeout: 30_000,
+    teardownTimeout: 30_000,
     // One PostgreSQL server for the run: DATABASE_URL, or a throwaway cluster started here.
     globalSetup: ["packages/gatehouse/test/support/global-setup.ts"],
     projects: [

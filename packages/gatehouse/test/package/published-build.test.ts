@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { packedFiles } from "../support/packed-package.js"
 
 const packageDir = fileURLToPath(new URL("../..", import.meta.url))
 const dist = join(packageDir, "dist")
@@ -81,7 +82,7 @@ describe("the built package", () => {
     const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"))
     expect(manifest.type).toBe("module")
     expect(manifest.sideEffects).toBe(false)
-    expect(manifest.files).toEqual(["dist"])
+    expect(manifest.files).toEqual(["dist", "README.md", "LICENSE", "CHANGELOG.md"])
     expect(Object.keys(manifest.dependencies).sort()).toEqual(["oauth4webapi"])
     for (const [subpath, target] of Object.entries<Record<string, string> | string>(manifest.exports)) {
       if (typeof target === "string") continue
@@ -91,5 +92,49 @@ describe("the built package", () => {
       const file = target.default!.replace("*", documented[subpath] ?? "*")
       expect(existsSync(join(packageDir, file)), `${subpath} → ${file}`).toBe(true)
     }
+  })
+})
+
+describe("the published tarball (npm pack --dry-run)", () => {
+  const repositoryRoot = join(packageDir, "../..")
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"))
+  let packed: string[] = []
+  beforeAll(() => {
+    packed = packedFiles()
+  }, 60_000)
+
+  it("holds README.md, LICENSE, CHANGELOG.md, package.json and dist/ and nothing else", () => {
+    expect(packed.filter((file) => !file.startsWith("dist/"))).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"])
+    // All of the build, nothing beside it: dist/ as built is dist/ as packed.
+    expect(packed.filter((file) => file.startsWith("dist/"))).toEqual(files(dist).map((file) => relative(packageDir, file).split("\\").join("/")).sort())
+  })
+
+  it("holds no tests, TypeScript sources, source maps or build info", () => {
+    const unneeded = /(^|\/)(test|tests|__tests__|src)\/|\.(test|spec)\.|(?<!\.d)\.ts$|\.map$|\.tsbuildinfo$/
+    expect(packed.filter((file) => unneeded.test(file))).toEqual([])
+  })
+
+  it("carries the repository's README, CHANGELOG and MIT licence, and says MIT in package.json", () => {
+    for (const name of ["README.md", "LICENSE", "CHANGELOG.md"]) {
+      expect(readFileSync(join(packageDir, name), "utf8"), name).toBe(readFileSync(join(repositoryRoot, name), "utf8"))
+    }
+    const licence = readFileSync(join(repositoryRoot, "LICENSE"), "utf8")
+    expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) 2026 The Gatehouse authors\n/)
+    expect(manifest.license).toBe("MIT")
+  })
+
+  it("holds every file its package.json points at (exports, imports, bin, types, typesVersions)", () => {
+    const targets = (value: unknown): string[] =>
+      typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap(targets) : value && typeof value === "object" ? Object.values(value).flatMap(targets) : []
+    // A pattern must resolve at least the subpath documented for it.
+    // Except the `gatehouse-source` condition of the `imports` map: the repository's own, set
+    // only by its tsconfig so the source type-checks before a build; no tool of a user's sets it.
+    // (TypeScript `paths` instead would reach esbuild too, which then bundles src/ for dist/.)
+    const imports = Object.values<Record<string, string>>(manifest.imports).map(({ "gatehouse-source": _source, ...rest }) => rest)
+    const referenced = [manifest.types, manifest.exports, imports, manifest.bin, manifest.typesVersions]
+      .flatMap(targets)
+      .map((target) => target.replace("*", "credentials").replace(/^\.\//, ""))
+    expect(referenced.length).toBeGreaterThan(50)
+    expect(referenced.filter((target) => !packed.includes(target))).toEqual([])
   })
 })

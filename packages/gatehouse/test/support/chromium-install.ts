@@ -17,8 +17,8 @@ export function ensureChromium(): string {
   if (existsSync(CHROMIUM_EXECUTABLE)) return CHROMIUM_EXECUTABLE
   const isRoot = process.getuid?.() === 0
   if (isRoot && existsSync("/usr/bin/apt-get") && CHROMIUM_EXECUTABLE === "/usr/bin/chromium") {
-    // No stdin: a prompt must fail the install, not hang the test run.
-    const options = { stdio: ["ignore", "inherit", "inherit"] as ("ignore" | "inherit")[], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }
+    // No stdin: a prompt must fail the install, not hang the test run; nor may a stalled download (10 min).
+    const options = { stdio: ["ignore", "inherit", "inherit"] as ("ignore" | "inherit")[], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, timeout: 600_000 }
     execFileSync("apt-get", ["update"], options)
     execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], options)
   }

@@ -19,8 +19,11 @@ const FLAGS = [
 /** Starts Chromium; close it when the tests are done. Fails with the setup's reason when it could not be installed. */
 export function launchChromium(): Promise<Browser> {
   const problem = inject("chromiumError")
-  if (problem) throw new Error(problem)
-  return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: FLAGS })
+  if (problem) throw new Error(`Chromium did not start: ${problem}`)
+  // Playwright waits 3 minutes by default for a browser that does not come up.
+  return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: FLAGS, timeout: 60_000 }).catch((error: unknown) => {
+    throw new Error(`Chromium (${CHROMIUM_EXECUTABLE}) did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  })
 }
 
 /** A credential a virtual authenticator holds. */

@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { listenOnLoopback } from "./free-port.js"
 
 /** One request as the provider made it. */
 export interface RecordedApiRequest {
@@ -110,7 +111,7 @@ export async function startEmailApiServer(): Promise<EmailApiServer> {
       response.end()
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  await listenOnLoopback(server, "the fake email API")
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
   const rewrite = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {

@@ -234,17 +234,21 @@ export async function startExampleApp(app: ExampleApp, options: StartOptions): P
       child.once("exit", () => resolve())
       child.kill()
     })
-  for (let tries = 0; tries < 300; tries++) {
+  const what = `the example app in ${app.dir}`
+  // A deadline, not a count of tries: each try may wait up to 2 s for a server that accepted the
+  // connection but does not answer.
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       const taken = output.includes("EADDRINUSE") ? `: port ${port} was taken by another process as it started` : ""
-      throw new Error(`the app exited (${child.exitCode}) before answering${taken}:\n${output}`)
+      throw new Error(`${what} exited (${child.exitCode}) before answering${taken}:\n${output}`)
     }
-    const answer = await fetch(`${url}${readyPath}`, { redirect: "manual" }).catch(() => undefined)
+    const answer = await fetch(`${url}${readyPath}`, { redirect: "manual", signal: AbortSignal.timeout(2_000) }).catch(() => undefined)
     if (answer) return { url, port, output: () => output, stop }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   await stop()
-  throw new Error(`the app did not answer on ${url} within 30 s:\n${output}`)
+  throw new Error(`${what} did not answer on ${url} within 30 s:\n${output}`)
 }
 
 /**

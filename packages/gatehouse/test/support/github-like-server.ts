@@ -17,6 +17,7 @@ import { createHash, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { OAuthConfig } from "../../src/types.js"
+import { listenOnLoopback } from "./free-port.js"
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -124,7 +125,7 @@ export async function startGitHubLikeServer(options: GitHubLikeServerOptions = {
       else res.end()
     })
   })
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve))
+  await listenOnLoopback(httpServer, "the GitHub-like OAuth server")
   const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`
 
   const server: GitHubLikeServer = {

@@ -4,13 +4,22 @@
  * database service); otherwise a throwaway cluster is started here and removed in teardown.
  * Test files get the URL through `inject("postgresUrl")` (see ./postgres.ts; typed in ./provided-context.d.ts).
  *
- * A server that cannot be started is handed on as `postgresError` instead of thrown, so only the
- * tests that need PostgreSQL fail (with this message) and the rest of the suite still runs.
+ * A server that cannot be started, or a `DATABASE_URL`/`REDIS_URL` that does not answer within
+ * seconds, is handed on as `postgresError`/`redisError` instead of thrown, so only the tests that
+ * need it fail (at once, with this message) and the rest of the suite still runs; the setup prints
+ * one line naming it. The servers' temp folders go on SIGINT/SIGTERM too (./throwaway-dirs.ts).
  */
 import type { TestProject } from "vitest/node"
 import { ensureChromium } from "./chromium-install.js"
-import { startPostgres, type PostgresServer } from "./postgres-server.js"
-import { startRedis, type RedisServer } from "./redis-server.js"
+import { checkPostgres, startPostgres, type PostgresServer } from "./postgres-server.js"
+import { checkRedis, startRedis, type RedisServer } from "./redis-server.js"
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** The one line a run prints for a service its tests will not have. */
+function announce(service: string, problem: string): void {
+  console.error(`[gatehouse tests] ${service} unavailable, its tests will fail: ${problem.split("\n")[0]}`)
+}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Like the database: a failure reaches only the browser tests, which then say why.
@@ -18,13 +27,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ensureChromium()
     project.provide("chromiumError", "")
   } catch (error) {
-    project.provide("chromiumError", error instanceof Error ? error.message : String(error))
+    announce("Chromium", reason(error))
+    project.provide("chromiumError", reason(error))
   }
   const redis = await provideRedis(project)
   const fromEnv = process.env.DATABASE_URL
   if (fromEnv) {
-    project.provide("postgresUrl", fromEnv)
-    project.provide("postgresError", "")
+    try {
+      await checkPostgres(fromEnv)
+      project.provide("postgresUrl", fromEnv)
+      project.provide("postgresError", "")
+    } catch (error) {
+      announce("PostgreSQL", reason(error))
+      project.provide("postgresUrl", "")
+      project.provide("postgresError", reason(error))
+    }
     return async () => {
       await redis?.destroy()
     }
@@ -35,8 +52,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("postgresUrl", server.url)
     project.provide("postgresError", "")
   } catch (error) {
+    announce("PostgreSQL", reason(error))
     project.provide("postgresUrl", "")
-    project.provide("postgresError", error instanceof Error ? error.message : String(error))
+    project.provide("postgresError", reason(error))
   }
   return async () => {
     await Promise.all([server?.destroy(), redis?.destroy()])
@@ -47,8 +65,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
 async function provideRedis(project: TestProject): Promise<RedisServer | undefined> {
   const fromEnv = process.env.REDIS_URL
   if (fromEnv) {
-    project.provide("redisUrl", fromEnv)
-    project.provide("redisError", "")
+    try {
+      await checkRedis(fromEnv)
+      project.provide("redisUrl", fromEnv)
+      project.provide("redisError", "")
+    } catch (error) {
+      announce("Redis", reason(error))
+      project.provide("redisUrl", "")
+      project.provide("redisError", reason(error))
+    }
     return undefined
   }
   try {
@@ -57,8 +82,9 @@ async function provideRedis(project: TestProject): Promise<RedisServer | undefin
     project.provide("redisError", "")
     return server
   } catch (error) {
+    announce("Redis", reason(error))
     project.provide("redisUrl", "")
-    project.provide("redisError", error instanceof Error ? error.message : String(error))
+    project.provide("redisError", reason(error))
     return undefined
   }
 }

@@ -23,6 +23,7 @@ import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { RecordedRequest } from "./github-like-server.js"
+import { listenOnLoopback } from "./free-port.js"
 
 export type { RecordedRequest }
 
@@ -143,7 +144,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   const { Check, base } = interactionPolicy
   // The issuer must be known when the provider is built, so listen first (on a free port).
   const httpServer = createServer()
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve))
+  await listenOnLoopback(httpServer, "the OpenID provider (oidc-provider)")
   const issuer = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`
 
   const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true })

@@ -1,7 +1,7 @@
 /**
  * The package as npm would publish it: `npm pack` of the built package (npm test builds first),
- * for tests that install it into an app of their own, the way a user's app gets it. Packed once
- * per test process.
+ * for tests that install it into an app of their own, the way a user's app gets it (packed once
+ * per test process), and the list of what the tarball holds (`npm pack --dry-run`).
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, realpathSync } from "node:fs"
@@ -25,4 +25,15 @@ export function packedPackage(): string {
   const name = execFileSync("npm", ["pack", "--pack-destination", destination, "--silent"], { cwd: packageDir, encoding: "utf8" }).trim().split("\n").at(-1)!
   packed = join(destination, name)
   return packed
+}
+
+/**
+ * The paths (relative to the package root, `/`-separated) that `npm pack` puts in the tarball,
+ * from `npm pack --dry-run --json`: the same file list, prepack included, without writing one.
+ */
+export function packedFiles(): string[] {
+  if (!existsSync(join(packageDir, "dist", "index.js"))) throw new Error("run `npm run build` before packing the package")
+  const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: packageDir, encoding: "utf8" })
+  const [report] = JSON.parse(output) as { files: { path: string }[] }[]
+  return report!.files.map((file) => file.path).sort()
 }

@@ -6,11 +6,12 @@
  * to run as root; the server binaries are installed from Debian's `postgresql` package if missing.
  */
 import { execFile, execFileSync } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
+import pg from "pg"
 import { freePort } from "./free-port.js"
+import { onInterrupt, removeThrowawayDir, throwawayDir } from "./throwaway-dirs.js"
 
 const run = promisify(execFile)
 
@@ -54,8 +55,8 @@ export function postgresBinDir(): string {
     const dropIn = "/etc/postgresql-common/createcluster.d/gatehouse-tests.conf"
     mkdirSync(dirname(dropIn), { recursive: true })
     writeFileSync(dropIn, "create_main_cluster = false\n")
-    // No stdin: a prompt must fail the install, not hang the test run.
-    const options = { stdio: ["ignore", "inherit", "inherit"] as ("ignore" | "inherit")[], env }
+    // No stdin: a prompt must fail the install, not hang the test run; nor may a stalled download (10 min).
+    const options = { stdio: ["ignore", "inherit", "inherit"] as ("ignore" | "inherit")[], env, timeout: 600_000 }
     execFileSync("apt-get", ["update"], options)
     execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], options)
     dir = findBinDir()
@@ -73,13 +74,17 @@ export function postgresBinDir(): string {
 
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`
 
-/** Runs a server binary as the `postgres` user when we are root, else as ourselves. */
+/**
+ * Runs a server binary as the `postgres` user when we are root, else as ourselves; killed after
+ * 90 s (pg_ctl's own waits are 60 s), so a stuck initdb fails the start instead of hanging it.
+ */
 async function asServerUser(file: string, args: string[]): Promise<void> {
+  const options = { timeout: 90_000, killSignal: "SIGKILL" as const }
   if (isRoot) {
     // -s: the postgres account's login shell may be nologin on some systems.
-    await run("su", ["postgres", "-s", "/bin/sh", "-c", [file, ...args].map(shellQuote).join(" ")])
+    await run("su", ["postgres", "-s", "/bin/sh", "-c", [file, ...args].map(shellQuote).join(" ")], options)
   } else {
-    await run(file, args)
+    await run(file, args, options)
   }
 }
 
@@ -114,7 +119,17 @@ async function withLog<T>(dir: string, what: string, action: () => Promise<T>): 
  */
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = postgresBinDir()
-  const dir = mkdtempSync(join(tmpdir(), "gatehouse-pg-"))
+  // Removed on every way out: destroy(), a failed start below, exit, SIGINT or SIGTERM.
+  const dir = throwawayDir("gatehouse-pg-")
+  try {
+    return await createAndStart(bin, dir)
+  } catch (error) {
+    removeThrowawayDir(dir)
+    throw error
+  }
+}
+
+async function createAndStart(bin: string, dir: string): Promise<PostgresServer> {
   const data = join(dir, "data")
   const logFile = join(dir, "postgres.log")
   if (isRoot) {
@@ -124,7 +139,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   chmodSync(dir, 0o700)
   const port = await freePort([5432])
 
-  await withLog(dir, "initdb", () =>
+  await withLog(dir, "PostgreSQL initdb", () =>
     asServerUser(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]),
   )
   // Settings go into the data dir (not pg_ctl -o) so a restart keeps the same port and socket.
@@ -147,46 +162,67 @@ export async function startPostgres(): Promise<PostgresServer> {
   )
 
   let running = false
-  // A test run that dies without tearing down must not leave a server behind.
-  const stopOnExit = () => {
+  // A test run that dies without tearing down (exit, interrupt) must not leave a server behind.
+  onInterrupt(dir, () => {
     if (!running) return
-    try {
-      const args = ["-D", data, "-m", "immediate", "-w", "stop"]
-      if (isRoot) execFileSync("su", ["postgres", "-s", "/bin/sh", "-c", [join(bin, "pg_ctl"), ...args].map(shellQuote).join(" ")])
-      else execFileSync(join(bin, "pg_ctl"), args)
-    } catch {
-      // Best effort on the way out.
-    }
-  }
-  process.on("exit", stopOnExit)
+    const args = ["-D", data, "-m", "immediate", "-w", "-t", "10", "stop"]
+    const options = { stdio: "ignore" as const, timeout: 15_000 }
+    if (isRoot) execFileSync("su", ["postgres", "-s", "/bin/sh", "-c", [join(bin, "pg_ctl"), ...args].map(shellQuote).join(" ")], options)
+    else execFileSync(join(bin, "pg_ctl"), args, options)
+  })
 
   const server: PostgresServer = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dir,
     async start() {
-      await withLog(dir, "pg_ctl start", () => asServerUser(join(bin, "pg_ctl"), ["-D", data, "-l", logFile, "-w", "-t", "60", "start"]))
+      await withLog(dir, "PostgreSQL pg_ctl start", () => asServerUser(join(bin, "pg_ctl"), ["-D", data, "-l", logFile, "-w", "-t", "60", "start"]))
       running = true
     },
     async stop() {
       if (!running) return
-      await withLog(dir, "pg_ctl stop", () => asServerUser(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]))
+      await withLog(dir, "PostgreSQL pg_ctl stop", () => asServerUser(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]))
       running = false
     },
     async destroy() {
       try {
         await server.stop()
       } finally {
-        process.off("exit", stopOnExit)
-        rmSync(dir, { recursive: true, force: true })
+        removeThrowawayDir(dir)
       }
     },
   }
   try {
     await server.start()
   } catch (error) {
-    await server.destroy()
+    // pg_ctl may have given up waiting on a server that did start: stop it before its folder goes.
+    running = true
+    await server.stop().catch(() => {})
     throw error
   }
   return server
+}
+
+/**
+ * Checks that the PostgreSQL at `url` (the run's `DATABASE_URL`) accepts a connection and a query,
+ * so that the tests that need it fail at once naming it; pg's own connect has no time limit.
+ *
+ * @example
+ * ```ts
+ * await checkPostgres(process.env.DATABASE_URL!) // throws "PostgreSQL at postgres://…@127.0.0.1:5432/app (DATABASE_URL) did not answer: connect ECONNREFUSED …"
+ * ```
+ */
+export async function checkPostgres(url: string, timeoutMs = 5_000): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs })
+  // An error after connect (the server going away) must not crash the run: the query fails instead.
+  client.on("error", () => {})
+  try {
+    await client.connect()
+    await client.query("SELECT 1")
+  } catch (error) {
+    const shown = url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")
+    throw new Error(`PostgreSQL at ${shown} (DATABASE_URL) did not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  } finally {
+    await client.end().catch(() => {})
+  }
 }

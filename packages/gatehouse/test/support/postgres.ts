@@ -27,7 +27,8 @@ export function schemaPoolConfig(url: string, schema: string, extra: pg.PoolConf
 
 /** Runs `sql` once on a short-lived connection to the server (outside any test schema). */
 export async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
+  // pg waits for a connection for ever by default: a server that went away must fail the file.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
   await client.connect()
   try {
     await client.query(sql)

@@ -4,12 +4,11 @@
  * tests). Installed from Debian's `redis-server` package when missing and we are root.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { createConnection } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { freePort } from "./free-port.js"
+import { onInterrupt, removeThrowawayDir, throwawayDir } from "./throwaway-dirs.js"
 
 /** A running (or stopped) throwaway Redis. */
 export interface RedisServer {
@@ -34,8 +33,8 @@ export function redisServerBinary(): string {
   let found = find()
   if (!found && isRoot && existsSync("/usr/bin/apt-get")) {
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-    // No stdin: a prompt must fail the install, not hang the test run.
-    const options = { stdio: ["ignore", "inherit", "inherit"] as ("ignore" | "inherit")[], env }
+    // No stdin: a prompt must fail the install, not hang the test run; nor may a stalled download (10 min).
+    const options = { stdio: ["ignore", "inherit", "inherit"] as ("ignore" | "inherit")[], env, timeout: 600_000 }
     execFileSync("apt-get", ["update"], options)
     execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "redis-server"], options)
     // The package starts a service on 6379 where there is an init system; ours never uses it.
@@ -55,19 +54,40 @@ export function redisServerBinary(): string {
   return found
 }
 
-/** Whether a server on `port` answers PING with PONG. */
-function pings(port: number): Promise<boolean> {
+/** Why a server at `host:port` does not answer PING with PONG within `timeoutMs`; "" when it does. */
+function pingProblem(host: string, port: number, timeoutMs: number): Promise<string> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: "127.0.0.1", port })
-    const done = (ok: boolean) => {
+    const socket = createConnection({ host, port })
+    const done = (problem: string) => {
       socket.destroy()
-      resolve(ok)
+      resolve(problem)
     }
-    socket.setTimeout(500, () => done(false))
-    socket.once("error", () => done(false))
+    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs} ms`))
+    socket.once("error", (error) => done(error.message))
     socket.once("connect", () => socket.write("PING\r\n"))
-    socket.once("data", (data) => done(data.toString().startsWith("+PONG")))
+    socket.once("data", (data) => {
+      const answer = data.toString()
+      // An AUTH-protected server answers -NOAUTH: it is there; node-redis authenticates from the URL.
+      done(answer.startsWith("+PONG") || answer.startsWith("-NOAUTH") ? "" : `answered ${JSON.stringify(answer.trim().slice(0, 80))}`)
+    })
   })
+}
+
+const pings = async (port: number) => (await pingProblem("127.0.0.1", port, 500)) === ""
+
+/**
+ * Checks that the Redis at `url` (the run's `REDIS_URL`) answers, so that the tests that need it
+ * fail at once naming it, rather than each client retrying its connection for ever.
+ *
+ * @example
+ * ```ts
+ * await checkRedis("redis://127.0.0.1:6379") // throws "Redis at redis://127.0.0.1:6379 (REDIS_URL) did not answer PING: connect ECONNREFUSED …"
+ * ```
+ */
+export async function checkRedis(url: string, timeoutMs = 5_000): Promise<void> {
+  const { hostname, port } = new URL(url)
+  const problem = await pingProblem(hostname.replace(/^\[|\]$/g, "") || "127.0.0.1", Number(port || 6379), timeoutMs)
+  if (problem) throw new Error(`Redis at ${url} (REDIS_URL) did not answer PING: ${problem}`)
 }
 
 /**
@@ -84,13 +104,12 @@ function pings(port: number): Promise<boolean> {
  */
 export async function startRedis(): Promise<RedisServer> {
   const bin = redisServerBinary()
-  const dir = mkdtempSync(join(tmpdir(), "gatehouse-redis-"))
-  const port = await freePort([6379])
+  // Removed on every way out: destroy(), a failed start below, exit, SIGINT or SIGTERM.
+  const dir = throwawayDir("gatehouse-redis-")
   let child: ChildProcess | undefined
   let output = ""
-
-  const killOnExit = () => child?.kill("SIGKILL")
-  process.on("exit", killOnExit)
+  onInterrupt(dir, () => child?.kill("SIGKILL"))
+  const port = await freePort([6379])
 
   const server: RedisServer = {
     url: `redis://127.0.0.1:${port}`,
@@ -108,8 +127,8 @@ export async function startRedis(): Promise<RedisServer> {
       })
       const deadline = Date.now() + 10_000
       while (!(await pings(port))) {
-        if (!child) throw new Error(`redis-server exited at start:\n${output}`)
-        if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${port} within 10 s:\n${output}`)
+        if (!child) throw new Error(`Redis did not start: redis-server exited at start:\n${output}`)
+        if (Date.now() > deadline) throw new Error(`Redis did not start: redis-server did not answer on ${port} within 10 s:\n${output}`)
         await sleep(20)
       }
     },
@@ -124,11 +143,15 @@ export async function startRedis(): Promise<RedisServer> {
       try {
         await server.stop()
       } finally {
-        process.off("exit", killOnExit)
-        rmSync(dir, { recursive: true, force: true })
+        removeThrowawayDir(dir)
       }
     },
   }
-  await server.start()
+  try {
+    await server.start()
+  } catch (error) {
+    await server.destroy()
+    throw error
+  }
   return server
 }

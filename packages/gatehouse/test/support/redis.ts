@@ -13,14 +13,30 @@ export function redisUrl(): string {
   return url
 }
 
-/** A node-redis client for `url` that reconnects quickly; its errors are expected in outage tests. */
+/** How many attempts a client makes at its first connection before `connect()` rejects. */
+const FIRST_CONNECT_ATTEMPTS = 5
+
+/**
+ * A node-redis client for `url` that reconnects quickly, for ever once it has been connected (its
+ * errors are expected in outage tests), but whose first `connect()` gives up after a few quick
+ * attempts, rejecting with the reason: a Redis that is not there must fail the file, not hang it.
+ */
 export function testRedisClient(url: string): RedisClientType {
-  const client: RedisClientType = createClient({ url, socket: { reconnectStrategy: () => 100, connectTimeout: 1000 } })
+  let connected = false
+  const client: RedisClientType = createClient({
+    url,
+    socket: {
+      connectTimeout: 1000,
+      reconnectStrategy: (retries, cause) =>
+        connected || retries < FIRST_CONNECT_ATTEMPTS ? 100 : new Error(`Redis at ${url} did not answer after ${retries + 1} attempts: ${cause.message}`, { cause }),
+    },
+  })
+  client.on("ready", () => (connected = true))
   client.on("error", () => {})
   return client
 }
 
-/** A connected client to the run's Redis, closed after the file's tests. */
+/** A connected client to the run's Redis, closed after the file's tests; rejects within seconds when it does not answer. */
 export async function connectedRedis(): Promise<RedisClientType> {
   const client = await testRedisClient(redisUrl()).connect()
   afterAll(() => client.destroy())

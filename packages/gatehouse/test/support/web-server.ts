@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { listenOnLoopback } from "./free-port.js"
 
 export interface WebServer {
   /** `http://localhost:<port>`: WebAuthn needs a domain, and `localhost` is a secure context. */
@@ -17,7 +18,7 @@ export async function serveWeb(handler: (request: Request) => Promise<Response> 
   const server = createServer((req, res) => {
     void respond(handler, req, res)
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  await listenOnLoopback(server, "the test web server")
   const { port } = server.address() as AddressInfo
   return {
     origin: `http://localhost:${port}`,
