@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Adapter } from "../../src/adapters/index.js"
 import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
 import { SQLITE_MIGRATIONS, SQLiteAdapter } from "../../src/adapters/sqlite.js"
 import { Client, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
@@ -32,7 +33,7 @@ function previousReleaseFile(name: string, steps: number): string {
  * lists the schema-outdated lines logged. The check is not waited for by any request, so callers
  * poll for the line rather than expect it at once.
  */
-async function signInAndCountWarnings(adapter: Parameters<typeof credentialsConfig>[0]["adapter"]) {
+async function signInAndCountWarnings(adapter: Adapter) {
   const { logger, lines } = recordingLogger()
   const client = new Client(credentialsConfig({ adapter, logger, session: { strategy: "jwt" } }))
   const signIn = await client.signIn()
