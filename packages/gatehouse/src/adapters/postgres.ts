@@ -272,6 +272,9 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  *   `two_factor_recovery_codes` and `session_authentication` tables, which {@link migrate} adds:
  *   run it again after upgrading. Until then `getSessionAndUser` still reads every session (with
  *   `authentication: null`); those methods fail, naming the missing table.
+ * - `missingMigrations()` reads `gatehouse_migrations` (see {@link readPostgresSchema}) when
+ *   Gatehouse asks, once, at the first request; a database behind is logged as the warning
+ *   `schema-outdated` (naming `npx gatehouse-auth migrate apply`), and requests go on.
  * - `useTotpStep`, `useRecoveryCode`, `enableTotp`, `updateTotpSecret` and
  *   `replaceRecoveryCodes` are each one statement, so they hold under concurrent requests on any
  *   number of connections without a transaction of the caller's.

@@ -3,7 +3,7 @@
  * given (never the machine's); the concurrent apply runs in two separate processes.
  */
 import Database from "better-sqlite3"
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -283,6 +283,23 @@ describe("gatehouse migrate: what it cannot use (SQLite)", () => {
     const help = await run(["migrate", "--help"])
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("Usage: gatehouse migrate [status|apply]")
+  })
+})
+
+describe("the built gatehouse executable (npm test builds first)", () => {
+  it("loads the SQLite driver from dist and reads a file, exit 0; an unreachable PostgreSQL in one line, exit 1", async () => {
+    previousRelease(SQLITE_SCHEMA_VERSION)
+    const built = fileURLToPath(new URL("../../dist/cli/index.js", import.meta.url))
+    const ok = spawnSync(process.execPath, [built, "migrate", "status", "--file", "auth.db"], { cwd: dir, encoding: "utf8", env: {} })
+    expect(ok.status).toBe(0)
+    expect(ok.stdout).toContain("Up to date")
+    const refused = spawnSync(process.execPath, [built, "migrate", "apply"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { DATABASE_URL: "postgres://app:hunter2-never-shown@127.0.0.1:1/app" },
+    })
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toBe("gatehouse: cannot connect to postgres://app:***@127.0.0.1:1/app: connection refused (is PostgreSQL running there?)\n")
   })
 })
 
