@@ -176,7 +176,11 @@ describe("gatehouse migrate apply (SQLite)", () => {
 
   it("two processes applying to one file at once both succeed, with one set of records", async () => {
     const file = previousRelease(0)
-    const results = await Promise.all([applyInChildProcess(file), applyInChildProcess(file)])
+    const go = join(dir, "go")
+    const children = [applyInChildProcess(file, go), applyInChildProcess(file, go)]
+    await Promise.all(children.map((child) => child.ready))
+    writeFileSync(go, "")
+    const results = await Promise.all(children.map((child) => child.done))
     for (const result of results) expect(result).toMatchObject({ code: 0, stderr: "" })
     expect(results.map((result) => result.stdout).join("")).toContain("Up to date")
     expect(records(file).map((row) => row.id)).toEqual(ids)
@@ -305,25 +309,43 @@ describe("the built gatehouse executable (npm test builds first)", () => {
 
 const mainModule = pathToFileURL(fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url))).href
 
-/** `gatehouse migrate apply --file <file>` in a process of its own (TypeScript through tsx). */
-function applyInChildProcess(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * `gatehouse migrate apply --file <file>` in a process of its own (TypeScript through tsx). The
+ * process loads the command, says "ready", then waits for the file `go` to appear, so that
+ * several start applying within a millisecond of each other rather than a process start apart.
+ */
+function applyInChildProcess(file: string, go: string): { ready: Promise<void>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const script = `
+    import { existsSync, writeSync } from "node:fs"
     const { main } = await import(${JSON.stringify(mainModule)})
+    writeSync(2, "ready\\n")
+    const pause = new Int32Array(new SharedArrayBuffer(4))
+    const deadline = Date.now() + 30_000
+    while (!existsSync(${JSON.stringify(go)}) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 1)
     const code = await main(["migrate", "apply", "--file", ${JSON.stringify(file)}], {
       cwd: process.cwd(), env: {}, stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t),
     })
     process.exitCode = code
   `
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions", "gatehouse-source", "--input-type=module", "-e", script], {
-      cwd: fileURLToPath(new URL("../..", import.meta.url)),
-      stdio: ["ignore", "pipe", "pipe"],
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
-    child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
-    child.once("error", reject)
-    child.once("close", (code) => resolve({ code, stdout, stderr }))
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions", "gatehouse-source", "--input-type=module", "-e", script], {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    stdio: ["ignore", "pipe", "pipe"],
   })
+  let stdout = ""
+  let stderr = ""
+  let signalReady: () => void = () => {}
+  const ready = new Promise<void>((resolve) => (signalReady = resolve))
+  child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString()
+    if (stderr.startsWith("ready\n")) signalReady()
+  })
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.once("error", reject)
+    child.once("close", (code) => {
+      signalReady()
+      resolve({ code, stdout, stderr: stderr.replace(/^ready\n/, "") })
+    })
+  })
+  return { ready, done }
 }
