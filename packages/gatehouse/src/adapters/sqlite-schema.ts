@@ -188,7 +188,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = SQLITE_MIGRATION_STEPS.map((
 /** The `PRAGMA user_version` of a fully migrated database. */
 export const SQLITE_SCHEMA_VERSION: number = SQLITE_MIGRATIONS.length
 
-/** The whole current schema as one script, for creating the tables with other tooling. */
+/**
+ * The whole current schema as one script, for creating the tables with other tooling. It records
+ * nothing; the adapter then records the steps on open (each runs again as a no-op).
+ * {@link sqliteMigrationSql} is the same with the records, as `migrate apply` leaves them.
+ */
 export const SQLITE_SCHEMA: string = SQLITE_MIGRATIONS.join("\n")
 
 

@@ -20,7 +20,7 @@ export type SchemaTarget = { kind: "postgres"; url: string } | { kind: "sqlite";
 export interface SchemaStatus {
   /** The database as it may be shown: the URL without its password, or the file's path. */
   location: string
-  /** The ids of the migrations recorded as applied, in order. */
+  /** The ids of the migrations applied (recorded, or taken as applied: see `unrecorded`), in order. */
   applied: string[]
   /** The ids of the migrations this version needs that are not applied, in order. */
   missing: string[]
