@@ -159,6 +159,13 @@ describe("gatehouse migrate on PostgreSQL", () => {
     }
   })
 
+  it("a password in the query string is not shown either", async () => {
+    const port = await freePort()
+    const { code, stderr } = await run(["migrate", "status", "--url", `postgres://app@127.0.0.1:${port}/app?password=${PASSWORD}&sslmode=disable`])
+    expect(code).toBe(1)
+    expectOneLine(stderr, new RegExp(`cannot connect to postgres://app@127\\.0\\.0\\.1:${port}/app: connection refused`))
+  })
+
   it("a database or a role that does not exist: the server's reason in one line, exit 1", async () => {
     const base = new URL(postgresUrl())
     base.password = PASSWORD
