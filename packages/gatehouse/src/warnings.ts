@@ -28,3 +28,8 @@ export type WarningCode =
   | "two-factor-counts-in-memory"
   /** `twoFactor.totp` without `qrCode`: enrolment shows the secret as text, no QR code. */
   | "two-factor-qr-missing"
+  /**
+   * The adapter's database lacks schema migrations this version needs (`missingMigrations`):
+   * logged once per adapter; requests are still served. Run `npx gatehouse-auth migrate apply`.
+   */
+  | "schema-outdated"

@@ -304,6 +304,13 @@ export interface Adapter {
    */
   hitRateLimit?(key: string, windowSeconds: number): Awaitable<number>
   /**
+   * Gatehouse's addition: the ids of the schema migrations this adapter needs that its database
+   * lacks (empty when up to date). Gatehouse calls it once per adapter, at the first request,
+   * without waiting for it, and logs the warning `schema-outdated` when any is missing; a schema
+   * that does not match is never a reason to refuse a request. A failure is ignored.
+   */
+  missingMigrations?(): Awaitable<readonly string[]>
+  /**
    * Returns the token and deletes it, atomically: of two concurrent calls for one token, only one
    * may get it (SQL: `DELETE … RETURNING`). An expired token is still returned; the core checks.
    */

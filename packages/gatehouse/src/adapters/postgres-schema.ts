@@ -15,6 +15,9 @@
  * ```
  * @module
  */
+import { idLiteral, MIGRATIONS_TABLE, schemaState, type MigrationResult, type SchemaMigration, type SchemaState } from "./schema-migrations.js"
+
+export type { MigrationResult, SchemaMigration, SchemaState } from "./schema-migrations.js"
 
 /** A row as the driver returns it. */
 export type PostgresRow = Record<string, unknown>
@@ -295,10 +298,83 @@ function isPool(db: PostgresQueryable | PostgresPool): db is PostgresPool {
     !("connectionParameters" in db)
 }
 
+/** The tables step 1 creates: a database holding all of them ran {@link postgresSchema} (a previous release's migrate). */
+const BASELINE_TABLES = [
+  "users",
+  "verification_token",
+  "rate_limits",
+  "session_versions",
+  "accounts",
+  "sessions",
+  "authenticators",
+  "session_details",
+  "session_authentication",
+  "two_factor",
+  "two_factor_recovery_codes",
+] as const
+
 /**
- * Creates the tables and adds the missing indexes and foreign keys (see {@link postgresSchema}).
- * Idempotent, and safe when several app instances run it at once: it runs in one transaction
- * holding a transaction-level advisory lock, so they take turns, and a failure changes nothing.
+ * Every migration, in order, each with its stable id; a new one is appended and never edits an
+ * earlier one. Applied steps are recorded in the `gatehouse_migrations` table.
+ *
+ * Step 1 (`0001_gatehouse_schema`) is {@link postgresSchema}, the one script releases before the
+ * record ran on every start. It is idempotent and judges by what exists, so it is the baseline of
+ * every database: a fresh one, one made by Auth.js's `@auth/pg-adapter`, and one made by an
+ * earlier Gatehouse, for which running it again adds nothing and records it.
+ */
+export const POSTGRES_MIGRATION_STEPS: readonly SchemaMigration[] = [
+  {
+    id: "0001_gatehouse_schema",
+    description: "Auth.js's tables where absent, Gatehouse's own tables, and the indexes and foreign keys they need",
+    sql: postgresSchema,
+  },
+]
+
+const RECORD_TABLE = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
+  id TEXT NOT NULL,
+  applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (id)
+);`
+const LOCK = `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY});`
+const record = (id: string): string => `INSERT INTO ${MIGRATIONS_TABLE} (id) VALUES (${idLiteral(id)}) ON CONFLICT (id) DO NOTHING;`
+
+
+/**
+ * Which migrations a PostgreSQL database has applied and which it lacks, changing nothing. Steps
+ * are read from `gatehouse_migrations` (looked up through the connection's `search_path`); a
+ * database migrated by a release before that table has none, and counts step 1 as applied
+ * (`unrecorded`) when every table it creates exists. A database Auth.js made counts nothing.
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import { readPostgresSchema } from "gatehouse-auth/adapters/postgres"
+ *
+ * const { missing } = await readPostgresSchema(new Pool({ connectionString: process.env.DATABASE_URL }))
+ * if (missing.length > 0) console.log("run: npx gatehouse-auth migrate apply")
+ * ```
+ */
+export async function readPostgresSchema(db: PostgresQueryable): Promise<SchemaState> {
+  const { rows } = await db.query(
+    `SELECT to_regclass($1) IS NOT NULL AS recorded,
+            (SELECT count(*) FROM unnest($2::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL)::int AS baseline`,
+    [MIGRATIONS_TABLE, BASELINE_TABLES],
+  )
+  const found = rows[0] ?? {}
+  const recorded = found.recorded === true
+    ? new Set((await db.query(`SELECT id FROM ${MIGRATIONS_TABLE}`)).rows.map((row) => String(row.id)))
+    : new Set<string>()
+  const unrecorded = new Set(Number(found.baseline) === BASELINE_TABLES.length ? [POSTGRES_MIGRATION_STEPS[0]!.id] : [])
+  return schemaState(POSTGRES_MIGRATION_STEPS, recorded, unrecorded)
+}
+
+/**
+ * Applies the migrations the database lacks (see {@link POSTGRES_MIGRATION_STEPS} and
+ * {@link postgresSchema}), each step in its own transaction holding a transaction-level advisory
+ * lock, and records each in `gatehouse_migrations`. Idempotent, and safe when several app
+ * instances (or `npx gatehouse-auth migrate apply`) run it at once: they take turns, each step
+ * re-reads the record under the lock, and a failed step changes nothing. An up-to-date database
+ * is only read, without the lock. Resolves to what it did.
  *
  * Given a pool, it checks out one connection (a transaction must stay on one); given a `Client`
  * or `PoolClient`, it uses it directly, which must then not be inside a transaction already.
@@ -311,22 +387,66 @@ function isPool(db: PostgresQueryable | PostgresPool): db is PostgresPool {
  * await migrate(new Pool({ connectionString: process.env.DATABASE_URL }))
  * ```
  */
-export async function migrate(db: PostgresQueryable | PostgresPool): Promise<void> {
+export async function migrate(db: PostgresQueryable | PostgresPool): Promise<MigrationResult> {
+  const result: MigrationResult = { applied: [], recorded: [] }
   const client = isPool(db) ? await db.connect() : db
   let failure: unknown
   try {
-    await client.query("BEGIN")
-    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`)
-    await client.query(postgresSchema)
-    await client.query("COMMIT")
+    const first = await readPostgresSchema(client)
+    if (first.missing.length === 0 && first.unrecorded.length === 0) return result
+    for (;;) {
+      await client.query("BEGIN")
+      let next: SchemaMigration | undefined
+      let unrecorded = false
+      try {
+        await client.query(LOCK)
+        await client.query(RECORD_TABLE)
+        const state = await readPostgresSchema(client)
+        next = POSTGRES_MIGRATION_STEPS.find((step) => state.missing.includes(step.id) || state.unrecorded.includes(step.id))
+        if (next) {
+          unrecorded = state.unrecorded.includes(next.id)
+          await client.query(next.sql)
+          await client.query(record(next.id))
+        }
+        await client.query("COMMIT")
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {})
+        throw error
+      }
+      if (!next) return result
+      ;(unrecorded ? result.recorded : result.applied).push(next.id)
+    }
   } catch (error) {
     failure = error
-    await client.query("ROLLBACK").catch(() => {})
     throw error
   } finally {
     // A connection that failed mid-migration may be broken: the pool discards it instead of reusing it.
     if (client !== db) (client as PostgresPoolClient).release(failure instanceof Error ? failure : undefined)
   }
+}
+
+/**
+ * The SQL {@link migrate} would run, as one script for review or for another tool (Drizzle Kit,
+ * Prisma Migrate, Flyway, `psql -f`): the steps of `state.missing` and `state.unrecorded` (every
+ * step without a state), each in its own transaction under the same advisory lock as
+ * {@link migrate}, with its record. Running it leaves the database as `migrate apply` would.
+ *
+ * @example
+ * ```ts
+ * import { postgresMigrationSql, readPostgresSchema } from "gatehouse-auth/adapters/postgres"
+ *
+ * console.log(postgresMigrationSql(await readPostgresSchema(pool)))
+ * ```
+ */
+export function postgresMigrationSql(state?: SchemaState): string {
+  const wanted = state ? [...state.unrecorded, ...state.missing] : POSTGRES_MIGRATION_STEPS.map((step) => step.id)
+  const parts = [`-- Gatehouse schema migrations for PostgreSQL. Each step runs in its own transaction under the\n-- advisory lock migrate() takes, and is recorded in ${MIGRATIONS_TABLE}.\n`]
+  for (const step of POSTGRES_MIGRATION_STEPS) {
+    if (!wanted.includes(step.id)) continue
+    const note = state?.unrecorded.includes(step.id) ? " (applied by an earlier release; run again, it adds nothing, and recorded)" : ""
+    parts.push(`-- ${step.id}: ${step.description}${note}\nBEGIN;\n${LOCK}\n${RECORD_TABLE}\n${step.sql.trim()}\n${record(step.id)}\nCOMMIT;\n`)
+  }
+  return parts.join("\n")
 }
 
 /**

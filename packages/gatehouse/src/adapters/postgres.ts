@@ -15,6 +15,7 @@
  * @module gatehouse-auth/adapters/postgres
  */
 import type {
+  Adapter,
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
@@ -25,7 +26,7 @@ import type {
   StoredAdapter,
   VerificationToken,
 } from "./index.js"
-import type { PostgresQueryable, PostgresRow } from "./postgres-schema.js"
+import { readPostgresSchema, type PostgresQueryable, type PostgresRow } from "./postgres-schema.js"
 import {
   amrText,
   authenticationFromRow,
@@ -37,8 +38,24 @@ import {
   twoFactorFromRow,
 } from "./two-factor-fields.js"
 
-export { hashSessionTokens, migrate, postgresSchema } from "./postgres-schema.js"
-export type { PostgresPool, PostgresPoolClient, PostgresQueryable, PostgresQueryResult, PostgresRow } from "./postgres-schema.js"
+export {
+  hashSessionTokens,
+  migrate,
+  postgresMigrationSql,
+  postgresSchema,
+  POSTGRES_MIGRATION_STEPS,
+  readPostgresSchema,
+} from "./postgres-schema.js"
+export type {
+  MigrationResult,
+  PostgresPool,
+  PostgresPoolClient,
+  PostgresQueryable,
+  PostgresQueryResult,
+  PostgresRow,
+  SchemaMigration,
+  SchemaState,
+} from "./postgres-schema.js"
 
 /** Options of {@link PostgresAdapter}. */
 export interface PostgresAdapterOptions {
@@ -64,7 +81,7 @@ function isPgDriver(db: object): boolean {
 }
 
 /** The adapter `PostgresAdapter` returns (every method, async). */
-export type PostgresAdapterMethods = StoredAdapter
+export type PostgresAdapterMethods = StoredAdapter & Required<Pick<Adapter, "missingMigrations">>
 
 // Ids are read as text so integer (Auth.js SERIAL) and text (fresh schema) ids look the same.
 const USER = `id::text AS id, name, email, "emailVerified", image`
@@ -255,6 +272,9 @@ function keepIdleErrorsFromCrashing(db: unknown): void {
  *   `two_factor_recovery_codes` and `session_authentication` tables, which {@link migrate} adds:
  *   run it again after upgrading. Until then `getSessionAndUser` still reads every session (with
  *   `authentication: null`); those methods fail, naming the missing table.
+ * - `missingMigrations()` reads `gatehouse_migrations` (see {@link readPostgresSchema}) when
+ *   Gatehouse asks, once, at the first request; a database behind is logged as the warning
+ *   `schema-outdated` (naming `npx gatehouse-auth migrate apply`), and requests go on.
  * - `useTotpStep`, `useRecoveryCode`, `enableTotp`, `updateTotpSecret` and
  *   `replaceRecoveryCodes` are each one statement, so they hold under concurrent requests on any
  *   number of connections without a transaction of the caller's.
@@ -306,6 +326,9 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
   let rateLimitCalls = 0
 
   return {
+    // Read when the core asks (once, at the first request, not waited for): no query at construction.
+    missingMigrations: async () => (await readPostgresSchema(db)).missing,
+
     // The id is PostgreSQL's (the column default or an Auth.js SERIAL), never the caller's: a
     // SERIAL column cannot take a uuid, and an id written past its sequence would collide later.
     createUser: async (user) => {

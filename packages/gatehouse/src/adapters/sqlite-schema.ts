@@ -9,14 +9,46 @@
  *
  * @module
  */
+import { idLiteral, MIGRATIONS_TABLE, schemaState, type MigrationResult, type SchemaMigration, type SchemaState } from "./schema-migrations.js"
+
+export type { MigrationResult, SchemaMigration, SchemaState } from "./schema-migrations.js"
 
 /**
- * Every migration, in order. `PRAGMA user_version` records how many have run, so a new migration is
- * appended here and never edits an earlier one. Each is written to be re-runnable (`IF NOT EXISTS`)
- * because a database may already hold these tables from a copy of the schema run by hand.
+ * The part of a prepared statement the adapter uses. The adapter only ever passes positional
+ * values; the parameters are typed `unknown` because better-sqlite3's generic `prepare` is seen
+ * here as returning a union that includes a named-parameter statement, which a narrower type
+ * would reject.
  */
-export const SQLITE_MIGRATIONS: readonly string[] = [
-  `
+export interface SQLiteStatement {
+  /** Runs a statement that returns no rows (INSERT, UPDATE, DELETE without RETURNING). */
+  run(...params: unknown[]): unknown
+  /** The first row, or `undefined`. */
+  get(...params: unknown[]): unknown
+  /** Every row. */
+  all(...params: unknown[]): unknown[]
+}
+
+/** The part of a connection the adapter uses: a better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync`. */
+export interface SQLiteDatabase {
+  /** Runs SQL without parameters (the migrations, transactions). */
+  exec(sql: string): unknown
+  /** Compiles a statement with `?` parameters. */
+  prepare(sql: string): SQLiteStatement
+}
+
+/**
+ * Every migration, in order, each with its stable id. A new migration is appended here and never
+ * edits an earlier one. Each is written to be re-runnable (`IF NOT EXISTS`) because a database may
+ * already hold these tables from a copy of the schema run by hand.
+ *
+ * Applied steps are recorded in the `gatehouse_migrations` table; `PRAGMA user_version` keeps
+ * counting them as well (how releases before that table recorded them, and still read them).
+ */
+export const SQLITE_MIGRATION_STEPS: readonly SchemaMigration[] = [
+  {
+    id: "0001_authjs_tables",
+    description: "Auth.js's tables: users, accounts, sessions, verification_token, authenticators",
+    sql: `
 CREATE TABLE IF NOT EXISTS users (
   id TEXT PRIMARY KEY,
   name TEXT,
@@ -71,27 +103,39 @@ CREATE TABLE IF NOT EXISTS authenticators (
 );
 CREATE INDEX IF NOT EXISTS "authenticators_userId_idx" ON authenticators ("userId");
 `,
-  // 2: Gatehouse's own table, not in Auth.js: hitRateLimit's fixed windows, one row per key.
+  },
+  // Gatehouse's own table, not in Auth.js: hitRateLimit's fixed windows, one row per key.
   // reset_at is when the window ends, in milliseconds since the epoch like the other dates.
-  `
+  {
+    id: "0002_rate_limits",
+    description: "rate_limits: hitRateLimit's counts (Gatehouse's own)",
+    sql: `
 CREATE TABLE IF NOT EXISTS rate_limits (
   key TEXT PRIMARY KEY,
   count INTEGER NOT NULL,
   reset_at INTEGER NOT NULL
 );
 `,
-  // 3: Gatehouse's own: each user's session version, which lets signOutEverywhere end JWT
+  },
+  // Gatehouse's own: each user's session version, which lets signOutEverywhere end JWT
   // sessions. No foreign key: a credentials user of a JWT app need not be stored to have one.
-  `
+  {
+    id: "0003_session_versions",
+    description: "session_versions: signOutEverywhere for JWT sessions (Gatehouse's own)",
+    sql: `
 CREATE TABLE IF NOT EXISTS session_versions (
   "userId" TEXT PRIMARY KEY,
   version INTEGER NOT NULL
 );
 `,
-  // 4: Gatehouse's own: when and where each database session started (listing a user's sessions),
+  },
+  // Gatehouse's own: when and where each database session started (listing a user's sessions),
   // and the identity provider's session id (back-channel logout). A table of its own rather than
   // columns on sessions, so Auth.js's tables stay exactly its own; it goes with its row (cascade).
-  `
+  {
+    id: "0004_session_details",
+    description: "session_details: where and when each database session started (Gatehouse's own)",
+    sql: `
 CREATE TABLE IF NOT EXISTS session_details (
   "sessionId" TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
   created_at INTEGER NOT NULL,
@@ -101,13 +145,17 @@ CREATE TABLE IF NOT EXISTS session_details (
 );
 CREATE INDEX IF NOT EXISTS session_details_idp_idx ON session_details (idp_provider, idp_sid);
 `,
-  // 5: Gatehouse's own, for two-factor sign-in. two_factor: each user's TOTP secret (sealed by the
+  },
+  // Gatehouse's own, for two-factor sign-in. two_factor: each user's TOTP secret (sealed by the
   // core), the one being enrolled, the last time step used (replay), when it was enabled and the
   // version that voids trusted devices. two_factor_recovery_codes: one row per unused code's hash.
   // session_authentication: how each database session was authenticated (aal, space-joined amr,
   // when a second factor was last checked), a table rather than columns on session_details
   // because SQLite's ADD COLUMN cannot be made re-runnable (IF NOT EXISTS) like the migrations are.
-  `
+  {
+    id: "0005_two_factor",
+    description: "two_factor, two_factor_recovery_codes, session_authentication (Gatehouse's own)",
+    sql: `
 CREATE TABLE IF NOT EXISTS two_factor (
   "userId" TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
   totp_secret TEXT,
@@ -131,10 +179,150 @@ CREATE TABLE IF NOT EXISTS session_authentication (
   second_factor_at INTEGER
 );
 `,
+  },
 ]
+
+/** Every migration's SQL, in order (the steps of {@link SQLITE_MIGRATION_STEPS}). */
+export const SQLITE_MIGRATIONS: readonly string[] = SQLITE_MIGRATION_STEPS.map((step) => step.sql)
 
 /** The `PRAGMA user_version` of a fully migrated database. */
 export const SQLITE_SCHEMA_VERSION: number = SQLITE_MIGRATIONS.length
 
-/** The whole current schema as one script, for creating the tables with other tooling. */
+/**
+ * The whole current schema as one script, for creating the tables with other tooling. It records
+ * nothing; the adapter then records the steps on open (each runs again as a no-op).
+ * {@link sqliteMigrationSql} is the same with the records, as `migrate apply` leaves them.
+ */
 export const SQLITE_SCHEMA: string = SQLITE_MIGRATIONS.join("\n")
+
+
+const RECORD_TABLE = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
+  id TEXT PRIMARY KEY,
+  applied_at INTEGER NOT NULL
+);`
+// Milliseconds since the epoch, like every date of the schema; strftime works on every SQLite version.
+const NOW_MS = `CAST(strftime('%s', 'now') AS INTEGER) * 1000`
+const record = (id: string): string => `INSERT OR IGNORE INTO ${MIGRATIONS_TABLE} (id, applied_at) VALUES (${idLiteral(id)}, ${NOW_MS});`
+
+/** How many steps from the first are applied: what `PRAGMA user_version` holds for older releases. */
+function appliedPrefix(state: SchemaState): number {
+  const index = SQLITE_MIGRATION_STEPS.findIndex((step) => state.missing.includes(step.id))
+  return index === -1 ? SQLITE_MIGRATION_STEPS.length : index
+}
+
+function userVersion(db: SQLiteDatabase): number {
+  return Number((db.prepare("PRAGMA user_version").get() as { user_version?: unknown } | undefined)?.user_version ?? 0)
+}
+
+/**
+ * Nothing to write: every step applied and recorded, and `PRAGMA user_version` counting them
+ * (a tool or a person may have reset it; releases before the record read only that).
+ */
+function upToDate(db: SQLiteDatabase, state: SchemaState): boolean {
+  return state.missing.length === 0 && state.unrecorded.length === 0 && userVersion(db) >= appliedPrefix(state)
+}
+
+/**
+ * Which migrations a SQLite database has applied and which it lacks, changing nothing (it works on
+ * a read-only connection). Steps are read from `gatehouse_migrations`; a database made by a
+ * release before that table has only `PRAGMA user_version`, whose first N steps count as applied
+ * (listed in `unrecorded` until {@link migrateSQLite} records them).
+ *
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3"
+ * import { readSQLiteSchema } from "gatehouse-auth/adapters/sqlite"
+ *
+ * const { missing } = readSQLiteSchema(new Database("auth.db", { readonly: true }))
+ * if (missing.length > 0) console.log(`run: npx gatehouse-auth migrate apply (missing ${missing.join(", ")})`)
+ * ```
+ */
+export function readSQLiteSchema(db: SQLiteDatabase): SchemaState {
+  const version = userVersion(db)
+  const fromVersion = new Set(SQLITE_MIGRATION_STEPS.slice(0, version).map((step) => step.id))
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATIONS_TABLE) !== undefined
+  const recorded = hasTable
+    ? new Set((db.prepare(`SELECT id FROM ${MIGRATIONS_TABLE}`).all() as { id: unknown }[]).map((row) => String(row.id)))
+    : new Set<string>()
+  return schemaState(SQLITE_MIGRATION_STEPS, recorded, fromVersion)
+}
+
+/**
+ * Applies the migrations a SQLite database lacks, each step in its own `BEGIN IMMEDIATE`
+ * transaction (a failed step changes nothing, and the steps before it stay), recording each in
+ * `gatehouse_migrations` and counting it in `PRAGMA user_version`. Idempotent, and safe when
+ * several processes run it on one file at once: each step re-reads the record under the write
+ * lock, so a step another process applied meanwhile is not run again. `SQLiteAdapter` runs this
+ * when it opens a database; `npx gatehouse-auth migrate apply --file auth.db` runs it too.
+ *
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3"
+ * import { migrateSQLite } from "gatehouse-auth/adapters/sqlite"
+ *
+ * const { applied } = migrateSQLite(new Database("auth.db"))
+ * ```
+ */
+export function migrateSQLite(db: SQLiteDatabase): MigrationResult {
+  const result: MigrationResult = { applied: [], recorded: [] }
+  // Checked first without the write lock, so an up-to-date database (every start of an app) takes none.
+  if (upToDate(db, readSQLiteSchema(db))) return result
+  for (;;) {
+    db.exec("BEGIN IMMEDIATE")
+    let next: SchemaMigration | undefined
+    try {
+      db.exec(RECORD_TABLE)
+      const state = readSQLiteSchema(db)
+      for (const id of state.unrecorded) db.exec(record(id))
+      result.recorded.push(...state.unrecorded)
+      next = SQLITE_MIGRATION_STEPS.find((step) => state.missing.includes(step.id))
+      if (next) {
+        db.exec(next.sql)
+        db.exec(record(next.id))
+      }
+      db.exec(`PRAGMA user_version = ${Math.max(userVersion(db), appliedPrefix(readSQLiteSchema(db)))}`)
+      db.exec("COMMIT")
+    } catch (error) {
+      try {
+        db.exec("ROLLBACK")
+      } catch {
+        // SQLite already rolled back on its own (some errors end the transaction); the first error is the one to report.
+      }
+      throw error
+    }
+    if (!next) return result
+    result.applied.push(next.id)
+  }
+}
+
+/**
+ * The SQL that {@link migrateSQLite} would run, as one script for review or for another tool
+ * (Drizzle Kit, Prisma Migrate, Flyway): the steps of `state.missing` (every step without a
+ * state), each in its own transaction with its record and `PRAGMA user_version`, and the records
+ * of `state.unrecorded`. Running it leaves the database as `migrate apply` would.
+ *
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3"
+ * import { readSQLiteSchema, sqliteMigrationSql } from "gatehouse-auth/adapters/sqlite"
+ *
+ * console.log(sqliteMigrationSql(readSQLiteSchema(new Database("auth.db", { readonly: true }))))
+ * ```
+ */
+export function sqliteMigrationSql(state?: SchemaState): string {
+  const missing = state?.missing ?? SQLITE_MIGRATION_STEPS.map((step) => step.id)
+  const unrecorded = state?.unrecorded ?? []
+  const applied = new Set(state?.applied ?? [])
+  const parts = [`-- Gatehouse schema migrations for SQLite. Each step runs in its own transaction and is recorded\n-- in ${MIGRATIONS_TABLE}; PRAGMA user_version counts the steps for older releases.\n${RECORD_TABLE}\n`]
+  if (unrecorded.length > 0) {
+    parts.push(`-- Applied by a previous release (PRAGMA user_version), recorded now.\nBEGIN IMMEDIATE;\n${unrecorded.map(record).join("\n")}\nCOMMIT;\n`)
+  }
+  for (const step of SQLITE_MIGRATION_STEPS) {
+    if (!missing.includes(step.id)) continue
+    applied.add(step.id)
+    const prefix = SQLITE_MIGRATION_STEPS.findIndex((other) => !applied.has(other.id))
+    const version = prefix === -1 ? SQLITE_MIGRATION_STEPS.length : prefix
+    parts.push(`-- ${step.id}: ${step.description}\nBEGIN IMMEDIATE;\n${step.sql.trim()}\n${record(step.id)}\nPRAGMA user_version = ${version};\nCOMMIT;\n`)
+  }
+  return parts.join("\n")
+}

@@ -15,6 +15,7 @@
  * @module gatehouse-auth/adapters/sqlite
  */
 import type {
+  Adapter,
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
@@ -27,7 +28,7 @@ import type {
   VerificationToken,
 } from "./index.js"
 import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
-import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
+import { migrateSQLite, readSQLiteSchema, type SQLiteDatabase, type SQLiteStatement } from "./sqlite-schema.js"
 import {
   amrText,
   authenticationFromRow,
@@ -39,39 +40,25 @@ import {
   twoFactorFromRow,
 } from "./two-factor-fields.js"
 
-export { SQLITE_MIGRATIONS, SQLITE_SCHEMA, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js"
+export {
+  migrateSQLite,
+  readSQLiteSchema,
+  sqliteMigrationSql,
+  SQLITE_MIGRATION_STEPS,
+  SQLITE_MIGRATIONS,
+  SQLITE_SCHEMA,
+  SQLITE_SCHEMA_VERSION,
+} from "./sqlite-schema.js"
+export type { MigrationResult, SchemaMigration, SchemaState, SQLiteDatabase, SQLiteStatement } from "./sqlite-schema.js"
 
 /** A value both better-sqlite3 and `node:sqlite` bind to a positional `?` parameter. */
 export type SQLiteValue = string | number | bigint | null
-
-/**
- * The part of a prepared statement the adapter uses. The adapter only ever passes positional
- * {@link SQLiteValue}s; the parameters are typed `unknown` because better-sqlite3's generic
- * `prepare` is seen here as returning a union that includes a named-parameter statement, which a
- * narrower type would reject.
- */
-export interface SQLiteStatement {
-  /** Runs a statement that returns no rows (INSERT, UPDATE, DELETE without RETURNING). */
-  run(...params: unknown[]): unknown
-  /** The first row, or `undefined`. */
-  get(...params: unknown[]): unknown
-  /** Every row. */
-  all(...params: unknown[]): unknown[]
-}
-
-/** The part of a connection the adapter uses: a better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync`. */
-export interface SQLiteDatabase {
-  /** Runs SQL without parameters (the migrations, transactions). */
-  exec(sql: string): unknown
-  /** Compiles a statement with `?` parameters. */
-  prepare(sql: string): SQLiteStatement
-}
 
 /** What `createUser` takes: a user whose `id` may be left out. */
 export type NewSQLiteUser = NewAdapterUser
 
 /** The adapter `SQLiteAdapter` returns (every method, async). */
-export type SQLiteAdapterMethods = StoredAdapter
+export type SQLiteAdapterMethods = StoredAdapter & Required<Pick<Adapter, "missingMigrations">>
 
 type Row = Record<string, unknown>
 
@@ -217,11 +204,6 @@ function assignments(fields: [column: string, given: unknown, value: SQLiteValue
   return { sets: present.map(([column]) => `${column} = ?`).join(", "), params: present.map(([, , value]) => value) }
 }
 
-function userVersion(db: SQLiteDatabase): number {
-  const row = db.prepare("PRAGMA user_version").get() as Row | undefined
-  return Number(row?.user_version ?? 0)
-}
-
 /** Whether an error from either driver is SQLITE_BUSY (better-sqlite3 sets `code`, node:sqlite `errcode`). */
 function isBusy(error: unknown): boolean {
   const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown }
@@ -251,28 +233,10 @@ function enableWal(db: SQLiteDatabase, timeoutMs: number): void {
   }
 }
 
-/**
- * Brings the schema up to date. The version is read again after taking the write lock because
- * another connection (another process, or a second adapter on the same file) may have migrated
- * in between; the first check only spares an up-to-date database the lock.
- */
-function migrate(db: SQLiteDatabase): void {
-  if (userVersion(db) >= SQLITE_SCHEMA_VERSION) return
-  db.exec("BEGIN IMMEDIATE")
-  try {
-    for (let version = userVersion(db); version < SQLITE_SCHEMA_VERSION; version++) {
-      db.exec(SQLITE_MIGRATIONS[version]!)
-      db.exec(`PRAGMA user_version = ${version + 1}`)
-    }
-    db.exec("COMMIT")
-  } catch (error) {
-    try {
-      db.exec("ROLLBACK")
-    } catch {
-      // SQLite already rolled back on its own (some errors end the transaction); the first error is the one to report.
-    }
-    throw error
-  }
+/** Whether an error from either driver is SQLITE_READONLY (a read-only file or connection). */
+function isReadOnly(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown }
+  return (typeof code === "string" && code.startsWith("SQLITE_READONLY")) || (typeof errcode === "number" && (errcode & 0xff) === 8)
 }
 
 /**
@@ -313,7 +277,10 @@ export async function hashSessionTokens(db: SQLiteDatabase): Promise<number> {
 /**
  * Creates the SQLite adapter over an open connection, turning on foreign keys (which cascade user
  * deletion) and WAL journaling, setting a 5 s busy timeout when the connection has none, and
- * creating or migrating the tables.
+ * creating or migrating the tables ({@link migrateSQLite}, each step recorded in `gatehouse_migrations`).
+ * A database it cannot write (a read-only file or connection) is served as it is: the adapter
+ * does not throw, and its `missingMigrations` names the steps it lacks, which Gatehouse logs once
+ * as the warning `schema-outdated` (naming `npx gatehouse-auth migrate apply`).
  *
  * Dates are stored as integer milliseconds, booleans as 0/1. Account fields without a column
  * (anything but the standard token-response fields) are dropped on `linkAccount` and
@@ -344,8 +311,19 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
   const timeout = chosen || DEFAULT_BUSY_TIMEOUT_MS
   if (chosen === 0) db.exec(`PRAGMA busy_timeout = ${timeout}`)
   // WAL lets readers proceed while a write is under way; :memory: databases keep "memory" silently.
-  enableWal(db, timeout)
-  migrate(db)
+  // A database that cannot be written (a read-only file or connection) still serves what it can
+  // read: the journal mode and the migrations are skipped, and missingMigrations names what is
+  // missing, which the core logs once (schema-outdated) instead of refusing every request.
+  try {
+    enableWal(db, timeout)
+  } catch (error) {
+    if (!isReadOnly(error)) throw error
+  }
+  try {
+    migrateSQLite(db)
+  } catch (error) {
+    if (!isReadOnly(error)) throw error
+  }
 
   const statements = new Map<string, SQLiteStatement>()
   // Dynamic SQL (partial updates) is built in a fixed column order, so the cache stays small.
@@ -395,6 +373,8 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
   }
 
   return {
+    missingMigrations: async () => readSQLiteSchema(db).missing,
+
     createUser: async (user) => {
       const id = typeof user.id === "string" && user.id !== "" ? user.id : globalThis.crypto.randomUUID()
       const row = one(

@@ -5,7 +5,6 @@
  * database are.
  * @module
  */
-import { resolve } from "node:path"
 import { isSet, named, type DoctorEnv, type Finding } from "./doctor-findings.js"
 import { readSchemaStatus, SchemaAccessError, schemaTarget, type SchemaStatus, type SchemaTarget } from "./schema-status.js"
 
@@ -32,7 +31,7 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
   let target: SchemaTarget | undefined
   try {
     // Resolved here, so the file is the one in the app's folder whatever the process's directory.
-    target = schemaTarget({ url: options.url, file: options.file === undefined ? undefined : resolve(options.cwd, options.file) }, env.env)
+    target = schemaTarget({ url: options.url, file: options.file }, env.env, options.cwd)
   } catch (error) {
     return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${reason(error)}` }]
   }

@@ -29,6 +29,7 @@ import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { appendCookies, NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
 import { keptFields } from "./credentials/kept-fields.js"
 import { createLogger, logError, reportConfigError, reportConfigWarnings, requestLogger } from "./logger.js"
+import { checkAdapterSchema } from "./schema-check.js"
 import { postingPage } from "./posting-page.js"
 import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { isJsonRequest } from "./request-shape.js"
@@ -165,6 +166,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
 
   const { error, warnings } = assertConfig(resolved, { url: internal.url })
   reportConfigWarnings(resolved.logger, resolved, warnings)
+  checkAdapterSchema(resolved.adapter, resolved.logger)
   let configError = error
   if (!configError) {
     const refusal = passkeyLibraryRefusal(resolved)

@@ -38,6 +38,8 @@ export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
     "`twoFactor.totp` has no `qrCode`: enrolment shows the secret as text without a QR code. To draw one, `npm install uqr` and pass `totp: { issuer, qrCode: renderSVG }` (renderSVG from \"uqr\").",
   "trust-host-without-url":
     "AUTH_TRUST_HOST is set without AUTH_URL: every URL Gatehouse builds (redirects, email links) follows the request's Host header. Set AUTH_URL, or make sure a proxy you control sets Host.",
+  "schema-outdated":
+    "The database lacks schema migrations this version of Gatehouse needs: run `npx gatehouse-auth migrate apply` (`migrate status` lists them). Sign-ins go on meanwhile; a feature whose table is missing fails until then.",
 }
 
 /** Logs `code` at the warn level with what it means. */

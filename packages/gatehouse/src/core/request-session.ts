@@ -11,6 +11,7 @@ import { assertConfig } from "./assert-config.js"
 import { resolveConfig } from "./config.js"
 import type { InternalRequest } from "./internal-request.js"
 import { logError, reportConfigError, reportConfigWarnings } from "./logger.js"
+import { checkAdapterSchema } from "./schema-check.js"
 import { createRequestContext, type RequestContext } from "./request-context.js"
 import { readSession } from "./sessions/index.js"
 
@@ -52,6 +53,7 @@ export async function sessionRequestContext(request: SessionRequest, config: Aut
   const url = new URL(request.url)
   const { error, warnings } = assertConfig(resolved, { url })
   reportConfigWarnings(resolved.logger, resolved, warnings)
+  checkAdapterSchema(resolved.adapter, resolved.logger)
   if (error) {
     reportConfigError(resolved.logger, resolved, error)
     throw error

@@ -56,6 +56,8 @@ describe("an Auth.js database with rows in it", () => {
       { table_name: "accounts", data_type: "integer" },
       // Created by migrate: its userId matches users.id so the foreign key can exist.
       { table_name: "authenticators", data_type: "integer" },
+      // Gatehouse's own record of the migrations applied (its id is the step's).
+      { table_name: "gatehouse_migrations", data_type: "text" },
       // Gatehouse's own, without a foreign key: any user id fits.
       { table_name: "session_versions", data_type: "text" },
       { table_name: "sessions", data_type: "integer" },

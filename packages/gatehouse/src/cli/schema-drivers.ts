@@ -1,0 +1,167 @@
+/**
+ * The database drivers the schema command uses, loaded only when a command needs one (they are
+ * optional peer dependencies), and their failures in one line that names the problem and never
+ * the password.
+ * @module
+ */
+import { statSync } from "node:fs"
+import type { PostgresQueryable } from "../adapters/postgres-schema.js"
+import type { SQLiteDatabase } from "../adapters/sqlite-schema.js"
+import { SchemaAccessError } from "./schema-access-error.js"
+
+/** A connected PostgreSQL client, as the schema functions use it. */
+export interface PostgresConnection extends PostgresQueryable {
+  end(): Promise<void>
+}
+
+/** An open SQLite database, as the schema functions use it. */
+export interface SQLiteConnection extends SQLiteDatabase {
+  close(): void
+}
+
+interface PgModule {
+  Client: new (config: { connectionString: string; connectionTimeoutMillis: number }) => PostgresConnection & {
+    connect(): Promise<void>
+    on(event: "error", listener: (error: unknown) => void): unknown
+  }
+}
+
+type BetterSqlite3 = new (file: string, options: { readonly: boolean; fileMustExist: boolean; timeout: number }) => SQLiteConnection
+
+/** How long a connection attempt may take before the command gives up, naming the host. */
+const CONNECT_TIMEOUT_MS = 10_000
+
+/**
+ * `import(name)`, or a {@link SchemaAccessError} saying how to install it when it is not installed.
+ * @internal
+ */
+export async function importDriver(name: string, what: string): Promise<unknown> {
+  try {
+    return await import(name)
+  } catch (error) {
+    const code = (error as { code?: unknown } | undefined)?.code
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
+      throw new SchemaAccessError(`the ${what} driver "${name}" is not installed: npm install ${name}`)
+    }
+    throw new SchemaAccessError(`the ${what} driver "${name}" could not be loaded: ${firstLine(error)}`)
+  }
+}
+
+/** The URL as it may be shown: the password replaced by `***`, no query (which may carry one too). */
+export function maskedUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = "***"
+    parsed.search = ""
+    parsed.hash = ""
+    return parsed.href
+  } catch {
+    return "the database URL"
+  }
+}
+
+/** Every spelling of the URL's password, for scrubbing it out of a driver's message. */
+function secretsOf(url: string): string[] {
+  try {
+    const parsed = new URL(url)
+    const found = [parsed.password, decodeURIComponent(parsed.password), ...[...parsed.searchParams].filter(([key]) => /pass/i.test(key)).map(([, value]) => value)]
+    return found.filter((value) => value.length > 0)
+  } catch {
+    return []
+  }
+}
+
+/** `text` with every spelling of the URL's password replaced by `***`. */
+export function scrubbed(text: string, url: string): string {
+  let result = text
+  for (const secret of secretsOf(url)) result = result.split(secret).join("***")
+  return result
+}
+
+/** Connects to PostgreSQL at `url`, or throws a {@link SchemaAccessError} in one line. */
+export async function connectPostgres(url: string): Promise<PostgresConnection> {
+  const { default: pg } = (await importDriver("pg", "PostgreSQL")) as { default: PgModule }
+  const location = maskedUrl(url)
+  let client: InstanceType<PgModule["Client"]>
+  try {
+    client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+  } catch (error) {
+    throw new SchemaAccessError(`cannot use ${location}: ${scrubbed(firstLine(error), url)}`)
+  }
+  // A connection dropped while the command runs is reported by the query that fails, not as a crash.
+  client.on("error", () => {})
+  try {
+    await client.connect()
+  } catch (error) {
+    await client.end().catch(() => {})
+    throw new SchemaAccessError(`cannot connect to ${location}: ${scrubbed(postgresReason(error), url)}`)
+  }
+  return client
+}
+
+/** Why a connection failed, in words: the cause for network errors, the server's message otherwise. */
+function postgresReason(error: unknown): string {
+  const { code } = (error ?? {}) as { code?: unknown }
+  switch (code) {
+    case "ECONNREFUSED":
+      return "connection refused (is PostgreSQL running there?)"
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host not found"
+    case "ETIMEDOUT":
+      return "timed out"
+    case "ECONNRESET":
+      return "the server closed the connection"
+  }
+  const message = firstLine(error)
+  if (/timeout/i.test(message)) return `timed out after ${CONNECT_TIMEOUT_MS / 1000} s`
+  return message
+}
+
+/**
+ * Opens the SQLite file, read-only unless `write`; the file must exist (a typo must not create a
+ * database and report it up to date; the app's adapter creates it on first open).
+ */
+export async function openSQLite(file: string, write: boolean): Promise<SQLiteConnection> {
+  let isFile: boolean
+  try {
+    isFile = statSync(file).isFile()
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    throw new SchemaAccessError(code === "ENOENT" ? `no such file: ${file}` : `cannot read ${file}: ${firstLine(error)}`)
+  }
+  if (!isFile) throw new SchemaAccessError(`${file} is not a file`)
+  const { default: Database } = (await importDriver("better-sqlite3", "SQLite")) as { default: BetterSqlite3 }
+  let db: SQLiteConnection
+  try {
+    db = new Database(file, { readonly: !write, fileMustExist: true, timeout: 5000 })
+  } catch (error) {
+    throw new SchemaAccessError(`cannot open ${file}: ${sqliteReason(error)}`)
+  }
+  try {
+    // Reading the header is what tells a database from any other file.
+    db.prepare("PRAGMA user_version").get()
+  } catch (error) {
+    db.close()
+    throw new SchemaAccessError(`cannot read ${file}: ${sqliteReason(error)}`)
+  }
+  return db
+}
+
+/** A SQLite failure in words. */
+export function sqliteReason(error: unknown): string {
+  const { code } = (error ?? {}) as { code?: unknown }
+  if (typeof code === "string") {
+    if (code === "SQLITE_NOTADB") return "it is not a SQLite database"
+    if (code.startsWith("SQLITE_READONLY")) return "the file (or its folder) is read-only"
+    if (code.startsWith("SQLITE_BUSY")) return "the database stayed locked by another process for 5 s; try again"
+    if (code.startsWith("SQLITE_CANTOPEN")) return "the file cannot be opened"
+  }
+  return firstLine(error)
+}
+
+/** An error's message, first line only: a driver's message may go on with a stack or context. */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split("\n")[0]!.trim() || (error instanceof Error ? error.name : "unknown error")
+}

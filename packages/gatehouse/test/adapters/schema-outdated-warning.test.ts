@@ -1,0 +1,113 @@
+/**
+ * A database that lacks migrations is never a reason to refuse a sign-in: the SQL adapters name
+ * what is missing (missingMigrations), Gatehouse logs `schema-outdated` once per adapter, naming
+ * the command to run, and goes on serving.
+ */
+import Database from "better-sqlite3"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Adapter } from "../../src/adapters/index.js"
+import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
+import { SQLITE_MIGRATIONS, SQLiteAdapter } from "../../src/adapters/sqlite.js"
+import { Client, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
+import { testSchema } from "../support/postgres.js"
+import { authjsSchema } from "./authjs-adapters/pg-adapter-schema.js"
+
+const dir = mkdtempSync(join(tmpdir(), "gatehouse-schema-warning-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A SQLite file as a release with the first `steps` migrations left it (user_version, no record table). */
+function previousReleaseFile(name: string, steps: number): string {
+  const file = join(dir, name)
+  const db = new Database(file)
+  for (const migration of SQLITE_MIGRATIONS.slice(0, steps)) db.exec(migration)
+  db.pragma(`user_version = ${steps}`)
+  db.close()
+  return file
+}
+
+/**
+ * Signs ada in (credentials, JWT sessions beside the adapter) and reads her session; `warnings()`
+ * lists the schema-outdated lines logged. The check is not waited for by any request, so callers
+ * poll for the line rather than expect it at once.
+ */
+async function signInAndCountWarnings(adapter: Adapter) {
+  const { logger, lines } = recordingLogger()
+  const client = new Client(credentialsConfig({ adapter, logger, session: { strategy: "jwt" } }))
+  const signIn = await client.signIn()
+  const session = await client.session()
+  const warnings = () => lines.filter((line) => line.code === "schema-outdated")
+  return { signIn, session, warnings, lines, client }
+}
+
+describe("the adapters' schema check", () => {
+  it("SQLite, a read-only file missing migrations: the adapter opens, sign-in works, one warning names the command", async () => {
+    const file = previousReleaseFile("behind.db", 3)
+    const adapter = SQLiteAdapter(new Database(file, { readonly: true }))
+    expect(await adapter.missingMigrations()).toEqual(["0004_session_details", "0005_two_factor"])
+
+    const { signIn, session, warnings, client } = await signInAndCountWarnings(adapter)
+    expect(signIn.status).toBe(302)
+    expect(signIn.headers.get("location")).toBe("https://app.test")
+    expect(session).toMatchObject({ user: { email: "ada@app.test" } })
+    await expect.poll(() => warnings().length).toBe(1)
+    const [line] = warnings()
+    expect(line?.level).toBe("warn")
+    expect(String(line?.message[0])).toContain("npx gatehouse-auth migrate apply")
+    expect(String(line?.message[0])).toContain("0004_session_details, 0005_two_factor")
+
+    // Once per adapter: more requests log nothing more.
+    await client.session()
+    await client.session()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(warnings()).toHaveLength(1)
+  })
+
+  it("SQLite, a read-only file a previous release migrated fully: nothing is missing, nothing is logged", async () => {
+    const file = previousReleaseFile("previous-full.db", SQLITE_MIGRATIONS.length)
+    const adapter = SQLiteAdapter(new Database(file, { readonly: true }))
+    expect(await adapter.missingMigrations()).toEqual([])
+    const { session, lines } = await signInAndCountWarnings(adapter)
+    expect(session).toMatchObject({ user: { email: "ada@app.test" } })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(lines.filter((line) => line.code === "schema-outdated")).toEqual([])
+  })
+
+  it("SQLite, a writable file: opening migrates it, so nothing is missing", async () => {
+    const file = previousReleaseFile("writable.db", 2)
+    const adapter = SQLiteAdapter(new Database(file))
+    expect(await adapter.missingMigrations()).toEqual([])
+  })
+
+  describe("PostgreSQL", () => {
+    const schema = testSchema()
+    beforeAll(() => schema.create())
+    afterAll(() => schema.drop())
+
+    it("an Auth.js database not migrated: sign-in works, one warning names the command, and after migrate none", async () => {
+      const pool = schema.pool()
+      await pool.query(authjsSchema)
+      const adapter = PostgresAdapter(pool)
+      expect(await adapter.missingMigrations()).toEqual(["0001_gatehouse_schema"])
+
+      const { signIn, session, warnings, client } = await signInAndCountWarnings(adapter)
+      expect(signIn.status).toBe(302)
+      expect(session).toMatchObject({ user: { email: "ada@app.test" } })
+      await expect.poll(() => warnings().length).toBe(1)
+      expect(String(warnings()[0]?.message[0])).toContain("npx gatehouse-auth migrate apply")
+      await client.session()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(warnings()).toHaveLength(1)
+
+      await migrate(pool)
+      const fresh = PostgresAdapter(pool)
+      expect(await fresh.missingMigrations()).toEqual([])
+      const after = await signInAndCountWarnings(fresh)
+      expect(after.session).toMatchObject({ user: { email: "ada@app.test" } })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(after.warnings()).toEqual([])
+    })
+  })
+})
