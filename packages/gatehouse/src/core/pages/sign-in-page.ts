@@ -120,7 +120,9 @@ function webAuthnForm(ctx: PageContext, provider: WebAuthnConfig, claimFocus: Fo
       // `data-form-field` marks what the passkey script sends to `webauthn-options`.
       fields(provider.id, formFields, claimFocus, () => undefined, " data-form-field") +
         '<p class="error" data-webauthn-error role="alert" hidden></p>' +
-        submitButton(provider) +
+        // Signing in needs no identifier (the browser offers the passkeys it holds): a required
+        // field left empty must not stop it. Signing up still checks the fields.
+        submitButton(provider, " formnovalidate") +
         // A new passkey is always a new account (see core/webauthn/options.ts), so it is its own button.
         `<button type="submit" class="button" value="register">Sign up with ${escapeHtml(provider.name)}</button>`,
     ) +
@@ -169,6 +171,6 @@ function asksForFocus(provider: ProviderConfig): boolean {
   })
 }
 
-function submitButton(provider: ProviderConfig): string {
-  return `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`
+function submitButton(provider: ProviderConfig, attributes = ""): string {
+  return `<button type="submit" class="button"${attributes}>Sign in with ${escapeHtml(provider.name)}</button>`
 }
