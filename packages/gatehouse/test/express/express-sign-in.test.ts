@@ -82,11 +82,12 @@ describe.each(expressVersions)("credentials sign-in through $name", (version) =>
     expect(await client.session()).toBeNull()
   })
 
-  it("sends a wrong password back to the sign-in page with CredentialsSignin and no session", async () => {
+  it("sends a wrong password back to the sign-in page with CredentialsSignin and no session, the name typed in a cookie for that page", async () => {
     const { client, origin } = await started(version, credentialsConfig())
     const response = await client.signIn({ username: "ada", password: "wrong" })
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials&username=ada`)
+    expect(response.headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
+    expect(setCookieLine(response, "authjs.sign-in-identifier")).toMatch(/^authjs\.sign-in-identifier=username%3Dada; Max-Age=60; Path=\/auth; Expires=[^;]+; HttpOnly; SameSite=Lax$/)
     expect(setCookieLine(response, SESSION)).toBeUndefined()
     expect(await client.session()).toBeNull()
   })
