@@ -186,7 +186,7 @@ describe("what a failed credentials sign-in keeps", () => {
     const shown = await client.send(new Request(location, { headers: { cookie: client.jar.header() } }))
     const page = await shown.text()
     expect(page).toContain('<input name="email" id="input-email-for-credentials-provider" type="email" value="ada@app.test">')
-    expect(page).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autofocus>')
+    expect(page).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autocomplete="current-password" autofocus>')
     expect(page).not.toContain("hunter2")
     // Shown once: the page deletes it, under the name and path it was set with.
     expect(withoutExpires(shown.headers.getSetCookie())).toContain("__Secure-authjs.sign-in-identifier=; Max-Age=0; Path=/auth; HttpOnly; Secure; SameSite=Lax")

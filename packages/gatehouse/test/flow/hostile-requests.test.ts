@@ -115,7 +115,7 @@ describe("malformed Cookie headers", () => {
         const response = await send(get("/auth/signin", { cookie }))
         const html = await expectClean(response)
         expect(response.status).toBe(200)
-        expect(html).toContain("Sign In")
+        expect(html).toContain("Sign in")
       })
 
       it("POST signout without a matching CSRF token redirects with MissingCSRF", async () => {

@@ -28,7 +28,7 @@ export interface SignInQuery {
 type FocusClaim = (empty: boolean) => boolean
 
 /**
- * The sign-in page (`200`, title "Sign In"): a "Sign in" heading, the banner for `query.error`,
+ * The sign-in page (`200`, title "Sign in"): a "Sign in" heading, the banner for `query.error`,
  * then, separated by `<hr>`, a form for each OAuth/OIDC, email, credentials and WebAuthn provider.
  * Forms with fields of their own (credentials, WebAuthn) are a group named after their provider,
  * so fields of the same name ("Email") say which form they belong to; the email provider's field
@@ -49,7 +49,7 @@ export function renderSignInPage(ctx: PageContext, query: SignInQuery, passkeySc
   const forms = ctx.providers.map((provider) => providerForm(ctx, provider, query, claimFocus)).filter((form) => form !== "")
   const passkeys = ctx.providers.some((provider) => provider.type === "webauthn" && hasFields(provider.formFields))
   const body = `<h1>Sign in</h1>${banner}${forms.join("<hr>")}`
-  const page = htmlResponse(renderPage({ title: "Sign In", theme: ctx.theme, body, ...(passkeys && { script: PASSKEY_SCRIPT }) }))
+  const page = htmlResponse(renderPage({ title: "Sign in", theme: ctx.theme, body, ...(passkeys && { script: PASSKEY_SCRIPT }) }))
   return { ...page, headers: { ...page.headers, "Content-Security-Policy": `script-src ${passkeys ? passkeyScriptHash : "'none'"}` } }
 }
 
