@@ -21,7 +21,7 @@ let server: WebServer
 let origin: string
 
 beforeAll(async () => {
-  const config: AuthConfig = {
+  const config = {
     secret,
     trustHost: true,
     logger: recordingLogger().logger,
@@ -34,7 +34,7 @@ beforeAll(async () => {
       }),
       { id: "email", name: "Email", type: "email", sendVerificationRequest: () => {} },
     ],
-  }
+  } satisfies AuthConfig
   server = await serveWeb((request) => {
     const { pathname } = new URL(request.url)
     if (pathname.startsWith("/auth/")) return Auth(request, config)
