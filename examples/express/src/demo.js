@@ -84,13 +84,17 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
         clientSecret: oidc.clientSecret,
         // Show the provider's login page every time, so signing out and in again picks anyone.
         authorization: { params: { scope: "openid email profile", prompt: "login" } },
+        // The demo's own provider, which vouches for every address (email_verified): signing in
+        // there as the seeded address joins the demo account instead of answering
+        // OAuthAccountNotLinked. A real app sets this only for a provider that checks addresses.
+        allowDangerousEmailAccountLinking: true,
       },
       Passkey(),
     ],
   }
 
-  // Browsers ask every origin for one; the demo's pages name none (an empty data: icon), but the
-  // sign-in pages under /auth are the library's.
+  // Browsers ask every origin for one unless a page names its own; the demo's pages and the
+  // library's name an empty data: icon, but a JSON answer such as /api/me names none.
   app.get("/favicon.ico", (_req, res) => {
     res.status(204).end()
   })

@@ -85,8 +85,8 @@ export function homePage(session, demo) {
 <p><a href="/auth/signin">Sign in</a>, with any of these, all running on this machine:</p>
 <div class="card"><strong>Demo account</strong>: <code>${escapeHtml(demo.demoEmail)}</code> / <code>${escapeHtml(demo.demoPassword)}</code> (a seeded user, password hashed with scrypt).</div>
 <div class="card"><strong>Email link</strong>: type any address; the link arrives in the <a href="/dev/inbox">inbox</a> of a local SMTP server.</div>
-<div class="card"><strong>Dev OpenID Provider</strong>: a real OpenID Connect provider on loopback; any email works there.</div>
-<div class="card"><strong>Passkey</strong>: "Sign up with Passkey" creates one in your browser (the email only names it), then "Sign in with Passkey" uses it. Passkeys work on <code>localhost</code>, not on <code>127.0.0.1</code>.</div>
+<div class="card"><strong>Dev OpenID Provider</strong>: a real OpenID Connect provider on loopback; any email works there, and <code>${escapeHtml(demo.demoEmail)}</code> signs in to the demo account (the demo trusts its own provider with addresses).</div>
+<div class="card"><strong>Passkey</strong>: "Sign up with Passkey" creates one in your browser for a new address, then "Sign in with Passkey" uses it (no email needed). Passkeys work on <code>localhost</code>, not on <code>127.0.0.1</code>.</div>
 <p class="muted"><a href="/protected">The protected page</a> sends you to sign in first; <a href="/api/me">/api/me</a> answers 401.</p>`,
     { signedIn: false },
   )

@@ -21,7 +21,7 @@ Gatehouse demo: ${demo.url}
   Sign in        ${demo.url}/auth/signin
     demo account ${DEMO_EMAIL} / ${DEMO_PASSWORD}
     email link   any address; the link arrives at ${demo.url}/dev/inbox
-    OpenID       the Dev OpenID Provider takes any email
+    OpenID       the Dev OpenID Provider takes any email (${DEMO_EMAIL} is the demo account)
     passkey      "Sign up with Passkey" creates one; passkeys work on localhost, not 127.0.0.1
   Protected page ${demo.url}/protected
   JSON API       ${demo.url}/api/me  (401 without a session)

@@ -176,6 +176,8 @@ describe("the demo in a browser", () => {
     // The cursor waits where the person has to type again.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("input-password-for-credentials-provider")
     expect(page.url()).not.toContain("not%20the%20password")
+    // Nor the address: it reached the page in a cookie, not through the URL (access logs, Referer).
+    expect(new URL(page.url()).search).toBe("?error=CredentialsSignin&code=credentials")
     // The person's mistake, not a fault: one warning line, nothing at the error level.
     expect(errors).toEqual([])
     expect(warnings).toEqual(["[auth][warn][CredentialsSignin] The authorize function returned no user (code: credentials)"])
@@ -226,6 +228,27 @@ describe("the demo in a browser", () => {
     expect(JSON.parse((await page.locator("#session").textContent()) ?? "null").user.email).toBe("linus@example.com")
     await signOut(page)
     expect([...lines.info, ...lines.log, ...lines.warn].filter((line) => line.includes("oidc-provider"))).toEqual([])
+    await page.context().close()
+  })
+
+  it("signs in through the dev OpenID provider as the seeded address, into the demo account (as the home page says)", async () => {
+    const page = await newPage()
+    await page.goto(`${demo.url}/`)
+    expect(await page.locator(".card").filter({ hasText: "Dev OpenID Provider" }).textContent()).toContain(`${DEMO_EMAIL} signs in to the demo account`)
+    await page.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
+    await page.getByRole("button", { name: "Sign in with Dev OpenID Provider" }).click()
+    await page.waitForURL(/127\.0\.0\.1:\d+\/interaction\//)
+    await page.getByLabel("Email").fill(DEMO_EMAIL)
+    await page.getByRole("button", { name: "Sign in to the Dev OpenID Provider" }).click()
+    // Back at the demo, wherever it lands: the home page, not the sign-in page's OAuthAccountNotLinked.
+    await page.waitForURL((url) => url.href.startsWith(`${demo.url}/`))
+    expect(page.url()).toBe(`${demo.url}/`)
+    await page.goto(`${demo.url}/protected`)
+    expect(JSON.parse((await page.locator("#session").textContent()) ?? "null").user).toMatchObject({ email: DEMO_EMAIL, name: "Demo User" })
+    await signOut(page)
+    // The demo account keeps its password: linking took nothing from it.
+    await signInFromProtectedPage(page)
+    await signOut(page)
     await page.context().close()
   })
 

@@ -79,6 +79,13 @@ export interface CookiesOptions {
    * void once the user's factors change). Lives `twoFactor.trustDevice.maxAge`. `authjs.two-factor-trust`.
    */
   twoFactorTrust: CookieOption
+  /**
+   * Gatehouse's addition: the address or user name typed on the built-in sign-in page's
+   * credentials form, kept for that page after a wrong password (instead of in the URL, where it
+   * reaches access logs and `Referer`). Path: the base path; one minute, and deleted when shown.
+   * `authjs.sign-in-identifier`.
+   */
+  signInIdentifier: CookieOption
 }
 
 /** A partial override of one cookie: a new name, new attributes, or both. */
@@ -95,6 +102,9 @@ export const CHECK_COOKIE_MAX_AGE = 15 * 60
 /** Seconds a sign-in waits for its second factor at most (the `twoFactor` cookie's life). */
 export const TWO_FACTOR_COOKIE_MAX_AGE = 5 * 60
 
+/** Seconds the identifier typed before a failed sign-in waits for the page that shows it again. */
+export const SIGN_IN_IDENTIFIER_MAX_AGE = 60
+
 /**
  * The session cookie's name: `__Secure-authjs.session-token` on secure origins,
  * `authjs.session-token` otherwise.
@@ -105,9 +115,10 @@ export function sessionCookieName(secure: boolean): string {
 
 /**
  * The default cookies, `__Secure-`-prefixed and `Secure` when `secure` (the CSRF cookie takes
- * `__Host-`, which also pins it to this host and path `/`).
+ * `__Host-`, which also pins it to this host and path `/`). All have path `/` but the sign-in
+ * identifier's, which only the sign-in page under `basePath` reads.
  */
-export function defaultCookies(secure: boolean): CookiesOptions {
+export function defaultCookies(secure: boolean, basePath = "/"): CookiesOptions {
   const prefix = secure ? "__Secure-" : ""
   const base = (): CookieAttributes => ({ httpOnly: true, sameSite: "lax", path: "/", secure })
   return {
@@ -128,6 +139,7 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     emailLinkBinding: { name: `${prefix}authjs.email-link`, options: base() },
     twoFactor: { name: `${prefix}authjs.two-factor`, options: { ...base(), maxAge: TWO_FACTOR_COOKIE_MAX_AGE } },
     twoFactorTrust: { name: `${prefix}authjs.two-factor-trust`, options: base() },
+    signInIdentifier: { name: `${prefix}authjs.sign-in-identifier`, options: { ...base(), path: basePath, maxAge: SIGN_IN_IDENTIFIER_MAX_AGE } },
   }
 }
 

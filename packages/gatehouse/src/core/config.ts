@@ -174,11 +174,12 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
 
   const logger = Object.freeze(createLogger(config))
   const sharedStore = config.sharedStore
+  const basePath = normalizeBasePath(fromEnv.basePath)
   return Object.freeze({
     providers: Object.freeze(fromEnv.providers.map((provider) => Object.freeze(provider))),
     adapter: withSessionCache(adapter, session, { sharedStore, logger }),
     sharedStore,
-    basePath: normalizeBasePath(fromEnv.basePath),
+    basePath,
     secret: Object.freeze(fromEnv.secret),
     session,
     jwt,
@@ -186,8 +187,8 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     defaultTokenCallbacks: config.callbacks?.jwt === undefined && config.callbacks?.session === undefined,
     events: Object.freeze({ ...config.events }),
     cookies: Object.freeze({
-      secure: freezeCookies(mergeCookies(defaultCookies(true), config.cookies)),
-      insecure: freezeCookies(mergeCookies(defaultCookies(false), config.cookies)),
+      secure: freezeCookies(mergeCookies(defaultCookies(true, basePath), config.cookies)),
+      insecure: freezeCookies(mergeCookies(defaultCookies(false, basePath), config.cookies)),
     }),
     pages: Object.freeze({ ...config.pages }),
     debug: config.debug === true,

@@ -27,11 +27,11 @@ import { assertConfig, passkeyLibraryRefusal } from "./assert-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config.js"
 import { toInternalRequest, type InternalRequest } from "./internal-request.js"
 import { appendCookies, NO_CACHE_HEADERS, toResponse, type ResponseInternal } from "./internal-response.js"
-import { keptFields } from "./credentials/kept-fields.js"
+import { keptFields, keptFieldsCookie } from "./credentials/kept-fields.js"
 import { createLogger, logError, reportConfigError, reportConfigWarnings, requestLogger } from "./logger.js"
 import { checkAdapterSchema } from "./schema-check.js"
 import { postingPage } from "./posting-page.js"
-import { createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
+import { cookiesOf, createRequestContext, pageUrl, type RequestContext } from "./request-context.js"
 import { isJsonRequest } from "./request-shape.js"
 import { csrf } from "./actions/csrf.js"
 import { providers } from "./actions/providers.js"
@@ -251,10 +251,12 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
   const origin = request.url.origin
   const place = { origin, config }
   let page: string
+  let kept: Cookie | undefined
   if (error instanceof AuthError && error.kind === "signIn") {
     const own = ownSignInPage(config, request, params)
-    // Only the built-in page is known to read them; a custom page gets Auth.js's query.
-    if (!own && !config.pages.signIn && error instanceof CredentialsSignin) for (const [name, value] of typedIdentifiers(config, request)) params.set(name, value)
+    // Only the built-in page is known to read it; a custom page gets Auth.js's query. Kept in a
+    // cookie, not the URL, which access logs and `Referer` would carry.
+    if (!own && !config.pages.signIn && error instanceof CredentialsSignin) kept = keptFieldsCookie(cookiesOf(config, request).signInIdentifier, typedIdentifiers(config, request))
     page = own ?? pageUrl(place, "signIn", "signin", params)
   } else if (error instanceof AuthError && (error.kind === "twoFactor" || status !== undefined) && config.twoFactor) {
     // A wrong code: asked again on the second-factor page while the pending sign-in lasts; a
@@ -270,9 +272,9 @@ async function errorResponse(config: ResolvedConfig, request: InternalRequest, e
   }
   const url = absolute(page, origin)
   if (error instanceof RateLimited || error instanceof ServerBusy) return retryLaterResponse(config, error, url, returnRedirect)
-  if (config.raw) return { redirect: url }
-  if (returnRedirect) return Response.json({ url })
-  return new Response(null, { status: 302, headers: { Location: url } })
+  const cookies = kept ? [kept] : []
+  if (config.raw) return { redirect: url, cookies }
+  return withCookies(returnRedirect ? Response.json({ url }) : new Response(null, { status: 302, headers: { Location: url } }), cookies)
 }
 
 /**

@@ -41,6 +41,11 @@ export interface RequestContext {
   readonly cookiesAlways: Cookie[]
 }
 
+/** The cookies of `request`'s kind: secure on https or with `useSecureCookies`. */
+export function cookiesOf(config: ResolvedConfig, request: InternalRequest): Readonly<CookiesOptions> {
+  return (config.useSecureCookies ?? request.url.protocol === "https:") ? config.cookies.secure : config.cookies.insecure
+}
+
 /**
  * The context of `request` under `config`. Runs the redirect callback, which may throw.
  *
@@ -50,8 +55,7 @@ export interface RequestContext {
  *   origin.
  */
 export function createRequestContext(config: ResolvedConfig, request: InternalRequest, withState = true): RequestContext | Promise<RequestContext> {
-  const secure = config.useSecureCookies ?? request.url.protocol === "https:"
-  const cookies = secure ? config.cookies.secure : config.cookies.insecure
+  const cookies = cookiesOf(config, request)
   const origin = request.url.origin
   const provider = request.providerId === undefined ? undefined : config.providers.find((p) => p.id === request.providerId)
   // Ready at once: a session read waits for nothing before it starts.

@@ -41,7 +41,7 @@ interface PageClient {
 /**
  * Signs in with `provider` (its id). For a passkey provider this runs the whole ceremony, the
  * server choosing it (`action`, default `authenticate`; `register` to add a passkey to the
- * signed-in account, or signed out, to make an account whose passkey `email` or `name` labels).
+ * signed-in account, or signed out, to make an account with `email`, not yet proven, and `name`).
  * Resolves once done when `redirect` is `false` (or on failure before navigating); otherwise the
  * page navigates. Without a provider (next-auth's `signIn()`), goes to the sign-in page.
  *

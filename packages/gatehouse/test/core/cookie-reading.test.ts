@@ -47,7 +47,11 @@ describe("default cookies", () => {
       emailLinkBinding: "__Secure-authjs.email-link",
       twoFactor: "__Secure-authjs.two-factor",
       twoFactorTrust: "__Secure-authjs.two-factor-trust",
+      signInIdentifier: "__Secure-authjs.sign-in-identifier",
     })
+    // Only the sign-in page reads it, so it goes no further than the base path (given at resolution).
+    expect(secure.signInIdentifier.options).toEqual({ httpOnly: true, sameSite: "lax", path: "/", secure: true, maxAge: 60 })
+    expect(defaultCookies(true, "/api/auth").signInIdentifier.options.path).toBe("/api/auth")
     expect(secure.pkceCodeVerifier.options).toEqual({ httpOnly: true, sameSite: "lax", path: "/", secure: true, maxAge: 900 })
     expect(secure.nonce.options.maxAge).toBeUndefined()
     const plain = defaultCookies(false)

@@ -82,11 +82,12 @@ describe.each(expressVersions)("credentials sign-in through $name", (version) =>
     expect(await client.session()).toBeNull()
   })
 
-  it("sends a wrong password back to the sign-in page with CredentialsSignin and no session", async () => {
+  it("sends a wrong password back to the sign-in page with CredentialsSignin and no session, the name typed in a cookie for that page", async () => {
     const { client, origin } = await started(version, credentialsConfig())
     const response = await client.signIn({ username: "ada", password: "wrong" })
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials&username=ada`)
+    expect(response.headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
+    expect(setCookieLine(response, "authjs.sign-in-identifier")).toMatch(/^authjs\.sign-in-identifier=username%3Dada; Max-Age=60; Path=\/auth; Expires=[^;]+; HttpOnly; SameSite=Lax$/)
     expect(setCookieLine(response, SESSION)).toBeUndefined()
     expect(await client.session()).toBeNull()
   })
@@ -294,13 +295,13 @@ describe.each(expressVersions)("passkeys through $name", (version) => {
     expect(register.options.rp?.id).toBe("127.0.0.1")
     const registered = await answer(client, "register", authenticator.register({ challenge: register.options.challenge, ...ceremony }))
     expect(registered.headers.get("location")).toBe(origin)
-    expect(await client.session()).toMatchObject({ user: { name: email, email: null } })
+    expect(await client.session()).toMatchObject({ user: { email } })
 
     const later = new HttpClient(origin)
     const login = await options(later, {})
     expect(login.action).toBe("authenticate")
     const signedIn = await answer(later, "authenticate", authenticator.authenticate({ challenge: login.options.challenge, ...ceremony }))
     expect(signedIn.headers.get("location")).toBe(origin)
-    expect(await (await later.get("/api/me")).json()).toMatchObject({ user: { name: email } })
+    expect(await (await later.get("/api/me")).json()).toMatchObject({ user: { email } })
   })
 })

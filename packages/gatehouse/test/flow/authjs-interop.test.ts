@@ -506,15 +506,15 @@ describe("JSON answers match Auth.js", () => {
     expect(answers.gatehouse).toEqual({ ...answers.authjs, location: `${HTTPS}/auth/error?error=UnknownAction` })
   })
 
-  it("a failed credentials sign-in redirects to the sign-in page with error=CredentialsSignin&code=credentials and no cookies; Gatehouse adds the user name typed", async () => {
+  it("a failed credentials sign-in redirects to the sign-in page with error=CredentialsSignin&code=credentials; Gatehouse keeps the user name typed in a cookie, not the URL", async () => {
     const answers = await onBoth(async (browser) => observable(await browser.signIn({ username: "ada", password: "wrong" })))
     expect(answers.authjs).toMatchObject({
       status: 302,
       location: `${HTTPS}/auth/signin?error=CredentialsSignin&code=credentials`,
       setCookies: [],
     })
-    // So the built-in page can show it again; clients reading error and code see no difference.
-    expect(answers.gatehouse).toEqual({ ...answers.authjs, location: `${answers.authjs.location}&username=ada` })
+    // So the built-in page can show it again; clients reading the URL see no difference.
+    expect(answers.gatehouse).toEqual({ ...answers.authjs, setCookies: ["__Secure-authjs.sign-in-identifier"] })
   })
 
   it("a sign-in without a CSRF token redirects with error=MissingCSRF like Auth.js", async () => {
@@ -540,7 +540,7 @@ describe("JSON answers match Auth.js", () => {
       })
     })
 
-    it("a failed credentials sign-in answers 200 {url} of the sign-in page with no cookies; Gatehouse's URL adds the user name typed", async () => {
+    it("a failed credentials sign-in answers 200 {url} of the sign-in page, the same URL; Gatehouse keeps the user name typed in a cookie", async () => {
       const answers = await onBoth(async (browser) =>
         observable(
           await browser.postForm("callback/credentials", { csrfToken: await browser.csrfToken(), username: "ada", password: "wrong" }, returnRedirect),
@@ -552,7 +552,7 @@ describe("JSON answers match Auth.js", () => {
         setCookies: [],
         body: JSON.stringify({ url: `${HTTPS}/auth/signin?error=CredentialsSignin&code=credentials` }),
       })
-      expect(answers.gatehouse).toEqual({ ...answers.authjs, body: JSON.stringify({ url: `${HTTPS}/auth/signin?error=CredentialsSignin&code=credentials&username=ada` }) })
+      expect(answers.gatehouse).toEqual({ ...answers.authjs, setCookies: ["__Secure-authjs.sign-in-identifier"] })
     })
 
     it("a sign-out answers 200 {url} with the deletion cookie", async () => {

@@ -3,6 +3,9 @@ import { CredentialsSignin } from "../../src/errors.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import { ada, base, Client, credentialsConfig, origin, recordingLogger } from "./flow-helpers.js"
 
+/** Set-Cookie lines without their Expires date (it moves with the clock; Max-Age says the same). */
+const withoutExpires = (lines: string[]) => lines.map((line) => line.replace(/; Expires=[^;]*/i, ""))
+
 const SESSION = "__Secure-authjs.session-token"
 
 describe("credentials sign-in through Auth()", () => {
@@ -42,12 +45,12 @@ describe("credentials sign-in through Auth()", () => {
     expect(text).not.toMatch(/eyJ[\w-]{20,}/)
   })
 
-  it("sends a refused sign-in back to the sign-in page with error=CredentialsSignin&code=credentials, the typed user name, and no session", async () => {
+  it("sends a refused sign-in back to the sign-in page with error=CredentialsSignin&code=credentials, the typed user name in a cookie for that page only, and no session", async () => {
     const client = new Client(credentialsConfig())
     const response = await client.signIn({ username: "ada", password: "wrong" })
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials&username=ada`)
-    expect(response.headers.getSetCookie()).toEqual([])
+    expect(response.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    expect(withoutExpires(response.headers.getSetCookie())).toEqual(["__Secure-authjs.sign-in-identifier=username%3Dada; Max-Age=60; Path=/auth; HttpOnly; Secure; SameSite=Lax"])
     expect(await client.session()).toBeNull()
   })
 
@@ -55,8 +58,9 @@ describe("credentials sign-in through Auth()", () => {
     const client = new Client(credentialsConfig())
     const wrongUser = await client.signIn({ username: "eve", password: "correct horse" })
     const wrongPassword = await client.signIn({ username: "ada", password: "nope" })
-    expect(wrongUser.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials&username=eve`)
-    expect(wrongPassword.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials&username=ada`)
+    expect(wrongUser.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    expect(wrongPassword.headers.get("location")).toBe(wrongUser.headers.get("location"))
+    expect(withoutExpires(wrongUser.headers.getSetCookie())).toEqual(withoutExpires(wrongPassword.headers.getSetCookie()).map((line) => line.replace("username%3Dada", "username%3Deve")))
   })
 
   it("puts a custom code from a CredentialsSignin subclass into the URL, and its message and code into the log", async () => {
@@ -172,44 +176,53 @@ describe("what a failed credentials sign-in keeps", () => {
     })
   const emailAndPassword = { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } }
 
-  it("shows the typed address again on the sign-in page, with the cursor in the empty password field", async () => {
+  it("shows the typed address again on the sign-in page, once, with the cursor in the empty password field; the URL names neither", async () => {
     const client = new Client(byEmail(emailAndPassword))
     const wrong = await client.signIn({ email: ada.email!, password: "hunter2" })
     const location = wrong.headers.get("location")!
-    expect(location).toBe(`${base}/signin?error=CredentialsSignin&code=credentials&email=ada%40app.test`)
-    expect(location).not.toContain("hunter2")
+    expect(location).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    expect(wrong.headers.getSetCookie().join("\n")).not.toContain("hunter2")
 
-    const page = await (await client.send(new Request(location, { headers: { cookie: client.jar.header() } }))).text()
+    const shown = await client.send(new Request(location, { headers: { cookie: client.jar.header() } }))
+    const page = await shown.text()
     expect(page).toContain('<input name="email" id="input-email-for-credentials-provider" type="email" value="ada@app.test">')
-    expect(page).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autofocus>')
+    expect(page).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autocomplete="current-password" autofocus>')
     expect(page).not.toContain("hunter2")
+    // Shown once: the page deletes it, under the name and path it was set with.
+    expect(withoutExpires(shown.headers.getSetCookie())).toContain("__Secure-authjs.sign-in-identifier=; Max-Age=0; Path=/auth; HttpOnly; Secure; SameSite=Lax")
+    const again = await (await client.send(new Request(location, { headers: { cookie: client.jar.header() } }))).text()
+    expect(again).toContain('<input name="email" id="input-email-for-credentials-provider" type="email" autofocus>')
   })
 
   it("never carries a password, a field defined as one, a field that names no one, or one the provider does not define", async () => {
     const client = new Client(byEmail({ email: { label: "Email", type: "password" }, otp: { label: "Code" }, password: { label: "Password", type: "password" } }))
     const wrong = await client.signIn({ email: "pin-1234", username: "ada", otp: "123456", password: "hunter2" })
     expect(wrong.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    expect(wrong.headers.getSetCookie()).toEqual([])
   })
 
   it("carries nothing that is not a short string: an array, or more than 256 characters", async () => {
     const client = new Client(byEmail(emailAndPassword))
     const array = await client.postJson("callback/credentials", { csrfToken: await client.csrfToken(), email: [ada.email], password: "x" })
-    expect(array.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    expect(array.headers.getSetCookie()).toEqual([])
     const long = await client.signIn({ email: `${"a".repeat(250)}@app.test`, password: "x" })
-    expect(long.headers.get("location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    expect(long.headers.getSetCookie()).toEqual([])
   })
 
-  it("keeps the redirect on the request's origin and the typed value one query parameter, however it is spelled", async () => {
+  it("keeps the redirect on the request's origin and the typed value one field of its cookie, however it is spelled", async () => {
     const client = new Client(byEmail(emailAndPassword))
-    const typed = `x&error=AccessDenied#"><script>alert(1)</script>@evil.test/`
+    const typed = `x&error=AccessDenied#"><script>alert(1)</script>@evil.test/; Path=/`
     const wrong = await client.signIn({ email: typed, password: "x" })
     const url = new URL(wrong.headers.get("location")!)
     expect(`${url.origin}${url.pathname}`).toBe(`${base}/signin`)
     expect(url.hash).toBe("")
-    expect([...url.searchParams]).toEqual([["error", "CredentialsSignin"], ["code", "credentials"], ["email", typed]])
+    expect([...url.searchParams]).toEqual([["error", "CredentialsSignin"], ["code", "credentials"]])
+    const [line] = wrong.headers.getSetCookie()
+    expect(withoutExpires([line!])[0]!.split(";").slice(1).map((attribute) => attribute.trim())).toEqual(["Max-Age=60", "Path=/auth", "HttpOnly", "Secure", "SameSite=Lax"])
+    expect([...new URLSearchParams(client.jar.get("__Secure-authjs.sign-in-identifier"))]).toEqual([["email", typed]])
 
     const page = await (await client.send(new Request(url, { headers: { cookie: client.jar.header() } }))).text()
     expect(page).not.toContain("<script>alert(1)")
-    expect(page).toContain('value="x&amp;error=AccessDenied#&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@evil.test/"')
+    expect(page).toContain('value="x&amp;error=AccessDenied#&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@evil.test/; Path=/"')
   })
 })

@@ -14,8 +14,8 @@ import type { CredentialsRateLimits } from "../../src/providers/types.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ada, base, Client, CookieJar, credentialsConfig, origin, recordingLogger } from "./flow-helpers.js"
 
-/** Where a wrong password for `email` goes: the sign-in page, the address kept. */
-const wrong = (email: string) => `${base}/signin?error=CredentialsSignin&code=credentials&email=${encodeURIComponent(email)}`
+/** Where a wrong password goes: the sign-in page (the address is kept in a cookie, not in the URL). */
+const wrong = (_email: string) => `${base}/signin?error=CredentialsSignin&code=credentials`
 const THROTTLED = `${base}/signin?error=CredentialsRateLimited`
 const FIFTEEN_MINUTES = 15 * 60
 

@@ -33,6 +33,8 @@ const MOUNTS: Record<string, WebAuthnOptions> = {
   "/auth": {},
   "/rp-elsewhere/auth": { relyingParty: { id: "gatehouse.test" } },
   "/origin-elsewhere/auth": { relyingParty: { origin: "https://elsewhere.test" } },
+  // No autofill, so that a test clicks "Sign in with Passkey" before anything signs in by itself.
+  "/no-autofill/auth": { enableConditionalUI: false },
 }
 
 interface PasskeyApp {
@@ -185,16 +187,17 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
     await opened?.close()
   })
 
-  it("signs up with a new passkey on the built-in sign-in page: a new user the typed address only names", async () => {
+  it("signs up with a new passkey on the built-in sign-in page: a new user with the typed address, not yet proven", async () => {
     await page.goto(`${app.origin}/auth/signin?callbackUrl=${encodeURIComponent(`${app.origin}/`)}`)
     await page.fill("#input-email-for-passkey-provider", email)
     await landOn(page, `${app.origin}/`, () => page.click('button[value="register"]'))
 
-    expect((await sessionOf(page))?.user).toMatchObject({ name: email, email: null })
+    expect((await sessionOf(page))?.user).toMatchObject({ email })
     const [credentialID] = await storedIds(session.authenticator)
     const user = await opened.adapter.getUserByAccount!({ provider: "passkey", providerAccountId: credentialID! })
-    expect(user).toMatchObject({ name: email, email: null })
-    expect(await opened.adapter.getUserByEmail!(email)).toBeNull()
+    expect(user).toMatchObject({ email, emailVerified: null })
+    expect(user?.name ?? null).toBeNull()
+    expect((await opened.adapter.getUserByEmail!(email))?.id).toBe(user!.id)
     userId = user!.id
     const [stored] = await opened.adapter.listAuthenticatorsByUserId!(userId)
     expect(stored).toMatchObject({ credentialID, providerAccountId: credentialID, counter: expect.any(Number), transports: "internal" })
@@ -209,7 +212,7 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
 
     await landOn(page, `${app.origin}/`, () => open(page, `${app.origin}/auth/signin?callbackUrl=${encodeURIComponent(`${app.origin}/`)}`))
 
-    expect((await sessionOf(page))?.user?.name).toBe(email)
+    expect((await sessionOf(page))?.user?.email).toBe(email)
     const [after] = await opened.adapter.listAuthenticatorsByUserId!(userId)
     expect(after!.counter).toBeGreaterThan(before!.counter)
   })
@@ -217,7 +220,7 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
   it("signs in with signIn('passkey') from gatehouse-auth/webauthn", async () => {
     await signOutOnPage(page, app.origin)
     await clientSignIn(page, app.origin, { redirectTo: "/" })
-    expect((await sessionOf(page))?.user?.name).toBe(email)
+    expect((await sessionOf(page))?.user?.email).toBe(email)
   })
 
   it("adds a second passkey, from another authenticator, to the signed-in account", async () => {
@@ -242,7 +245,7 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
 
     await signOutOnPage(page, app.origin)
     await clientSignIn(page, app.origin, { redirectTo: "/" })
-    expect((await sessionOf(page))?.user?.name).toBe(email)
+    expect((await sessionOf(page))?.user?.email).toBe(email)
     expect(app.errors()).toEqual([])
   })
 
@@ -271,7 +274,7 @@ describe.each(cases)("passkeys in Chromium on $store.name with $strategy session
       const captured = await captureCallback(session, app.origin, "continue")
       await landOn(page, `${app.origin}/`, () => open(page, signInPage()))
       await page.unrouteAll()
-      expect((await sessionOf(page))?.user?.name).toBe(email)
+      expect((await sessionOf(page))?.user?.email).toBe(email)
 
       // An authenticator whose counter stays at 0 (many platform passkeys) leaves only the challenge.
       const data = JSON.parse(new URLSearchParams(captured()!.body).get("data")!) as { id: string }
@@ -357,6 +360,32 @@ describe("what the passkey form and the client say when the browser refuses", ()
           .then(() => "no refusal", (error: Error) => `${error.name}: ${error.message}`),
       options,
     )
+
+  it("signs in with the Email field left empty (no identifier is needed), while signing up still asks for it", async () => {
+    const { context, page } = await passkeyPage(browser)
+    const optionsRequests: string[] = []
+    page.on("request", (request) => {
+      if (request.url().includes("/webauthn-options/")) optionsRequests.push(request.url())
+    })
+    const signInPage = `${app.origin}/no-autofill/auth/signin?callbackUrl=${encodeURIComponent(`${app.origin}/`)}`
+    await page.goto(signInPage)
+    await page.getByRole("button", { name: "Sign up with Passkey" }).click()
+    expect(await page.locator("#input-email-for-passkey-provider").evaluate((field: HTMLInputElement) => field.validity.valueMissing)).toBe(true)
+    expect(optionsRequests).toEqual([])
+
+    await page.fill("#input-email-for-passkey-provider", "grace@example.com")
+    await landOn(page, `${app.origin}/`, () => page.getByRole("button", { name: "Sign up with Passkey" }).click())
+    await signOutOnPage(page, app.origin)
+
+    await page.goto(signInPage)
+    expect(await page.inputValue("#input-email-for-passkey-provider")).toBe("")
+    await landOn(page, `${app.origin}/`, () => page.getByRole("button", { name: "Sign in with Passkey" }).click())
+    expect((await sessionOf(page))?.user?.email).toBe("grace@example.com")
+    // A sign-in sends no field: nothing typed reaches the options URL (and its access log).
+    expect(new URL(optionsRequests.at(-1)!).search).toBe("?action=authenticate")
+    expect(app.errors()).toEqual([])
+    await context.close()
+  })
 
   it("signing in on a device without a passkey: none found here, or cancelled, and how to make one", async () => {
     const { context, page } = await passkeyPage(browser)

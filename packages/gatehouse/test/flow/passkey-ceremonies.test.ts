@@ -274,9 +274,9 @@ describe("GET webauthn-options/passkey", () => {
     expect(cookie).toMatch(/Secure/i)
     expect(cookie).toMatch(/SameSite=Lax/i)
     const { inner } = await challengeOf(browser)
-    // The address labels the passkey; the new user gets it as a name, not as their email.
-    expect(inner).toMatchObject({ challenge: options.challenge, registerData: { name: "new.person@example.com" } })
-    expect(inner.registerData).not.toHaveProperty("email")
+    // The address labels the passkey and becomes the new user's (unproven) address, as in Auth.js.
+    expect(inner).toMatchObject({ challenge: options.challenge, registerData: { email: "new.person@example.com" } })
+    expect(inner.registerData).not.toHaveProperty("name")
   })
 
   it("gives each request its own challenge and user handle", async () => {
@@ -443,7 +443,7 @@ describe("the challenge cookie, in Auth.js's format", () => {
     expect(outer.provider).toBe("passkey")
     expect(typeof outer.value).toBe("string")
     expect(inner.challenge).toBe(body!.options!.challenge)
-    expect(inner.registerData).toEqual({ name: "interop@example.com" })
+    expect(inner.registerData).toEqual({ email: "interop@example.com" })
     // An expiry 15 minutes out, as Auth.js gives it.
     const expires = (inner as { exp?: number }).exp!
     expect(expires - Date.now() / 1000).toBeGreaterThan(890)
@@ -464,8 +464,8 @@ describe("the challenge cookie, in Auth.js's format", () => {
     expect(setsSession(response)).toBe(true)
     expect(stub.registrations).toHaveLength(1)
     expect(stub.registrations[0]).toMatchObject({ expectedChallenge: "challenge-from-authjs", expectedOrigin: [APP], expectedRPID: ["app.test"] })
-    // Auth.js's registerData names an address nobody proved: the new user does not get it.
-    expect(await userOfPasskey(adapter, id)).toMatchObject({ email: null, name: "From Auth.js" })
+    // Auth.js's registerData is read as Auth.js reads it: the address, not proven, and the name.
+    expect(await userOfPasskey(adapter, id)).toMatchObject({ email: "from-authjs@example.com", emailVerified: null, name: "From Auth.js" })
     // The challenge cookie is cleared once used.
     expect(setCookieLine(response, CHALLENGE_COOKIE)).toMatch(/Max-Age=0/i)
   })
@@ -738,9 +738,9 @@ describe("signed-in registration while the session changed", () => {
 })
 
 describe("passkeys and other users", () => {
-  it("gives two signed-out registrations naming one address two users, neither holding the address", async () => {
+  it("gives the address to the first of two signed-out registrations naming it, and refuses the second once its passkey exists: never joined", async () => {
     const adapter = MemoryAdapter()
-    const { client } = setup({ adapter })
+    const { client, lastError } = setup({ adapter })
     const first = client()
     const second = client()
     expect((await optionsFor(first, { action: "register", email: "race@example.com" })).body?.action).toBe("register")
@@ -748,11 +748,16 @@ describe("passkeys and other users", () => {
     const firstId = newCredentialId()
     const secondId = newCredentialId()
     expect((await postCallback(first, { action: "register", data: registrationData(firstId) })).headers.get("location")).toBe(DASHBOARD)
-    expect((await postCallback(second, { action: "register", data: registrationData(secondId) })).headers.get("location")).toBe(DASHBOARD)
-    const [one, two] = [await userOfPasskey(adapter, firstId), await userOfPasskey(adapter, secondId)]
-    expect(one!.id).not.toBe(two!.id)
-    expect([one!.email, two!.email]).toEqual([null, null])
-    expect(await adapter.getUserByEmail("race@example.com")).toBeNull()
+    const refused = await postCallback(second, { action: "register", data: registrationData(secondId) })
+    expect(refused.headers.get("location")).toBe(`${BASE}/signin?error=AccountNotLinked`)
+    expect(setsSession(refused)).toBe(false)
+    expect(lastError()?.code).toBe("AccountNotLinked")
+    const one = await userOfPasskey(adapter, firstId)
+    expect(one).toMatchObject({ email: "race@example.com", emailVerified: null })
+    expect((await adapter.getUserByEmail("race@example.com"))?.id).toBe(one!.id)
+    expect(await userOfPasskey(adapter, secondId)).toBeNull()
+    expect(await adapter.getAuthenticator(stored(secondId))).toBeNull()
+    expect((await adapter.listAuthenticatorsByUserId(one!.id)).map((a) => a.credentialID)).toEqual([stored(firstId)])
   })
 
   it("refuses to register, signed out, a credential id that is already someone's passkey, and signs nobody in as its owner", async () => {
@@ -817,7 +822,7 @@ describe("passkeys and other users", () => {
     expect(response.headers.get("location")).toBe(`${BASE}/signin?error=AccountNotLinked`)
     expect(setsSession(response)).toBe(false)
     expect(lastError()?.message).toBe("The account is already associated with another user")
-    expect(await browser.session()).toMatchObject({ user: { name: "intruder@example.com" } })
+    expect(await browser.session()).toMatchObject({ user: { email: "intruder@example.com" } })
   })
 })
 
@@ -850,9 +855,9 @@ describe.each(storedAdapters)("passkey registration and sign-in ($name)", (store
       const credentialID = stored(id)
       expect(credentialID).toMatch(/^\+\/\+\//)
       const user = await userOfPasskey(adapter, id)
-      // Nobody proved the address: it names the user and the passkey, and is not their email.
-      expect(user).toMatchObject({ email: null, name: email, emailVerified: null })
-      expect(await adapter.getUserByEmail!(email)).toBeNull()
+      // The address typed is the user's, not proven: a sign-in that proves it claims the account.
+      expect(user).toMatchObject({ email, emailVerified: null })
+      expect((await adapter.getUserByEmail!(email))?.id).toBe(user!.id)
       expect(await adapter.getAccount!(credentialID, "passkey")).toMatchObject({
         userId: user!.id,
         provider: "passkey",
@@ -869,7 +874,7 @@ describe.each(storedAdapters)("passkey registration and sign-in ($name)", (store
         credentialBackedUp: true,
         transports: "internal",
       })
-      expect(await browser.session()).toMatchObject({ user: { name: email, email: null } })
+      expect(await browser.session()).toMatchObject({ user: { email } })
     })
 
     it(`signs a returning user in with their passkey, moving the counter on (${strategy} sessions)`, async () => {
@@ -884,7 +889,7 @@ describe.each(storedAdapters)("passkey registration and sign-in ($name)", (store
       const response = await postCallback(browser, { action: "authenticate", data: authenticationData(id) })
       expect(response.headers.get("location")).toBe(DASHBOARD)
       expect(setsSession(response)).toBe(true)
-      expect(await browser.session()).toMatchObject({ user: { name: email } })
+      expect(await browser.session()).toMatchObject({ user: { email } })
 
       const [verification] = stub.authentications
       expect(verification).toMatchObject({
@@ -966,7 +971,7 @@ describe.each(storedAdapters)("passkey registration and sign-in ($name)", (store
     const response = await postCallback(sameBrowser, { action: "register", data: registrationData(second) })
     expect(response.headers.get("location")).toBe(`${BASE}/error?error=Configuration`)
 
-    expect(await adapter.getUser!(user!.id)).toMatchObject({ name: email })
+    expect(await adapter.getUser!(user!.id)).toMatchObject({ email })
     expect(await adapter.getAccount!(stored(second), "passkey")).toBeNull()
     expect((await adapter.listAuthenticatorsByUserId!(user!.id)).map((a) => a.credentialID)).toEqual([stored(first.id)])
   })
@@ -980,7 +985,7 @@ describe.each(storedAdapters)("passkey registration and sign-in ($name)", (store
     expect(response.headers.get("location")).toBe(`${BASE}/error?error=AccessDenied`)
     expect(setsSession(response)).toBe(false)
     expect(stub.registrations).toHaveLength(1)
-    expect(seen[0]).toMatchObject({ user: { email: null, name: email }, account: { provider: "passkey", type: "webauthn", providerAccountId: stored(id) } })
+    expect(seen[0]).toMatchObject({ user: { email }, account: { provider: "passkey", type: "webauthn", providerAccountId: stored(id) } })
     expect(await adapter.getAccount!(stored(id), "passkey")).toBeNull()
     expect(await adapter.getAuthenticator!(stored(id))).toBeNull()
   })

@@ -72,7 +72,7 @@ describe.each([10, 11, 12, 13])(`${LIBRARY} %i`, (major) => {
       const request = await options(signIn, { action: "authenticate" })
       const answered = await signIn.postForm("callback/passkey", { action: "authenticate", data: JSON.stringify(authenticator.authenticate({ ...ceremony, challenge: request.challenge })) })
       expect(answered.headers.get("location"), JSON.stringify(log.lines.filter(isFailure).map(failureMessage))).toBe(ORIGIN)
-      expect(((await signIn.session()) as { user: { name: string } }).user.name).toBe(`v${major}@example.com`)
+      expect(((await signIn.session()) as { user: { email: string } }).user.email).toBe(`v${major}@example.com`)
       expect((await config.adapter!.getAuthenticator!(authenticator.credentialId.toString("base64")))?.counter).toBe(round)
     }
   })

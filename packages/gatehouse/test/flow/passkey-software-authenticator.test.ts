@@ -84,14 +84,14 @@ describe.each(cases)("passkeys from a software authenticator on $store.name, $st
     const authenticator = new SoftwareAuthenticator()
     const email = `soft.${strategy}@example.com`
     const client = await registerNew(freshConfig(), email, authenticator)
-    expect(((await client.session()) as { user: { name: string } }).user.name).toBe(email)
+    expect(((await client.session()) as { user: { email: string } }).user.email).toBe(email)
 
     const later = new Client(config, ORIGIN)
     const { action, options } = await optionsFor(later, {})
     expect(action).toBe("authenticate")
     const response = await answer(later, "authenticate", authenticator.authenticate({ challenge: options.challenge, origin: ORIGIN, rpId: "app.test" }))
     expect(response.headers.get("location")).toBe(ORIGIN)
-    expect(((await later.session()) as { user: { name: string } }).user.name).toBe(email)
+    expect(((await later.session()) as { user: { email: string } }).user.email).toBe(email)
   })
 
   it("refuses a registration that reports someone's credential id, and signs in nobody", async () => {
@@ -115,7 +115,7 @@ describe.each(cases)("passkeys from a software authenticator on $store.name, $st
     expect(response.headers.getSetCookie().join("\n")).not.toContain("session-token")
     expect(await fresh.session()).toBeNull()
     const victimPasskey = await opened.adapter.getAuthenticator!(victimKey.credentialId.toString("base64"))
-    expect((await opened.adapter.getUser!(victimPasskey!.userId))?.name).toBe(victimEmail)
+    expect((await opened.adapter.getUser!(victimPasskey!.userId))?.email).toBe(victimEmail)
     expect(lastError()).toBe("WebAuthnVerificationError: A passkey with this credential id is already registered")
   })
 

@@ -51,7 +51,7 @@ describe("the route table", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toBe("text/html")
     const html = await response.text()
-    expect(html).toContain("<title>Sign In</title>")
+    expect(html).toContain("<title>Sign in</title>")
     expect(html).toContain(`action="${base}/callback/credentials"`)
   })
 
@@ -90,7 +90,7 @@ describe("the route table", () => {
     const page = await auth(new Request(`${base}/signout`))
     expect(page.status).toBe(200)
     const html = await page.text()
-    expect(html).toContain("<title>Sign Out</title>")
+    expect(html).toContain("<title>Sign out</title>")
     expect(html).toContain(`action="${base}/signout"`)
     const custom = await auth(new Request(`${base}/signout`), credentialsConfig({ pages: { signOut: "/bye" } }))
     expect(custom.headers.get("location")).toBe("/bye")

@@ -119,10 +119,10 @@ describe("the page document", () => {
 })
 
 describe("the sign-in page", () => {
-  it("answers 200 with the title Sign In", () => {
+  it("answers 200 with the title Sign in", () => {
     const response = renderSignInPage(context(), {}, SCRIPT_HASH)
     expect(response.status).toBe(200)
-    expect(title(response.body ?? "")).toBe("Sign In")
+    expect(title(response.body ?? "")).toBe("Sign in")
   })
 
   it("renders one form per provider, separated by rules", () => {
@@ -136,7 +136,8 @@ describe("the sign-in page", () => {
     ])
     expect(html.split("<hr>")).toHaveLength(5)
     for (const name of ["GitHub", "Keycloak", "Email", "Password", "Passkey"]) {
-      expect(html).toContain(`<button type="submit" class="button">Sign in with ${name}</button>`)
+      // Signing in with a passkey needs no identifier: its button skips the form's required fields.
+      expect(html).toContain(`<button type="submit" class="button"${name === "Passkey" ? " formnovalidate" : ""}>Sign in with ${name}</button>`)
     }
   })
 
@@ -202,7 +203,7 @@ describe("the sign-in page", () => {
   it("puts the cursor in the first empty field: the password when the user name was kept", () => {
     const html = renderSignInPage(context({ providers: [credentials, email] }), { error: "CredentialsSignin", username: "ada" }, SCRIPT_HASH).body ?? ""
     expect(html).toContain('<input name="username" id="input-username-for-credentials-provider" type="text" value="ada" placeholder="jsmith" autocomplete="username" required>')
-    expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autofocus>')
+    expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autocomplete="current-password" autofocus>')
     expect(html.match(/ autofocus/g)).toHaveLength(1)
   })
 
@@ -210,7 +211,7 @@ describe("the sign-in page", () => {
     const provider = { ...credentials, credentials: { ...credentials.credentials, password: { label: "Password", type: "password", autofocus: true } } }
     const html = renderSignInPage(context({ providers: [email, provider] }), {}, SCRIPT_HASH).body ?? ""
     expect(html.match(/ autofocus/g)).toHaveLength(1)
-    expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autofocus>')
+    expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autofocus autocomplete="current-password">')
   })
 
   it("gives no field the cursor when none is typed into", () => {
@@ -226,7 +227,7 @@ describe("the sign-in page", () => {
     const html = renderSignInPage(context({ providers: [provider] }), { email: "jo@example.com", username: "secret" }, SCRIPT_HASH).body ?? ""
     // The kept value replaces the definition's own.
     expect(html).toContain('<input name="email" id="input-email-for-credentials-provider" type="email" value="jo@example.com">')
-    expect(html).toContain('<input name="username" id="input-username-for-credentials-provider" type="password" autofocus>')
+    expect(html).toContain('<input name="username" id="input-username-for-credentials-provider" type="password" autocomplete="current-password" autofocus>')
     expect(html).not.toContain("secret")
     const hidden = { ...credentials, credentials: { username: { type: "hidden", value: "fixed" } } }
     expect(renderSignInPage(context({ providers: [hidden] }), { username: "other" }, SCRIPT_HASH).body).toContain(
@@ -245,7 +246,18 @@ describe("the sign-in page", () => {
     expect(html).toContain(
       '<input name="username" id="input-username-for-credentials-provider" type="text" placeholder="jsmith" autocomplete="username" required autofocus>',
     )
-    expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password">')
+    expect(html).toContain('<input name="password" id="input-password-for-credentials-provider" type="password" autocomplete="current-password">')
+  })
+
+  it("asks the browser for the saved password (autocomplete current-password), unless the field names its own autocomplete, e.g. new-password for a sign-up", () => {
+    const html = renderSignInPage(context({ providers: [credentials] }), {}, SCRIPT_HASH).body ?? ""
+    expect(html).toMatch(/<input name="password"[^>]* autocomplete="current-password"[^>]*>/)
+    const signUp = { ...credentials, credentials: { email: { type: "email" }, password: { type: "Password", autocomplete: "new-password" } } }
+    const signUpHtml = renderSignInPage(context({ providers: [signUp] }), {}, SCRIPT_HASH).body ?? ""
+    expect(signUpHtml).toContain('<input name="password" id="input-password-for-credentials-provider" type="Password" autocomplete="new-password">')
+    expect(signUpHtml.match(/autocomplete=/g)).toHaveLength(1)
+    // Only password fields: the page does not guess what a text field holds.
+    expect(signUpHtml).toContain('<input name="email" id="input-email-for-credentials-provider" type="email" autofocus>')
   })
 
   it("labels a credential with its key when it has no label", () => {
@@ -278,7 +290,7 @@ describe("the sign-in page", () => {
     expect(html).toContain('<input type="hidden" name="action" value=""><input type="hidden" name="data" value="">')
     expect(html).toContain(' data-webauthn-options="https://app.test/auth/webauthn-options/passkey"')
     // Signing in and signing up are two buttons: the server never guesses which from the address.
-    expect(html).toContain('<button type="submit" class="button">Sign in with Passkey</button><button type="submit" class="button" value="register">Sign up with Passkey</button>')
+    expect(html).toContain('<button type="submit" class="button" formnovalidate>Sign in with Passkey</button><button type="submit" class="button" value="register">Sign up with Passkey</button>')
     expect(PASSKEY_SCRIPT).toContain('event.submitter.value === "register" ? "register" : "authenticate"')
     expect(html).toContain(`<script>${PASSKEY_SCRIPT}</script></body>`)
     expect(html).not.toMatch(/<script src=/)
@@ -343,8 +355,8 @@ describe("the sign-out page", () => {
     const response = renderSignOutPage(context())
     const html = response.body ?? ""
     expect(response.status).toBe(200)
-    expect(title(html)).toBe("Sign Out")
-    expect(html).toContain("<h1>Signout</h1><p>Are you sure you want to sign out?</p>")
+    expect(title(html)).toBe("Sign out")
+    expect(html).toContain("<h1>Sign out</h1><p>Are you sure you want to sign out?</p>")
     expect(html).toContain(
       '<form action="https://app.test/auth/signout" method="POST"><input type="hidden" name="csrfToken" value="csrf-123"><button type="submit" class="button">Sign out</button></form>',
     )
@@ -367,8 +379,8 @@ describe("the verify-request page", () => {
     const response = renderVerifyRequestPage(ctx)
     const html = response.body ?? ""
     expect(response.status).toBe(200)
-    expect(title(html)).toBe("Verify Request")
-    expect(html).toContain("<h1>Check your email</h1><p>A sign in link has been sent to your email address.</p>")
+    expect(title(html)).toBe("Check your email")
+    expect(html).toContain("<h1>Check your email</h1><p>A sign-in link has been sent to your email address.</p>")
     expect(html).toContain('<a class="site" href="http://localhost:3000">localhost:3000</a>')
   })
 })
@@ -376,7 +388,7 @@ describe("the verify-request page", () => {
 describe("the error page", () => {
   it.each([
     ["Configuration", 500, "Server error"],
-    ["AccessDenied", 403, "Access Denied"],
+    ["AccessDenied", 403, "Access denied"],
     ["Verification", 403, "Unable to sign in"],
     ["OAuthCallbackError", 200, "Error"],
     ["WebAuthnVerificationError", 200, "Error"],

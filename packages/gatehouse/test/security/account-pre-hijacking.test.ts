@@ -54,29 +54,46 @@ function app(extra: Partial<AuthConfig> = {}, providers: AuthConfig["providers"]
 }
 
 describe("a passkey registered for the victim's address before they sign up", () => {
-  it("leaves the attacker in an account of their own: the victim's email sign-in never joins it", async () => {
+  it("loses its way in, and its sessions, when the victim proves the address; the victim is told", async () => {
     const { adapter, browser, provesAddress } = app({}, [Passkey()])
     const attacker = browser()
     const key = new SoftwareAuthenticator()
     const options = (await attacker.get(`${APP}/auth/webauthn-options/passkey?action=register&email=${VICTIM}`)).last.json() as { options: { challenge: string } }
     const registration = key.register({ challenge: options.options.challenge, origin: APP, rpId: "app.test" })
     await attacker.post(`${APP}/auth/callback/passkey`, { action: "register", data: JSON.stringify(registration) })
-    expect(await adapter.getUserByEmail(VICTIM)).toBeNull()
+    // The address typed is stored, as in Auth.js, but as never proven.
+    expect(((await sessionOf(attacker)) as Session)?.user?.email).toBe(VICTIM)
+    expect(await adapter.getUserByEmail(VICTIM)).toMatchObject({ emailVerified: null })
 
     const victim = browser()
     const landed = await provesAddress(victim)
-    expect(landed.last.location).toBe(DASHBOARD)
-    const victimUser = await adapter.getUserByEmail(VICTIM)
-    expect(victimUser).toMatchObject({ email: VICTIM, emailVerified: expect.any(Date) })
+    expect(landed.last.status).toBe(200)
+    expect(landed.last.body).toContain("Your address is confirmed")
+    expect(((await sessionOf(victim)) as Session)?.user?.email).toBe(VICTIM)
+    const victimUser = (await adapter.getUserByEmail(VICTIM))!
+    expect(victimUser.emailVerified).toEqual(expect.any(Date))
+    expect(await adapter.listAuthenticatorsByUserId(victimUser.id)).toEqual([])
 
-    // The attacker's passkey still signs in, to the attacker's own account, never the victim's.
+    // The attacker's session ended, and their passkey signs nobody in any more.
+    expect(await sessionOf(attacker)).toBeNull()
     const later = browser()
     const again = (await later.get(`${APP}/auth/webauthn-options/passkey`)).last.json() as { options: { challenge: string } }
     const assertion = key.authenticate({ challenge: again.options.challenge, origin: APP, rpId: "app.test" })
     await later.post(`${APP}/auth/callback/passkey`, { action: "authenticate", data: JSON.stringify(assertion) })
-    const attackerSession = (await sessionOf(later)) as Session
-    expect(attackerSession?.user).toMatchObject({ name: VICTIM, email: null })
-    expect(await adapter.listAuthenticatorsByUserId(victimUser!.id)).toEqual([])
+    expect(await sessionOf(later)).toBeNull()
+  })
+
+  it("is refused, never joined, for an address a user already has", async () => {
+    const { adapter, browser } = app({}, [Passkey()])
+    const victimUser = await adapter.createUser({ email: VICTIM, emailVerified: new Date(), name: "Victim" })
+    const attacker = browser()
+    const key = new SoftwareAuthenticator()
+    const options = (await attacker.get(`${APP}/auth/webauthn-options/passkey?action=register&email=${VICTIM}`)).last.json() as { options: { challenge: string } }
+    const registration = key.register({ challenge: options.options.challenge, origin: APP, rpId: "app.test" })
+    await attacker.post(`${APP}/auth/callback/passkey`, { action: "register", data: JSON.stringify(registration) })
+    expect(await sessionOf(attacker)).toBeNull()
+    expect(await adapter.listAuthenticatorsByUserId(victimUser.id)).toEqual([])
+    expect(await adapter.listAccountsByUserId(victimUser.id)).toEqual([])
   })
 })
 

@@ -2,8 +2,8 @@
  * The attributes of every cookie Gatehouse sets, as a browser receives them. The cookie kinds come
  * from src/cookies/defaults.ts: a new kind without a flow here fails the first test.
  *
- * On https: HttpOnly, Path=/, SameSite=Lax, Secure, no Domain, and the `__Secure-` prefix (the
- * CSRF cookie: `__Host-`). On plain http: the same without Secure and without prefix, as Auth.js
+ * On https: HttpOnly, Path=/ (the sign-in identifier: the base path), SameSite=Lax, Secure, no
+ * Domain, and the `__Secure-` prefix (the CSRF cookie: `__Host-`). On plain http: the same without Secure and without prefix, as Auth.js
  * does. Lifetimes: the session cookie expires with the session, the OAuth checks and the WebAuthn
  * challenge within 15 minutes, and the CSRF and callback-url cookies with the browser session.
  * `useSecureCookies` and `cookies` overrides are respected, and so is an https `AUTH_URL` in front
@@ -44,6 +44,7 @@ const BASE_NAMES: Record<Kind, string> = {
   emailLinkBinding: "authjs.email-link",
   twoFactor: "authjs.two-factor",
   twoFactorTrust: "authjs.two-factor-trust",
+  signInIdentifier: "authjs.sign-in-identifier",
 }
 
 const SESSION_MAX_AGE = 30 * 24 * 60 * 60
@@ -68,7 +69,12 @@ const LIFETIMES: Record<Kind, { maxAge: number | undefined; expiresIn: number | 
   twoFactor: { maxAge: 5 * 60, expiresIn: 5 * 60 },
   // twoFactor.trustDevice.maxAge of the app below.
   twoFactorTrust: { maxAge: 30 * 24 * 60 * 60, expiresIn: 30 * 24 * 60 * 60 },
+  // The name typed before a wrong password, until the sign-in page shows it again.
+  signInIdentifier: { maxAge: 60, expiresIn: 60 },
 }
+
+/** The path each kind is sent for: `/`, but the sign-in identifier's, which only the sign-in page (under the base path) reads. */
+const PATHS: Partial<Record<Kind, string>> = { signInIdentifier: "/auth" }
 
 /** An OAuth provider with all three checks. Signing in only redirects to it, so nothing listens there. */
 const idp: OAuthConfig = {
@@ -135,6 +141,11 @@ const DRIVERS: Partial<Record<Kind, (client: Client) => Promise<string[]>>> = {
     expect(response.headers.get("location")).toBe(client.origin)
     return response.headers.getSetCookie()
   },
+  signInIdentifier: async (client) => {
+    const response = await client.signIn({ username: "ada", password: "wrong" })
+    expect(response.headers.get("location")).toBe(`${client.origin}/auth/signin?error=CredentialsSignin&code=credentials`)
+    return response.headers.getSetCookie()
+  },
 }
 
 /** Stores Ada with an authenticator app enabled; returns its key. */
@@ -185,10 +196,10 @@ function expectedName(kind: Kind, secure: boolean): string {
 }
 
 /** Asserts the attributes every Gatehouse cookie has by default. */
-function expectDefaultAttributes(cookie: SetCookie, secure: boolean): void {
+function expectDefaultAttributes(cookie: SetCookie, secure: boolean, path = "/"): void {
   const where = cookie.line
   expect(cookie.attributes.has("httponly"), `HttpOnly: ${where}`).toBe(true)
-  expect(cookie.attributes.get("path"), `Path: ${where}`).toBe("/")
+  expect(cookie.attributes.get("path"), `Path: ${where}`).toBe(path)
   expect(cookie.attributes.get("samesite")?.toLowerCase(), `SameSite: ${where}`).toBe("lax")
   expect(cookie.attributes.has("secure"), `Secure: ${where}`).toBe(secure)
   expect(cookie.attributes.has("domain"), `no Domain: ${where}`).toBe(false)
@@ -239,7 +250,7 @@ describe.each([
     const client = new Client(appConfig(), origin)
     const { lines, before, after } = await drive(kind, client)
     const cookie = setting(lines, expectedName(kind, secure))
-    expectDefaultAttributes(cookie, secure)
+    expectDefaultAttributes(cookie, secure, PATHS[kind])
     expectLifetime(kind, cookie, before, after)
     if (kind === "csrfToken" && secure) {
       // What __Host- requires: Secure, Path=/, no Domain.
@@ -282,13 +293,13 @@ describe("overrides", () => {
   it.each(KINDS)("useSecureCookies: true makes the %s cookie Secure and prefixed on plain http", async (kind) => {
     const client = new Client(appConfig({ useSecureCookies: true }), "http://app.test")
     const { lines } = await drive(kind, client)
-    expectDefaultAttributes(setting(lines, expectedName(kind, true)), true)
+    expectDefaultAttributes(setting(lines, expectedName(kind, true)), true, PATHS[kind])
   })
 
   it.each(KINDS)("useSecureCookies: false leaves the %s cookie without Secure and prefix on https", async (kind) => {
     const client = new Client(appConfig({ useSecureCookies: false }), "https://app.test")
     const { lines } = await drive(kind, client)
-    expectDefaultAttributes(setting(lines, expectedName(kind, false)), false)
+    expectDefaultAttributes(setting(lines, expectedName(kind, false)), false, PATHS[kind])
   })
 
   it.each(KINDS)("cookies.%s overrides the name and the attributes given, keeping the others", async (kind) => {
@@ -300,7 +311,7 @@ describe("overrides", () => {
     expect(cookie.attributes.get("domain")).toBe("app.test")
     expect(cookie.attributes.has("httponly")).toBe(true)
     expect(cookie.attributes.has("secure")).toBe(true)
-    expect(cookie.attributes.get("path")).toBe("/")
+    expect(cookie.attributes.get("path")).toBe(PATHS[kind] ?? "/")
     // The default name is not set alongside.
     expect(lines.map(parse).filter((line) => line.name === expectedName(kind, true))).toEqual([])
   })

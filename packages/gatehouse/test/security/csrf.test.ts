@@ -681,7 +681,7 @@ describe("POST callback/passkey (a WebAuthn answer, bound to this browser's chal
     const credential = await registrationFor(client, email)
     const response = await client.postForm("callback/passkey", { action: "register", data: JSON.stringify(credential) })
     expect(response.headers.get("location")).toBe(APP)
-    expect(await client.session()).toMatchObject({ user: { name: email } })
+    expect(await client.session()).toMatchObject({ user: { email } })
     expect(await store!.adapter.getAuthenticator!(Buffer.from(credential.id, "base64url").toString("base64"))).not.toBeNull()
   })
 })

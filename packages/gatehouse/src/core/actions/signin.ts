@@ -3,6 +3,7 @@
  * @module
  */
 import { InvalidProvider, MissingCSRF, UnknownAction } from "../../errors.js"
+import { keptFieldsDeletion, readKeptFields } from "../credentials/kept-fields.js"
 import type { ProviderConfig } from "../../providers/types.js"
 import { dispatchByType, type ProviderHandlers } from "../provider-dispatch.js"
 import type { ResponseInternal } from "../internal-response.js"
@@ -10,7 +11,7 @@ import { pageUrl, routeUrl, type RequestContext } from "../request-context.js"
 import { pageContextOf, type PageInputs } from "./page-context.js"
 
 /** The built-in sign-in page, or a redirect to `pages.signIn` carrying `callbackUrl` and `error`. */
-export async function signInPage(ctx: PageInputs & Pick<RequestContext, "origin">): Promise<ResponseInternal> {
+export async function signInPage(ctx: PageInputs & Pick<RequestContext, "origin" | "cookies">): Promise<ResponseInternal> {
   // Auth.js serves no page per provider; a GET there is most likely a misconfigured link.
   if (ctx.request.providerId !== undefined) throw new UnknownAction("Unsupported action: GET signin/<provider>")
   const { error, email, username } = ctx.request.query
@@ -19,9 +20,14 @@ export async function signInPage(ctx: PageInputs & Pick<RequestContext, "origin"
     if (error) query.set("error", error)
     return { redirect: pageUrl(ctx, "signIn", "signin", query) }
   }
+  // What a failed sign-in kept of what was typed (see credentials/kept-fields.ts): shown once.
+  const identifier = ctx.cookies.signInIdentifier
+  const keptValue = ctx.request.cookies.get(identifier.name)
+  const kept = readKeptFields(keptValue)
   // The pages are imported on first use: a session check never renders one.
   const [{ renderSignInPage }, { passkeyScriptHash }] = await Promise.all([import("../pages/index.js"), import("../pages/passkey-script.js")])
-  return renderSignInPage(pageContextOf(ctx), { error, email, username }, await passkeyScriptHash())
+  const page = renderSignInPage(pageContextOf(ctx), { error, email, username, ...kept }, await passkeyScriptHash())
+  return keptValue === undefined ? page : { ...page, cookies: [...(page.cookies ?? []), keptFieldsDeletion(identifier)] }
 }
 
 type SignInStart = Promise<ResponseInternal> | ResponseInternal

@@ -1,13 +1,15 @@
 /**
  * What a failed credentials sign-in hands back to the built-in sign-in page, so that a person who
  * mistyped their password finds their address still there. Only the identifier fields (`email`,
- * `username`, the ones throttling counts too) travel, as query parameters of the same name, and
- * never a field a password goes into.
+ * `username`, the ones throttling counts too) travel, never a field a password goes into, and
+ * not in the URL (which reaches access logs, browser history and `Referer`): in the
+ * `signInIdentifier` cookie, HttpOnly, under the base path, for a minute, deleted once shown.
  * @module
  */
+import type { Cookie, CookieOption } from "../../cookies/defaults.js"
 import type { CredentialsConfig } from "../../providers/types.js"
 
-/** The fields that may be carried back, each as the query parameter of its name. */
+/** The fields that may be carried back, each under its own name. */
 export const KEPT_FIELDS = ["email", "username"] as const
 
 /** A field that may be carried back. */
@@ -42,4 +44,30 @@ export function keptFields(provider: CredentialsConfig, body: Readonly<Record<st
     if (typeof value === "string" && value !== "" && value.length <= MAX_LENGTH) kept.push([key, value])
   }
   return kept
+}
+
+/** The cookie carrying `kept` to the sign-in page; `undefined` when nothing is kept. */
+export function keptFieldsCookie(cookie: CookieOption, kept: readonly (readonly [string, string])[]): Cookie | undefined {
+  if (kept.length === 0) return undefined
+  const value = new URLSearchParams(kept.map(([name, value]) => [name, value])).toString()
+  // Expires beside Max-Age, as the other short-lived cookies have it, for clients that read only one.
+  const expires = cookie.options.maxAge === undefined ? undefined : new Date(Date.now() + cookie.options.maxAge * 1000)
+  return { ...cookie, value, options: { ...cookie.options, ...(expires && { expires }) } }
+}
+
+/** The kept fields a `signInIdentifier` cookie holds; anything else in it (it came from a browser) is ignored. */
+export function readKeptFields(value: string | undefined): Partial<Record<KeptField, string>> {
+  if (!value || value.length > 4 * MAX_LENGTH) return {}
+  const fields = new URLSearchParams(value)
+  const kept: Partial<Record<KeptField, string>> = {}
+  for (const key of KEPT_FIELDS) {
+    const field = fields.get(key)
+    if (field && field.length <= MAX_LENGTH) kept[key] = field
+  }
+  return kept
+}
+
+/** The deletion of the `signInIdentifier` cookie, under the name and path it was set with. */
+export function keptFieldsDeletion(cookie: CookieOption): Cookie {
+  return { ...cookie, value: "", options: { ...cookie.options, maxAge: 0 } }
 }

@@ -35,7 +35,7 @@ export function renderConfirmEmailPage(ctx: PageContext, link: EmailLinkFields):
     hidden("email", link.email) +
     hidden("callbackUrl", ctx.callbackUrl) +
     '<button type="submit" class="button">Sign in</button></form>'
-  const page = htmlResponse(renderPage({ title: "Sign In", theme: ctx.theme, body }))
+  const page = htmlResponse(renderPage({ title: "Sign in", theme: ctx.theme, body }))
   // The token is in this page: keep it out of caches, out of the Referer of anything it loads, and
   // out of frames (a framing page could trick the click).
   const headers = {

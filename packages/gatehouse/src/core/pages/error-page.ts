@@ -33,7 +33,7 @@ function errorContent(ctx: PageContext, error: string | undefined): { status: nu
     case "AccessDenied":
       return {
         status: 403,
-        body: "<h1>Access Denied</h1><p>You do not have permission to sign in.</p>" + signInButton(ctx),
+        body: "<h1>Access denied</h1><p>You do not have permission to sign in.</p>" + signInButton(ctx),
       }
     case "Verification":
       return {

@@ -39,7 +39,9 @@ export interface FieldState {
  * A labelled input for one field of a credentials or WebAuthn provider: `name` is the key, the id
  * is `input-{key}-for-{providerId}-provider`, the type defaults to `text`, and the definition's
  * other string, number and boolean attributes are copied over. Attribute names that are not plain
- * names, or that start with `on` (event handlers), are dropped.
+ * names, or that start with `on` (event handlers), are dropped. A password field without an
+ * `autocomplete` of its own gets `current-password`: the built-in page signs in (a form that
+ * also signs up sets `autocomplete: "new-password"` on its field definition).
  */
 export function credentialField(providerId: string, key: string, definition: unknown, state: FieldState = {}): string {
   const input = fieldDefinition(definition)
@@ -48,8 +50,15 @@ export function credentialField(providerId: string, key: string, definition: unk
   return (
     `<label for="${id}">${escapeHtml(input.label ?? key)}</label>` +
     `<input name="${escapeHtml(key)}" id="${id}" type="${escapeHtml(input.type ?? "text")}"${value}` +
-    `${copiedAttributes(input, state.value !== undefined)}${state.autofocus ? " autofocus" : ""}${state.extraAttributes ?? ""}>`
+    `${copiedAttributes(input, state.value !== undefined)}${passwordAutocomplete(input)}${state.autofocus ? " autofocus" : ""}${state.extraAttributes ?? ""}>`
   )
+}
+
+/** ` autocomplete="current-password"` for a password field whose definition names no autocomplete, else nothing. */
+function passwordAutocomplete(input: CredentialInput): string {
+  const isPassword = typeof input.type === "string" && input.type.toLowerCase() === "password"
+  const ownAutocomplete = Object.keys(input).some((name) => name.toLowerCase() === "autocomplete")
+  return isPassword && !ownAutocomplete ? ' autocomplete="current-password"' : ""
 }
 
 /** A field definition as an object; anything else (configuration is JavaScript) counts as empty. */

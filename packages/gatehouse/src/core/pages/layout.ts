@@ -19,7 +19,9 @@ export interface PageParts {
 
 /**
  * A complete HTML document: head with the page CSS and the theme's colours, then the logo (when it
- * is a safe URL) and a card holding `body`. Mirrors the document Auth.js renders.
+ * is a safe URL) and a card holding `body`. Mirrors the document Auth.js renders, plus an empty
+ * icon: without one a browser asks the app for `/favicon.ico`, which many apps (SvelteKit's
+ * starter among them) answer with a 404 and an error in the console.
  */
 export function renderPage({ title, theme, body, script }: PageParts): string {
   const logo = logoUrl(theme.logo)
@@ -27,6 +29,7 @@ export function renderPage({ title, theme, body, script }: PageParts): string {
     '<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">' +
     '<meta http-equiv="X-UA-Compatible" content="IE=edge">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1.0">' +
+    '<link rel="icon" href="data:,">' +
     `<style>${pageCss}${themeCss(theme)}</style><title>${escapeHtml(title)}</title></head>` +
     `<body class="__next-auth-theme-${colorSchemeOf(theme.colorScheme)}"><div class="page">` +
     (logo === undefined ? "" : `<img src="${escapeHtml(logo)}" alt="Logo" class="logo">`) +

@@ -8,8 +8,9 @@
 import { encodeBase64 } from "../../encoding/base64.js"
 
 /**
- * For each form marked `data-webauthn-options`: on submit, fetch the ceremony options for the
- * form's fields (`action=register` from the button valued `register`, else `authenticate`), run the ceremony, and post `action` and `data` to the form's callback. The form
+ * For each form marked `data-webauthn-options`: on submit, fetch the ceremony options
+ * (`action=register` with the form's fields from the button valued `register`, else
+ * `authenticate` alone), run the ceremony, and post `action` and `data` to the form's callback. The form
  * marked `data-webauthn-conditional` also offers saved passkeys through autofill as soon as the
  * page loads; a submit cancels that request first (a browser runs one ceremony at a time). A
  * refusal is explained in the form's `data-webauthn-error` box; on an IP address, where browsers
@@ -96,7 +97,8 @@ export const PASSKEY_SCRIPT = `(() => {
       if (autofill) { autofill.abort(); autofill = null; }
       const action = event.submitter && event.submitter.value === "register" ? "register" : "authenticate";
       const query = new URLSearchParams({ action });
-      for (const field of form.querySelectorAll("[data-form-field]")) query.set(field.name, field.value);
+      // Only a registration uses the fields (to name the new user); a sign-in sends none.
+      if (action === "register") for (const field of form.querySelectorAll("[data-form-field]")) query.set(field.name, field.value);
       ceremony(form, query).catch((error) => {
         show(form, explain(form, error, action));
         startAutofill();

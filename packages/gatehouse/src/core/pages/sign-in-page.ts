@@ -28,7 +28,7 @@ export interface SignInQuery {
 type FocusClaim = (empty: boolean) => boolean
 
 /**
- * The sign-in page (`200`, title "Sign In"): a "Sign in" heading, the banner for `query.error`,
+ * The sign-in page (`200`, title "Sign in"): a "Sign in" heading, the banner for `query.error`,
  * then, separated by `<hr>`, a form for each OAuth/OIDC, email, credentials and WebAuthn provider.
  * Forms with fields of their own (credentials, WebAuthn) are a group named after their provider,
  * so fields of the same name ("Email") say which form they belong to; the email provider's field
@@ -49,7 +49,7 @@ export function renderSignInPage(ctx: PageContext, query: SignInQuery, passkeySc
   const forms = ctx.providers.map((provider) => providerForm(ctx, provider, query, claimFocus)).filter((form) => form !== "")
   const passkeys = ctx.providers.some((provider) => provider.type === "webauthn" && hasFields(provider.formFields))
   const body = `<h1>Sign in</h1>${banner}${forms.join("<hr>")}`
-  const page = htmlResponse(renderPage({ title: "Sign In", theme: ctx.theme, body, ...(passkeys && { script: PASSKEY_SCRIPT }) }))
+  const page = htmlResponse(renderPage({ title: "Sign in", theme: ctx.theme, body, ...(passkeys && { script: PASSKEY_SCRIPT }) }))
   return { ...page, headers: { ...page.headers, "Content-Security-Policy": `script-src ${passkeys ? passkeyScriptHash : "'none'"}` } }
 }
 
@@ -120,7 +120,9 @@ function webAuthnForm(ctx: PageContext, provider: WebAuthnConfig, claimFocus: Fo
       // `data-form-field` marks what the passkey script sends to `webauthn-options`.
       fields(provider.id, formFields, claimFocus, () => undefined, " data-form-field") +
         '<p class="error" data-webauthn-error role="alert" hidden></p>' +
-        submitButton(provider) +
+        // Signing in needs no identifier (the browser offers the passkeys it holds): a required
+        // field left empty must not stop it. Signing up still checks the fields.
+        submitButton(provider, " formnovalidate") +
         // A new passkey is always a new account (see core/webauthn/options.ts), so it is its own button.
         `<button type="submit" class="button" value="register">Sign up with ${escapeHtml(provider.name)}</button>`,
     ) +
@@ -169,6 +171,6 @@ function asksForFocus(provider: ProviderConfig): boolean {
   })
 }
 
-function submitButton(provider: ProviderConfig): string {
-  return `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`
+function submitButton(provider: ProviderConfig, attributes = ""): string {
+  return `<button type="submit" class="button"${attributes}>Sign in with ${escapeHtml(provider.name)}</button>`
 }

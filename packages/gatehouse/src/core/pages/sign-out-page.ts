@@ -16,7 +16,7 @@ export interface ProviderSignOutChoice {
 }
 
 /**
- * The sign-out page (`200`, title "Sign Out"): a confirmation form posting to `{base}/signout`.
+ * The sign-out page (`200`, title "Sign out"): a confirmation form posting to `{base}/signout`.
  * With `provider` (the session came from an OIDC provider that offers RP-initiated logout), a
  * second button posts `provider` too, to end the session there as well.
  */
@@ -25,11 +25,11 @@ export function renderSignOutPage(ctx: PageContext, provider?: ProviderSignOutCh
     ? `<button type="submit" class="button" name="provider" value="${escapeHtml(provider.id)}">Sign out of ${escapeHtml(provider.name)} too</button>`
     : ""
   const body =
-    "<h1>Signout</h1><p>Are you sure you want to sign out?</p>" +
+    "<h1>Sign out</h1><p>Are you sure you want to sign out?</p>" +
     `<form action="${escapeHtml(routeUrl(ctx, "signout"))}" method="POST">` +
     csrfInput(ctx) +
     '<button type="submit" class="button">Sign out</button>' +
     also +
     "</form>"
-  return htmlResponse(renderPage({ title: "Sign Out", theme: ctx.theme, body }))
+  return htmlResponse(renderPage({ title: "Sign out", theme: ctx.theme, body }))
 }

@@ -12,7 +12,7 @@ import { routeUrl, type PageContext } from "./page-context.js"
 import { siteLink } from "./site-link.js"
 
 /**
- * The verify-request page (`200`, title "Verify Request"): "Check your email" and a link to the
+ * The verify-request page (`200`, title and heading "Check your email") and a link to the
  * site; with `?provider=<id>&email=<address>` of a provider with `code`, a labelled form posting
  * the code (`autocomplete="one-time-code"`) to that provider's callback.
  */
@@ -20,8 +20,8 @@ export function renderVerifyRequestPage(ctx: PageContext): ResponseInternal<stri
   const codeForm = signInCodeForm(ctx)
   const body = codeForm
     ? `<h1>Check your email</h1><p>A sign-in code has been sent to your email address.</p>${codeForm}${siteLink(ctx)}`
-    : "<h1>Check your email</h1><p>A sign in link has been sent to your email address.</p>" + siteLink(ctx)
-  const page = htmlResponse(renderPage({ title: "Verify Request", theme: ctx.theme, body }))
+    : "<h1>Check your email</h1><p>A sign-in link has been sent to your email address.</p>" + siteLink(ctx)
+  const page = htmlResponse(renderPage({ title: "Check your email", theme: ctx.theme, body }))
   return codeForm ? { ...page, headers: { ...page.headers, "Cache-Control": "no-store" } } : page
 }
 

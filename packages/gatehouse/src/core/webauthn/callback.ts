@@ -138,9 +138,10 @@ async function register(
     ...(transports && { transports }),
   }
   const account: Account = { providerAccountId: credentialID, provider: provider.id, type: "webauthn" }
-  // Signed out, nobody proved an address: the new user gets none, so no later sign-in that proves
-  // one can land in this account (the address typed only named the passkey and the user).
-  const user = signedIn ?? { email: null, ...(registerData.name && { name: registerData.name }) }
+  // Signed out, the new user gets the address typed, unproven (emailVerified null): a later
+  // sign-in that proves it claims the account and removes this passkey first (unproven-account.ts),
+  // and an address another user has already is refused (AccountNotLinked), never joined.
+  const user = signedIn ?? { email: registerData.email || null, ...(registerData.name && { name: registerData.name }) }
   return completeSignIn(ctx, {
     user,
     account,

@@ -15,10 +15,7 @@ import type { RequestContext } from "../request-context.js"
 
 const CHALLENGE_SALT = "encodedWebauthnChallenge"
 
-/**
- * Who a registration is for: the signed-in user's id, or a new user's name. `email` is read from
- * cookies Auth.js or earlier versions made, and not used (see ./callback.ts).
- */
+/** Who a registration is for: the signed-in user's id, or a new user's address and name (as Auth.js keeps them). */
 export interface RegisterData {
   id?: string
   email?: string | null

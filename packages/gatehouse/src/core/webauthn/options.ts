@@ -25,8 +25,8 @@ const USER_HANDLE_BYTES = 32
  *
  * Signed out, nothing about who the request names reaches the answer: a sign-in lists no
  * credentials (the browser offers the passkeys it holds for this site), and a registration is for
- * a new user whatever the address, which only labels the passkey on the device. So the answer has
- * the same shape for every address, and never carries anyone's credential ids. Signed in, the
+ * a new user whatever the address; nobody is looked up before the passkey exists. So the answer
+ * has the same shape for every address, and never carries anyone's credential ids. Signed in, the
  * user's own passkeys are listed (to sign in with, or not to create twice on one authenticator).
  *
  * Answers 400 `{"error":"Invalid action"}` for an `action` other than `register` or
@@ -73,8 +73,9 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
     userID: crypto.getRandomValues(new Uint8Array(USER_HANDLE_BYTES)),
     excludeCredentials: existing ?? [],
   })
-  // A new user is created without an email (see ./callback.ts): the label becomes their name.
-  const registerData: RegisterData = signedIn ? { id: signedIn.id } : { name: user.name || userName }
+  // A new user gets the typed address, unproven, and the name only when one was typed (as in
+  // Auth.js); whether the address is free is asked only once the passkey exists (./callback.ts).
+  const registerData: RegisterData = signedIn ? { id: signedIn.id } : newUserData(user)
   const cookie = await challengeCookie(ctx, provider, { challenge: options.challenge, registerData })
   return jsonResponse({ action: ceremony, options }, { noCache: true, cookies: [cookie] })
 }
@@ -89,6 +90,12 @@ function newUserOf(ctx: RequestContext): { email?: string; name?: string } | nul
   const label = (name ?? username)?.replace(/[\p{Cc}\p{Cf}]/gu, "").trim().slice(0, 64)
   if (email) return { email: plainEmailAddress(email), ...(label && { name: label }) }
   return label ? { name: label } : null
+}
+
+/** What the challenge cookie keeps for a new user: the address and the name, where given. */
+function newUserData(user: { email?: string | null; name?: string | null }): RegisterData {
+  if (user.email) return { email: user.email, ...(user.name && { name: user.name }) }
+  return { name: user.name ?? null }
 }
 
 /** The user's passkeys, as options list them (to sign in with one, or not to create a second on one authenticator). */

@@ -403,8 +403,8 @@ export async function runMultiInstance(options: MultiInstanceOptions): Promise<M
     const registered = await passkeyAnswer(registering, "register", authenticator.register({ challenge: registration.options.challenge, ...RP }), 1)
     if (!registering.cookies.has(SESSION_COOKIE)) throw new Error(`passkey registration failed: ${registered.status} ${registered.headers.get("location")}`)
     // A passkey's new user is named by what was typed; no address is proven, so none is stored.
-    const passkeyUser = ((await session(registering, 2)) as { user?: { id?: string; name?: string } } | null)?.user
-    result.passkey.registered = registration.action === "register" && passkeyUser?.name === passkeyEmail && typeof passkeyUser.id === "string"
+    const passkeyUser = ((await session(registering, 2)) as { user?: { id?: string; email?: string } } | null)?.user
+    result.passkey.registered = registration.action === "register" && passkeyUser?.email === passkeyEmail && typeof passkeyUser.id === "string"
     const signingIn = new CookieJar()
     const { options: signInOptions } = await passkeyOptions(signingIn, {}, 2)
     const spentAnswer = authenticator.authenticate({ challenge: signInOptions.challenge, ...RP })
