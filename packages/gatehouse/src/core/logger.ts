@@ -201,8 +201,12 @@ function guard(level: LoggerInstance["error"]): LoggerInstance["error"] {
  * goes to `warn` as one line (the messages, no stack, no cause object): anyone can cause it as often
  * as they like, a stack would only point into Gatehouse, and a log full of them would hide the
  * faults. A server fault goes to `error` as the error itself (the built-in logger prints it on one
- * line, its cause summarised; whole, with its stack, under `debug: true`). Messages are
- * Gatehouse's own and never carry secrets or tokens; upstream detail stays in `cause`.
+ * line, its cause summarised; whole, with its stack, under `debug: true`). Gatehouse's own
+ * messages carry no secrets or tokens; upstream detail stays in `cause`, and a driver's or
+ * provider's message there may quote what it was given (a connection URL, a failed query's
+ * values). The built-in logger's line and `jsonLogger`'s mask a URL's password and a
+ * `password=` value and drop a failed query's `params:`; a logger of your own, and the built-in
+ * one under `debug: true`, get the error object as it is.
  */
 export function logError(logger: LoggerInstance, error: unknown): void {
   if (error instanceof AuthError && error.clientCaused) {

@@ -11,6 +11,7 @@ import { getSession, runServerAction } from "../../src/framework/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ada, Client, credentialsConfig } from "../flow/flow-helpers.js"
 import { DRIVER_MESSAGE, faultyAdapter, STORE_KINDS } from "../reliability/faulty-adapter-support.js"
+import { DB_PASSWORD, failingAsDrizzle } from "./driver-errors.js"
 
 /** A JSON logger writing into an array, on a fixed clock; `parsed()` reads every line back. */
 function collecting(options: JsonLoggerOptions = {}) {
@@ -60,6 +61,30 @@ describe("jsonLogger", () => {
       expect(line).toMatchObject({ level: "error", code: "AdapterError", requestId: "fra1::iad1::abc-123" })
       expect(line!.cause).toContain(DRIVER_MESSAGE)
       expect(line).not.toHaveProperty("stack")
+    } finally {
+      store.close()
+    }
+  })
+
+  it("writes a database fault as Drizzle reports it without the query's params (the session token) or the database URL's password", async () => {
+    const store = STORE_KINDS.find((kind) => kind.name === "SQLite")!.open()
+    try {
+      await store.real.createUser({ ...ada, id: ada.id!, email: ada.email!, emailVerified: null })
+      const tokens: string[] = []
+      const failing = failingAsDrizzle(store.real, "createSession")
+      const adapter = { ...failing, createSession: (session: { sessionToken: string; userId: string; expires: Date }) => (tokens.push(session.sessionToken), failing.createSession!(session)) }
+      const { logger, written, parsed } = collecting()
+      const client = new Client(credentialsConfig({ logger, adapter, session: { strategy: "database" } }))
+      await client.signIn()
+      const [line, ...rest] = parsed()
+      expect(rest).toEqual([])
+      expect(line).toMatchObject({ level: "error", code: "AdapterError" })
+      expect(line!.cause).toContain(`Failed query: insert into "session"`)
+      expect(line!.cause).toContain("params: (not logged)")
+      expect(line!.cause).toContain("postgres://gatehouse:***@db.internal:5432/app")
+      expect(tokens).toHaveLength(1)
+      expect(written[0]!.line).not.toContain(tokens[0])
+      expect(written[0]!.line).not.toContain(DB_PASSWORD)
     } finally {
       store.close()
     }
