@@ -47,18 +47,20 @@ export interface JsonLoggerOptions {
 }
 
 /**
- * Request-id headers that platforms and proxies set: the common `X-Request-Id` (Heroku, Render,
- * nginx's `$request_id`, many gateways) and `X-Correlation-Id`, then Vercel's, Cloudflare's,
- * Fly's, Netlify's and AWS load balancers' own.
+ * Request-id headers that platforms and proxies set, the platforms' own first (Vercel's,
+ * Cloudflare's, Fly's, Netlify's, AWS load balancers'): each platform sets or replaces its own
+ * header, so a client cannot choose the id there. Then the generic `X-Request-Id` (Heroku, Render,
+ * nginx's `$request_id`, many gateways) and `X-Correlation-Id`, which a client can send itself
+ * wherever no proxy replaces them.
  */
 export const DEFAULT_REQUEST_ID_HEADERS: readonly string[] = Object.freeze([
-  "x-request-id",
-  "x-correlation-id",
   "x-vercel-id",
   "cf-ray",
   "fly-request-id",
   "x-nf-request-id",
   "x-amzn-trace-id",
+  "x-request-id",
+  "x-correlation-id",
 ])
 
 /** A request id is kept only as printable ASCII of a sane length: it comes from a header. */

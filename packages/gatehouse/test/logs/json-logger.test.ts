@@ -105,6 +105,16 @@ describe("jsonLogger", () => {
     ])
   })
 
+  it("prefers the platform's own id header to the generic ones a client can send", async () => {
+    const { logger, parsed } = collecting()
+    const config = credentialsConfig({ logger })
+    const unknownRoute = (headers: Record<string, string>) => Auth(new Request("https://app.test/auth/nowhere", { headers }), config)
+    await unknownRoute({ "x-request-id": "chosen-by-client", "x-vercel-id": "fra1::iad1::abc-123" })
+    await unknownRoute({ "x-correlation-id": "chosen-by-client", "cf-ray": "8c1f2e3d4a5b6c7d-FRA" })
+    await unknownRoute({ "x-request-id": "req-only" })
+    expect(parsed().map((line) => line.requestId)).toEqual(["fra1::iad1::abc-123", "8c1f2e3d4a5b6c7d-FRA", "req-only"])
+  })
+
   it("takes the id from the headers it is told, and never one that could not be an id (spaces, control characters, too long)", async () => {
     const { logger, parsed } = collecting({ requestIdHeaders: ["X-Trace", "x-request-id"] })
     const config = credentialsConfig({ logger })
