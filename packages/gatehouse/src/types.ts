@@ -600,7 +600,8 @@ export interface AuthConfig {
   pages?: Partial<PagesOptions>
   /**
    * Turns on the built-in logger's debug output and prints errors whole, with their stacks (and
-   * warns that it is on). Default `false`: one line per event.
+   * warns that it is on). Default `false`: one line per event. A logger of your own is not
+   * changed by it: `jsonLogger({ debug: true })` is that logger's own switch.
    */
   debug?: boolean
   /**

@@ -16,7 +16,8 @@ export type { WarningCode }
 
 /** What each warning means and what to do about it, logged after its code. */
 export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
-  "debug-enabled": "Debug logging is on; turn it off in production (`debug: false`).",
+  "debug-enabled":
+    "Debug logging is on (`debug: true`): the built-in logger prints debug lines and whole errors (stacks, causes, what they quote); turn it off in production. A logger of your own is not changed by it (`jsonLogger` has its own `debug` option).",
   "csrf-disabled": "CSRF checks are off (`skipCSRFCheck`); only a framework that checks the origin of every POST may do that.",
   "env-url-basepath-redundant": "Both AUTH_URL's path and `basePath` are set; `basePath` wins.",
   "env-url-basepath-mismatch": "AUTH_URL's path and `basePath` disagree; `basePath` wins.",
