@@ -248,7 +248,20 @@ export interface SessionOptions {
   cacheMaxAge: number
 }
 
-/** What a logger's {@link LoggerInstance.forRequest} is given about the request its lines are for. */
+/**
+ * What a logger's {@link LoggerInstance.forRequest} is given about the request its lines are for.
+ *
+ * @example
+ * ```ts
+ * import type { LoggerInstance, LogRequest } from "gatehouse-auth"
+ *
+ * const traced = ({ headers }: LogRequest): Partial<LoggerInstance> => {
+ *   const trace = headers.get("traceparent") ?? "-"
+ *   return { warn: (code, ...message) => console.warn(trace, code, ...message) }
+ * }
+ * const logger: Partial<LoggerInstance> = { forRequest: traced }
+ * ```
+ */
 export interface LogRequest {
   /** The request's headers, as the integration passed them (a request id a platform or proxy set, say). */
   readonly headers: Headers
@@ -600,7 +613,8 @@ export interface AuthConfig {
   pages?: Partial<PagesOptions>
   /**
    * Turns on the built-in logger's debug output and prints errors whole, with their stacks (and
-   * warns that it is on). Default `false`: one line per event.
+   * warns that it is on). Default `false`: one line per event. A logger of your own is not
+   * changed by it: `jsonLogger({ debug: true })` is that logger's own switch.
    */
   debug?: boolean
   /**

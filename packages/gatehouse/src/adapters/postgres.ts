@@ -27,6 +27,7 @@ import type {
   VerificationToken,
 } from "./index.js"
 import { readPostgresSchema, type PostgresQueryable, type PostgresRow } from "./postgres-schema.js"
+import { markSchemaSource } from "./schema-source.js"
 import {
   amrText,
   authenticationFromRow,
@@ -325,7 +326,7 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
 
   let rateLimitCalls = 0
 
-  return {
+  return markSchemaSource({
     // Read when the core asks (once, at the first request, not waited for): no query at construction.
     missingMigrations: async () => (await readPostgresSchema(db)).missing,
 
@@ -761,7 +762,7 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
           [userId],
         )
       ).length > 0,
-  }
+  }, db)
 }
 
 export default PostgresAdapter

@@ -29,6 +29,7 @@ import type {
 } from "./index.js"
 import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
 import { migrateSQLite, readSQLiteSchema, type SQLiteDatabase, type SQLiteStatement } from "./sqlite-schema.js"
+import { markSchemaSource } from "./schema-source.js"
 import {
   amrText,
   authenticationFromRow,
@@ -279,8 +280,8 @@ export async function hashSessionTokens(db: SQLiteDatabase): Promise<number> {
  * deletion) and WAL journaling, setting a 5 s busy timeout when the connection has none, and
  * creating or migrating the tables ({@link migrateSQLite}, each step recorded in `gatehouse_migrations`).
  * A database it cannot write (a read-only file or connection) is served as it is: the adapter
- * does not throw, and its `missingMigrations` names the steps it lacks, which Gatehouse logs once
- * as the warning `schema-outdated` (naming `npx gatehouse-auth migrate apply`).
+ * does not throw, and its `missingMigrations` names the steps it lacks, which Gatehouse logs on the
+ * first request, once per process, as the warning `schema-outdated` (naming `npx gatehouse-auth migrate apply`).
  *
  * Dates are stored as integer milliseconds, booleans as 0/1. Account fields without a column
  * (anything but the standard token-response fields) are dropped on `linkAccount` and
@@ -372,7 +373,7 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
     return row ? toUser(row) : null
   }
 
-  return {
+  return markSchemaSource({
     missingMigrations: async () => readSQLiteSchema(db).missing,
 
     createUser: async (user) => {
@@ -775,7 +776,7 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
         return codes + rows > 0
       })
     },
-  }
+  }, db)
 
   /** Upserts how the session under `sessionToken` was authenticated; `false` when there is no such session. */
   function writeAuthentication(sessionToken: string, authentication: AdapterSessionAuthentication): boolean {

@@ -181,7 +181,7 @@ async function handle(request: Request, config: AuthConfig): Promise<Response | 
   const returnRedirect = internal.headers.has("X-Auth-Return-Redirect")
   let ctx: RequestContext | undefined
   try {
-    ctx = await createRequestContext(resolved, internal, !isStateless(internal))
+    ctx = await createRequestContext(resolved, internal, !isStateless(internal), logger)
     const action = routes[internal.method][internal.action]
     if (!action) throw new UnknownAction(`Cannot handle action: ${internal.method} ${internal.action}`)
     const actionResult = await action(ctx)

@@ -6,10 +6,31 @@
 import type { LoggerInstance, LogRequest } from "../types.js"
 import { summarise } from "./log-line.js"
 
-/** The level a {@link jsonLogger} line was written at. */
+/**
+ * The level a {@link jsonLogger} line was written at.
+ *
+ * @example
+ * ```ts
+ * import { jsonLogger, type JsonLogLevel } from "gatehouse-auth"
+ *
+ * const logger = jsonLogger({
+ *   write: (line: string, level: JsonLogLevel) => (level === "error" ? console.error(line) : console.log(line)),
+ * })
+ * ```
+ */
 export type JsonLogLevel = "error" | "warn" | "debug"
 
-/** One line a {@link jsonLogger} writes, before it is serialised. */
+/**
+ * One line a {@link jsonLogger} writes, before it is serialised.
+ *
+ * @example
+ * ```ts
+ * import type { JsonLogLine } from "gatehouse-auth"
+ *
+ * const line: JsonLogLine = { time: "2026-11-27T18:30:00.000Z", level: "warn", code: "CredentialsSignin", message: "…", requestId: "iad1::abc" }
+ * const forCollector = JSON.stringify(line)
+ * ```
+ */
 export interface JsonLogLine {
   /** When the line was written, as an ISO 8601 UTC timestamp. */
   time: string
@@ -27,7 +48,17 @@ export interface JsonLogLine {
   stack?: string
 }
 
-/** Options of {@link jsonLogger}. */
+/**
+ * Options of {@link jsonLogger}.
+ *
+ * @example
+ * ```ts
+ * import { jsonLogger, type JsonLoggerOptions } from "gatehouse-auth"
+ *
+ * const options: JsonLoggerOptions = { requestIdHeaders: ["x-proxy-request-id"], write: (line) => process.stdout.write(`${line}\n`) }
+ * const logger = jsonLogger(options)
+ * ```
+ */
 export interface JsonLoggerOptions {
   /**
    * Where each line goes (without its line break). Default: `console.log`, so that every level
@@ -47,18 +78,28 @@ export interface JsonLoggerOptions {
 }
 
 /**
- * Request-id headers that platforms and proxies set: the common `X-Request-Id` (Heroku, Render,
- * nginx's `$request_id`, many gateways) and `X-Correlation-Id`, then Vercel's, Cloudflare's,
- * Fly's, Netlify's and AWS load balancers' own.
+ * Request-id headers that platforms and proxies set, the platforms' own first (Vercel's,
+ * Cloudflare's, Fly's, Netlify's, AWS load balancers'): each platform sets or replaces its own
+ * header, so a client cannot choose the id there. Then the generic `X-Request-Id` (Heroku, Render,
+ * nginx's `$request_id`, many gateways) and `X-Correlation-Id`, which a client can send itself
+ * wherever no proxy replaces them.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_REQUEST_ID_HEADERS, jsonLogger } from "gatehouse-auth"
+ *
+ * // Behind your own gateway, its header first, then the defaults.
+ * const logger = jsonLogger({ requestIdHeaders: ["x-gateway-id", ...DEFAULT_REQUEST_ID_HEADERS] })
+ * ```
  */
 export const DEFAULT_REQUEST_ID_HEADERS: readonly string[] = Object.freeze([
-  "x-request-id",
-  "x-correlation-id",
   "x-vercel-id",
   "cf-ray",
   "fly-request-id",
   "x-nf-request-id",
   "x-amzn-trace-id",
+  "x-request-id",
+  "x-correlation-id",
 ])
 
 /** A request id is kept only as printable ASCII of a sane length: it comes from a header. */

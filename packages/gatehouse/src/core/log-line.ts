@@ -47,9 +47,31 @@ export function lineText(summary: LineSummary): string {
   return summary.cause === undefined ? summary.message : `${summary.message} (cause: ${summary.cause})`
 }
 
-/** `text` cut at {@link MAX_PART}, control characters escaped so that no one can split or forge lines. */
+/**
+ * `text` with what it may quote of secrets hidden (see {@link redacted}), cut at {@link MAX_PART},
+ * control characters escaped so that no one can split or forge lines.
+ */
 export function clipped(text: string): string {
-  return escapeControls(text.length > MAX_PART ? `${text.slice(0, MAX_PART)}…` : text)
+  const shown = redacted(text)
+  return escapeControls(shown.length > MAX_PART ? `${shown.slice(0, MAX_PART)}…` : shown)
+}
+
+/** A URL's password: `scheme://user:password@` (up to the last `@` before the path). */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#]*@/gi
+
+/** A password in a query string or connection string (`?password=…`, `&sslpassword=…`). */
+const QUERY_PASSWORD = /((?:^|[?&;\s])(?:ssl)?pass(?:word)?=)[^&;\s]*/gi
+
+/** The bound values a query builder appends to a failed query (Drizzle's `Failed query: … params: …`). */
+const QUERY_PARAMS = /(^|\s)params:[\s\S]*$/
+
+/**
+ * `text` without what a driver's message quotes of secrets: a URL's password masked, a failed
+ * query's bound values cut (linking an account binds its tokens). Done before the cut at
+ * {@link MAX_PART}, so a cut cannot leave half a password unmasked.
+ */
+function redacted(text: string): string {
+  return text.replace(URL_PASSWORD, "$1:***@").replace(QUERY_PASSWORD, "$1***").replace(QUERY_PARAMS, "$1params: (not logged)")
 }
 
 function escapeControls(text: string): string {

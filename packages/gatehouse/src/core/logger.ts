@@ -16,7 +16,8 @@ export type { WarningCode }
 
 /** What each warning means and what to do about it, logged after its code. */
 export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
-  "debug-enabled": "Debug logging is on; turn it off in production (`debug: false`).",
+  "debug-enabled":
+    "Debug logging is on (`debug: true`): the built-in logger prints debug lines and whole errors (stacks, causes, what they quote); turn it off in production. A logger of your own is not changed by it (`jsonLogger` has its own `debug` option).",
   "csrf-disabled": "CSRF checks are off (`skipCSRFCheck`); only a framework that checks the origin of every POST may do that.",
   "env-url-basepath-redundant": "Both AUTH_URL's path and `basePath` are set; `basePath` wins.",
   "env-url-basepath-mismatch": "AUTH_URL's path and `basePath` disagree; `basePath` wins.",
@@ -201,8 +202,12 @@ function guard(level: LoggerInstance["error"]): LoggerInstance["error"] {
  * goes to `warn` as one line (the messages, no stack, no cause object): anyone can cause it as often
  * as they like, a stack would only point into Gatehouse, and a log full of them would hide the
  * faults. A server fault goes to `error` as the error itself (the built-in logger prints it on one
- * line, its cause summarised; whole, with its stack, under `debug: true`). Messages are
- * Gatehouse's own and never carry secrets or tokens; upstream detail stays in `cause`.
+ * line, its cause summarised; whole, with its stack, under `debug: true`). Gatehouse's own
+ * messages carry no secrets or tokens; upstream detail stays in `cause`, and a driver's or
+ * provider's message there may quote what it was given (a connection URL, a failed query's
+ * values). The built-in logger's line and `jsonLogger`'s mask a URL's password and a
+ * `password=` value and drop a failed query's `params:`; a logger of your own, and the built-in
+ * one under `debug: true`, get the error object as it is.
  */
 export function logError(logger: LoggerInstance, error: unknown): void {
   if (error instanceof AuthError && error.clientCaused) {

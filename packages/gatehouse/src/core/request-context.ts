@@ -53,16 +53,23 @@ export function cookiesOf(config: ResolvedConfig, request: InternalRequest): Rea
  *   session read): their cookies are then neither checked nor minted, which would cost a digest
  *   and a `Set-Cookie` on every session check. `csrfVerified` is then false and `callbackUrl` the
  *   origin.
+ * @param logger - The request's logger when the caller has built it already: a logger's
+ *   `forRequest` is called once per request, so a per-call request id stays one id per request.
  */
-export function createRequestContext(config: ResolvedConfig, request: InternalRequest, withState = true): RequestContext | Promise<RequestContext> {
+export function createRequestContext(
+  config: ResolvedConfig,
+  request: InternalRequest,
+  withState = true,
+  logger: LoggerInstance = requestLogger(config.logger, request),
+): RequestContext | Promise<RequestContext> {
   const cookies = cookiesOf(config, request)
   const origin = request.url.origin
   const provider = request.providerId === undefined ? undefined : config.providers.find((p) => p.id === request.providerId)
   // Ready at once: a session read waits for nothing before it starts.
   if (!withState) {
-    return { config, request, logger: requestLogger(config.logger, request), origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: NO_COOKIES, cookiesAlways: [] }
+    return { config, request, logger, origin, cookies, provider, callbackUrl: origin, csrfToken: undefined, csrfVerified: false, cookiesToSet: NO_COOKIES, cookiesAlways: [] }
   }
-  return statefulContext(config, request, { origin, cookies, provider })
+  return statefulContext(config, request, { origin, cookies, provider, logger })
 }
 
 const NO_COOKIES: readonly Cookie[] = Object.freeze([])
@@ -71,7 +78,7 @@ const NO_COOKIES: readonly Cookie[] = Object.freeze([])
 async function statefulContext(
   config: ResolvedConfig,
   request: InternalRequest,
-  { origin, cookies, provider }: Pick<RequestContext, "origin" | "cookies" | "provider">,
+  { origin, cookies, provider, logger }: Pick<RequestContext, "origin" | "cookies" | "provider" | "logger">,
 ): Promise<RequestContext> {
   const cookiesToSet: Cookie[] = []
 
@@ -96,7 +103,7 @@ async function statefulContext(
   return {
     config,
     request,
-    logger: requestLogger(config.logger, request),
+    logger,
     origin,
     cookies,
     provider,

@@ -1,7 +1,7 @@
 /**
  * A database that lacks migrations is never a reason to refuse a sign-in: the SQL adapters name
- * what is missing (missingMigrations), Gatehouse logs `schema-outdated` once per adapter, naming
- * the command to run, and goes on serving.
+ * what is missing (missingMigrations), Gatehouse asks each database once and logs `schema-outdated`
+ * once per process for the same missing steps, naming the command to run, and goes on serving.
  */
 import Database from "better-sqlite3"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
 import { migrate, PostgresAdapter } from "../../src/adapters/postgres.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { SQLITE_MIGRATIONS, SQLiteAdapter } from "../../src/adapters/sqlite.js"
 import { Client, credentialsConfig, recordingLogger } from "../flow/flow-helpers.js"
 import { testSchema } from "../support/postgres.js"
@@ -79,6 +80,39 @@ describe("the adapters' schema check", () => {
     const file = previousReleaseFile("writable.db", 2)
     const adapter = SQLiteAdapter(new Database(file))
     expect(await adapter.missingMigrations()).toEqual([])
+  })
+
+  it("a configuration built per request (a new adapter each time over one connection): the database is asked once, the warning logged once", async () => {
+    const db = new Database(previousReleaseFile("per-request.db", 2), { readonly: true })
+    const { logger, lines } = recordingLogger()
+    let asked = 0
+    // As NextAuth((req) => ({ adapter: SQLiteAdapter(db), … })) does; the spread keeps what the adapter marks.
+    const perRequest = (): Adapter => {
+      const adapter = SQLiteAdapter(db)
+      return { ...adapter, missingMigrations: () => (asked++, adapter.missingMigrations()) }
+    }
+    for (let i = 0; i < 3; i++) {
+      const session = await new Client(credentialsConfig({ adapter: perRequest(), logger, session: { strategy: "jwt" } })).session()
+      expect(session).toBeNull()
+    }
+    await expect.poll(() => lines.filter((line) => line.code === "schema-outdated").length).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(lines.filter((line) => line.code === "schema-outdated")).toHaveLength(1)
+    expect(asked).toBe(1)
+  })
+
+  it("a custom adapter built per request, naming no database: asked once (not again for ten minutes), the warning logged once", async () => {
+    const { logger, lines } = recordingLogger()
+    let asked = 0
+    const perRequest = (): Adapter => ({ ...MemoryAdapter(), missingMigrations: () => (asked++, ["0009_custom"]) })
+    for (let i = 0; i < 3; i++) {
+      await new Client(credentialsConfig({ adapter: perRequest(), logger, session: { strategy: "jwt" } })).session()
+    }
+    await expect.poll(() => lines.filter((line) => line.code === "schema-outdated").length).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(lines.filter((line) => line.code === "schema-outdated")).toHaveLength(1)
+    expect(String(lines.find((line) => line.code === "schema-outdated")?.message[0])).toContain("Missing: 0009_custom.")
+    expect(asked).toBe(1)
   })
 
   describe("PostgreSQL", () => {

@@ -688,7 +688,7 @@ function compiledAdapterUrl(): string {
   // "#primitives" resolves as the package's own imports map resolves it on Node.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module", imports: { "#primitives": "./primitives/node.js" } }))
   // The adapter and every module it imports at run time, each in its place under src/.
-  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/schema-migrations", "adapters/two-factor-fields", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
+  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/schema-migrations", "adapters/schema-source", "adapters/two-factor-fields", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
   for (const name of modules) {
     const source = readFileSync(fileURLToPath(new URL(`../../src/${name}.ts`, import.meta.url)), "utf8")
     const { outputText } = ts.transpileModule(source, {

@@ -11,6 +11,7 @@ import { getSession, runServerAction } from "../../src/framework/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ada, Client, credentialsConfig } from "../flow/flow-helpers.js"
 import { DRIVER_MESSAGE, faultyAdapter, STORE_KINDS } from "../reliability/faulty-adapter-support.js"
+import { DB_PASSWORD, failingAsDrizzle } from "./driver-errors.js"
 
 /** A JSON logger writing into an array, on a fixed clock; `parsed()` reads every line back. */
 function collecting(options: JsonLoggerOptions = {}) {
@@ -65,6 +66,30 @@ describe("jsonLogger", () => {
     }
   })
 
+  it("writes a database fault as Drizzle reports it without the query's params (the session token) or the database URL's password", async () => {
+    const store = STORE_KINDS.find((kind) => kind.name === "SQLite")!.open()
+    try {
+      await store.real.createUser({ ...ada, id: ada.id!, email: ada.email!, emailVerified: null })
+      const tokens: string[] = []
+      const failing = failingAsDrizzle(store.real, "createSession")
+      const adapter = { ...failing, createSession: (session: { sessionToken: string; userId: string; expires: Date }) => (tokens.push(session.sessionToken), failing.createSession!(session)) }
+      const { logger, written, parsed } = collecting()
+      const client = new Client(credentialsConfig({ logger, adapter, session: { strategy: "database" } }))
+      await client.signIn()
+      const [line, ...rest] = parsed()
+      expect(rest).toEqual([])
+      expect(line).toMatchObject({ level: "error", code: "AdapterError" })
+      expect(line!.cause).toContain(`Failed query: insert into "session"`)
+      expect(line!.cause).toContain("params: (not logged)")
+      expect(line!.cause).toContain("postgres://gatehouse:***@db.internal:5432/app")
+      expect(tokens).toHaveLength(1)
+      expect(written[0]!.line).not.toContain(tokens[0])
+      expect(written[0]!.line).not.toContain(DB_PASSWORD)
+    } finally {
+      store.close()
+    }
+  })
+
   it("carries the request id through a server action (signIn from a Next or SvelteKit action) and a session read in a page", async () => {
     const { logger, parsed } = collecting()
     const config = { ...credentialsConfig({ logger }), basePath: "/auth" }
@@ -78,6 +103,16 @@ describe("jsonLogger", () => {
       { level: "warn", code: "CredentialsSignin", requestId: "action-1" },
       { level: "warn", code: "JWTSessionError", requestId: "page-2" },
     ])
+  })
+
+  it("prefers the platform's own id header to the generic ones a client can send", async () => {
+    const { logger, parsed } = collecting()
+    const config = credentialsConfig({ logger })
+    const unknownRoute = (headers: Record<string, string>) => Auth(new Request("https://app.test/auth/nowhere", { headers }), config)
+    await unknownRoute({ "x-request-id": "chosen-by-client", "x-vercel-id": "fra1::iad1::abc-123" })
+    await unknownRoute({ "x-correlation-id": "chosen-by-client", "cf-ray": "8c1f2e3d4a5b6c7d-FRA" })
+    await unknownRoute({ "x-request-id": "req-only" })
+    expect(parsed().map((line) => line.requestId)).toEqual(["fra1::iad1::abc-123", "8c1f2e3d4a5b6c7d-FRA", "req-only"])
   })
 
   it("takes the id from the headers it is told, and never one that could not be an id (spaces, control characters, too long)", async () => {

@@ -17,6 +17,7 @@ import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
 import { authApp, signInUntilCallback } from "../flow/end-to-end-helpers.js"
 import { ada, Client, credentialsConfig, secret } from "../flow/flow-helpers.js"
 import { DRIVER_MESSAGE, faultyAdapter, STORE_KINDS } from "../reliability/faulty-adapter-support.js"
+import { DB_PASSWORD, failingAsDrizzle } from "./driver-errors.js"
 import { startOidcFaultProxy, type OidcFaultProxy } from "../reliability/oidc-faults-support.js"
 
 const APP = "https://app.test"
@@ -134,6 +135,29 @@ describe("what broke is one error line with its cause", () => {
       expect(faulty.fired).toBe(true)
       const text = expectOneLine(lines, "error", "[auth][error] AdapterError ")
       expect(text).toContain(DRIVER_MESSAGE)
+    } finally {
+      store.close()
+    }
+  })
+
+  it("the database failing as Drizzle reports it while linking an account: the query's params (the tokens) and the URL's password are not on the line", async () => {
+    const linked: Record<string, unknown>[] = []
+    const real = MemoryAdapter()
+    const adapter = failingAsDrizzle(real, "linkAccount")
+    // What linkAccount was given: the tokens the query's params carry.
+    const recording = { ...adapter, linkAccount: (account: Parameters<NonNullable<typeof real.linkAccount>>[0]) => (linked.push({ ...account }), adapter.linkAccount!(account)) }
+    const { browser, store } = oidcApp({ adapter: recording })
+    try {
+      const callback = await signInUntilCallback(browser, "idp")
+      const lines = await printed(() => browser.get(callback, { follow: false }))
+      const text = expectOneLine(lines, "error", "[auth][error] ")
+      const tokens = linked.flatMap((account) => [account.access_token, account.id_token, account.refresh_token]).filter((token) => typeof token === "string")
+      expect(tokens.length).toBeGreaterThan(0)
+      for (const token of tokens) expect(text).not.toContain(String(token).slice(0, 40))
+      expect(text).toContain('Failed query: insert into "account"')
+      expect(text).toContain("params: (not logged)")
+      expect(text).toContain("postgres://gatehouse:***@db.internal:5432/app")
+      expect(text).not.toContain(DB_PASSWORD)
     } finally {
       store.close()
     }
