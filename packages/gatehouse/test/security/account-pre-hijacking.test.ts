@@ -237,6 +237,26 @@ describe.each(storedAdapters.filter((store) => store.name !== "PostgreSQL"))(
       expect(retry.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
     })
 
+    it("claims the account the application's own sign-up made: the password is revoked, as an email link would", async () => {
+      const passwords = new Map<string, string>()
+      const credentials = Credentials({
+        credentials: { email: {}, password: {} },
+        authorize: async ({ email, password }) => {
+          const user = await opened.adapter.getUserByEmail!(String(email))
+          return user && passwords.get(user.id) === password ? user : null
+        },
+        revokeCredentials: (user: AdapterUser) => passwords.delete(user.id),
+      })
+      const { adapter, browser } = app({ providers: [credentials, idp()] }, [], opened.adapter as unknown as ReturnType<typeof MemoryAdapter>)
+      const squatted = await adapter.createUser({ email: VICTIM, emailVerified: null, name: "Signed up by someone" })
+      passwords.set(squatted.id, "attacker's password")
+
+      const landed = await signIn(browser(), "idp", { query: { login_hint: "victim" } })
+      expect(landed.last.body).toContain("A password")
+      expect(passwords.has(squatted.id)).toBe(false)
+      expect(await adapter.getUserByEmail(VICTIM)).toMatchObject({ id: squatted.id, emailVerified: expect.any(Date) })
+    })
+
     it("still refuses a provider's sign-in that does not vouch, and never joins a proven owner without dangerous linking", async () => {
       const { adapter, browser } = squattable()
       await adapter.createUser({ email: VICTIM, emailVerified: null, name: "made by someone" })
