@@ -153,6 +153,13 @@ async function linkedUser(
       if (!allowDangerousEmailAccountLinking && claimBlocker(ctx.config)) {
         throw new NotLinked("Another account already exists with the same e-mail address, and claiming it needs adapter methods this adapter lacks")
       }
+      // Auth.js records no proof for any OAuth sign-in, so every user of a database it wrote looks
+      // unproven: claiming one that signs in through a provider would take away a real owner's
+      // links and sessions. Without dangerous linking, only an account no provider made or joined
+      // (a passkey or the app's own sign-up) is claimed this way; the others keep Auth.js's answer.
+      if (!allowDangerousEmailAccountLinking && (await hasProviderAccount(ctx, sameEmail.id))) {
+        throw new NotLinked("Another account already exists with the same e-mail address")
+      }
       const { user: claimed, removed } = await markProven(ctx, sameEmail)
       await linkAccount(ctx, claimed, account, user, attach)
       return { user: claimed, isNewUser: false, ...(removed && { removed }) }
@@ -280,4 +287,10 @@ async function unlinkAccount(ctx: RequestContext, account: AdapterAccount): Prom
   } catch (error) {
     logError(ctx.logger, error)
   }
+}
+
+/** Whether an OAuth or OpenID Connect provider made or joined the user's account. */
+async function hasProviderAccount(ctx: RequestContext, userId: string): Promise<boolean> {
+  const accounts = await callAdapter(ctx.config.adapter!, "listAccountsByUserId", userId)
+  return accounts.some((linked) => linked.type === "oauth" || linked.type === "oidc")
 }

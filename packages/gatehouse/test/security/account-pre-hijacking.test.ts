@@ -223,18 +223,18 @@ describe.each(storedAdapters.filter((store) => store.name !== "PostgreSQL"))(
       expect(await sessionOf(later)).toBeNull()
     })
 
-    it("claims the account a provider that did not vouch made; that provider's sign-in joins it no more", async () => {
+    it("leaves an account a provider made (as every Auth.js OAuth user looks: unproven) to Auth.js's answer, its link and session untouched", async () => {
       const { adapter, browser } = squattable()
-      const attacker = browser()
-      await signIn(attacker, "idp", { query: { login_hint: "mallory" } })
-      expect(await adapter.getUserByEmail(VICTIM)).toMatchObject({ emailVerified: null })
+      const first = browser()
+      await signIn(first, "idp", { query: { login_hint: "mallory" } })
+      const made = (await adapter.getUserByEmail(VICTIM))!
+      expect(made).toMatchObject({ emailVerified: null })
 
-      const victim = browser()
-      await signIn(victim, "idp", { query: { login_hint: "victim" } })
-      expect(((await sessionOf(victim)) as Session)?.user?.email).toBe(VICTIM)
-      expect(await sessionOf(attacker)).toBeNull()
-      const retry = await signIn(browser(), "idp", { query: { login_hint: "mallory" } })
-      expect(retry.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
+      const vouched = await signIn(browser(), "idp", { query: { login_hint: "victim" } })
+      expect(vouched.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
+      expect(await adapter.getUserByEmail(VICTIM)).toMatchObject({ id: made.id, emailVerified: null })
+      expect((await adapter.listAccountsByUserId(made.id)).map((account) => account.provider)).toEqual(["idp"])
+      expect(((await sessionOf(first)) as Session)?.user?.email).toBe(VICTIM)
     })
 
     it("claims the account the application's own sign-up made: the password is revoked, as an email link would", async () => {
