@@ -442,7 +442,9 @@ export type TwoFactorRequire = "enrolled" | "always" | ((user: AdapterUser) => A
  *
  * @example
  * ```ts
- * notify: async ({ user, change }) => mailer.send(user.email, `Two-step verification: ${change}`)
+ * notify: async ({ user, change }) => {
+ *   if (user.emailVerified) await mailer.send(user.email, `Two-step verification: ${change}`)
+ * }
  * ```
  */
 export interface TwoFactorNotice {
@@ -529,7 +531,9 @@ export interface TwoFactorOptions {
   passkey?: "two-factor" | "one-factor"
   /**
    * How users are told their second factor changed. Default: an email through the first email
-   * provider, when there is one. A function replaces it; `false` turns it off.
+   * provider, when there is one, to the user's address if they proved it (`emailVerified` set). A
+   * function replaces it (it is called for every user: check `user.emailVerified` before mailing
+   * `user.email`); `false` turns it off.
    */
   notify?: false | ((notice: TwoFactorNotice) => Awaitable<void>)
 }

@@ -4,8 +4,9 @@
  * an existing user with the same email (email sign-in, or OAuth with dangerous linking), or a
  * new user. These are Auth.js's rules, so a database it wrote keeps working the same way, with
  * one difference: a user whose address was never proven is joined by a sign-in that proves it
- * only after everything else was removed from the account (see ./unproven-account.ts), and a
- * sign-in that does not prove it does not join them at all.
+ * (an email link, or a provider that vouches for the address, dangerous linking or not) only
+ * after everything else was removed from the account (see ./unproven-account.ts), and a sign-in
+ * that does not prove it does not join them at all.
  * @module
  */
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
@@ -17,7 +18,7 @@ import { logError } from "./logger.js"
 import { withoutUndefined } from "./defined-fields.js"
 import type { RequestContext } from "./request-context.js"
 import { currentUser } from "./sessions/index.js"
-import { claimUnprovenAccount, type RemovedSignInMethods } from "./unproven-account.js"
+import { claimBlocker, claimUnprovenAccount, type RemovedSignInMethods } from "./unproven-account.js"
 import { assertRecentForAccountChange } from "./account/recent-second-factor.js"
 
 /** What a provider established about the person signing in. */
@@ -140,21 +141,34 @@ async function linkedUser(
 
   const sameEmail = user.email ? await callAdapter(adapter, "getUserByEmail", user.email) : null
   if (sameEmail) {
-    // Only the provider's word says this person owns the address; linking on it is opt-in.
-    if (account.type === "webauthn" || !allowDangerousEmailAccountLinking) {
-      throw new NotLinked("Another account already exists with the same e-mail address")
+    if (account.type === "webauthn") throw new NotLinked("Another account already exists with the same e-mail address")
+    // Nobody proved the address for that account: a sign-in that proves it claims it, as an email
+    // link does, whatever dangerous linking says (else whoever typed the address first, with a
+    // passkey or a password, would lock its owner out of this provider for good); one that does
+    // not prove it never has it.
+    if (!sameEmail.emailVerified) {
+      if (!emailProven) throw new NotLinked("The account with this e-mail address never proved it, and this sign-in does not either")
+      // Where claiming cannot be done (an Auth.js adapter), the answer stays Auth.js's, unless the
+      // app asked for linking by email: then the missing methods are named.
+      if (!allowDangerousEmailAccountLinking && claimBlocker(ctx.config)) {
+        throw new NotLinked("Another account already exists with the same e-mail address, and claiming it needs adapter methods this adapter lacks")
+      }
+      // Auth.js records no proof for any OAuth sign-in, so every user of a database it wrote looks
+      // unproven: claiming one that signs in through a provider would take away a real owner's
+      // links and sessions. Without dangerous linking, only an account no provider made or joined
+      // (a passkey or the app's own sign-up) is claimed this way; the others keep Auth.js's answer.
+      if (!allowDangerousEmailAccountLinking && (await hasProviderAccount(ctx, sameEmail.id))) {
+        throw new NotLinked("Another account already exists with the same e-mail address")
+      }
+      const { user: claimed, removed } = await markProven(ctx, sameEmail)
+      await linkAccount(ctx, claimed, account, user, attach)
+      return { user: claimed, isNewUser: false, ...(removed && { removed }) }
     }
-    if (sameEmail.emailVerified) {
-      if (!attach && (await hasSecondFactor(ctx, sameEmail.id))) return { user: sameEmail, isNewUser: false, deferredLink: { account, user } }
-      await linkAccount(ctx, sameEmail, account, user, attach)
-      return { user: sameEmail, isNewUser: false }
-    }
-    // Nobody proved the address for that account: only a sign-in that proves it may have it, and
-    // then as its only owner.
-    if (!emailProven) throw new NotLinked("The account with this e-mail address never proved it, and this sign-in does not either")
-    const { user: claimed, removed } = await markProven(ctx, sameEmail)
-    await linkAccount(ctx, claimed, account, user, attach)
-    return { user: claimed, isNewUser: false, ...(removed && { removed }) }
+    // Only the provider's word says this person owns the address; joining a proven owner on it is opt-in.
+    if (!allowDangerousEmailAccountLinking) throw new NotLinked("Another account already exists with the same e-mail address")
+    if (!attach && (await hasSecondFactor(ctx, sameEmail.id))) return { user: sameEmail, isNewUser: false, deferredLink: { account, user } }
+    await linkAccount(ctx, sameEmail, account, user, attach)
+    return { user: sameEmail, isNewUser: false }
   }
 
   const created = await createUser(ctx, user, emailProven ? new Date() : null)
@@ -273,4 +287,10 @@ async function unlinkAccount(ctx: RequestContext, account: AdapterAccount): Prom
   } catch (error) {
     logError(ctx.logger, error)
   }
+}
+
+/** Whether an OAuth or OpenID Connect provider made or joined the user's account. */
+async function hasProviderAccount(ctx: RequestContext, userId: string): Promise<boolean> {
+  const accounts = await callAdapter(ctx.config.adapter!, "listAccountsByUserId", userId)
+  return accounts.some((linked) => linked.type === "oauth" || linked.type === "oidc")
 }

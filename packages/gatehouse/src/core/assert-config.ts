@@ -226,13 +226,12 @@ function checkConfig(config: ResolvedConfig): StaticCheck {
 
 /**
  * Whether a sign-in here can prove the address of a stored account nobody proved it for (an email
- * link, or OAuth linking by email), which claims the account (see ../core/unproven-account.ts).
+ * link, or an OAuth or OIDC provider that vouches for the address), which claims the account (see
+ * ../core/unproven-account.ts).
  */
 function claimsAccounts(config: ResolvedConfig): boolean {
   if (!config.adapter) return false
-  return config.providers.some(
-    (provider) => provider.type === "email" || ((provider.type === "oauth" || provider.type === "oidc") && provider.allowDangerousEmailAccountLinking === true),
-  )
+  return config.providers.some((provider) => provider.type === "email" || provider.type === "oauth" || provider.type === "oidc")
 }
 
 function firstProblem(config: ResolvedConfig): AuthError | undefined {

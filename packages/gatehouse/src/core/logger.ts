@@ -28,9 +28,9 @@ export const WARNING_MESSAGES: Readonly<Record<WarningCode, string>> = {
   "secret-too-short": "The secret is shorter than 32 characters; generate one with `npx gatehouse-auth secret`.",
   "session-never-extended": "`session.updateAge` is not below `session.maxAge`: database sessions end maxAge after sign-in, however active the user.",
   "unproven-accounts-unclaimable":
-    "An account whose address was never proven cannot be claimed here (the adapter cannot list and unlink accounts, or sessions cannot be revoked): a sign-in that proves such an address fails instead.",
+    "An account whose address was never proven cannot be claimed here (the adapter cannot list and unlink accounts, or sessions cannot be revoked): a sign-in that proves such an address (an email link, or a provider that vouches for it) fails instead.",
   "credentials-not-revoked":
-    "A credentials provider has no `revokeCredentials`: a password set on an account before its address was proven keeps working after the owner proves it by email.",
+    "A credentials provider has no `revokeCredentials`: a password set on an account before its address was proven keeps working after the owner proves it (by email, or through a provider that vouches for it).",
   "session-cache-unused":
     "`session.cacheMaxAge` caches database sessions in the `sharedStore`: without a shared store, or with JWT sessions, nothing is cached.",
   "two-factor-counts-in-memory":

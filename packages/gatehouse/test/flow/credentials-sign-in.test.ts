@@ -194,6 +194,17 @@ describe("what a failed credentials sign-in keeps", () => {
     expect(again).toContain('<input name="email" id="input-email-for-credentials-provider" type="email" autofocus>')
   })
 
+  it("is shown on a page no browser or shared cache stores (as the page is whatever it shows)", async () => {
+    const client = new Client(byEmail(emailAndPassword))
+    const location = (await client.signIn({ email: ada.email!, password: "hunter2" })).headers.get("location")!
+    const shown = await client.send(new Request(location, { headers: { cookie: client.jar.header() } }))
+    expect(await shown.text()).toContain('value="ada@app.test"')
+    expect(shown.headers.get("cache-control")).toBe("private, no-cache, no-store")
+    expect(shown.headers.get("pragma")).toBe("no-cache")
+    const plain = await client.send(new Request(location))
+    expect(plain.headers.get("cache-control")).toBe("private, no-cache, no-store")
+  })
+
   it("never carries a password, a field defined as one, a field that names no one, or one the provider does not define", async () => {
     const client = new Client(byEmail({ email: { label: "Email", type: "password" }, otp: { label: "Code" }, password: { label: "Password", type: "password" } }))
     const wrong = await client.signIn({ email: "pin-1234", username: "ada", otp: "123456", password: "hunter2" })

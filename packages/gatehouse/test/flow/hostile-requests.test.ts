@@ -285,8 +285,9 @@ describe("invalid percent-encoding", () => {
     )
     await expectClean(response)
     expect(response.status).toBe(302)
-    // The user name as the form decoder read it (U+FFFD for the broken sequence), encoded again.
     expect(response.headers.get("Location")).toBe(`${base}/signin?error=CredentialsSignin&code=credentials`)
+    // The user name kept for the page, as the form decoder read it (U+FFFD for the broken sequence).
+    expect([...new URLSearchParams(client.jar.get("__Secure-authjs.sign-in-identifier"))]).toEqual([["username", "\uFFFD%A"]])
   })
 
   it("a broken callbackUrl in the form of a valid sign-in falls back on-origin", async () => {

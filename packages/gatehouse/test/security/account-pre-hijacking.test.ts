@@ -8,9 +8,11 @@
  */
 import { Auth as AuthJs } from "@auth/core"
 import type { Adapter as AuthJsAdapter } from "@auth/core/adapters"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { assertConfig } from "../../src/core/assert-config.js"
+import { resolveConfig } from "../../src/core/config.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import { Passkey } from "../../src/providers/passkey.js"
 import type { EmailConfig, OAuthConfig, VerificationRequestParams } from "../../src/providers/types.js"
@@ -20,6 +22,7 @@ import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
 import { SoftwareAuthenticator } from "../support/software-authenticator.js"
 import { authApp, csrfToken, sessionOf, signIn } from "../flow/end-to-end-helpers.js"
 import { recordingLogger, secret } from "../flow/flow-helpers.js"
+import { storedAdapters, type OpenStore } from "../flow/stored-adapters.js"
 
 const APP = "https://app.test"
 const DASHBOARD = `${APP}/dashboard`
@@ -27,9 +30,8 @@ const VICTIM = "victim@example.com"
 
 type Session = { user?: { name?: string | null; email?: string | null } } | null
 
-/** An app with email links (captured), and whatever else a test adds, on the memory adapter. */
-function app(extra: Partial<AuthConfig> = {}, providers: AuthConfig["providers"] = []) {
-  const adapter = MemoryAdapter()
+/** An app with email links (captured), and whatever else a test adds, on the memory adapter unless given another. */
+function app(extra: Partial<AuthConfig> = {}, providers: AuthConfig["providers"] = [], adapter = MemoryAdapter()) {
   const sent: VerificationRequestParams[] = []
   const email: EmailConfig = { id: "email", name: "Email", type: "email", sendVerificationRequest: (params) => void sent.push(params) }
   const log = recordingLogger()
@@ -87,10 +89,8 @@ describe("a passkey registered for the victim's address before they sign up", ()
     const { adapter, browser } = app({}, [Passkey()])
     const victimUser = await adapter.createUser({ email: VICTIM, emailVerified: new Date(), name: "Victim" })
     const attacker = browser()
-    const key = new SoftwareAuthenticator()
-    const options = (await attacker.get(`${APP}/auth/webauthn-options/passkey?action=register&email=${VICTIM}`)).last.json() as { options: { challenge: string } }
-    const registration = key.register({ challenge: options.options.challenge, origin: APP, rpId: "app.test" })
-    await attacker.post(`${APP}/auth/callback/passkey`, { action: "register", data: JSON.stringify(registration) })
+    const refused = await passkeySignUp(attacker, new SoftwareAuthenticator())
+    expect(refused.last.location).toBe(`${APP}/auth/signin?error=AccountNotLinked`)
     expect(await sessionOf(attacker)).toBeNull()
     expect(await adapter.listAuthenticatorsByUserId(victimUser.id)).toEqual([])
     expect(await adapter.listAccountsByUserId(victimUser.id)).toEqual([])
@@ -163,6 +163,125 @@ describe("an OAuth account with an address its provider did not vouch for", () =
   })
 })
 
+/** Registers a passkey signed out for `address` in `browser` (a sign-up); returns the callback's visit. */
+async function passkeySignUp(browser: Browser, key: SoftwareAuthenticator, address = VICTIM) {
+  const options = (await browser.get(`${APP}/auth/webauthn-options/passkey?action=register&email=${address}`)).last.json() as { options: { challenge: string } }
+  const registration = key.register({ challenge: options.options.challenge, origin: APP, rpId: "app.test" })
+  return browser.post(`${APP}/auth/callback/passkey`, { action: "register", data: JSON.stringify(registration) }, { follow: false })
+}
+
+describe.each(storedAdapters.filter((store) => store.name !== "PostgreSQL"))(
+  "a squatted address, when its owner signs in through a provider that vouches for it, without dangerous linking ($name)",
+  (store) => {
+    let server: OidcServer
+    let opened: OpenStore
+    beforeAll(async () => {
+      server = await startOidcServer({
+        clients: [{ client_id: "app-client", client_secret: "app-secret", redirect_uris: [`${APP}/auth/callback/idp`] }],
+        accounts: {
+          mallory: { email: VICTIM, email_verified: false, name: "Mallory" },
+          victim: { email: VICTIM, email_verified: true, name: "Victim" },
+        },
+      })
+    })
+    afterAll(() => server?.stop())
+    beforeEach(async () => {
+      opened = await store.open()
+    })
+    afterEach(() => opened.close())
+
+    const idp = (): OAuthConfig => ({ id: "idp", name: "Acme ID", type: "oidc", issuer: server.issuer, clientId: "app-client", clientSecret: "app-secret" })
+    /** Passkeys and the OpenID provider, without email links: the provider's word is the only proof. */
+    const squattable = () => app({ providers: [Passkey(), idp()] }, [], opened.adapter as unknown as ReturnType<typeof MemoryAdapter>)
+
+    it("claims the account a passkey sign-up made for the address: the passkey and its sessions go, the owner is told and signed in", async () => {
+      const { adapter, browser, log } = squattable()
+      const attacker = browser()
+      const key = new SoftwareAuthenticator()
+      await passkeySignUp(attacker, key)
+      expect(((await sessionOf(attacker)) as Session)?.user?.email).toBe(VICTIM)
+      const squatted = (await adapter.getUserByEmail(VICTIM))!
+
+      const victim = browser()
+      const landed = await signIn(victim, "idp", { query: { login_hint: "victim" } })
+      expect(landed.url).not.toContain("error=")
+      expect(landed.last.body).toContain("Your address is confirmed")
+      expect(((await sessionOf(victim)) as Session)?.user?.email).toBe(VICTIM)
+      const owner = (await adapter.getUserByEmail(VICTIM))!
+      expect(owner.id).toBe(squatted.id)
+      expect(owner.emailVerified).toEqual(expect.any(Date))
+      expect(await adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
+      expect((await adapter.listAccountsByUserId(owner.id)).map((account) => account.provider)).toEqual(["idp"])
+      expect(log.lines.map((line) => line.code)).toContain("unproven-account-claimed")
+
+      // The attacker's session ended, and their passkey signs nobody in any more.
+      expect(await sessionOf(attacker)).toBeNull()
+      const later = browser()
+      const again = (await later.get(`${APP}/auth/webauthn-options/passkey`)).last.json() as { options: { challenge: string } }
+      const assertion = key.authenticate({ challenge: again.options.challenge, origin: APP, rpId: "app.test" })
+      await later.post(`${APP}/auth/callback/passkey`, { action: "authenticate", data: JSON.stringify(assertion) })
+      expect(await sessionOf(later)).toBeNull()
+    })
+
+    it("leaves an account a provider made (as every Auth.js OAuth user looks: unproven) to Auth.js's answer, its link and session untouched", async () => {
+      const { adapter, browser } = squattable()
+      const first = browser()
+      await signIn(first, "idp", { query: { login_hint: "mallory" } })
+      const made = (await adapter.getUserByEmail(VICTIM))!
+      expect(made).toMatchObject({ emailVerified: null })
+
+      const vouched = await signIn(browser(), "idp", { query: { login_hint: "victim" } })
+      expect(vouched.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
+      expect(await adapter.getUserByEmail(VICTIM)).toMatchObject({ id: made.id, emailVerified: null })
+      expect((await adapter.listAccountsByUserId(made.id)).map((account) => account.provider)).toEqual(["idp"])
+      expect(((await sessionOf(first)) as Session)?.user?.email).toBe(VICTIM)
+    })
+
+    it("claims the account the application's own sign-up made: the password is revoked, as an email link would", async () => {
+      const passwords = new Map<string, string>()
+      const credentials = Credentials({
+        credentials: { email: {}, password: {} },
+        authorize: async ({ email, password }) => {
+          const user = await opened.adapter.getUserByEmail!(String(email))
+          return user && passwords.get(user.id) === password ? user : null
+        },
+        revokeCredentials: (user: AdapterUser) => passwords.delete(user.id),
+      })
+      const { adapter, browser } = app({ providers: [credentials, idp()] }, [], opened.adapter as unknown as ReturnType<typeof MemoryAdapter>)
+      const squatted = await adapter.createUser({ email: VICTIM, emailVerified: null, name: "Signed up by someone" })
+      passwords.set(squatted.id, "attacker's password")
+
+      const landed = await signIn(browser(), "idp", { query: { login_hint: "victim" } })
+      expect(landed.last.body).toContain("A password")
+      expect(passwords.has(squatted.id)).toBe(false)
+      expect(await adapter.getUserByEmail(VICTIM)).toMatchObject({ id: squatted.id, emailVerified: expect.any(Date) })
+    })
+
+    it("still refuses a provider's sign-in that does not vouch, and never joins a proven owner without dangerous linking", async () => {
+      const { adapter, browser } = squattable()
+      await adapter.createUser({ email: VICTIM, emailVerified: null, name: "made by someone" })
+      const unvouched = await signIn(browser(), "idp", { query: { login_hint: "mallory" } })
+      expect(unvouched.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
+
+      const proven = await adapter.createUser({ email: "owner@example.com", emailVerified: new Date(), name: "Owner" })
+      expect(proven.emailVerified).toEqual(expect.any(Date))
+      await adapter.updateUser({ id: (await adapter.getUserByEmail(VICTIM))!.id, emailVerified: new Date() })
+      const vouched = await signIn(browser(), "idp", { query: { login_hint: "victim" } })
+      expect(vouched.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
+    })
+
+    it("answers as Auth.js does (OAuthAccountNotLinked) where the adapter cannot claim, and says so at startup", async () => {
+      const { listAccountsByUserId: _cannotList, ...lacking } = opened.adapter as unknown as ReturnType<typeof MemoryAdapter>
+      const { adapter, browser, config } = app({ providers: [idp()] }, [], lacking as ReturnType<typeof MemoryAdapter>)
+      await adapter.createUser({ email: VICTIM, emailVerified: null, name: "made by someone" })
+      const vouched = await signIn(browser(), "idp", { query: { login_hint: "victim" } })
+      expect(vouched.url).toBe(`${APP}/auth/signin?error=OAuthAccountNotLinked`)
+      // (Read from the check itself: a warning is logged once per process and provider list.)
+      expect(assertConfig(resolveConfig({ ...config })).warnings).toContain("unproven-accounts-unclaimable")
+    })
+  },
+)
+
 describe("the application's own credentials sign-up, for an address nobody proved", () => {
   /** An app whose sign-up stores a password beside the user, as most credentials apps do. */
   function passwordApp(revoke: boolean) {
@@ -196,9 +315,7 @@ describe("the application's own credentials sign-up, for an address nobody prove
     expect(landed.last.body).toContain("A password")
     expect(passwords.has(user.id)).toBe(false)
     expect(await sessionOf(attacker)).toBeNull()
-    expect((await passwordSignIn(browser(), "attacker's password")).last.location).toBe(
-      `${APP}/auth/signin?error=CredentialsSignin&code=credentials&email=${encodeURIComponent(VICTIM)}`,
-    )
+    expect((await passwordSignIn(browser(), "attacker's password")).last.location).toBe(`${APP}/auth/signin?error=CredentialsSignin&code=credentials`)
   })
 
   it("leaves no session to a sign-in that lands while the claim runs (sessions end again at its end)", async () => {

@@ -58,6 +58,17 @@ describe("notifyFactorChange", () => {
     expect(message.html).not.toContain("<a ")
   })
 
+  it("sends nothing to an address the user never proved (a passkey sign-up's typed address)", async () => {
+    const ctx = await context({ providers: [Nodemailer({ server: smtp.smtpUrl, from: "auth@app.test" })], twoFactor: { totp: { issuer: "Tests" } } })
+    const unproven = { ...user(), emailVerified: null }
+    await notifyFactorChange(ctx, unproven, "enabled")
+    // A notice sent after it, to a proven address, has arrived: the first would have been before it.
+    const proven = user()
+    await notifyFactorChange(ctx, proven, "enabled")
+    await smtp.waitForMessage((candidate) => candidate.to.includes(proven.email))
+    expect(messagesTo(unproven.email)).toHaveLength(0)
+  })
+
   it("calls the application's notify instead, and sends nothing with notify: false", async () => {
     const notify = vi.fn()
     const provider = Nodemailer({ server: smtp.smtpUrl, from: "auth@app.test" })

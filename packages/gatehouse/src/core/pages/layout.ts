@@ -19,9 +19,11 @@ export interface PageParts {
 
 /**
  * A complete HTML document: head with the page CSS and the theme's colours, then the logo (when it
- * is a safe URL) and a card holding `body`. Mirrors the document Auth.js renders, plus an empty
- * icon: without one a browser asks the app for `/favicon.ico`, which many apps (SvelteKit's
- * starter among them) answer with a 404 and an error in the console.
+ * is a safe URL) and a card holding `body`. Keeps the class names of Auth.js's
+ * document (`__next-auth-theme-*`, `page`, `card`), so CSS written against its pages still
+ * applies; the wording is Gatehouse's own (README lists what differs). Plus an empty icon: without
+ * one a browser asks the app for `/favicon.ico`, which many apps (SvelteKit's starter among them)
+ * answer with a 404 and an error in the console.
  */
 export function renderPage({ title, theme, body, script }: PageParts): string {
   const logo = logoUrl(theme.logo)

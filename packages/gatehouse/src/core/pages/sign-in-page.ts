@@ -5,7 +5,7 @@
 import type { CredentialInput } from "../../types.js"
 import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig, WebAuthnConfig } from "../../providers/types.js"
 import { isKeptField } from "../credentials/kept-fields.js"
-import type { ResponseInternal } from "../internal-response.js"
+import { NO_CACHE_HEADERS, type ResponseInternal } from "../internal-response.js"
 import { escapeHtml } from "./escape-html.js"
 import { credentialField, fieldDefinition, hiddenInput, isEmptyTypedField, signInHiddenInputs } from "./form-fields.js"
 import { htmlResponse } from "./html-response.js"
@@ -50,7 +50,9 @@ export function renderSignInPage(ctx: PageContext, query: SignInQuery, passkeySc
   const passkeys = ctx.providers.some((provider) => provider.type === "webauthn" && hasFields(provider.formFields))
   const body = `<h1>Sign in</h1>${banner}${forms.join("<hr>")}`
   const page = htmlResponse(renderPage({ title: "Sign in", theme: ctx.theme, body, ...(passkeys && { script: PASSKEY_SCRIPT }) }))
-  return { ...page, headers: { ...page.headers, "Content-Security-Policy": `script-src ${passkeys ? passkeyScriptHash : "'none'"}` } }
+  // Never stored: it carries the CSRF token, and what a failed sign-in kept of what was typed.
+  const headers = { ...page.headers, ...NO_CACHE_HEADERS, "Content-Security-Policy": `script-src ${passkeys ? passkeyScriptHash : "'none'"}` }
+  return { ...page, headers }
 }
 
 /** The form for one provider, or `""` when the page offers none for it. */

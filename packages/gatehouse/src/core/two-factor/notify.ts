@@ -1,6 +1,6 @@
 /**
  * Telling a user their second factor changed. `twoFactor.notify` when the application gave one;
- * `false` for nothing; otherwise a short security notice to the user's address through the first
+ * `false` for nothing; otherwise a short security notice to the user's proven address through the first
  * email provider, when it can send a message of its own (`sendMessage`: the built-in Nodemailer
  * providers). The other providers only know how to send a sign-in email, and a notice dressed as
  * one would teach users to click sign-in emails they did not ask for: those are not used, and a
@@ -34,7 +34,7 @@ export async function notifyFactorChange(ctx: RequestContext, user: AdapterUser,
   }
 }
 
-/** The default notice: through the first email provider's `sendMessage`, to an address the user has. */
+/** The default notice: through the first email provider's `sendMessage`, to the user's proven address. */
 async function emailNotice(ctx: RequestContext, user: AdapterUser, change: TwoFactorNotice["change"]): Promise<void> {
   const provider = ctx.config.providers.find((candidate): candidate is EmailConfig => candidate.type === "email")
   if (!provider) return
@@ -48,7 +48,9 @@ async function emailNotice(ctx: RequestContext, user: AdapterUser, change: TwoFa
     }
     return
   }
-  if (typeof user.email !== "string" || user.email === "") return
+  // Only to an address the user proved: a typed one (a passkey sign-up's) may be someone else's,
+  // who would learn of this account and be told to act on it.
+  if (typeof user.email !== "string" || user.email === "" || !user.emailVerified) return
   const message = securityNoticeMessage({ change, host: new URL(ctx.origin).host })
   await provider.sendMessage({ to: user.email, ...message, provider })
 }

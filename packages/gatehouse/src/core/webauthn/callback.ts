@@ -141,7 +141,8 @@ async function register(
   // Signed out, the new user gets the address typed, unproven (emailVerified null): a later
   // sign-in that proves it claims the account and removes this passkey first (unproven-account.ts),
   // and an address another user has already is refused (AccountNotLinked), never joined.
-  const user = signedIn ?? { email: registerData.email || null, ...(registerData.name && { name: registerData.name }) }
+  // The signIn callback sees `emailVerified: null` too, so a rule on the address can tell it was only typed.
+  const user = signedIn ?? { email: registerData.email || null, emailVerified: null, ...(registerData.name && { name: registerData.name }) }
   return completeSignIn(ctx, {
     user,
     account,
