@@ -6,7 +6,7 @@
  * @module
  */
 import { isSet, named, type DoctorEnv, type Finding } from "./doctor-findings.js"
-import { readSchemaStatus, SchemaAccessError, schemaTarget, type SchemaStatus, type SchemaTarget } from "./schema-status.js"
+import { readSchemaStatus, schemaTarget, type SchemaStatus, type SchemaTarget } from "./schema-status.js"
 
 const CHECK = "database"
 
@@ -38,7 +38,7 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
   if (target === undefined) return [skipped]
   let status: SchemaStatus
   try {
-    status = await withTimeout(readSchemaStatus(target), DATABASE_TIMEOUT_MS)
+    status = await readSchemaStatus(target, DATABASE_TIMEOUT_MS)
   } catch (error) {
     return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from ?? "the environment"}: ${reason(error)}` }]
   }
@@ -59,16 +59,6 @@ function applyCommand(options: DatabaseOptions): string {
   const command = "npx gatehouse-auth migrate apply"
   if (options.file !== undefined) return `${command} --file ${/^[\w./-]+$/.test(options.file) ? options.file : JSON.stringify(options.file)}`
   return options.url !== undefined ? `${command} --url <url>` : command
-}
-
-/** The promise's outcome, or a rejection after `ms`; the timer never keeps the process alive. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SchemaAccessError(`no answer within ${ms / 1000} s`)), ms)
-    timer.unref?.()
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 /**

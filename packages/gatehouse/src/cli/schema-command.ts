@@ -151,8 +151,20 @@ function summary(state: SchemaState, total: number): string {
   return `Up to date: ${known} of ${total} migrations applied.${unrecorded}\n`
 }
 
+/** After this long, `apply` says it is still at work: another instance may hold the lock. */
+const APPLY_NOTICE_MS = 10_000
+
 async function apply(db: SchemaDatabase, io: CliIO): Promise<number> {
-  const result = await db.apply()
+  const notice = setTimeout(() => {
+    io.stderr(`gatehouse: still applying after ${APPLY_NOTICE_MS / 1000} s: waiting for another instance's migration lock, or a long step\n`)
+  }, APPLY_NOTICE_MS)
+  notice.unref?.()
+  let result: Awaited<ReturnType<SchemaDatabase["apply"]>>
+  try {
+    result = await db.apply()
+  } finally {
+    clearTimeout(notice)
+  }
   const steps = stepsOf(db.target)
   let text = heading(db.target, io)
   for (const id of result.recorded) text += `Recorded ${id} (applied by a previous release)\n`

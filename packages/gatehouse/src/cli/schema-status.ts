@@ -9,7 +9,7 @@ import { migrate, postgresMigrationSql, readPostgresSchema } from "../adapters/p
 import type { MigrationResult, SchemaState } from "../adapters/schema-migrations.js"
 import { migrateSQLite, readSQLiteSchema, sqliteMigrationSql } from "../adapters/sqlite-schema.js"
 import { SchemaAccessError } from "./schema-access-error.js"
-import { connectPostgres, firstLine, maskedUrl, openSQLite, scrubbed, sqliteReason } from "./schema-drivers.js"
+import { connectPostgres, maskedUrl, openSQLite, postgresQueryReason, scrubbed, sqliteReason } from "./schema-drivers.js"
 
 export { SchemaAccessError } from "./schema-access-error.js"
 
@@ -101,9 +101,9 @@ export interface SchemaDatabase {
  */
 export async function openSchemaDatabase(target: SchemaTarget, write: boolean): Promise<SchemaDatabase> {
   if (target.kind === "postgres") {
-    const client = await connectPostgres(target.url)
+    const client = await connectPostgres(target.url, write ? "apply" : "read")
     const failed = (doing: string) => (error: unknown): never => {
-      throw new SchemaAccessError(`${doing} ${maskedUrl(target.url)} failed: ${scrubbed(firstLine(error), target.url)}`)
+      throw new SchemaAccessError(`${doing} ${maskedUrl(target.url)} failed: ${scrubbed(postgresQueryReason(error), target.url)}`)
     }
     return {
       target,
@@ -138,16 +138,42 @@ export async function openSchemaDatabase(target: SchemaTarget, write: boolean): 
   }
 }
 
+/** How long {@link readSchemaStatus} may take, connecting included, before it gives up. */
+export const SCHEMA_READ_TIMEOUT_MS = 15_000
+
 /**
- * Reads the migrations a database has applied, changing nothing.
- * @throws {@link SchemaAccessError} when it cannot be reached or read.
+ * Reads the migrations a database has applied, changing nothing. It owns its deadline: after
+ * `timeoutMs` it rejects, naming the timeout, and closes the connection (cutting it off when the
+ * server does not answer), so nothing is left holding the process open.
+ * @throws {@link SchemaAccessError} when it cannot be reached or read in time.
  */
-export async function readSchemaStatus(target: SchemaTarget): Promise<SchemaStatus> {
-  const db = await openSchemaDatabase(target, false)
+export async function readSchemaStatus(target: SchemaTarget, timeoutMs: number = SCHEMA_READ_TIMEOUT_MS): Promise<SchemaStatus> {
+  let expired = false
+  let opened: SchemaDatabase | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true
+      void opened?.close()
+      reject(new SchemaAccessError(`${targetLocation(target)} did not answer within ${timeoutMs / 1000} s (a connection pooler without a free connection, or a lock?)`))
+    }, timeoutMs)
+  })
+  const read = (async () => {
+    const db = await openSchemaDatabase(target, false)
+    opened = db
+    try {
+      if (expired) throw new SchemaAccessError("expired")
+      const state = await db.read()
+      return { location: targetLocation(target), ...state }
+    } finally {
+      await db.close()
+    }
+  })()
+  // The loser's outcome is dropped: after the deadline, a late failure is no longer news.
+  read.catch(() => {})
   try {
-    const state = await db.read()
-    return { location: targetLocation(target), ...state }
+    return await Promise.race([read, deadline])
   } finally {
-    await db.close()
+    clearTimeout(timer)
   }
 }
