@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import { idLiteral, MIGRATIONS_TABLE, schemaState, type MigrationResult, type SchemaMigration, type SchemaState } from "./schema-migrations.js"
+import { GATEHOUSE_TABLES, idLiteral, MIGRATIONS_TABLE, schemaState, type MigrationResult, type SchemaMigration, type SchemaState } from "./schema-migrations.js"
 
 export type { MigrationResult, SchemaMigration, SchemaState } from "./schema-migrations.js"
 
@@ -299,19 +299,7 @@ function isPool(db: PostgresQueryable | PostgresPool): db is PostgresPool {
 }
 
 /** The tables step 1 creates: a database holding all of them ran {@link postgresSchema} (a previous release's migrate). */
-const BASELINE_TABLES = [
-  "users",
-  "verification_token",
-  "rate_limits",
-  "session_versions",
-  "accounts",
-  "sessions",
-  "authenticators",
-  "session_details",
-  "session_authentication",
-  "two_factor",
-  "two_factor_recovery_codes",
-] as const
+const BASELINE_TABLES = GATEHOUSE_TABLES
 
 /**
  * Every migration, in order, each with its stable id; a new one is appended and never edits an

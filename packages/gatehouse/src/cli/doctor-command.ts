@@ -34,7 +34,8 @@ Checks:
              the auth routes' URL and base path, the cookies' __Secure-/__Host- prefixes
   providers  AUTH_<PROVIDER>_ID / _SECRET / _ISSUER / _KEY: an id without its secret
   database   the schema against what this version needs (as "migrate status"), from
-             --url, --file or DATABASE_URL; skipped when none is given
+             --url, --file or DATABASE_URL; skipped when none is given; only a warning
+             when DATABASE_URL's database has no Gatehouse table (another adapter's)
   store      ${STORE_VARIABLE}: the Redis server answers PING; skipped when unset
   node       this Node.js against gatehouse-auth's "engines"
 

@@ -42,8 +42,22 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
   } catch (error) {
     return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from ?? "the environment"}: ${reason(error)}` }]
   }
+  const findings = prismaSchemaWarning(target, from)
+  if (status.missing.length > 0 && !status.gatehouseTables && options.url === undefined && options.file === undefined) {
+    // DATABASE_URL is often the app's own database, or one another adapter (Prisma's, Drizzle's)
+    // keeps under its own table names: nothing says Gatehouse's SQL adapter uses it.
+    return [
+      ...findings,
+      {
+        check: CHECK,
+        level: "warn",
+        message: `${status.location} has no Gatehouse tables; if your adapter is not Gatehouse's SQL adapter, ignore this, else run \`${applyCommand(options)}\``,
+      },
+    ]
+  }
   if (status.missing.length > 0) {
     return [
+      ...findings,
       {
         check: CHECK,
         level: "error",
@@ -51,7 +65,29 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
       },
     ]
   }
-  return [{ check: CHECK, level: "ok", message: `${status.location} has the schema this version needs (${status.applied.length} migration${status.applied.length === 1 ? "" : "s"} applied)` }]
+  return [...findings, { check: CHECK, level: "ok", message: `${status.location} has the schema this version needs (${status.applied.length} migration${status.applied.length === 1 ? "" : "s"} applied)` }]
+}
+
+/**
+ * A warning for Prisma's `?schema=` parameter: the `pg` driver ignores it, so the check read the
+ * tables on the server's default `search_path`, which may not be the ones the app uses.
+ */
+function prismaSchemaWarning(target: SchemaTarget, from: string): Finding[] {
+  if (target.kind !== "postgres") return []
+  let schema: string | null
+  try {
+    schema = new URL(target.url).searchParams.get("schema")
+  } catch {
+    return []
+  }
+  if (schema === null) return []
+  return [
+    {
+      check: CHECK,
+      level: "warn",
+      message: `${from} has a schema= parameter (Prisma's), which the PostgreSQL driver ignores: this check read the default search_path; to check that schema, pass --url with options=-csearch_path%3D<schema> instead`,
+    },
+  ]
 }
 
 /** The command that applies the missing steps to the database checked; never with the URL, which may hold a password. */

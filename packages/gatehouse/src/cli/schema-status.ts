@@ -6,7 +6,7 @@
 import { isAbsolute, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { migrate, postgresMigrationSql, readPostgresSchema } from "../adapters/postgres-schema.js"
-import type { MigrationResult, SchemaState } from "../adapters/schema-migrations.js"
+import { GATEHOUSE_TABLES, MIGRATIONS_TABLE, type MigrationResult, type SchemaState } from "../adapters/schema-migrations.js"
 import { migrateSQLite, readSQLiteSchema, sqliteMigrationSql } from "../adapters/sqlite-schema.js"
 import { SchemaAccessError } from "./schema-access-error.js"
 import { connectPostgres, maskedUrl, openSQLite, postgresQueryReason, scrubbed, sqliteReason } from "./schema-drivers.js"
@@ -29,6 +29,12 @@ export interface SchemaStatus {
    * `gatehouse_migrations` table); `migrate apply` records them. Not a problem by itself.
    */
   unrecorded: string[]
+  /**
+   * Whether the database has `gatehouse_migrations` or any table Gatehouse's first migration
+   * creates; `false` for a database no Gatehouse SQL adapter has used (an app's own data, one
+   * managed by Prisma or Drizzle under other names).
+   */
+  gatehouseTables: boolean
 }
 
 /**
@@ -87,6 +93,8 @@ export interface SchemaDatabase {
   readonly target: SchemaTarget
   /** What the database has and lacks. */
   read(): Promise<SchemaState>
+  /** Whether it has `gatehouse_migrations` or any table Gatehouse's first migration creates. */
+  hasGatehouseTables(): Promise<boolean>
   /** Applies what it lacks (each step in its own transaction, under the dialect's lock). */
   apply(): Promise<MigrationResult>
   /** The SQL `apply` would run for `state`. */
@@ -108,6 +116,12 @@ export async function openSchemaDatabase(target: SchemaTarget, write: boolean): 
     return {
       target,
       read: () => readPostgresSchema(client).catch(failed("reading the migrations of")),
+      hasGatehouseTables: async () => {
+        const { rows } = await client
+          .query("SELECT EXISTS (SELECT 1 FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL) AS found", [[MIGRATIONS_TABLE, ...GATEHOUSE_TABLES]])
+          .catch(failed("reading the tables of"))
+        return rows[0]?.found === true
+      },
       apply: () => migrate(client).catch(failed("migrating")),
       sql: (state) => postgresMigrationSql(state),
       close: () => client.end().catch(() => {}),
@@ -131,6 +145,15 @@ export async function openSchemaDatabase(target: SchemaTarget, write: boolean): 
         return migrateSQLite(db)
       } catch (error) {
         return failed("migrating", error)
+      }
+    },
+    hasGatehouseTables: async () => {
+      try {
+        const names = [MIGRATIONS_TABLE, ...GATEHOUSE_TABLES]
+        const row = db.prepare(`SELECT count(*) AS found FROM sqlite_master WHERE type = 'table' AND name IN (${names.map(() => "?").join(", ")})`).get(...names) as { found: number }
+        return Number(row.found) > 0
+      } catch (error) {
+        return failed("reading the tables of", error)
       }
     },
     sql: (state) => sqliteMigrationSql(state),
@@ -164,7 +187,7 @@ export async function readSchemaStatus(target: SchemaTarget, timeoutMs: number =
     try {
       if (expired) throw new SchemaAccessError("expired")
       const state = await db.read()
-      return { location: targetLocation(target), ...state }
+      return { location: targetLocation(target), ...state, gatehouseTables: await db.hasGatehouseTables() }
     } finally {
       await db.close()
     }
