@@ -31,6 +31,9 @@ migrations recorded in the database's gatehouse_migrations table (SQLite, Postgr
   apply --sql     Print the SQL that apply would run on this database; change nothing.
   --sql postgres  Print every migration for PostgreSQL (or sqlite), without a database,
                   for tools that run migrations themselves (Flyway, Prisma Migrate, Drizzle Kit).
+                  The script manages its own transactions (BEGIN/COMMIT per step; BEGIN
+                  IMMEDIATE on SQLite): run it outside the tool's transaction (Flyway:
+                  executeInTransaction=false).
 
 Options:
   --url <url>     The database: postgres://user:password@host:5432/name, or file:<path> for
