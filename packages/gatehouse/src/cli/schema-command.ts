@@ -182,7 +182,7 @@ async function apply(db: SchemaDatabase, io: CliIO): Promise<number> {
 
 async function printSql(db: SchemaDatabase, io: CliIO): Promise<number> {
   const state = await db.read()
-  if (state.missing.length === 0 && state.unrecorded.length === 0) {
+  if (db.upToDate(state)) {
     io.stdout(`-- ${targetLocation(db.target)} is up to date: nothing to apply.\n`)
     return 0
   }

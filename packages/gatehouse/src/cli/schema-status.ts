@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { migrate, postgresMigrationSql, readPostgresSchema } from "../adapters/postgres-schema.js"
 import { GATEHOUSE_TABLES, MIGRATIONS_TABLE, type MigrationResult, type SchemaState } from "../adapters/schema-migrations.js"
-import { migrateSQLite, readSQLiteSchema, sqliteMigrationSql } from "../adapters/sqlite-schema.js"
+import { isSQLiteUpToDate, migrateSQLite, readSQLiteSchema, sqliteMigrationSql } from "../adapters/sqlite-schema.js"
 import { SchemaAccessError } from "./schema-access-error.js"
 import { connectPostgres, maskedUrl, openSQLite, postgresQueryReason, scrubbed, sqliteReason } from "./schema-drivers.js"
 
@@ -97,6 +97,8 @@ export interface SchemaDatabase {
   hasGatehouseTables(): Promise<boolean>
   /** Applies what it lacks (each step in its own transaction, under the dialect's lock). */
   apply(): Promise<MigrationResult>
+  /** Whether `apply` would write nothing, `state` being what {@link SchemaDatabase.read} returned. */
+  upToDate(state: SchemaState): boolean
   /** The SQL `apply` would run for `state`. */
   sql(state: SchemaState): string
   close(): Promise<void>
@@ -123,6 +125,7 @@ export async function openSchemaDatabase(target: SchemaTarget, write: boolean): 
         return rows[0]?.found === true
       },
       apply: () => migrate(client).catch(failed("migrating")),
+      upToDate: (state) => state.missing.length === 0 && state.unrecorded.length === 0,
       sql: (state) => postgresMigrationSql(state),
       close: () => client.end().catch(() => {}),
     }
@@ -156,6 +159,7 @@ export async function openSchemaDatabase(target: SchemaTarget, write: boolean): 
         return failed("reading the tables of", error)
       }
     },
+    upToDate: (state) => isSQLiteUpToDate(db, state),
     sql: (state) => sqliteMigrationSql(state),
     close: async () => db.close(),
   }
