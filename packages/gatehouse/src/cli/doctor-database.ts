@@ -6,6 +6,7 @@
  * @module
  */
 import { isSet, named, type DoctorEnv, type Finding } from "./doctor-findings.js"
+import { firstLine } from "./redaction.js"
 import { readSchemaStatus, schemaTarget, type SchemaStatus, type SchemaTarget } from "./schema-status.js"
 
 const CHECK = "database"
@@ -33,14 +34,14 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
     // Resolved here, so the file is the one in the app's folder whatever the process's directory.
     target = schemaTarget({ url: options.url, file: options.file }, env.env, options.cwd)
   } catch (error) {
-    return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${reason(error)}` }]
+    return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${firstLine(error)}` }]
   }
   if (target === undefined) return [skipped]
   let status: SchemaStatus
   try {
     status = await readSchemaStatus(target, DATABASE_TIMEOUT_MS)
   } catch (error) {
-    return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from ?? "the environment"}: ${reason(error)}` }]
+    return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from ?? "the environment"}: ${firstLine(error)}` }]
   }
   const findings = prismaSchemaWarning(target, from)
   if (status.missing.length > 0 && !status.gatehouseTables && options.url === undefined && options.file === undefined) {
@@ -95,13 +96,4 @@ function applyCommand(options: DatabaseOptions): string {
   const command = "npx gatehouse-auth migrate apply"
   if (options.file !== undefined) return `${command} --file ${/^[\w./-]+$/.test(options.file) ? options.file : JSON.stringify(options.file)}`
   return options.url !== undefined ? `${command} --url <url>` : command
-}
-
-/**
- * One line: a SchemaAccessError's message is written for people (without the password); any other
- * error's first line, since a driver's message may run on.
- */
-function reason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.split("\n")[0]!
 }

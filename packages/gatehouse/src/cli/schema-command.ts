@@ -10,8 +10,8 @@ import { SQLITE_MIGRATION_STEPS, sqliteMigrationSql } from "../adapters/sqlite-s
 import { appEnv } from "./app-env.js"
 import type { CliArguments } from "./arguments.js"
 import { displayPath, type CliIO } from "./cli-io.js"
+import { firstLine } from "./redaction.js"
 import { SchemaAccessError } from "./schema-access-error.js"
-import { firstLine } from "./schema-drivers.js"
 import { openSchemaDatabase, schemaTarget, targetLocation, type SchemaDatabase, type SchemaTarget } from "./schema-status.js"
 
 /** The command word. */

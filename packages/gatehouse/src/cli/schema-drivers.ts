@@ -7,6 +7,7 @@
 import { statSync } from "node:fs"
 import type { PostgresQueryable } from "../adapters/postgres-schema.js"
 import type { SQLiteDatabase } from "../adapters/sqlite-schema.js"
+import { firstLine, maskedUrl, scrubbed } from "./redaction.js"
 import { SchemaAccessError } from "./schema-access-error.js"
 
 /** A connected PostgreSQL client, as the schema functions use it. */
@@ -69,37 +70,6 @@ export async function importDriver(name: string, what: string): Promise<unknown>
     }
     throw new SchemaAccessError(`the ${what} driver "${name}" could not be loaded: ${firstLine(error)}`)
   }
-}
-
-/** The URL as it may be shown: the password replaced by `***`, no query (which may carry one too). */
-export function maskedUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = "***"
-    parsed.search = ""
-    parsed.hash = ""
-    return parsed.href
-  } catch {
-    return "the database URL"
-  }
-}
-
-/** Every spelling of the URL's password, for scrubbing it out of a driver's message. */
-function secretsOf(url: string): string[] {
-  try {
-    const parsed = new URL(url)
-    const found = [parsed.password, decodeURIComponent(parsed.password), ...[...parsed.searchParams].filter(([key]) => /pass/i.test(key)).map(([, value]) => value)]
-    return found.filter((value) => value.length > 0)
-  } catch {
-    return []
-  }
-}
-
-/** `text` with every spelling of the URL's password replaced by `***`. */
-export function scrubbed(text: string, url: string): string {
-  let result = text
-  for (const secret of secretsOf(url)) result = result.split(secret).join("***")
-  return result
 }
 
 /**
@@ -220,10 +190,4 @@ export function sqliteReason(error: unknown): string {
     if (code.startsWith("SQLITE_CANTOPEN")) return "the file cannot be opened"
   }
   return firstLine(error)
-}
-
-/** An error's message, first line only: a driver's message may go on with a stack or context. */
-export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.split("\n")[0]!.trim() || (error instanceof Error ? error.name : "unknown error")
 }

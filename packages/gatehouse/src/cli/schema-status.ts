@@ -9,7 +9,8 @@ import { migrate, postgresMigrationSql, readPostgresSchema } from "../adapters/p
 import { GATEHOUSE_TABLES, MIGRATIONS_TABLE, type MigrationResult, type SchemaState } from "../adapters/schema-migrations.js"
 import { isSQLiteUpToDate, migrateSQLite, readSQLiteSchema, sqliteMigrationSql } from "../adapters/sqlite-schema.js"
 import { SchemaAccessError } from "./schema-access-error.js"
-import { connectPostgres, maskedUrl, openSQLite, postgresQueryReason, scrubbed, sqliteReason } from "./schema-drivers.js"
+import { maskedUrl, scrubbed } from "./redaction.js"
+import { connectPostgres, openSQLite, postgresQueryReason, sqliteReason } from "./schema-drivers.js"
 
 export { SchemaAccessError } from "./schema-access-error.js"
 
