@@ -309,6 +309,14 @@ const BASELINE_TABLES = GATEHOUSE_TABLES
  * record ran on every start. It is idempotent and judges by what exists, so it is the baseline of
  * every database: a fresh one, one made by Auth.js's `@auth/pg-adapter`, and one made by an
  * earlier Gatehouse, for which running it again adds nothing and records it.
+ *
+ * @example
+ * ```ts
+ * import { POSTGRES_MIGRATION_STEPS } from "gatehouse-auth/adapters/postgres"
+ *
+ * // One file per step for a tool that runs migrations itself, named by the step's stable id.
+ * for (const step of POSTGRES_MIGRATION_STEPS) console.log(`${step.id}.sql: ${step.description}`)
+ * ```
  */
 export const POSTGRES_MIGRATION_STEPS: readonly SchemaMigration[] = [
   {

@@ -43,6 +43,14 @@ export interface SQLiteDatabase {
  *
  * Applied steps are recorded in the `gatehouse_migrations` table; `PRAGMA user_version` keeps
  * counting them as well (how releases before that table recorded them, and still read them).
+ *
+ * @example
+ * ```ts
+ * import { SQLITE_MIGRATION_STEPS } from "gatehouse-auth/adapters/sqlite"
+ *
+ * // One file per step for a tool that runs migrations itself, named by the step's stable id.
+ * for (const step of SQLITE_MIGRATION_STEPS) console.log(`${step.id}.sql: ${step.description}`)
+ * ```
  */
 export const SQLITE_MIGRATION_STEPS: readonly SchemaMigration[] = [
   {
