@@ -41,7 +41,7 @@ async function signInAndCountWarnings(adapter: Adapter) {
   const watched: Adapter = {
     ...adapter,
     missingMigrations: () => {
-      const answer = missingMigrations()
+      const answer = Promise.resolve(missingMigrations())
       checks.push(answer)
       return answer
     },
