@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import { idLiteral, MIGRATIONS_TABLE, schemaState, type MigrationResult, type SchemaMigration, type SchemaState } from "./schema-migrations.js"
+import { GATEHOUSE_TABLES, idLiteral, MIGRATIONS_TABLE, schemaState, type MigrationResult, type SchemaMigration, type SchemaState } from "./schema-migrations.js"
 
 export type { MigrationResult, SchemaMigration, SchemaState } from "./schema-migrations.js"
 
@@ -299,19 +299,7 @@ function isPool(db: PostgresQueryable | PostgresPool): db is PostgresPool {
 }
 
 /** The tables step 1 creates: a database holding all of them ran {@link postgresSchema} (a previous release's migrate). */
-const BASELINE_TABLES = [
-  "users",
-  "verification_token",
-  "rate_limits",
-  "session_versions",
-  "accounts",
-  "sessions",
-  "authenticators",
-  "session_details",
-  "session_authentication",
-  "two_factor",
-  "two_factor_recovery_codes",
-] as const
+const BASELINE_TABLES = GATEHOUSE_TABLES
 
 /**
  * Every migration, in order, each with its stable id; a new one is appended and never edits an
@@ -321,6 +309,14 @@ const BASELINE_TABLES = [
  * record ran on every start. It is idempotent and judges by what exists, so it is the baseline of
  * every database: a fresh one, one made by Auth.js's `@auth/pg-adapter`, and one made by an
  * earlier Gatehouse, for which running it again adds nothing and records it.
+ *
+ * @example
+ * ```ts
+ * import { POSTGRES_MIGRATION_STEPS } from "gatehouse-auth/adapters/postgres"
+ *
+ * // One file per step for a tool that runs migrations itself, named by the step's stable id.
+ * for (const step of POSTGRES_MIGRATION_STEPS) console.log(`${step.id}.sql: ${step.description}`)
+ * ```
  */
 export const POSTGRES_MIGRATION_STEPS: readonly SchemaMigration[] = [
   {

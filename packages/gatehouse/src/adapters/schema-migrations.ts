@@ -7,6 +7,24 @@
 /** The table recording the migrations applied to a database, one row per step. */
 export const MIGRATIONS_TABLE = "gatehouse_migrations"
 
+/**
+ * The tables Gatehouse's first migration creates, in either dialect: a database with none of them
+ * (and no {@link MIGRATIONS_TABLE}) has never seen Gatehouse's SQL adapters.
+ */
+export const GATEHOUSE_TABLES = [
+  "users",
+  "verification_token",
+  "rate_limits",
+  "session_versions",
+  "accounts",
+  "sessions",
+  "authenticators",
+  "session_details",
+  "session_authentication",
+  "two_factor",
+  "two_factor_recovery_codes",
+] as const
+
 /** One schema migration: a stable id (`0001_…`, never renamed), what it does, and its SQL. */
 export interface SchemaMigration {
   /** Stable and sortable: the number orders the steps, the words say what the step does. */

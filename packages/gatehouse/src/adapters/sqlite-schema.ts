@@ -43,6 +43,14 @@ export interface SQLiteDatabase {
  *
  * Applied steps are recorded in the `gatehouse_migrations` table; `PRAGMA user_version` keeps
  * counting them as well (how releases before that table recorded them, and still read them).
+ *
+ * @example
+ * ```ts
+ * import { SQLITE_MIGRATION_STEPS } from "gatehouse-auth/adapters/sqlite"
+ *
+ * // One file per step for a tool that runs migrations itself, named by the step's stable id.
+ * for (const step of SQLITE_MIGRATION_STEPS) console.log(`${step.id}.sql: ${step.description}`)
+ * ```
  */
 export const SQLITE_MIGRATION_STEPS: readonly SchemaMigration[] = [
   {
@@ -216,9 +224,11 @@ function userVersion(db: SQLiteDatabase): number {
 
 /**
  * Nothing to write: every step applied and recorded, and `PRAGMA user_version` counting them
- * (a tool or a person may have reset it; releases before the record read only that).
+ * (a tool or a person may have reset it; releases before the record read only that). What
+ * {@link migrateSQLite} and `migrate apply --sql` both judge by.
+ * @internal
  */
-function upToDate(db: SQLiteDatabase, state: SchemaState): boolean {
+export function isSQLiteUpToDate(db: SQLiteDatabase, state: SchemaState): boolean {
   return state.missing.length === 0 && state.unrecorded.length === 0 && userVersion(db) >= appliedPrefix(state)
 }
 
@@ -266,7 +276,7 @@ export function readSQLiteSchema(db: SQLiteDatabase): SchemaState {
 export function migrateSQLite(db: SQLiteDatabase): MigrationResult {
   const result: MigrationResult = { applied: [], recorded: [] }
   // Checked first without the write lock, so an up-to-date database (every start of an app) takes none.
-  if (upToDate(db, readSQLiteSchema(db))) return result
+  if (isSQLiteUpToDate(db, readSQLiteSchema(db))) return result
   for (;;) {
     db.exec("BEGIN IMMEDIATE")
     let next: SchemaMigration | undefined
@@ -298,8 +308,9 @@ export function migrateSQLite(db: SQLiteDatabase): MigrationResult {
 /**
  * The SQL that {@link migrateSQLite} would run, as one script for review or for another tool
  * (Drizzle Kit, Prisma Migrate, Flyway): the steps of `state.missing` (every step without a
- * state), each in its own transaction with its record and `PRAGMA user_version`, and the records
- * of `state.unrecorded`. Running it leaves the database as `migrate apply` would.
+ * state), each in its own transaction with its record, the records of `state.unrecorded`, and at
+ * the end, once, `PRAGMA user_version` counting every step (never lowered partway by a step
+ * that counts fewer). Running it leaves the database as `migrate apply` would.
  *
  * @example
  * ```ts
@@ -312,17 +323,19 @@ export function migrateSQLite(db: SQLiteDatabase): MigrationResult {
 export function sqliteMigrationSql(state?: SchemaState): string {
   const missing = state?.missing ?? SQLITE_MIGRATION_STEPS.map((step) => step.id)
   const unrecorded = state?.unrecorded ?? []
-  const applied = new Set(state?.applied ?? [])
   const parts = [`-- Gatehouse schema migrations for SQLite. Each step runs in its own transaction and is recorded\n-- in ${MIGRATIONS_TABLE}; PRAGMA user_version counts the steps for older releases.\n${RECORD_TABLE}\n`]
   if (unrecorded.length > 0) {
     parts.push(`-- Applied by a previous release (PRAGMA user_version), recorded now.\nBEGIN IMMEDIATE;\n${unrecorded.map(record).join("\n")}\nCOMMIT;\n`)
   }
   for (const step of SQLITE_MIGRATION_STEPS) {
     if (!missing.includes(step.id)) continue
-    applied.add(step.id)
-    const prefix = SQLITE_MIGRATION_STEPS.findIndex((other) => !applied.has(other.id))
-    const version = prefix === -1 ? SQLITE_MIGRATION_STEPS.length : prefix
-    parts.push(`-- ${step.id}: ${step.description}\nBEGIN IMMEDIATE;\n${step.sql.trim()}\n${record(step.id)}\nPRAGMA user_version = ${version};\nCOMMIT;\n`)
+    parts.push(`-- ${step.id}: ${step.description}\nBEGIN IMMEDIATE;\n${step.sql.trim()}\n${record(step.id)}\nCOMMIT;\n`)
+  }
+  // Once, at the end: every step is applied by then. A file a newer release migrated counts more
+  // steps than this version knows, and is left alone.
+  const known = new Set(SQLITE_MIGRATION_STEPS.map((step) => step.id))
+  if (!(state?.applied ?? []).some((id) => !known.has(id))) {
+    parts.push(`-- Every step applied: counted for releases that read only PRAGMA user_version.\nPRAGMA user_version = ${SQLITE_MIGRATION_STEPS.length};\n`)
   }
   return parts.join("\n")
 }

@@ -15,6 +15,7 @@ import { checkProviders } from "./doctor-providers.js"
 import { checkSecret } from "./doctor-secret.js"
 import { checkStore, STORE_VARIABLE } from "./doctor-store.js"
 import { checkUrl } from "./doctor-url.js"
+import { masked, urlSecrets } from "./redaction.js"
 
 /** The command word. */
 export const DOCTOR_COMMAND = "doctor"
@@ -34,7 +35,8 @@ Checks:
              the auth routes' URL and base path, the cookies' __Secure-/__Host- prefixes
   providers  AUTH_<PROVIDER>_ID / _SECRET / _ISSUER / _KEY: an id without its secret
   database   the schema against what this version needs (as "migrate status"), from
-             --url, --file or DATABASE_URL; skipped when none is given
+             --url, --file or DATABASE_URL; skipped when none is given; only a warning
+             when DATABASE_URL's database has no Gatehouse table (another adapter's)
   store      ${STORE_VARIABLE}: the Redis server answers PING; skipped when unset
   node       this Node.js against gatehouse-auth's "engines"
 
@@ -62,10 +64,10 @@ export async function doctorCommand(args: CliArguments, io: CliIO): Promise<numb
   const [database, store] = await Promise.all([checkDatabase(env, { url: args.url, file: args.file, cwd: io.cwd }), checkStore(env)])
   findings.push(...database, ...store, ...checkNode(process.versions.node, enginesNode()))
 
-  const masked = findings.map((finding) => ({ ...finding, message: mask(finding.message, sensitiveValues(env, args.url)) }))
-  const ok = !masked.some((finding) => finding.level === "error")
-  if (args.json) io.stdout(`${JSON.stringify({ ok, findings: masked }, null, 2)}\n`)
-  else io.stdout(report(masked))
+  const shown = findings.map((finding) => ({ ...finding, message: masked(finding.message, sensitiveValues(env, args.url)) }))
+  const ok = !shown.some((finding) => finding.level === "error")
+  if (args.json) io.stdout(`${JSON.stringify({ ok, findings: shown }, null, 2)}\n`)
+  else io.stdout(report(shown))
   return ok ? 0 : 1
 }
 
@@ -89,25 +91,11 @@ function sensitiveValues(env: DoctorEnv, url: string | undefined): string[] {
   const values: string[] = []
   for (const [name, value] of Object.entries(env.env)) {
     if (/SECRET|PASSWORD|PASSWD|TOKEN|KEY/i.test(name)) values.push(value)
-    values.push(...urlPassword(value))
+    if (value.includes("://")) values.push(...urlSecrets(value))
   }
-  if (url !== undefined) values.push(...urlPassword(url))
+  if (url !== undefined) values.push(...urlSecrets(url))
   // Short values would mask ordinary words; the longest first, so a secret containing another is masked whole.
   return [...new Set(values)].filter((value) => value.length >= 6).sort((a, b) => b.length - a.length)
-}
-
-function urlPassword(value: string): string[] {
-  if (!value.includes("://")) return []
-  try {
-    const password = new URL(value).password
-    return password === "" ? [] : [password, decodeURIComponent(password)]
-  } catch {
-    return []
-  }
-}
-
-function mask(message: string, values: readonly string[]): string {
-  return values.reduce((text, value) => text.split(value).join("***"), message)
 }
 
 function usageError(io: CliIO, message: string): number {

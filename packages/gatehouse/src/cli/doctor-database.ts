@@ -6,7 +6,8 @@
  * @module
  */
 import { isSet, named, type DoctorEnv, type Finding } from "./doctor-findings.js"
-import { readSchemaStatus, SchemaAccessError, schemaTarget, type SchemaStatus, type SchemaTarget } from "./schema-status.js"
+import { firstLine } from "./redaction.js"
+import { readSchemaStatus, schemaTarget, type SchemaStatus, type SchemaTarget } from "./schema-status.js"
 
 const CHECK = "database"
 
@@ -33,17 +34,31 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
     // Resolved here, so the file is the one in the app's folder whatever the process's directory.
     target = schemaTarget({ url: options.url, file: options.file }, env.env, options.cwd)
   } catch (error) {
-    return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${reason(error)}` }]
+    return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${firstLine(error)}` }]
   }
   if (target === undefined) return [skipped]
   let status: SchemaStatus
   try {
-    status = await withTimeout(readSchemaStatus(target), DATABASE_TIMEOUT_MS)
+    status = await readSchemaStatus(target, DATABASE_TIMEOUT_MS)
   } catch (error) {
-    return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from ?? "the environment"}: ${reason(error)}` }]
+    return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from ?? "the environment"}: ${firstLine(error)}` }]
+  }
+  const findings = prismaSchemaWarning(target, from)
+  if (status.missing.length > 0 && !status.gatehouseTables && options.url === undefined && options.file === undefined) {
+    // DATABASE_URL is often the app's own database, or one another adapter (Prisma's, Drizzle's)
+    // keeps under its own table names: nothing says Gatehouse's SQL adapter uses it.
+    return [
+      ...findings,
+      {
+        check: CHECK,
+        level: "warn",
+        message: `${status.location} has no Gatehouse tables; if your adapter is not Gatehouse's SQL adapter, ignore this, else run \`${applyCommand(options)}\``,
+      },
+    ]
   }
   if (status.missing.length > 0) {
     return [
+      ...findings,
       {
         check: CHECK,
         level: "error",
@@ -51,7 +66,29 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
       },
     ]
   }
-  return [{ check: CHECK, level: "ok", message: `${status.location} has the schema this version needs (${status.applied.length} migration${status.applied.length === 1 ? "" : "s"} applied)` }]
+  return [...findings, { check: CHECK, level: "ok", message: `${status.location} has the schema this version needs (${status.applied.length} migration${status.applied.length === 1 ? "" : "s"} applied)` }]
+}
+
+/**
+ * A warning for Prisma's `?schema=` parameter: the `pg` driver ignores it, so the check read the
+ * tables on the server's default `search_path`, which may not be the ones the app uses.
+ */
+function prismaSchemaWarning(target: SchemaTarget, from: string): Finding[] {
+  if (target.kind !== "postgres") return []
+  let schema: string | null
+  try {
+    schema = new URL(target.url).searchParams.get("schema")
+  } catch {
+    return []
+  }
+  if (schema === null) return []
+  return [
+    {
+      check: CHECK,
+      level: "warn",
+      message: `${from} has a schema= parameter (Prisma's), which the PostgreSQL driver ignores: this check read the default search_path; to check that schema, pass --url with options=-csearch_path%3D<schema> instead`,
+    },
+  ]
 }
 
 /** The command that applies the missing steps to the database checked; never with the URL, which may hold a password. */
@@ -59,23 +96,4 @@ function applyCommand(options: DatabaseOptions): string {
   const command = "npx gatehouse-auth migrate apply"
   if (options.file !== undefined) return `${command} --file ${/^[\w./-]+$/.test(options.file) ? options.file : JSON.stringify(options.file)}`
   return options.url !== undefined ? `${command} --url <url>` : command
-}
-
-/** The promise's outcome, or a rejection after `ms`; the timer never keeps the process alive. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SchemaAccessError(`no answer within ${ms / 1000} s`)), ms)
-    timer.unref?.()
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-/**
- * One line: a SchemaAccessError's message is written for people (without the password); any other
- * error's first line, since a driver's message may run on.
- */
-function reason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.split("\n")[0]!
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { isSet, named, type DoctorEnv, type Finding } from "./doctor-findings.js"
+import { firstLine } from "./redaction.js"
 import { pingRedis, RedisPingError, redisEndpoint, redisLocation, type RedisEndpoint } from "./redis-ping.js"
 
 const CHECK = "store"
@@ -38,5 +39,5 @@ export async function checkStore(env: DoctorEnv): Promise<Finding[]> {
 }
 
 function message(error: unknown): string {
-  return error instanceof RedisPingError ? error.message : (error instanceof Error ? error.message : String(error)).split("\n")[0]!
+  return error instanceof RedisPingError ? error.message : firstLine(error)
 }

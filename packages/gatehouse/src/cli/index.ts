@@ -20,3 +20,7 @@ try {
   process.stderr.write(`gatehouse: ${error instanceof Error ? error.message : String(error)}\n`)
   process.exitCode = 1
 }
+
+// Every connection a command opens is closed or cut off by its own deadline; should one still hold
+// the event loop (a bug), the command has answered, so the process ends rather than hanging a deploy.
+setTimeout(() => process.exit(), 5_000).unref()

@@ -10,8 +10,8 @@ import { SQLITE_MIGRATION_STEPS, sqliteMigrationSql } from "../adapters/sqlite-s
 import { appEnv } from "./app-env.js"
 import type { CliArguments } from "./arguments.js"
 import { displayPath, type CliIO } from "./cli-io.js"
+import { firstLine } from "./redaction.js"
 import { SchemaAccessError } from "./schema-access-error.js"
-import { firstLine } from "./schema-drivers.js"
 import { openSchemaDatabase, schemaTarget, targetLocation, type SchemaDatabase, type SchemaTarget } from "./schema-status.js"
 
 /** The command word. */
@@ -31,6 +31,9 @@ migrations recorded in the database's gatehouse_migrations table (SQLite, Postgr
   apply --sql     Print the SQL that apply would run on this database; change nothing.
   --sql postgres  Print every migration for PostgreSQL (or sqlite), without a database,
                   for tools that run migrations themselves (Flyway, Prisma Migrate, Drizzle Kit).
+                  The script manages its own transactions (BEGIN/COMMIT per step; BEGIN
+                  IMMEDIATE on SQLite): run it outside the tool's transaction (Flyway:
+                  executeInTransaction=false).
 
 Options:
   --url <url>     The database: postgres://user:password@host:5432/name, or file:<path> for
@@ -151,8 +154,20 @@ function summary(state: SchemaState, total: number): string {
   return `Up to date: ${known} of ${total} migrations applied.${unrecorded}\n`
 }
 
+/** After this long, `apply` says it is still at work: another instance may hold the lock. */
+const APPLY_NOTICE_MS = 10_000
+
 async function apply(db: SchemaDatabase, io: CliIO): Promise<number> {
-  const result = await db.apply()
+  const notice = setTimeout(() => {
+    io.stderr(`gatehouse: still applying after ${APPLY_NOTICE_MS / 1000} s: waiting for another instance's migration lock, or a long step\n`)
+  }, APPLY_NOTICE_MS)
+  notice.unref?.()
+  let result: Awaited<ReturnType<SchemaDatabase["apply"]>>
+  try {
+    result = await db.apply()
+  } finally {
+    clearTimeout(notice)
+  }
   const steps = stepsOf(db.target)
   let text = heading(db.target, io)
   for (const id of result.recorded) text += `Recorded ${id} (applied by a previous release)\n`
@@ -167,7 +182,7 @@ async function apply(db: SchemaDatabase, io: CliIO): Promise<number> {
 
 async function printSql(db: SchemaDatabase, io: CliIO): Promise<number> {
   const state = await db.read()
-  if (state.missing.length === 0 && state.unrecorded.length === 0) {
+  if (db.upToDate(state)) {
     io.stdout(`-- ${targetLocation(db.target)} is up to date: nothing to apply.\n`)
     return 0
   }

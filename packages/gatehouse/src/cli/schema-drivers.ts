@@ -7,6 +7,7 @@
 import { statSync } from "node:fs"
 import type { PostgresQueryable } from "../adapters/postgres-schema.js"
 import type { SQLiteDatabase } from "../adapters/sqlite-schema.js"
+import { firstLine, maskedUrl, scrubbed } from "./redaction.js"
 import { SchemaAccessError } from "./schema-access-error.js"
 
 /** A connected PostgreSQL client, as the schema functions use it. */
@@ -19,17 +20,41 @@ export interface SQLiteConnection extends SQLiteDatabase {
   close(): void
 }
 
+interface PgClientConfig {
+  connectionString: string
+  connectionTimeoutMillis: number
+  query_timeout?: number
+  options?: string
+}
+
+interface PgClient extends PostgresConnection {
+  connect(): Promise<void>
+  on(event: "error", listener: (error: unknown) => void): unknown
+  /** pg's connection; its socket is what a close that gets no answer destroys. */
+  connection?: { stream?: { destroy(): void } }
+}
+
 interface PgModule {
-  Client: new (config: { connectionString: string; connectionTimeoutMillis: number }) => PostgresConnection & {
-    connect(): Promise<void>
-    on(event: "error", listener: (error: unknown) => void): unknown
-  }
+  Client: new (config: PgClientConfig) => PgClient
 }
 
 type BetterSqlite3 = new (file: string, options: { readonly: boolean; fileMustExist: boolean; timeout: number }) => SQLiteConnection
 
 /** How long a connection attempt may take before the command gives up, naming the host. */
 const CONNECT_TIMEOUT_MS = 10_000
+
+/**
+ * How long one query of a read (`migrate status`, `--sql`, `doctor`) may go unanswered. A server
+ * that completes the handshake and then never answers (a pooler with no free connection, a lock)
+ * would otherwise hang the command.
+ */
+export const QUERY_TIMEOUT_MS = 10_000
+
+/** The same limits on the server's side, so it stops a statement the command has given up on. */
+const READ_SESSION_OPTIONS = "-c statement_timeout=10000 -c lock_timeout=5000"
+
+/** How long a goodbye may take before the socket is destroyed. */
+const CLOSE_TIMEOUT_MS = 2_000
 
 /**
  * `import(name)`, or a {@link SchemaAccessError} saying how to install it when it is not installed.
@@ -47,56 +72,63 @@ export async function importDriver(name: string, what: string): Promise<unknown>
   }
 }
 
-/** The URL as it may be shown: the password replaced by `***`, no query (which may carry one too). */
-export function maskedUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = "***"
-    parsed.search = ""
-    parsed.hash = ""
-    return parsed.href
-  } catch {
-    return "the database URL"
-  }
-}
-
-/** Every spelling of the URL's password, for scrubbing it out of a driver's message. */
-function secretsOf(url: string): string[] {
-  try {
-    const parsed = new URL(url)
-    const found = [parsed.password, decodeURIComponent(parsed.password), ...[...parsed.searchParams].filter(([key]) => /pass/i.test(key)).map(([, value]) => value)]
-    return found.filter((value) => value.length > 0)
-  } catch {
-    return []
-  }
-}
-
-/** `text` with every spelling of the URL's password replaced by `***`. */
-export function scrubbed(text: string, url: string): string {
-  let result = text
-  for (const secret of secretsOf(url)) result = result.split(secret).join("***")
-  return result
-}
-
-/** Connects to PostgreSQL at `url`, or throws a {@link SchemaAccessError} in one line. */
-export async function connectPostgres(url: string): Promise<PostgresConnection> {
+/**
+ * Connects to PostgreSQL at `url`, or throws a {@link SchemaAccessError} in one line. A `read`
+ * connection has {@link QUERY_TIMEOUT_MS} per query and the server's statement and lock timeouts;
+ * one that applies migrations has neither (a step may take long, or wait its turn for the lock).
+ * The connection's `end()` never hangs: a server that does not answer the goodbye is cut off.
+ */
+export async function connectPostgres(url: string, use: "read" | "apply" = "read"): Promise<PostgresConnection> {
   const { default: pg } = (await importDriver("pg", "PostgreSQL")) as { default: PgModule }
   const location = maskedUrl(url)
-  let client: InstanceType<PgModule["Client"]>
+  const limits = use === "read" ? { query_timeout: QUERY_TIMEOUT_MS, options: READ_SESSION_OPTIONS } : {}
   try {
-    client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+    return await connectClient(pg, { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...limits })
   } catch (error) {
-    throw new SchemaAccessError(`cannot use ${location}: ${scrubbed(firstLine(error), url)}`)
+    // PgBouncer refuses startup parameters it does not track; the client's own timeout still holds.
+    if (limits.options === undefined || !/unsupported startup parameter/i.test(firstLine(error))) throw failedConnect(error, url, location)
   }
+  try {
+    return await connectClient(pg, { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, query_timeout: QUERY_TIMEOUT_MS })
+  } catch (error) {
+    throw failedConnect(error, url, location)
+  }
+}
+
+async function connectClient(pg: PgModule, config: PgClientConfig): Promise<PostgresConnection> {
+  const client = new pg.Client(config)
   // A connection dropped while the command runs is reported by the query that fails, not as a crash.
   client.on("error", () => {})
+  const end = () => boundedEnd(client)
   try {
     await client.connect()
   } catch (error) {
-    await client.end().catch(() => {})
-    throw new SchemaAccessError(`cannot connect to ${location}: ${scrubbed(postgresReason(error), url)}`)
+    await end()
+    throw error
   }
-  return client
+  return { query: (text, values) => client.query(text, values), end }
+}
+
+/** `client.end()`, or the socket destroyed when the server does not see it off within {@link CLOSE_TIMEOUT_MS}. */
+async function boundedEnd(client: PgClient): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), CLOSE_TIMEOUT_MS)
+  })
+  const outcome = await Promise.race([client.end().then(() => "ended" as const, () => "late" as const), late])
+  clearTimeout(timer)
+  if (outcome === "late") client.connection?.stream?.destroy()
+}
+
+function failedConnect(error: unknown, url: string, location: string): SchemaAccessError {
+  if (error instanceof SchemaAccessError) return error
+  return new SchemaAccessError(`cannot connect to ${location}: ${scrubbed(postgresReason(error), url)}`)
+}
+
+/** A failed query's reason: pg's "Query read timeout" in words. */
+export function postgresQueryReason(error: unknown): string {
+  const message = firstLine(error)
+  return message === "Query read timeout" ? `no answer within ${QUERY_TIMEOUT_MS / 1000} s (the query timed out)` : message
 }
 
 /** Why a connection failed, in words: the cause for network errors, the server's message otherwise. */
@@ -158,10 +190,4 @@ export function sqliteReason(error: unknown): string {
     if (code.startsWith("SQLITE_CANTOPEN")) return "the file cannot be opened"
   }
   return firstLine(error)
-}
-
-/** An error's message, first line only: a driver's message may go on with a stack or context. */
-export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.split("\n")[0]!.trim() || (error instanceof Error ? error.name : "unknown error")
 }

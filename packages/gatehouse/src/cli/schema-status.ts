@@ -6,10 +6,11 @@
 import { isAbsolute, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { migrate, postgresMigrationSql, readPostgresSchema } from "../adapters/postgres-schema.js"
-import type { MigrationResult, SchemaState } from "../adapters/schema-migrations.js"
-import { migrateSQLite, readSQLiteSchema, sqliteMigrationSql } from "../adapters/sqlite-schema.js"
+import { GATEHOUSE_TABLES, MIGRATIONS_TABLE, type MigrationResult, type SchemaState } from "../adapters/schema-migrations.js"
+import { isSQLiteUpToDate, migrateSQLite, readSQLiteSchema, sqliteMigrationSql } from "../adapters/sqlite-schema.js"
 import { SchemaAccessError } from "./schema-access-error.js"
-import { connectPostgres, firstLine, maskedUrl, openSQLite, scrubbed, sqliteReason } from "./schema-drivers.js"
+import { maskedUrl, scrubbed } from "./redaction.js"
+import { connectPostgres, openSQLite, postgresQueryReason, sqliteReason } from "./schema-drivers.js"
 
 export { SchemaAccessError } from "./schema-access-error.js"
 
@@ -29,6 +30,12 @@ export interface SchemaStatus {
    * `gatehouse_migrations` table); `migrate apply` records them. Not a problem by itself.
    */
   unrecorded: string[]
+  /**
+   * Whether the database has `gatehouse_migrations` or any table Gatehouse's first migration
+   * creates; `false` for a database no Gatehouse SQL adapter has used (an app's own data, one
+   * managed by Prisma or Drizzle under other names).
+   */
+  gatehouseTables: boolean
 }
 
 /**
@@ -87,8 +94,12 @@ export interface SchemaDatabase {
   readonly target: SchemaTarget
   /** What the database has and lacks. */
   read(): Promise<SchemaState>
+  /** Whether it has `gatehouse_migrations` or any table Gatehouse's first migration creates. */
+  hasGatehouseTables(): Promise<boolean>
   /** Applies what it lacks (each step in its own transaction, under the dialect's lock). */
   apply(): Promise<MigrationResult>
+  /** Whether `apply` would write nothing, `state` being what {@link SchemaDatabase.read} returned. */
+  upToDate(state: SchemaState): boolean
   /** The SQL `apply` would run for `state`. */
   sql(state: SchemaState): string
   close(): Promise<void>
@@ -101,14 +112,21 @@ export interface SchemaDatabase {
  */
 export async function openSchemaDatabase(target: SchemaTarget, write: boolean): Promise<SchemaDatabase> {
   if (target.kind === "postgres") {
-    const client = await connectPostgres(target.url)
+    const client = await connectPostgres(target.url, write ? "apply" : "read")
     const failed = (doing: string) => (error: unknown): never => {
-      throw new SchemaAccessError(`${doing} ${maskedUrl(target.url)} failed: ${scrubbed(firstLine(error), target.url)}`)
+      throw new SchemaAccessError(`${doing} ${maskedUrl(target.url)} failed: ${scrubbed(postgresQueryReason(error), target.url)}`)
     }
     return {
       target,
       read: () => readPostgresSchema(client).catch(failed("reading the migrations of")),
+      hasGatehouseTables: async () => {
+        const { rows } = await client
+          .query("SELECT EXISTS (SELECT 1 FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL) AS found", [[MIGRATIONS_TABLE, ...GATEHOUSE_TABLES]])
+          .catch(failed("reading the tables of"))
+        return rows[0]?.found === true
+      },
       apply: () => migrate(client).catch(failed("migrating")),
+      upToDate: (state) => state.missing.length === 0 && state.unrecorded.length === 0,
       sql: (state) => postgresMigrationSql(state),
       close: () => client.end().catch(() => {}),
     }
@@ -133,21 +151,57 @@ export async function openSchemaDatabase(target: SchemaTarget, write: boolean): 
         return failed("migrating", error)
       }
     },
+    hasGatehouseTables: async () => {
+      try {
+        const names = [MIGRATIONS_TABLE, ...GATEHOUSE_TABLES]
+        const row = db.prepare(`SELECT count(*) AS found FROM sqlite_master WHERE type = 'table' AND name IN (${names.map(() => "?").join(", ")})`).get(...names) as { found: number }
+        return Number(row.found) > 0
+      } catch (error) {
+        return failed("reading the tables of", error)
+      }
+    },
+    upToDate: (state) => isSQLiteUpToDate(db, state),
     sql: (state) => sqliteMigrationSql(state),
     close: async () => db.close(),
   }
 }
 
+/** How long {@link readSchemaStatus} may take, connecting included, before it gives up. */
+export const SCHEMA_READ_TIMEOUT_MS = 15_000
+
 /**
- * Reads the migrations a database has applied, changing nothing.
- * @throws {@link SchemaAccessError} when it cannot be reached or read.
+ * Reads the migrations a database has applied, changing nothing. It owns its deadline: after
+ * `timeoutMs` it rejects, naming the timeout, and closes the connection (cutting it off when the
+ * server does not answer), so nothing is left holding the process open.
+ * @throws {@link SchemaAccessError} when it cannot be reached or read in time.
  */
-export async function readSchemaStatus(target: SchemaTarget): Promise<SchemaStatus> {
-  const db = await openSchemaDatabase(target, false)
+export async function readSchemaStatus(target: SchemaTarget, timeoutMs: number = SCHEMA_READ_TIMEOUT_MS): Promise<SchemaStatus> {
+  let expired = false
+  let opened: SchemaDatabase | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true
+      void opened?.close()
+      reject(new SchemaAccessError(`${targetLocation(target)} did not answer within ${timeoutMs / 1000} s (a connection pooler without a free connection, or a lock?)`))
+    }, timeoutMs)
+  })
+  const read = (async () => {
+    const db = await openSchemaDatabase(target, false)
+    opened = db
+    try {
+      if (expired) throw new SchemaAccessError("expired")
+      const state = await db.read()
+      return { location: targetLocation(target), ...state, gatehouseTables: await db.hasGatehouseTables() }
+    } finally {
+      await db.close()
+    }
+  })()
+  // The loser's outcome is dropped: after the deadline, a late failure is no longer news.
+  read.catch(() => {})
   try {
-    const state = await db.read()
-    return { location: targetLocation(target), ...state }
+    return await Promise.race([read, deadline])
   } finally {
-    await db.close()
+    clearTimeout(timer)
   }
 }

@@ -32,15 +32,31 @@ function previousReleaseFile(name: string, steps: number): string {
 /**
  * Signs ada in (credentials, JWT sessions beside the adapter) and reads her session; `warnings()`
  * lists the schema-outdated lines logged. The check is not waited for by any request, so callers
- * poll for the line rather than expect it at once.
+ * poll for the line rather than expect it at once. `checks` holds every answer of
+ * `missingMigrations` the check asked for, and `settled()` waits until each has been logged (or not).
  */
 async function signInAndCountWarnings(adapter: Adapter) {
   const { logger, lines } = recordingLogger()
-  const client = new Client(credentialsConfig({ adapter, logger, session: { strategy: "jwt" } }))
+  const checks: Promise<unknown>[] = []
+  const missingMigrations = adapter.missingMigrations!.bind(adapter)
+  const watched: Adapter = {
+    ...adapter,
+    missingMigrations: () => {
+      const answer = Promise.resolve(missingMigrations())
+      checks.push(answer)
+      return answer
+    },
+  }
+  const client = new Client(credentialsConfig({ adapter: watched, logger, session: { strategy: "jwt" } }))
   const signIn = await client.signIn()
   const session = await client.session()
   const warnings = () => lines.filter((line) => line.code === "schema-outdated")
-  return { signIn, session, warnings, lines, client }
+  // After the answers, the check's own handler runs within the same turn; a macrotask comes after it.
+  const settled = async () => {
+    await Promise.allSettled(checks)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  return { signIn, session, warnings, lines, client, checks, settled }
 }
 
 describe("the adapters' schema check", () => {
@@ -49,7 +65,7 @@ describe("the adapters' schema check", () => {
     const adapter = SQLiteAdapter(new Database(file, { readonly: true }))
     expect(await adapter.missingMigrations()).toEqual(["0004_session_details", "0005_two_factor"])
 
-    const { signIn, session, warnings, client } = await signInAndCountWarnings(adapter)
+    const { signIn, session, warnings, client, checks, settled } = await signInAndCountWarnings(adapter)
     expect(signIn.status).toBe(302)
     expect(signIn.headers.get("location")).toBe("https://app.test")
     expect(session).toMatchObject({ user: { email: "ada@app.test" } })
@@ -62,7 +78,8 @@ describe("the adapters' schema check", () => {
     // Once per adapter: more requests log nothing more.
     await client.session()
     await client.session()
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(checks).toHaveLength(1)
+    await settled()
     expect(warnings()).toHaveLength(1)
   })
 
@@ -70,9 +87,10 @@ describe("the adapters' schema check", () => {
     const file = previousReleaseFile("previous-full.db", SQLITE_MIGRATIONS.length)
     const adapter = SQLiteAdapter(new Database(file, { readonly: true }))
     expect(await adapter.missingMigrations()).toEqual([])
-    const { session, lines } = await signInAndCountWarnings(adapter)
+    const { session, lines, checks, settled } = await signInAndCountWarnings(adapter)
     expect(session).toMatchObject({ user: { email: "ada@app.test" } })
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(checks).toHaveLength(1)
+    await settled()
     expect(lines.filter((line) => line.code === "schema-outdated")).toEqual([])
   })
 
@@ -126,13 +144,14 @@ describe("the adapters' schema check", () => {
       const adapter = PostgresAdapter(pool)
       expect(await adapter.missingMigrations()).toEqual(["0001_gatehouse_schema"])
 
-      const { signIn, session, warnings, client } = await signInAndCountWarnings(adapter)
+      const { signIn, session, warnings, client, checks, settled } = await signInAndCountWarnings(adapter)
       expect(signIn.status).toBe(302)
       expect(session).toMatchObject({ user: { email: "ada@app.test" } })
       await expect.poll(() => warnings().length).toBe(1)
       expect(String(warnings()[0]?.message[0])).toContain("npx gatehouse-auth migrate apply")
       await client.session()
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(checks).toHaveLength(1)
+      await settled()
       expect(warnings()).toHaveLength(1)
 
       await migrate(pool)
@@ -140,7 +159,8 @@ describe("the adapters' schema check", () => {
       expect(await fresh.missingMigrations()).toEqual([])
       const after = await signInAndCountWarnings(fresh)
       expect(after.session).toMatchObject({ user: { email: "ada@app.test" } })
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(after.checks).toHaveLength(1)
+      await after.settled()
       expect(after.warnings()).toEqual([])
     })
   })

@@ -47,6 +47,19 @@ describe("gatehouse doctor: the database schema", () => {
       expect(after.code).toBe(0)
     })
 
+    it("only warns when DATABASE_URL names a file without Gatehouse tables, and is a problem once one is there", async () => {
+      const db = new Database(join(app.dir, "data.db"))
+      db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY)")
+      const bare = await doctorJson(app.dir, { AUTH_SECRET: secret, DATABASE_URL: "file:./data.db" })
+      expect(bare.of("database")).toEqual([expect.objectContaining({ level: "warn", message: expect.stringMatching(/has no Gatehouse tables; if your adapter is not Gatehouse's SQL adapter, ignore this/) })])
+      expect(bare.code).toBe(0)
+      db.exec("CREATE TABLE users (id TEXT PRIMARY KEY)")
+      db.close()
+      const partial = await doctorJson(app.dir, { AUTH_SECRET: secret, DATABASE_URL: "file:./data.db" })
+      expect(partial.of("database")).toEqual([expect.objectContaining({ level: "error", message: expect.stringMatching(missing("npx gatehouse-auth migrate apply")) })])
+      expect(partial.code).toBe(1)
+    })
+
     it("is a problem when the file is not a database", async () => {
       writeFileSync(join(app.dir, "notes.txt"), "not a database, just text that is long enough to fill a page header ".repeat(20))
       const { code, of } = await doctorJson(app.dir, { AUTH_SECRET: secret }, "--file", "notes.txt")
@@ -73,6 +86,9 @@ describe("gatehouse doctor: the database schema", () => {
 
     it("is a problem before migrate apply and ok after it, reading DATABASE_URL from .env; the password never shows", async () => {
       writeEnvFiles(app.dir, { ".env": `DATABASE_URL=${url}\n` })
+      // Without any Gatehouse table, DATABASE_URL may be another adapter's database: a warning (below).
+      // Auth.js's pg-adapter made this one: Gatehouse's adapter uses it, and it lacks the migrations.
+      await adminQuery(url, `CREATE TABLE verification_token (identifier TEXT NOT NULL, expires TIMESTAMPTZ NOT NULL, token TEXT NOT NULL, PRIMARY KEY (identifier, token))`)
       const before = await doctorJson(app.dir, { AUTH_SECRET: secret })
       expect(before.code).toBe(1)
       expect(before.of("database")).toEqual([expect.objectContaining({ level: "error", message: expect.stringMatching(missing("npx gatehouse-auth migrate apply")) })])
@@ -90,6 +106,38 @@ describe("gatehouse doctor: the database schema", () => {
       const closed = await freePort()
       const overridden = await doctorJson(app.dir, { AUTH_SECRET: secret }, "--url", `postgres://postgres@127.0.0.1:${closed}/postgres`)
       expect(overridden.of("database")[0]!.level).toBe("error")
+    })
+
+    it("only warns when DATABASE_URL names a database without any Gatehouse table (another adapter's, the app's own); --url to it is a problem", async () => {
+      const bare = randomSchemaName()
+      await adminQuery(postgresUrl(), `CREATE DATABASE ${bare}`)
+      try {
+        const parsed = new URL(url)
+        parsed.pathname = `/${bare}`
+        await adminQuery(parsed.href, `CREATE TABLE "User" (id TEXT PRIMARY KEY)`)
+        const fromEnv = await doctorJson(app.dir, { AUTH_SECRET: secret, DATABASE_URL: parsed.href })
+        expect(fromEnv.of("database")).toEqual([
+          expect.objectContaining({ level: "warn", message: expect.stringMatching(/has no Gatehouse tables; if your adapter is not Gatehouse's SQL adapter, ignore this, else run `npx gatehouse-auth migrate apply`$/) }),
+        ])
+        expect(fromEnv.code).toBe(0)
+        const byUrl = await doctorJson(app.dir, { AUTH_SECRET: secret }, "--url", parsed.href)
+        expect(byUrl.of("database")).toEqual([expect.objectContaining({ level: "error", message: expect.stringMatching(missing("npx gatehouse-auth migrate apply --url <url>")) })])
+        expect(byUrl.code).toBe(1)
+      } finally {
+        await adminQuery(postgresUrl(), `DROP DATABASE IF EXISTS ${bare} WITH (FORCE)`)
+      }
+    })
+
+    it("warns that Prisma's schema= parameter is not what the check read", async () => {
+      await migrateApply({}, "--url", url)
+      const prisma = new URL(url)
+      prisma.searchParams.set("schema", "auth")
+      const { code, of } = await doctorJson(app.dir, { AUTH_SECRET: secret, DATABASE_URL: prisma.href })
+      expect(of("database")).toEqual([
+        expect.objectContaining({ level: "warn", message: expect.stringMatching(/^DATABASE_URL \(from the environment\) has a schema= parameter \(Prisma's\), which the PostgreSQL driver ignores/) }),
+        expect.objectContaining({ level: "ok" }),
+      ])
+      expect(code).toBe(0)
     })
 
     it("is a problem, with the one-line reason, when the server is unreachable", async () => {

@@ -31,12 +31,12 @@ describe("gatehouse doctor: the shared store (REDIS_URL)", () => {
     expect(of("store")).toEqual([{ check: "store", level: "ok", message: `REDIS_URL (from the environment): redis://127.0.0.1:${port} answers` }])
   })
 
-  it("is a problem when nothing listens on the port: connection refused, at once", async () => {
+  it("is a problem when nothing listens on the port: connection refused", async () => {
     const port = await freePort()
     const { code, of } = await doctorJson(app.dir, { AUTH_SECRET: secret, REDIS_URL: `redis://127.0.0.1:${port}` })
     expect(code).toBe(1)
     expect(of("store")).toEqual([{ check: "store", level: "error", message: `REDIS_URL (from the environment): redis://127.0.0.1:${port} is unreachable: connection refused` }])
-  }, 5_000)
+  })
 
   it("is a problem when REDIS_URL is not a redis:// or rediss:// URL", async () => {
     const { code, of } = await doctorJson(app.dir, { AUTH_SECRET: secret, REDIS_URL: "https://kv.example.com" })

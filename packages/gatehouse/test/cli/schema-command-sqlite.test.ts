@@ -228,6 +228,43 @@ describe("gatehouse migrate --sql (SQLite)", () => {
   })
 })
 
+describe("gatehouse migrate --sql and PRAGMA user_version (SQLite)", () => {
+  it("sets user_version once, after every step, so a previous release's file is never counted lower partway", async () => {
+    const { stdout } = await run(["migrate", "--sql", "sqlite"])
+    const pragmas = [...stdout.matchAll(/PRAGMA user_version = (\d+);/g)]
+    expect(pragmas.map((match) => Number(match[1]))).toEqual([SQLITE_SCHEMA_VERSION])
+    expect(stdout.indexOf("PRAGMA user_version =")).toBeGreaterThan(stdout.lastIndexOf("COMMIT;"))
+    // Run step by step on a previous release's file: no step leaves it counting fewer than it did.
+    const file = previousRelease(SQLITE_SCHEMA_VERSION)
+    const db = new Database(file)
+    try {
+      for (const statement of stdout.split(/\n(?=-- )/)) {
+        db.exec(statement)
+        expect(db.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION)
+      }
+    } finally {
+      db.close()
+    }
+  })
+
+  it("prints the user_version apply would restore, not 'up to date', when only user_version lags behind", async () => {
+    const file = previousRelease(0)
+    expect((await run(["migrate", "apply", "--file", "auth.db"])).code).toBe(0)
+    const db = new Database(file)
+    db.pragma("user_version = 0")
+    db.close()
+    const { code, stdout } = await run(["migrate", "apply", "--sql", "--file", "auth.db"])
+    expect(code).toBe(0)
+    expect(stdout).not.toMatch(/is up to date/)
+    expect(stdout).toContain(`PRAGMA user_version = ${SQLITE_SCHEMA_VERSION};`)
+    const again = new Database(file)
+    again.exec(stdout)
+    again.close()
+    expect(userVersion(file)).toBe(SQLITE_SCHEMA_VERSION)
+    expect((await run(["migrate", "apply", "--sql", "--file", "auth.db"])).stdout).toMatch(/is up to date: nothing to apply/)
+  })
+})
+
 describe("gatehouse migrate: what it cannot use (SQLite)", () => {
   it("a missing file: one line, exit 1, and no file is created", async () => {
     for (const sub of ["status", "apply"]) {

@@ -235,15 +235,15 @@ export async function startExampleApp(app: ExampleApp, options: StartOptions): P
       child.kill()
     })
   const what = `the example app in ${app.dir}`
-  // A deadline, not a count of tries: each try may wait up to 2 s for a server that accepted the
-  // connection but does not answer.
+  // A deadline, not a count of tries. Each try waits up to 10 s (never past the deadline): a first
+  // render on a loaded 2-core machine may take seconds, and aborting it only starts it over.
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       const taken = output.includes("EADDRINUSE") ? `: port ${port} was taken by another process as it started` : ""
       throw new Error(`${what} exited (${child.exitCode}) before answering${taken}:\n${output}`)
     }
-    const answer = await fetch(`${url}${readyPath}`, { redirect: "manual", signal: AbortSignal.timeout(2_000) }).catch(() => undefined)
+    const answer = await fetch(`${url}${readyPath}`, { redirect: "manual", signal: AbortSignal.timeout(Math.max(1, Math.min(10_000, deadline - Date.now()))) }).catch(() => undefined)
     if (answer) return { url, port, output: () => output, stop }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -19,7 +19,12 @@ function removeAll(): void {
     } catch {
       // Best effort on the way out: the folder goes even if its server could not be stopped.
     }
-    rmSync(dir, { recursive: true, force: true })
+    try {
+      // A server just killed may still be closing files in it (EBUSY, ENOTEMPTY): a few retries.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 })
+    } catch {
+      // On the way out a folder left behind beats a throw that stops the other folders' removal.
+    }
   }
   live.clear()
 }

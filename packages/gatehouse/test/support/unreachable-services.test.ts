@@ -86,6 +86,7 @@ describe("a test run whose services are not there", () => {
     chmodSync(temp, 0o755)
     const ours = () => readdirSync(temp).filter((name) => name.startsWith("gatehouse-pg-") || name.startsWith("gatehouse-redis-"))
     const seen = new Set<string>()
+    let reachedPostgres = false
     try {
       const run = await runVitest(["packages/gatehouse/test/stores/redis-conformance.test.ts"], cleanEnv({ TMPDIR: temp }), 120_000, async (group, exited) => {
         // The setup starts Redis, then PostgreSQL: once PostgreSQL's folder is there (initdb
@@ -96,8 +97,15 @@ describe("a test run whose services are not there", () => {
           await new Promise((resolve) => setTimeout(resolve, 20))
         }
         ours().forEach((name) => seen.add(name))
+        reachedPostgres = true
         process.kill(-group, "SIGINT")
       })
+      // The moment interrupted is PostgreSQL's start: a machine where the setup cannot start it
+      // (no initdb, no way to install it) never gets there, and this says so rather than a folder count.
+      expect(
+        reachedPostgres,
+        `this test needs a machine where the test setup can start PostgreSQL; the run ended before PostgreSQL's folder appeared:\n${run.output.slice(-2000)}`,
+      ).toBe(true)
       expect(run.output).not.toContain("[killed after")
       expect([...seen].map((name) => name.replace(/-[^-]+$/, "-*")).sort()).toEqual(["gatehouse-pg-*", "gatehouse-redis-*"])
       expect(ours()).toEqual([])
