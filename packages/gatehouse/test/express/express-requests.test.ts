@@ -170,7 +170,7 @@ describe.each(expressVersions)("proxy headers through $name", (version) => {
         headers: { ...forged, cookie: cookiesOf(csrf), "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ csrfToken, username: "ada", password: "nope" }).toString(),
       })
-      expect(wrong.headers.location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials&username=ada`)
+      expect(wrong.headers.location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
 
       const page = await rawRequest(port, { path: "/auth/signin", headers: forged })
       expect(page.status).toBe(200)
@@ -424,7 +424,7 @@ describe.each(mountCases)("mounted with $label", ({ version, mount }) => {
     expect(await page.text()).toContain(`action="${origin}/auth/callback/credentials"`)
 
     const wrong = await client.signIn({ username: "ada", password: "nope" })
-    expect(wrong.headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials&username=ada`)
+    expect(wrong.headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
     expect((await client.signIn()).headers.get("location")).toBe(origin)
     expect(await client.session()).toEqual({ user: ADA, expires: expect.any(String) })
     expect(await (await client.get("/auth/providers/")).json()).toMatchObject({ credentials: { signinUrl: `${origin}/auth/signin/credentials` } })
@@ -464,7 +464,9 @@ describe.each(expressVersions)("a router at /api with the integration at /auth i
     expect(page).not.toContain(`"${origin}/auth/`)
 
     const wrong = await client.signIn({ username: "ada", password: "nope" }, { basePath: "/api/auth" })
-    expect(wrong.headers.get("location")).toBe(`${origin}/api/auth/signin?error=CredentialsSignin&code=credentials&username=ada`)
+    expect(wrong.headers.get("location")).toBe(`${origin}/api/auth/signin?error=CredentialsSignin&code=credentials`)
+    // The typed name waits for the page in a cookie scoped to the base path the router gave.
+    expect(wrong.headers.getSetCookie().find((cookie) => cookie.startsWith("authjs.sign-in-identifier="))).toMatch(/;\s*Path=\/api\/auth(;|$)/i)
     const signIn = await client.signIn(undefined, { basePath: "/api/auth" })
     expect(signIn.headers.get("location")).toBe(origin)
     expect(await client.session("/api/auth")).toEqual({ user: ADA, expires: expect.any(String) })

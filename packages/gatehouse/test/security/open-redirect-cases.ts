@@ -347,6 +347,8 @@ export function shown(value: string | null | undefined): string {
   return json.length > 90 ? `${json.slice(0, 80)}…(${value!.length} chars)` : json
 }
 
+const EMPTY_ICON = '<link rel="icon" href="data:,">'
+
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", "#39": "'" }
 
 function unescapeHtml(text: string): string {
@@ -364,6 +366,9 @@ function unescapeHtml(text: string): string {
  */
 export function pageUrls(html: string): { where: string; url: string }[] {
   const found: { where: string; url: string }[] = []
+  // The built-in pages' empty icon (so the browser asks the app for no /favicon.ico) names no
+  // place at all; only that exact tag is passed over.
+  html = html.replaceAll(EMPTY_ICON, "")
   for (const match of html.matchAll(/\s(href|action|formaction)\s*=\s*"([^"]*)"/gi)) {
     found.push({ where: `page ${match[1]!.toLowerCase()}`, url: unescapeHtml(match[2]!) })
   }
