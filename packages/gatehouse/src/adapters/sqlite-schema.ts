@@ -258,6 +258,27 @@ export function readSQLiteSchema(db: SQLiteDatabase): SchemaState {
 }
 
 /**
+ * Runs `work` in a `BEGIN IMMEDIATE` transaction (the write lock taken at once, so another
+ * connection waits rather than interleaves) and commits, or rolls back and rethrows its error.
+ * @internal
+ */
+export function immediateTransaction<T>(db: SQLiteDatabase, work: () => T): T {
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    const result = work()
+    db.exec("COMMIT")
+    return result
+  } catch (error) {
+    try {
+      db.exec("ROLLBACK")
+    } catch {
+      // SQLite already rolled back on its own (some errors end the transaction); the first error is the one to report.
+    }
+    throw error
+  }
+}
+
+/**
  * Applies the migrations a SQLite database lacks, each step in its own `BEGIN IMMEDIATE`
  * transaction (a failed step changes nothing, and the steps before it stay), recording each in
  * `gatehouse_migrations` and counting it in `PRAGMA user_version`. Idempotent, and safe when
@@ -278,28 +299,19 @@ export function migrateSQLite(db: SQLiteDatabase): MigrationResult {
   // Checked first without the write lock, so an up-to-date database (every start of an app) takes none.
   if (isSQLiteUpToDate(db, readSQLiteSchema(db))) return result
   for (;;) {
-    db.exec("BEGIN IMMEDIATE")
-    let next: SchemaMigration | undefined
-    try {
+    const next = immediateTransaction(db, () => {
       db.exec(RECORD_TABLE)
       const state = readSQLiteSchema(db)
       for (const id of state.unrecorded) db.exec(record(id))
       result.recorded.push(...state.unrecorded)
-      next = SQLITE_MIGRATION_STEPS.find((step) => state.missing.includes(step.id))
-      if (next) {
-        db.exec(next.sql)
-        db.exec(record(next.id))
+      const step = SQLITE_MIGRATION_STEPS.find((candidate) => state.missing.includes(candidate.id))
+      if (step) {
+        db.exec(step.sql)
+        db.exec(record(step.id))
       }
       db.exec(`PRAGMA user_version = ${Math.max(userVersion(db), appliedPrefix(readSQLiteSchema(db)))}`)
-      db.exec("COMMIT")
-    } catch (error) {
-      try {
-        db.exec("ROLLBACK")
-      } catch {
-        // SQLite already rolled back on its own (some errors end the transaction); the first error is the one to report.
-      }
-      throw error
-    }
+      return step
+    })
     if (!next) return result
     result.applied.push(next.id)
   }

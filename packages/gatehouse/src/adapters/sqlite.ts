@@ -28,7 +28,7 @@ import type {
   VerificationToken,
 } from "./index.js"
 import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
-import { migrateSQLite, readSQLiteSchema, type SQLiteDatabase, type SQLiteStatement } from "./sqlite-schema.js"
+import { immediateTransaction, migrateSQLite, readSQLiteSchema, type SQLiteDatabase, type SQLiteStatement } from "./sqlite-schema.js"
 import { markSchemaSource } from "./schema-source.js"
 import {
   amrText,
@@ -260,18 +260,9 @@ export async function hashSessionTokens(db: SQLiteDatabase): Promise<number> {
   // Hashed before the transaction (Web Crypto is asynchronous); a row deleted meanwhile is simply not found.
   const hashed = await Promise.all(raw.map(async ({ token }) => [await hashedSessionToken(token), token] as const))
   const update = db.prepare(`UPDATE sessions SET "sessionToken" = ? WHERE "sessionToken" = ?`)
-  db.exec("BEGIN IMMEDIATE")
-  try {
+  immediateTransaction(db, () => {
     for (const [hash, token] of hashed) update.run(hash, token)
-    db.exec("COMMIT")
-  } catch (error) {
-    try {
-      db.exec("ROLLBACK")
-    } catch {
-      // SQLite already rolled back on its own; the first error is the one to report.
-    }
-    throw error
-  }
+  })
   return hashed.length
 }
 
@@ -345,21 +336,7 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
    * Runs `work` (synchronous statements only) in one write transaction: other connections and
    * processes see all of it or none, and wait for it rather than interleave.
    */
-  const transaction = <T>(work: () => T): T => {
-    db.exec("BEGIN IMMEDIATE")
-    try {
-      const result = work()
-      db.exec("COMMIT")
-      return result
-    } catch (error) {
-      try {
-        db.exec("ROLLBACK")
-      } catch {
-        // SQLite already rolled back on its own; the first error is the one to report.
-      }
-      throw error
-    }
-  }
+  const transaction = <T>(work: () => T): T => immediateTransaction(db, work)
 
   /** Replaces the user's recovery codes; inside a transaction. */
   const storeRecoveryCodes = (userId: SQLiteValue, hashes: string[]): void => {

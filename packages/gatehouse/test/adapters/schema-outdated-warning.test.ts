@@ -159,7 +159,8 @@ describe("the adapters' schema check", () => {
       expect(await fresh.missingMigrations()).toEqual([])
       const after = await signInAndCountWarnings(fresh)
       expect(after.session).toMatchObject({ user: { email: "ada@app.test" } })
-      expect(after.checks).toHaveLength(1)
+      // The database was asked once in this process already; a new adapter over it is not asked again.
+      expect(after.checks).toEqual([])
       await after.settled()
       expect(after.warnings()).toEqual([])
     })

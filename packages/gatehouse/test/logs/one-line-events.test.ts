@@ -13,12 +13,12 @@ import type { OAuthConfig } from "../../src/providers/types.js"
 import type { SharedStore } from "../../src/stores/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Browser } from "../support/browser.js"
-import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
+import type { OidcServer } from "../support/oidc-server.js"
 import { authApp, signInUntilCallback } from "../flow/end-to-end-helpers.js"
 import { ada, Client, credentialsConfig, secret } from "../flow/flow-helpers.js"
 import { DRIVER_MESSAGE, faultyAdapter, STORE_KINDS } from "../reliability/faulty-adapter-support.js"
 import { DB_PASSWORD, failingAsDrizzle } from "./driver-errors.js"
-import { startOidcFaultProxy, type OidcFaultProxy } from "../reliability/oidc-faults-support.js"
+import { startFaultyOidcProvider, type OidcFaultProxy } from "../reliability/oidc-faults-support.js"
 
 const APP = "https://app.test"
 const CLIENT_SECRET = `client-secret-${crypto.randomUUID()}`
@@ -59,17 +59,11 @@ function expectOneLine(lines: Printed[], level: Printed["level"], prefix: string
 
 let server: OidcServer
 let faults: OidcFaultProxy
+let stop: (() => Promise<void>) | undefined
 beforeAll(async () => {
-  server = await startOidcServer({
-    clients: [{ client_id: "app-client", client_secret: CLIENT_SECRET, redirect_uris: [`${APP}/auth/callback/idp`] }],
-    accounts: { ada: { email: "ada@example.com", email_verified: true, name: "Ada Lovelace" } },
-  })
-  faults = await startOidcFaultProxy(server)
+  ;({ server, faults, stop } = await startFaultyOidcProvider(APP, CLIENT_SECRET))
 })
-afterAll(async () => {
-  await faults?.stop()
-  await server?.stop()
-})
+afterAll(() => stop?.())
 afterEach(() => faults.clear())
 
 function oidcApp(extra: Partial<AuthConfig> = {}) {

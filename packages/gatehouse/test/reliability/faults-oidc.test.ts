@@ -14,11 +14,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { OAuthConfig } from "../../src/providers/types.js"
 import type { AuthConfig } from "../../src/types.js"
 import { Browser } from "../support/browser.js"
-import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
+import type { OidcServer } from "../support/oidc-server.js"
 import { authApp, csrfToken, expectLandedOn, sessionOf, signIn, signInUntilCallback } from "../flow/end-to-end-helpers.js"
 import { recordingLogger, secret } from "../flow/flow-helpers.js"
 import { STORE_KINDS, type FaultStore } from "./faulty-adapter-support.js"
-import { startOidcFaultProxy, type OidcFault, type OidcFaultProxy } from "./oidc-faults-support.js"
+import { startFaultyOidcProvider, type OidcFault, type OidcFaultProxy } from "./oidc-faults-support.js"
 
 const APP = "https://app.test"
 const DASHBOARD = `${APP}/dashboard`
@@ -28,17 +28,11 @@ const BROKEN_ANSWERS: readonly OidcFault[] = ["server-error", "html", "invalid-j
 
 let server: OidcServer
 let faults: OidcFaultProxy
+let stop: (() => Promise<void>) | undefined
 beforeAll(async () => {
-  server = await startOidcServer({
-    clients: [{ client_id: "app-client", client_secret: CLIENT_SECRET, redirect_uris: [`${APP}/auth/callback/idp`] }],
-    accounts: { ada: { email: "ada@example.com", email_verified: true, name: "Ada Lovelace" } },
-  })
-  faults = await startOidcFaultProxy(server)
+  ;({ server, faults, stop } = await startFaultyOidcProvider(APP, CLIENT_SECRET))
 })
-afterAll(async () => {
-  await faults?.stop()
-  await server?.stop()
-})
+afterAll(() => stop?.())
 
 let store: FaultStore | undefined
 afterEach(() => {

@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { OidcServer } from "../support/oidc-server.js"
+import { startOidcServer, type OidcServer } from "../support/oidc-server.js"
 
 export type OidcEndpoint = "discovery" | "jwks" | "token" | "userinfo"
 
@@ -143,5 +143,25 @@ export async function startOidcFaultProxy(server: OidcServer): Promise<OidcFault
         proxy.close((error) => (error ? reject(error) : resolve()))
         proxy.closeAllConnections()
       }),
+  }
+}
+
+/**
+ * The fault tests' provider: an OpenID provider where Ada (a verified address) signs in to the
+ * client `app-client` of the app at `app`, behind a fault proxy. `stop` stops both.
+ */
+export async function startFaultyOidcProvider(app: string, clientSecret: string): Promise<{ server: OidcServer; faults: OidcFaultProxy; stop(): Promise<void> }> {
+  const server = await startOidcServer({
+    clients: [{ client_id: "app-client", client_secret: clientSecret, redirect_uris: [`${app}/auth/callback/idp`] }],
+    accounts: { ada: { email: "ada@example.com", email_verified: true, name: "Ada Lovelace" } },
+  })
+  const faults = await startOidcFaultProxy(server)
+  return {
+    server,
+    faults,
+    async stop() {
+      await faults.stop()
+      await server.stop()
+    },
   }
 }

@@ -28,6 +28,17 @@ const APP = "https://app.test"
 const DASHBOARD = `${APP}/dashboard`
 const VICTIM = "victim@example.com"
 
+/** An OpenID provider where Mallory claims the victim's address unverified and the victim verified. */
+function startVictimProvider(): Promise<OidcServer> {
+  return startOidcServer({
+    clients: [{ client_id: "app-client", client_secret: "app-secret", redirect_uris: [`${APP}/auth/callback/idp`] }],
+    accounts: {
+      mallory: { email: VICTIM, email_verified: false, name: "Mallory" },
+      victim: { email: VICTIM, email_verified: true, name: "Victim" },
+    },
+  })
+}
+
 type Session = { user?: { name?: string | null; email?: string | null } } | null
 
 /** An app with email links (captured), and whatever else a test adds, on the memory adapter unless given another. */
@@ -100,13 +111,7 @@ describe("a passkey registered for the victim's address before they sign up", ()
 describe("an OAuth account with an address its provider did not vouch for", () => {
   let server: OidcServer
   beforeAll(async () => {
-    server = await startOidcServer({
-      clients: [{ client_id: "app-client", client_secret: "app-secret", redirect_uris: [`${APP}/auth/callback/idp`] }],
-      accounts: {
-        mallory: { email: VICTIM, email_verified: false, name: "Mallory" },
-        victim: { email: VICTIM, email_verified: true, name: "Victim" },
-      },
-    })
+    server = await startVictimProvider()
   })
   afterAll(() => server?.stop())
 
@@ -176,13 +181,7 @@ describe.each(storedAdapters.filter((store) => store.name !== "PostgreSQL"))(
     let server: OidcServer
     let opened: OpenStore
     beforeAll(async () => {
-      server = await startOidcServer({
-        clients: [{ client_id: "app-client", client_secret: "app-secret", redirect_uris: [`${APP}/auth/callback/idp`] }],
-        accounts: {
-          mallory: { email: VICTIM, email_verified: false, name: "Mallory" },
-          victim: { email: VICTIM, email_verified: true, name: "Victim" },
-        },
-      })
+      server = await startVictimProvider()
     })
     afterAll(() => server?.stop())
     beforeEach(async () => {
