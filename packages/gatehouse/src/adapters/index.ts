@@ -195,6 +195,197 @@ export interface AdapterAuthenticator {
   userId: string
 }
 
+/** A value JSON can carry: what an audit entry's `details` holds. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/**
+ * Gatehouse's addition: an organization's own rules for its members, `null` when it has none.
+ * Each field left out means "no rule".
+ */
+export interface OrganizationPolicy {
+  /** Members must have signed in with a second factor (when two-factor sign-in is on). */
+  requireTwoFactor?: boolean
+  /** The sign-in methods (provider ids) members may use; all when left out. */
+  signInMethods?: string[]
+  /** Users whose verified address is at one of these domains may join without an invitation. */
+  emailDomains?: string[]
+}
+
+/** Gatehouse's addition: an organization as stored (Gatehouse's own tables). */
+export interface AdapterOrganization {
+  /** The organization's id. */
+  id: string
+  /** Its display name. */
+  name: string
+  /** Its unique, URL-safe short name. */
+  slug: string
+  /** When it was created. */
+  createdAt: Date
+  /** Its policy, or `null` for none. */
+  policy: OrganizationPolicy | null
+}
+
+/** What `createOrganization` takes: `id` and `createdAt` may be left out (the store assigns them). */
+export interface NewAdapterOrganization {
+  /** The id to keep; without one the store assigns a random UUID. */
+  id?: string
+  /** The display name. */
+  name: string
+  /** The unique slug. */
+  slug: string
+  /** When it was created; now when left out. */
+  createdAt?: Date
+  /** The policy; `null` when left out. */
+  policy?: OrganizationPolicy | null
+}
+
+/** Gatehouse's addition: a user's membership of an organization, with their role. */
+export interface AdapterMember {
+  /** The organization's id. */
+  organizationId: string
+  /** The member's user id. */
+  userId: string
+  /** The member's role: `owner`, `admin`, `member`, or a role of the app's. */
+  role: string
+  /** When the user joined. */
+  createdAt: Date
+}
+
+/** A member with the user's public fields, as `listMembers` returns them (read in the same query). */
+export interface AdapterMemberListing extends AdapterMember {
+  /** The member's user: what a member list shows. */
+  user: Pick<AdapterUser, "email"> & {
+    /** The user's name, or `null`. */
+    name: string | null
+    /** The user's image URL, or `null`. */
+    image: string | null
+  }
+}
+
+/** One organization of a user, with the user's role there, as `listOrganizationsByUserId` returns it. */
+export interface AdapterMembership {
+  /** The organization. */
+  organization: AdapterOrganization
+  /** The user's role in it. */
+  role: string
+  /** When the user joined it. */
+  joinedAt: Date
+}
+
+/** Where a page of `listMembers` starts: the last member of the previous page (members are ordered by `createdAt`, then `userId`). */
+export interface MemberCursor {
+  /** The `createdAt` of the last member seen. */
+  createdAt: Date
+  /** The `userId` of the last member seen. */
+  userId: string
+}
+
+/** What `listMembers` takes. */
+export interface ListMembersOptions {
+  /** Only members after this one; from the first when left out. */
+  after?: MemberCursor
+  /** At most this many members (a positive integer). */
+  limit: number
+  /**
+   * Only members whose email or name starts with this text, compared without regard to ASCII
+   * case; `%` and `_` are plain characters. Every member when left out or empty.
+   */
+  search?: string
+}
+
+/** Where an invitation stands: only a `pending` one can be accepted, declined or revoked. */
+export type InvitationStatus = "pending" | "accepted" | "declined" | "revoked"
+
+/** Gatehouse's addition: an invitation to an organization, as stored. The token itself is never stored, only its hash. */
+export interface AdapterInvitation {
+  /** The invitation's id (public: it names the invitation in a list). */
+  id: string
+  /** The organization's id. */
+  organizationId: string
+  /** The address invited. */
+  email: string
+  /** The role the invitee gets on accepting. */
+  role: string
+  /** The user id of who invited (kept when that user is deleted). */
+  inviterId: string
+  /** The hash of the invitation link's token: the key the link is looked up by. */
+  tokenHash: string
+  /** When the link stops working. */
+  expiresAt: Date
+  /** Where it stands. */
+  status: InvitationStatus
+  /** When it was created. */
+  createdAt: Date
+}
+
+/** What `createInvitation` takes: `id` and `createdAt` may be left out; the status is always `pending`. */
+export type NewAdapterInvitation = Omit<AdapterInvitation, "id" | "status" | "createdAt"> & {
+  /** The id to keep; a random UUID when left out. */
+  id?: string
+  /** When it was created; now when left out. */
+  createdAt?: Date
+}
+
+/**
+ * Gatehouse's addition: one row of the audit log: who did what, to what, from where. Rows are
+ * never changed, and stay when their actor, target or organization is deleted.
+ */
+export interface AdapterAuditEntry {
+  /** The entry's id. */
+  id: string
+  /** The user id of who acted, or `null` (the system). */
+  actorId: string | null
+  /** What was done, e.g. `organization.member.remove`. */
+  action: string
+  /** The organization acted in, or `null` (an admin action). */
+  organizationId: string | null
+  /** The kind of thing acted on, e.g. `user`, `invitation`; `null` when none. */
+  targetType: string | null
+  /** Its id, or `null`. */
+  targetId: string | null
+  /** The client's IP address, or `null` when unknown. */
+  ip: string | null
+  /** The client's `User-Agent`, or `null`. */
+  userAgent: string | null
+  /** When it happened. */
+  createdAt: Date
+  /** Anything more, as JSON, or `null`. */
+  details: JsonValue | null
+}
+
+/** What `appendAuditEntry` takes: `id` and `createdAt` may be left out. */
+export type NewAdapterAuditEntry = Omit<AdapterAuditEntry, "id" | "createdAt"> & {
+  /** The id to keep; a random UUID when left out. */
+  id?: string
+  /** When it happened; now when left out. */
+  createdAt?: Date
+}
+
+/** Where a page of `listAuditEntries` starts: the last entry of the previous page (newest first: by `createdAt`, then `id`, both descending). */
+export interface AuditCursor {
+  /** The `createdAt` of the last entry seen. */
+  createdAt: Date
+  /** The `id` of the last entry seen. */
+  id: string
+}
+
+/** What `listAuditEntries` takes: every filter given must match. */
+export interface ListAuditEntriesOptions {
+  /** Only entries of this organization. */
+  organizationId?: string
+  /** Only entries of this actor. */
+  actorId?: string
+  /** Only entries of this action. */
+  action?: string
+  /** Only entries older than this one; from the newest when left out. */
+  before?: AuditCursor
+  /** At most this many entries (a positive integer). */
+  limit: number
+}
+
+/** Why `updateMemberRole` or `removeMember` changed nothing. */
+export type MemberChangeRefusal = "not-found" | "last-owner"
+
 /** The storage contract; every method optional, every return value or promise of it. */
 export interface Adapter {
   /**
@@ -387,6 +578,80 @@ export interface Adapter {
    * whether there was anything to delete. `deleteUser` does the same.
    */
   deleteTwoFactor?(userId: string): Awaitable<boolean>
+  /**
+   * Gatehouse's addition: stores a new organization with `ownerId` as its first member, role
+   * `owner`, in one transaction (an organization never exists without an owner). Returns
+   * `"slug-taken"`, storing nothing, when another organization has the slug. Rejects an unknown
+   * owner. Needed by organizations, like every method below up to `appendAuditEntry`.
+   */
+  createOrganization?(organization: NewAdapterOrganization, ownerId: string): Awaitable<AdapterOrganization | "slug-taken">
+  /**
+   * Gatehouse's addition: the organization with this id, or with this slug, or `null`. Either key
+   * is one indexed lookup; the two are separate so a slug can never be read as another's id.
+   */
+  getOrganization?(key: { id: string } | { slug: string }): Awaitable<AdapterOrganization | null>
+  /**
+   * Gatehouse's addition: changes the fields present (a key set to `undefined` is not given) and
+   * returns the whole organization; `null` for an unknown id, `"slug-taken"` (changing nothing)
+   * when another organization has the new slug.
+   */
+  updateOrganization?(
+    id: string,
+    patch: Partial<Pick<AdapterOrganization, "name" | "slug" | "policy">>,
+  ): Awaitable<AdapterOrganization | "slug-taken" | null>
+  /** Gatehouse's addition: deletes the organization with its members and invitations, and returns whether there was one. Audit entries stay. */
+  deleteOrganization?(id: string): Awaitable<boolean>
+  /**
+   * Gatehouse's addition: every organization the user is a member of, with the user's role there,
+   * in one query (a join), oldest membership first; `[]` for an unknown user.
+   */
+  listOrganizationsByUserId?(userId: string): Awaitable<AdapterMembership[]>
+  /**
+   * Gatehouse's addition: makes the user a member (`createdAt` now when left out). Returns
+   * `"already-member"`, changing nothing, when they are one. Rejects an unknown user or organization.
+   */
+  addMember?(member: Omit<AdapterMember, "createdAt"> & { createdAt?: Date }): Awaitable<AdapterMember | "already-member">
+  /** Gatehouse's addition: the user's membership of the organization, or `null`: the one indexed lookup a permission check makes. */
+  getMember?(organizationId: string, userId: string): Awaitable<AdapterMember | null>
+  /**
+   * Gatehouse's addition: changes a member's role and returns the member, or why it did not:
+   * `"not-found"`, or `"last-owner"` when this would leave the organization without an `owner`.
+   * Atomic: of two concurrent demotions of an organization's last two owners, one is refused.
+   */
+  updateMemberRole?(organizationId: string, userId: string, role: string): Awaitable<AdapterMember | MemberChangeRefusal>
+  /**
+   * Gatehouse's addition: removes a member and returns the row removed, or why it did not:
+   * `"not-found"`, or `"last-owner"` when the member is the organization's only `owner`. Atomic
+   * like `updateMemberRole`. (`deleteUser` and `deleteOrganization` remove members without this check.)
+   */
+  removeMember?(organizationId: string, userId: string): Awaitable<AdapterMember | MemberChangeRefusal>
+  /**
+   * Gatehouse's addition: a page of the organization's members with their users' name, email and
+   * image, in one query (a join), ordered by `createdAt` then `userId` and continued by keyset
+   * (`after`: the last member of the previous page), never by offset; `[]` for an unknown organization.
+   */
+  listMembers?(organizationId: string, options: ListMembersOptions): Awaitable<AdapterMemberListing[]>
+  /** Gatehouse's addition: stores a `pending` invitation. Rejects a `tokenHash` already in use or an unknown organization. */
+  createInvitation?(invitation: NewAdapterInvitation): Awaitable<AdapterInvitation>
+  /** Gatehouse's addition: the invitation with this id, or `null`. */
+  getInvitation?(id: string): Awaitable<AdapterInvitation | null>
+  /** Gatehouse's addition: the invitation whose link token has this hash, or `null`; an expired or used one too (the caller checks). */
+  getInvitationByTokenHash?(tokenHash: string): Awaitable<AdapterInvitation | null>
+  /**
+   * Gatehouse's addition: moves the invitation from `from` to `to`, atomically (a compare-and-set):
+   * returns the changed invitation only while its status was `from`, else `null`, so of
+   * concurrent acceptances of one link exactly one succeeds.
+   */
+  setInvitationStatus?(id: string, from: "pending", to: Exclude<InvitationStatus, "pending">): Awaitable<AdapterInvitation | null>
+  /** Gatehouse's addition: the organization's invitations, newest first, whatever their status; `[]` for an unknown organization. */
+  listInvitations?(organizationId: string): Awaitable<AdapterInvitation[]>
+  /** Gatehouse's addition: appends one row to the audit log and returns it. Needed by the audit log, like `listAuditEntries`. */
+  appendAuditEntry?(entry: NewAdapterAuditEntry): Awaitable<AdapterAuditEntry>
+  /**
+   * Gatehouse's addition: a page of audit entries matching every filter given, newest first (by
+   * `createdAt`, then `id`, both descending), continued by keyset (`before`: the last entry of the previous page).
+   */
+  listAuditEntries?(options: ListAuditEntriesOptions): Awaitable<AdapterAuditEntry[]>
 }
 
 /** What `createUser` of Gatehouse's own adapters takes: the `id` may be left out (a store assigns one). */
@@ -469,4 +734,37 @@ export interface StoredAdapter extends Adapter {
   useRecoveryCode: (userId: string, hash: string) => Promise<boolean>
   incrementTwoFactorTrustVersion: (userId: string) => Promise<number>
   deleteTwoFactor: (userId: string) => Promise<boolean>
+}
+
+/**
+ * The organization and audit-log methods of Gatehouse's own adapters (memory, SQLite): each
+ * present and asynchronous, with the exact result it gives.
+ *
+ * @example
+ * ```ts
+ * const adapter: StoredAdapter & OrganizationStore = MemoryAdapter()
+ * const organization = await adapter.createOrganization({ name: "Acme", slug: "acme" }, ownerId)
+ * ```
+ */
+export interface OrganizationStore {
+  createOrganization: (organization: NewAdapterOrganization, ownerId: string) => Promise<AdapterOrganization | "slug-taken">
+  getOrganization: (key: { id: string } | { slug: string }) => Promise<AdapterOrganization | null>
+  updateOrganization: (
+    id: string,
+    patch: Partial<Pick<AdapterOrganization, "name" | "slug" | "policy">>,
+  ) => Promise<AdapterOrganization | "slug-taken" | null>
+  deleteOrganization: (id: string) => Promise<boolean>
+  listOrganizationsByUserId: (userId: string) => Promise<AdapterMembership[]>
+  addMember: (member: Omit<AdapterMember, "createdAt"> & { createdAt?: Date }) => Promise<AdapterMember | "already-member">
+  getMember: (organizationId: string, userId: string) => Promise<AdapterMember | null>
+  updateMemberRole: (organizationId: string, userId: string, role: string) => Promise<AdapterMember | MemberChangeRefusal>
+  removeMember: (organizationId: string, userId: string) => Promise<AdapterMember | MemberChangeRefusal>
+  listMembers: (organizationId: string, options: ListMembersOptions) => Promise<AdapterMemberListing[]>
+  createInvitation: (invitation: NewAdapterInvitation) => Promise<AdapterInvitation>
+  getInvitation: (id: string) => Promise<AdapterInvitation | null>
+  getInvitationByTokenHash: (tokenHash: string) => Promise<AdapterInvitation | null>
+  setInvitationStatus: (id: string, from: "pending", to: Exclude<InvitationStatus, "pending">) => Promise<AdapterInvitation | null>
+  listInvitations: (organizationId: string) => Promise<AdapterInvitation[]>
+  appendAuditEntry: (entry: NewAdapterAuditEntry) => Promise<AdapterAuditEntry>
+  listAuditEntries: (options: ListAuditEntriesOptions) => Promise<AdapterAuditEntry[]>
 }

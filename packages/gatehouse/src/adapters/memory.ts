@@ -18,6 +18,11 @@
  */
 import type {
   AdapterAccount,
+  AdapterAuditEntry,
+  AdapterInvitation,
+  AdapterMember,
+  AdapterMemberListing,
+  AdapterOrganization,
   AdapterAuthenticator,
   AdapterSession,
   AdapterSessionAuthentication,
@@ -25,9 +30,11 @@ import type {
   AdapterTwoFactor,
   AdapterUser,
   NewAdapterUser,
+  OrganizationStore,
   StoredAdapter,
   VerificationToken,
 } from "./index.js"
+import { checkLimit, OWNER_ROLE, startsWithIgnoringCase } from "./organization-fields.js"
 import { checkAuthentication, checkHashes, checkText, checkTotpStep, recordsAuthentication } from "./two-factor-fields.js"
 
 const NAME = "MemoryAdapter"
@@ -45,7 +52,7 @@ const RATE_LIMIT_PRUNE_EVERY = 100
 type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
 /** The adapter `MemoryAdapter()` returns (every method, async). */
-export type MemoryAdapter = StoredAdapter
+export type MemoryAdapter = StoredAdapter & OrganizationStore
 
 /**
  * A new, empty in-memory store implementing every adapter method. Each call has its own data.
@@ -80,7 +87,31 @@ export function MemoryAdapter(): MemoryAdapter {
   const sessionAuthentication = new Map<string, AdapterSessionAuthentication>()
   const twoFactors = new Map<string, TwoFactorRow>()
   const recoveryCodes = new Map<string, Set<string>>()
+  const organizations = new Map<string, AdapterOrganization>()
+  // Keyed by memberKey(organizationId, userId), the pair SQL keeps unique.
+  const members = new Map<string, AdapterMember>()
+  const invitations = new Map<string, AdapterInvitation>()
+  const auditLog: AdapterAuditEntry[] = []
   let rateLimitCalls = 0
+
+  const slugTaken = (slug: string, except?: string): boolean => {
+    for (const organization of organizations.values()) if (organization.slug === slug && organization.id !== except) return true
+    return false
+  }
+
+  /**
+   * Why changing or removing this member would be refused, checked and acted on in one
+   * synchronous stretch (nothing can run in between in JavaScript): the memory form of SQL's transaction.
+   */
+  const refusal = (organizationId: string, userId: string, newRole: string | null): "not-found" | "last-owner" | null => {
+    const member = members.get(memberKey(organizationId, userId))
+    if (!member) return "not-found"
+    if (member.role !== OWNER_ROLE || newRole === OWNER_ROLE) return null
+    for (const other of members.values()) {
+      if (other.organizationId === organizationId && other.role === OWNER_ROLE && other.userId !== userId) return null
+    }
+    return "last-owner"
+  }
 
   const requireUser = (userId: string, what: string): void => {
     // A database's foreign key would refuse the row; so do we, so that tests catch the bug.
@@ -134,6 +165,7 @@ export function MemoryAdapter(): MemoryAdapter {
       }
       twoFactors.delete(userId)
       recoveryCodes.delete(userId)
+      for (const [key, member] of members) if (member.userId === userId) members.delete(key)
       return copy(user)
     },
 
@@ -393,6 +425,185 @@ export function MemoryAdapter(): MemoryAdapter {
       recoveryCodes.delete(userId)
       return hadRow || hadCodes
     },
+
+    createOrganization: async (organization, ownerId) => {
+      requireUser(ownerId, "an organization owner")
+      checkText(organization.name, "organization.name", NAME)
+      checkText(organization.slug, "organization.slug", NAME)
+      const createdAt = organization.createdAt ?? new Date()
+      checkDate(createdAt, "organization.createdAt")
+      const id = organization.id || globalThis.crypto.randomUUID()
+      if (organizations.has(id)) throw new Error(`MemoryAdapter: an organization with id ${id} already exists`)
+      if (slugTaken(organization.slug)) return "slug-taken"
+      const stored: AdapterOrganization = { id, name: organization.name, slug: organization.slug, createdAt, policy: copy(organization.policy ?? null) }
+      organizations.set(id, copy(stored))
+      members.set(memberKey(id, ownerId), { organizationId: id, userId: ownerId, role: OWNER_ROLE, createdAt: new Date(createdAt) })
+      return stored
+    },
+
+    getOrganization: async (key) => {
+      if ("id" in key) return copyOrNull(organizations.get(key.id))
+      for (const organization of organizations.values()) if (organization.slug === key.slug) return copy(organization)
+      return null
+    },
+
+    updateOrganization: async (id, patch) => {
+      const stored = organizations.get(id)
+      if (!stored) return null
+      const changes = definedFields(patch)
+      if (changes.name !== undefined) checkText(changes.name, "organization.name", NAME)
+      if (changes.slug !== undefined) {
+        checkText(changes.slug, "organization.slug", NAME)
+        if (slugTaken(changes.slug, id)) return "slug-taken"
+      }
+      const updated = { ...stored, ...copy(changes) }
+      organizations.set(id, updated)
+      return copy(updated)
+    },
+
+    deleteOrganization: async (id) => {
+      if (!organizations.delete(id)) return false
+      for (const [key, member] of members) if (member.organizationId === id) members.delete(key)
+      for (const [key, invitation] of invitations) if (invitation.organizationId === id) invitations.delete(key)
+      return true
+    },
+
+    listOrganizationsByUserId: async (userId) => {
+      const found = [...members.values()].filter((member) => member.userId === userId).sort(byJoined)
+      return found.map((member) => ({ organization: copy(organizations.get(member.organizationId)!), role: member.role, joinedAt: new Date(member.createdAt) }))
+    },
+
+    addMember: async (member) => {
+      requireUser(member.userId, "a membership")
+      if (!organizations.has(member.organizationId)) throw new Error(`MemoryAdapter: cannot add a member to unknown organization ${member.organizationId}`)
+      checkText(member.role, "member.role", NAME)
+      const createdAt = member.createdAt ?? new Date()
+      checkDate(createdAt, "member.createdAt")
+      const key = memberKey(member.organizationId, member.userId)
+      if (members.has(key)) return "already-member"
+      const stored: AdapterMember = { organizationId: member.organizationId, userId: member.userId, role: member.role, createdAt: new Date(createdAt) }
+      members.set(key, stored)
+      return copy(stored)
+    },
+
+    getMember: async (organizationId, userId) => copyOrNull(members.get(memberKey(organizationId, userId))),
+
+    updateMemberRole: async (organizationId, userId, role) => {
+      checkText(role, "role", NAME)
+      const refused = refusal(organizationId, userId, role)
+      if (refused) return refused
+      const member = members.get(memberKey(organizationId, userId))!
+      member.role = role
+      return copy(member)
+    },
+
+    removeMember: async (organizationId, userId) => {
+      const refused = refusal(organizationId, userId, null)
+      if (refused) return refused
+      const key = memberKey(organizationId, userId)
+      const member = members.get(key)!
+      members.delete(key)
+      return member
+    },
+
+    listMembers: async (organizationId, { after, limit, search }) => {
+      checkLimit(NAME, limit)
+      if (after) checkDate(after.createdAt, "after.createdAt")
+      const page: AdapterMemberListing[] = []
+      for (const member of [...members.values()].filter((row) => row.organizationId === organizationId).sort(byJoined)) {
+        if (after && compareJoined(member, after) <= 0) continue
+        const user = users.get(member.userId)!
+        if (search && !startsWithIgnoringCase(user.email, search) && !startsWithIgnoringCase(user.name, search)) continue
+        page.push({ ...copy(member), user: { name: user.name ?? null, email: user.email, image: user.image ?? null } })
+        if (page.length === limit) break
+      }
+      return page
+    },
+
+    createInvitation: async (invitation) => {
+      if (!organizations.has(invitation.organizationId)) throw new Error(`MemoryAdapter: cannot invite to unknown organization ${invitation.organizationId}`)
+      for (const field of ["email", "role", "inviterId", "tokenHash"] as const) checkText(invitation[field], `invitation.${field}`, NAME)
+      checkDate(invitation.expiresAt, "invitation.expiresAt")
+      const createdAt = invitation.createdAt ?? new Date()
+      checkDate(createdAt, "invitation.createdAt")
+      for (const other of invitations.values()) {
+        if (other.tokenHash === invitation.tokenHash) throw new Error("MemoryAdapter: an invitation with this tokenHash already exists")
+      }
+      const id = invitation.id || globalThis.crypto.randomUUID()
+      if (invitations.has(id)) throw new Error(`MemoryAdapter: an invitation with id ${id} already exists`)
+      const stored: AdapterInvitation = {
+        id,
+        organizationId: invitation.organizationId,
+        email: invitation.email,
+        role: invitation.role,
+        inviterId: invitation.inviterId,
+        tokenHash: invitation.tokenHash,
+        expiresAt: new Date(invitation.expiresAt),
+        status: "pending",
+        createdAt: new Date(createdAt),
+      }
+      invitations.set(id, stored)
+      return copy(stored)
+    },
+
+    getInvitation: async (id) => copyOrNull(invitations.get(id)),
+
+    getInvitationByTokenHash: async (tokenHash) => {
+      for (const invitation of invitations.values()) if (invitation.tokenHash === tokenHash) return copy(invitation)
+      return null
+    },
+
+    setInvitationStatus: async (id, from, to) => {
+      const invitation = invitations.get(id)
+      if (!invitation || invitation.status !== from) return null
+      invitation.status = to
+      return copy(invitation)
+    },
+
+    listInvitations: async (organizationId) =>
+      [...invitations.values()]
+        .filter((invitation) => invitation.organizationId === organizationId)
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+        .map(copy),
+
+    appendAuditEntry: async (entry) => {
+      checkText(entry.action, "entry.action", NAME)
+      const createdAt = entry.createdAt ?? new Date()
+      checkDate(createdAt, "entry.createdAt")
+      const id = entry.id || globalThis.crypto.randomUUID()
+      if (auditLog.some((row) => row.id === id)) throw new Error(`MemoryAdapter: an audit entry with id ${id} already exists`)
+      const stored: AdapterAuditEntry = {
+        id,
+        actorId: entry.actorId ?? null,
+        action: entry.action,
+        organizationId: entry.organizationId ?? null,
+        targetType: entry.targetType ?? null,
+        targetId: entry.targetId ?? null,
+        ip: entry.ip ?? null,
+        userAgent: entry.userAgent ?? null,
+        createdAt: new Date(createdAt),
+        // Through JSON, as a SQL store keeps it: what cannot be JSON fails here, not on reading.
+        details: entry.details === undefined || entry.details === null ? null : JSON.parse(JSON.stringify(entry.details)),
+      }
+      auditLog.push(stored)
+      return copy(stored)
+    },
+
+    listAuditEntries: async ({ organizationId, actorId, action, before, limit }) => {
+      checkLimit(NAME, limit)
+      if (before) checkDate(before.createdAt, "before.createdAt")
+      return auditLog
+        .filter(
+          (entry) =>
+            (organizationId === undefined || entry.organizationId === organizationId) &&
+            (actorId === undefined || entry.actorId === actorId) &&
+            (action === undefined || entry.action === action) &&
+            (before === undefined || compareAudit(entry, before) < 0),
+        )
+        .sort((a, b) => compareAudit(b, a))
+        .slice(0, limit)
+        .map(copy)
+    },
   }
 
   function detailsOf(sessionToken: string): AdapterSessionDetails | null {
@@ -427,6 +638,24 @@ function copyOrNull<T>(value: T | undefined): T | null {
 // JSON of an array keeps the two parts apart whatever characters they contain.
 function accountKey({ provider, providerAccountId }: AccountKey): string {
   return JSON.stringify([provider, providerAccountId])
+}
+
+function memberKey(organizationId: string, userId: string): string {
+  return JSON.stringify([organizationId, userId])
+}
+
+// The order SQL gives with ORDER BY created_at, "userId" (binary comparison of the ids).
+function compareJoined(member: { createdAt: Date; userId: string }, other: { createdAt: Date; userId: string }): number {
+  return member.createdAt.getTime() - other.createdAt.getTime() || (member.userId < other.userId ? -1 : member.userId > other.userId ? 1 : 0)
+}
+
+function byJoined(a: AdapterMember, b: AdapterMember): number {
+  return compareJoined(a, b)
+}
+
+// Oldest first; listAuditEntries sorts by the reverse.
+function compareAudit(entry: { createdAt: Date; id: string }, other: { createdAt: Date; id: string }): number {
+  return entry.createdAt.getTime() - other.createdAt.getTime() || (entry.id < other.id ? -1 : entry.id > other.id ? 1 : 0)
 }
 
 function tokenKey({ identifier, token }: { identifier: string; token: string }): string {

@@ -41,6 +41,7 @@ import type { Adapter } from "../adapters/index.js"
 import { TWO_FACTOR_METHODS } from "../core/assert-config.js"
 import { requireMethods, type ConformanceCase } from "./adapter-conformance/case.js"
 import { conformanceCases } from "./adapter-conformance/index.js"
+import { ORGANIZATION_METHODS } from "./adapter-conformance/organizations.js"
 
 /** What {@link runAdapterConformance} tests, with which runner, and what it leaves out. */
 export interface AdapterConformanceOptions {
@@ -87,6 +88,7 @@ export const GATEHOUSE_ADDITIONS: readonly (keyof Adapter)[] = Object.freeze([
   "deleteAuthenticator",
   "updateSessionAuthentication",
   ...TWO_FACTOR_METHODS,
+  ...ORGANIZATION_METHODS,
 ] satisfies (keyof Adapter)[])
 
 /**

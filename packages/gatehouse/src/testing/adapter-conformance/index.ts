@@ -5,6 +5,7 @@
 import { accountCases } from "./accounts.js"
 import { authenticatorCases } from "./authenticators.js"
 import type { ConformanceCase } from "./case.js"
+import { organizationCases } from "./organizations.js"
 import { rateLimitCases } from "./rate-limits.js"
 import { revocationCases } from "./revocation.js"
 import { sessionCases } from "./sessions.js"
@@ -25,4 +26,5 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...authenticatorCases,
   ...sessionAuthenticationCases,
   ...twoFactorCases,
+  ...organizationCases,
 ]
