@@ -2,7 +2,7 @@
  * The SQLite schema of `gatehouse-auth/adapters/sqlite` and its migrations.
  *
  * Table and column names are those of Auth.js's PostgreSQL adapter, which the PostgreSQL adapter
- * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions`, `session_details`, `session_authentication`, `two_factor` and `two_factor_recovery_codes` are Gatehouse's own. Dates are stored as integer milliseconds since the
+ * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions`, `session_details`, `session_authentication`, `two_factor`, `two_factor_recovery_codes`, `organizations`, `organization_members`, `organization_invitations` and `audit_log` are Gatehouse's own. Dates are stored as integer milliseconds since the
  * epoch (SQLite has no date type and integers compare and index exactly; ISO text written by other
  * tools is read too), booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth
  * token response has it.
@@ -186,6 +186,63 @@ CREATE TABLE IF NOT EXISTS session_authentication (
   amr TEXT,
   second_factor_at INTEGER
 );
+`,
+  },
+  // Gatehouse's own, for organizations (issue 39). Members are keyed by the pair; the listing
+  // index serves listMembers' keyset order and the role index the last-owner check. Invitations
+  // keep only the link token's hash; the inviter is no foreign key, so an invitation outlives its
+  // inviter. The audit log has no foreign keys at all: its rows outlive what they name.
+  {
+    id: "0006_organizations",
+    description: "organizations, organization_members, organization_invitations, audit_log (Gatehouse's own)",
+    sql: `
+CREATE TABLE IF NOT EXISTS organizations (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  slug TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  policy TEXT
+);
+
+CREATE TABLE IF NOT EXISTS organization_members (
+  organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+  "userId" TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (organization_id, "userId")
+);
+CREATE INDEX IF NOT EXISTS "organization_members_userId_idx" ON organization_members ("userId");
+CREATE INDEX IF NOT EXISTS organization_members_listing_idx ON organization_members (organization_id, created_at, "userId");
+CREATE INDEX IF NOT EXISTS organization_members_role_idx ON organization_members (organization_id, role);
+
+CREATE TABLE IF NOT EXISTS organization_invitations (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+  email TEXT NOT NULL,
+  role TEXT NOT NULL,
+  inviter_id TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  expires_at INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'declined', 'revoked')),
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS organization_invitations_organization_idx ON organization_invitations (organization_id, created_at);
+
+CREATE TABLE IF NOT EXISTS audit_log (
+  id TEXT PRIMARY KEY,
+  actor_id TEXT,
+  action TEXT NOT NULL,
+  organization_id TEXT,
+  target_type TEXT,
+  target_id TEXT,
+  ip TEXT,
+  user_agent TEXT,
+  created_at INTEGER NOT NULL,
+  details TEXT
+);
+CREATE INDEX IF NOT EXISTS audit_log_organization_idx ON audit_log (organization_id, created_at, id);
+CREATE INDEX IF NOT EXISTS audit_log_actor_idx ON audit_log (actor_id, created_at, id);
+CREATE INDEX IF NOT EXISTS audit_log_created_idx ON audit_log (created_at, id);
 `,
   },
 ]

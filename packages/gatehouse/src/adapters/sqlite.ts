@@ -17,18 +17,28 @@
 import type {
   Adapter,
   AdapterAccount,
+  AdapterAuditEntry,
   AdapterAuthenticator,
+  AdapterInvitation,
+  AdapterMember,
+  AdapterMemberListing,
+  AdapterOrganization,
   AdapterSession,
   AdapterSessionAuthentication,
   AdapterSessionDetails,
   AdapterTwoFactor,
   AdapterUser,
+  InvitationStatus,
+  JsonValue,
   NewAdapterUser,
+  OrganizationPolicy,
+  OrganizationStore,
   StoredAdapter,
   VerificationToken,
 } from "./index.js"
 import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
 import { immediateTransaction, migrateSQLite, readSQLiteSchema, type SQLiteDatabase, type SQLiteStatement } from "./sqlite-schema.js"
+import { checkLimit, likePrefix, OWNER_ROLE } from "./organization-fields.js"
 import { markSchemaSource } from "./schema-source.js"
 import {
   amrText,
@@ -59,7 +69,7 @@ export type SQLiteValue = string | number | bigint | null
 export type NewSQLiteUser = NewAdapterUser
 
 /** The adapter `SQLiteAdapter` returns (every method, async). */
-export type SQLiteAdapterMethods = StoredAdapter & Required<Pick<Adapter, "missingMigrations">>
+export type SQLiteAdapterMethods = StoredAdapter & OrganizationStore & Required<Pick<Adapter, "missingMigrations">>
 
 type Row = Record<string, unknown>
 
@@ -80,6 +90,10 @@ const SESSION_COLUMNS = `"sessionToken", "userId", expires`
 const TOKEN_COLUMNS = `identifier, token, expires`
 const TWO_FACTOR_COLUMNS = `"userId", totp_secret, totp_pending_secret, totp_last_step, enabled_at, trust_version`
 const NAME = "SQLiteAdapter"
+const ORGANIZATION_COLUMNS = `id, name, slug, created_at, policy`
+const MEMBER_COLUMNS = `organization_id, "userId", role, created_at`
+const INVITATION_COLUMNS = `id, organization_id, email, role, inviter_id, token_hash, expires_at, status, created_at`
+const AUDIT_COLUMNS = `id, actor_id, action, organization_id, target_type, target_id, ip, user_agent, created_at, details`
 const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
 
 /** The token-response fields that have a column; any other account field is not stored. */
@@ -130,6 +144,61 @@ function milliseconds(value: unknown, field: string): number | null {
 const toDate = (value: unknown): Date =>
   typeof value === "string" && !/^-?\d+$/.test(value) ? new Date(value) : new Date(Number(value))
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+
+function toOrganization(row: Row): AdapterOrganization {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    slug: String(row.slug),
+    createdAt: toDate(row.created_at),
+    policy: row.policy === null || row.policy === undefined ? null : (JSON.parse(String(row.policy)) as OrganizationPolicy),
+  }
+}
+
+function toMember(row: Row): AdapterMember {
+  return { organizationId: String(row.organization_id), userId: String(row.userId), role: String(row.role), createdAt: toDate(row.created_at) }
+}
+
+function toInvitation(row: Row): AdapterInvitation {
+  return {
+    id: String(row.id),
+    organizationId: String(row.organization_id),
+    email: String(row.email),
+    role: String(row.role),
+    inviterId: String(row.inviter_id),
+    tokenHash: String(row.token_hash),
+    expiresAt: toDate(row.expires_at),
+    status: String(row.status) as InvitationStatus,
+    createdAt: toDate(row.created_at),
+  }
+}
+
+function toAuditEntry(row: Row): AdapterAuditEntry {
+  return {
+    id: String(row.id),
+    actorId: textOrNull(row.actor_id),
+    action: String(row.action),
+    organizationId: textOrNull(row.organization_id),
+    targetType: textOrNull(row.target_type),
+    targetId: textOrNull(row.target_id),
+    ip: textOrNull(row.ip),
+    userAgent: textOrNull(row.user_agent),
+    createdAt: toDate(row.created_at),
+    details: row.details === null || row.details === undefined ? null : (JSON.parse(String(row.details)) as JsonValue),
+  }
+}
+
+/** A date that must be given, as integer milliseconds. */
+function requiredMilliseconds(value: unknown, field: string): number {
+  const time = milliseconds(value, field)
+  if (time === null) throw new TypeError(`SQLiteAdapter: "${field}" must be a date`)
+  return time
+}
+
+/** JSON text for a JSON column, `null` kept as SQL NULL. */
+function jsonText(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value)
+}
 
 function toUser(row: Row): AdapterUser {
   return {
@@ -753,7 +822,229 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
         return codes + rows > 0
       })
     },
+
+    createOrganization: async (organization, ownerId) => {
+      const id = typeof organization.id === "string" && organization.id !== "" ? organization.id : globalThis.crypto.randomUUID()
+      const name = checkText(organization.name, "organization.name", NAME)
+      const slug = checkText(organization.slug, "organization.slug", NAME)
+      const createdAt = milliseconds(organization.createdAt ?? new Date(), "createdAt")
+      const owner = checkText(ownerId, "ownerId", NAME)
+      return transaction(() => {
+        // ON CONFLICT names the slug only: a clash of ids is a caller's bug and throws.
+        const row = one(
+          `INSERT INTO organizations (${ORGANIZATION_COLUMNS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING RETURNING ${ORGANIZATION_COLUMNS}`,
+          id,
+          name,
+          slug,
+          createdAt,
+          jsonText(organization.policy),
+        )
+        if (!row) return "slug-taken" as const
+        // An unknown owner fails the foreign key here, which rolls the organization back too.
+        statement(`INSERT INTO organization_members (${MEMBER_COLUMNS}) VALUES (?, ?, ?, ?)`).run(id, owner, OWNER_ROLE, createdAt)
+        return toOrganization(row)
+      })
+    },
+
+    getOrganization: async (key) => {
+      const row = "id" in key
+        ? one(`SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE id = ?`, bind(key.id, "id"))
+        : one(`SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE slug = ?`, bind(key.slug, "slug"))
+      return row ? toOrganization(row) : null
+    },
+
+    updateOrganization: async (id, patch) => {
+      if (patch.name !== undefined) checkText(patch.name, "organization.name", NAME)
+      if (patch.slug !== undefined) checkText(patch.slug, "organization.slug", NAME)
+      const { sets, params } = assignments([
+        ["name", patch.name, bind(patch.name, "name")],
+        ["slug", patch.slug, bind(patch.slug, "slug")],
+        ["policy", patch.policy, jsonText(patch.policy)],
+      ])
+      return transaction(() => {
+        if (patch.slug !== undefined && one(`SELECT 1 AS taken FROM organizations WHERE slug = ? AND id <> ?`, patch.slug, id)) return "slug-taken" as const
+        const row =
+          sets === ""
+            ? one(`SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE id = ?`, id)
+            : one(`UPDATE organizations SET ${sets} WHERE id = ? RETURNING ${ORGANIZATION_COLUMNS}`, ...params, id)
+        return row ? toOrganization(row) : null
+      })
+    },
+
+    deleteOrganization: async (id) => many(`DELETE FROM organizations WHERE id = ? RETURNING id`, bind(id, "id")).length > 0,
+
+    listOrganizationsByUserId: async (userId) =>
+      many(
+        `SELECT o.id, o.name, o.slug, o.created_at, o.policy, m.role AS member_role, m.created_at AS joined_at
+         FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+         WHERE m."userId" = ? ORDER BY m.created_at, m.organization_id`,
+        bind(userId, "userId"),
+      ).map((row) => ({ organization: toOrganization(row), role: String(row.member_role), joinedAt: toDate(row.joined_at) })),
+
+    addMember: async (member) => {
+      const row = one(
+        `INSERT INTO organization_members (${MEMBER_COLUMNS}) VALUES (?, ?, ?, ?)
+         ON CONFLICT (organization_id, "userId") DO NOTHING RETURNING ${MEMBER_COLUMNS}`,
+        bind(member.organizationId, "organizationId"),
+        bind(member.userId, "userId"),
+        checkText(member.role, "member.role", NAME),
+        milliseconds(member.createdAt ?? new Date(), "createdAt"),
+      )
+      return row ? toMember(row) : "already-member"
+    },
+
+    getMember: async (organizationId, userId) => {
+      const row = one(`SELECT ${MEMBER_COLUMNS} FROM organization_members WHERE organization_id = ? AND "userId" = ?`, bind(organizationId, "organizationId"), bind(userId, "userId"))
+      return row ? toMember(row) : null
+    },
+
+    updateMemberRole: async (organizationId, userId, role) => {
+      checkText(role, "role", NAME)
+      return transaction(() => {
+        const refused = memberChangeRefusal(organizationId, userId, role)
+        if (refused) return refused
+        const row = one(
+          `UPDATE organization_members SET role = ? WHERE organization_id = ? AND "userId" = ? RETURNING ${MEMBER_COLUMNS}`,
+          role,
+          bind(organizationId, "organizationId"),
+          bind(userId, "userId"),
+        )
+        return toMember(row!)
+      })
+    },
+
+    removeMember: async (organizationId, userId) =>
+      transaction(() => {
+        const refused = memberChangeRefusal(organizationId, userId, null)
+        if (refused) return refused
+        const row = one(
+          `DELETE FROM organization_members WHERE organization_id = ? AND "userId" = ? RETURNING ${MEMBER_COLUMNS}`,
+          bind(organizationId, "organizationId"),
+          bind(userId, "userId"),
+        )
+        return toMember(row!)
+      }),
+
+    listMembers: async (organizationId, { after, limit, search }) => {
+      checkLimit(NAME, limit)
+      const where = [`m.organization_id = ?`]
+      const params: SQLiteValue[] = [bind(organizationId, "organizationId")]
+      if (after) {
+        // A row value: SQLite walks organization_members_listing_idx from the cursor on.
+        where.push(`(m.created_at, m."userId") > (?, ?)`)
+        params.push(milliseconds(after.createdAt, "after.createdAt"), bind(after.userId, "after.userId"))
+      }
+      const pattern = likePrefix(search)
+      if (pattern !== null) {
+        where.push(`(u.email LIKE ? ESCAPE '\\' OR u.name LIKE ? ESCAPE '\\')`)
+        params.push(pattern, pattern)
+      }
+      return many(
+        `SELECT m.organization_id, m."userId", m.role, m.created_at, u.name, u.email, u.image
+         FROM organization_members m JOIN users u ON u.id = m."userId"
+         WHERE ${where.join(" AND ")} ORDER BY m.created_at, m."userId" LIMIT ?`,
+        ...params,
+        limit,
+      ).map((row): AdapterMemberListing => ({ ...toMember(row), user: { name: textOrNull(row.name), email: textOrNull(row.email) as string, image: textOrNull(row.image) } }))
+    },
+
+    createInvitation: async (invitation) => {
+      const row = one(
+        `INSERT INTO organization_invitations (${INVITATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?) RETURNING ${INVITATION_COLUMNS}`,
+        typeof invitation.id === "string" && invitation.id !== "" ? invitation.id : globalThis.crypto.randomUUID(),
+        bind(invitation.organizationId, "organizationId"),
+        checkText(invitation.email, "invitation.email", NAME),
+        checkText(invitation.role, "invitation.role", NAME),
+        checkText(invitation.inviterId, "invitation.inviterId", NAME),
+        checkText(invitation.tokenHash, "invitation.tokenHash", NAME),
+        requiredMilliseconds(invitation.expiresAt, "expiresAt"),
+        milliseconds(invitation.createdAt ?? new Date(), "createdAt"),
+      )
+      return toInvitation(row!)
+    },
+
+    getInvitation: async (id) => {
+      const row = one(`SELECT ${INVITATION_COLUMNS} FROM organization_invitations WHERE id = ?`, bind(id, "id"))
+      return row ? toInvitation(row) : null
+    },
+
+    getInvitationByTokenHash: async (tokenHash) => {
+      const row = one(`SELECT ${INVITATION_COLUMNS} FROM organization_invitations WHERE token_hash = ?`, bind(tokenHash, "tokenHash"))
+      return row ? toInvitation(row) : null
+    },
+
+    setInvitationStatus: async (id, from, to) => {
+      // One conditional UPDATE: the status it checks is the one it changes, so only one caller wins.
+      const row = one(
+        `UPDATE organization_invitations SET status = ? WHERE id = ? AND status = ? RETURNING ${INVITATION_COLUMNS}`,
+        checkText(to, "to", NAME),
+        bind(id, "id"),
+        checkText(from, "from", NAME),
+      )
+      return row ? toInvitation(row) : null
+    },
+
+    listInvitations: async (organizationId) =>
+      many(
+        `SELECT ${INVITATION_COLUMNS} FROM organization_invitations WHERE organization_id = ? ORDER BY created_at DESC, id DESC`,
+        bind(organizationId, "organizationId"),
+      ).map(toInvitation),
+
+    appendAuditEntry: async (entry) => {
+      const row = one(
+        `INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${AUDIT_COLUMNS}`,
+        typeof entry.id === "string" && entry.id !== "" ? entry.id : globalThis.crypto.randomUUID(),
+        bind(entry.actorId, "actorId"),
+        checkText(entry.action, "entry.action", NAME),
+        bind(entry.organizationId, "organizationId"),
+        bind(entry.targetType, "targetType"),
+        bind(entry.targetId, "targetId"),
+        bind(entry.ip, "ip"),
+        bind(entry.userAgent, "userAgent"),
+        milliseconds(entry.createdAt ?? new Date(), "createdAt"),
+        jsonText(entry.details),
+      )
+      return toAuditEntry(row!)
+    },
+
+    listAuditEntries: async ({ organizationId, actorId, action, before, limit }) => {
+      checkLimit(NAME, limit)
+      const where: string[] = []
+      const params: SQLiteValue[] = []
+      const filter = (condition: string, ...values: SQLiteValue[]): void => {
+        where.push(condition)
+        params.push(...values)
+      }
+      if (organizationId !== undefined) filter(`organization_id = ?`, bind(organizationId, "organizationId"))
+      if (actorId !== undefined) filter(`actor_id = ?`, bind(actorId, "actorId"))
+      if (action !== undefined) filter(`action = ?`, bind(action, "action"))
+      // A row value: the (…, created_at, id) indexes are walked from the cursor on.
+      if (before) filter(`(created_at, id) < (?, ?)`, milliseconds(before.createdAt, "before.createdAt"), bind(before.id, "before.id"))
+      return many(
+        `SELECT ${AUDIT_COLUMNS} FROM audit_log ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id DESC LIMIT ?`,
+        ...params,
+        limit,
+      ).map(toAuditEntry)
+    },
   }, db)
+
+  /**
+   * Why changing the member's role to `newRole` (or removing them: `null`) is refused, if it is.
+   * Called inside the write transaction that then makes the change, so no other demotion or
+   * removal can pass between the check and the change.
+   */
+  function memberChangeRefusal(organizationId: string, userId: string, newRole: string | null): "not-found" | "last-owner" | null {
+    const member = one(`SELECT role FROM organization_members WHERE organization_id = ? AND "userId" = ?`, bind(organizationId, "organizationId"), bind(userId, "userId"))
+    if (!member) return "not-found"
+    if (member.role !== OWNER_ROLE || newRole === OWNER_ROLE) return null
+    const otherOwner = one(
+      `SELECT 1 AS found FROM organization_members WHERE organization_id = ? AND role = ? AND "userId" <> ? LIMIT 1`,
+      organizationId,
+      OWNER_ROLE,
+      userId,
+    )
+    return otherOwner ? null : "last-owner"
+  }
 
   /** Upserts how the session under `sessionToken` was authenticated; `false` when there is no such session. */
   function writeAuthentication(sessionToken: string, authentication: AdapterSessionAuthentication): boolean {

@@ -63,7 +63,7 @@ describe("the adapters' schema check", () => {
   it("SQLite, a read-only file missing migrations: the adapter opens, sign-in works, one warning names the command", async () => {
     const file = previousReleaseFile("behind.db", 3)
     const adapter = SQLiteAdapter(new Database(file, { readonly: true }))
-    expect(await adapter.missingMigrations()).toEqual(["0004_session_details", "0005_two_factor"])
+    expect(await adapter.missingMigrations()).toEqual(["0004_session_details", "0005_two_factor", "0006_organizations"])
 
     const { signIn, session, warnings, client, checks, settled } = await signInAndCountWarnings(adapter)
     expect(signIn.status).toBe(302)
@@ -73,7 +73,7 @@ describe("the adapters' schema check", () => {
     const [line] = warnings()
     expect(line?.level).toBe("warn")
     expect(String(line?.message[0])).toContain("npx gatehouse-auth migrate apply")
-    expect(String(line?.message[0])).toContain("0004_session_details, 0005_two_factor")
+    expect(String(line?.message[0])).toContain("0004_session_details, 0005_two_factor, 0006_organizations")
 
     // Once per adapter: more requests log nothing more.
     await client.session()

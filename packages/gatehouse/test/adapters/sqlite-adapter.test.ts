@@ -105,8 +105,12 @@ describe("SQLiteAdapter on SQLite", () => {
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()
     expect(tables).toEqual([
       "accounts",
+      "audit_log",
       "authenticators",
       "gatehouse_migrations",
+      "organization_invitations",
+      "organization_members",
+      "organizations",
       "rate_limits",
       "session_authentication",
       "session_details",
@@ -120,7 +124,14 @@ describe("SQLiteAdapter on SQLite", () => {
     const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all()
     expect(indexes).toEqual([
       "accounts_userId_idx",
+      "audit_log_actor_idx",
+      "audit_log_created_idx",
+      "audit_log_organization_idx",
       "authenticators_userId_idx",
+      "organization_invitations_organization_idx",
+      "organization_members_listing_idx",
+      "organization_members_role_idx",
+      "organization_members_userId_idx",
       "session_details_idp_idx",
       "sessions_sessionToken_key",
       "sessions_userId_idx",
@@ -175,7 +186,7 @@ describe("SQLiteAdapter on SQLite", () => {
     db.prepare(`INSERT INTO sessions (id, "userId", expires, "sessionToken") VALUES ('row-1', 'deployed', ?, 'sha256:old')`).run(Date.now() + day)
     db.prepare(`INSERT INTO session_details ("sessionId", created_at) VALUES ('row-1', ?)`).run(Date.now())
     const adapter = SQLiteAdapter(db)
-    expect(pragma(db, "user_version")).toBe(5)
+    expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
     expect((await adapter.getSessionAndUser("sha256:old"))?.session.authentication).toBeNull()
     const [listed] = await adapter.listSessionsByUserId("deployed")
     expect(listed?.details).toMatchObject({ aal: null, amr: null, secondFactorAt: null })
@@ -184,6 +195,33 @@ describe("SQLiteAdapter on SQLite", () => {
     expect((await adapter.getSessionAndUser("sha256:old"))?.session.authentication).toEqual({ aal: 2, amr: ["pwd", "otp"], secondFactorAt })
     await adapter.setTotpPendingSecret("deployed", "sealed")
     expect((await adapter.getTwoFactor("deployed"))?.totpPendingSecret).toBe("sealed")
+  })
+
+  it("upgrades a database of schema version 5: adds the organization tables, where an existing user can own an organization", async () => {
+    const db = open(fresh())
+    for (const migration of SQLITE_MIGRATIONS.slice(0, 5)) db.exec(migration)
+    db.pragma("user_version = 5")
+    db.prepare(`INSERT INTO users (id, email) VALUES ('deployed', 'deployed@example.com')`).run()
+    const adapter = SQLiteAdapter(db)
+    expect(pragma(db, "user_version")).toBe(SQLITE_SCHEMA_VERSION)
+    expect(await adapter.missingMigrations()).toEqual([])
+    const organization = await adapter.createOrganization({ name: "Deployed", slug: "deployed" }, "deployed")
+    expect(organization).toMatchObject({ name: "Deployed", slug: "deployed", policy: null })
+    expect(await adapter.listOrganizationsByUserId("deployed")).toEqual([{ organization, role: "owner", joinedAt: expect.any(Date) }])
+  })
+
+  it("finds a member, lists members and filters the audit log through the indexes, not by scanning", () => {
+    const db = open(fresh())
+    SQLiteAdapter(db)
+    const plan = (sql: string): string => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join("; ")
+    expect(plan(`SELECT role FROM organization_members WHERE organization_id = 'o' AND "userId" = 'u'`)).toMatch(/USING (INDEX|PRIMARY KEY) sqlite_autoindex_organization_members_1/)
+    const members = plan(
+      `SELECT m.role, u.email FROM organization_members m JOIN users u ON u.id = m."userId" WHERE m.organization_id = 'o' AND (m.created_at, m."userId") > (1, 'u') ORDER BY m.created_at, m."userId" LIMIT 50`,
+    )
+    expect(members).toMatch(/SEARCH m USING (COVERING )?INDEX organization_members_listing_idx/)
+    expect(members).not.toMatch(/TEMP B-TREE/)
+    expect(plan(`SELECT id FROM audit_log WHERE actor_id = 'a' AND (created_at, id) < (1, 'x') ORDER BY created_at DESC, id DESC LIMIT 50`)).toMatch(/SEARCH audit_log USING (COVERING )?INDEX audit_log_actor_idx/)
+    expect(plan(`SELECT id FROM organization_invitations WHERE token_hash = 'h'`)).toMatch(/USING INDEX sqlite_autoindex_organization_invitations_2/)
   })
 
   it("migrates a new file once when several threads open it at the same moment", async () => {
@@ -688,7 +726,7 @@ function compiledAdapterUrl(): string {
   // "#primitives" resolves as the package's own imports map resolves it on Node.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module", imports: { "#primitives": "./primitives/node.js" } }))
   // The adapter and every module it imports at run time, each in its place under src/.
-  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/schema-migrations", "adapters/schema-source", "adapters/two-factor-fields", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
+  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/schema-migrations", "adapters/schema-source", "adapters/two-factor-fields", "adapters/organization-fields", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
   for (const name of modules) {
     const source = readFileSync(fileURLToPath(new URL(`../../src/${name}.ts`, import.meta.url)), "utf8")
     const { outputText } = ts.transpileModule(source, {
