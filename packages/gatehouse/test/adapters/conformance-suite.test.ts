@@ -3,7 +3,7 @@
  * defect a real adapter could have, and the test of that behaviour must catch it.
  */
 import { describe, expect, test } from "vitest"
-import type { Adapter, AdapterAccount, AdapterUser, VerificationToken } from "../../src/adapters/index.js"
+import type { Adapter, AdapterAccount, AdapterInvitation, AdapterUser, VerificationToken } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { GATEHOUSE_ADDITIONS, runAdapterConformance, type AdapterConformanceOptions } from "../../src/testing/adapter.js"
 import { conformanceCases } from "../../src/testing/adapter-conformance/index.js"
@@ -118,6 +118,44 @@ function withoutCascade(memory: MemoryAdapter): Adapter {
   }
 }
 
+/**
+ * Member and invitation methods of a store that reads, checks, yields, then writes: each right
+ * alone, but two concurrent calls both pass the check and both report success, as both would
+ * change the row in a store without a transaction (the memory store underneath refuses the
+ * second write; the result a racy store gives is what is returned).
+ */
+function racyOrganizations(memory: MemoryAdapter): Pick<Adapter, "updateMemberRole" | "removeMember" | "setInvitationStatus"> {
+  const lastOwner = async (organizationId: string, userId: string): Promise<boolean> => {
+    const members = await memory.listMembers(organizationId, { limit: 1000 })
+    return !members.some((member) => member.role === "owner" && member.userId !== userId)
+  }
+  return {
+    updateMemberRole: async (organizationId, userId, role) => {
+      const member = await memory.getMember(organizationId, userId)
+      if (!member) return "not-found"
+      if (member.role === "owner" && role !== "owner" && (await lastOwner(organizationId, userId))) return "last-owner"
+      await sleep(1)
+      await memory.updateMemberRole(organizationId, userId, role)
+      return { ...member, role }
+    },
+    removeMember: async (organizationId, userId) => {
+      const member = await memory.getMember(organizationId, userId)
+      if (!member) return "not-found"
+      if (member.role === "owner" && (await lastOwner(organizationId, userId))) return "last-owner"
+      await sleep(1)
+      await memory.removeMember(organizationId, userId)
+      return member
+    },
+    setInvitationStatus: async (id, from, to) => {
+      const invitation = await memory.getInvitation(id)
+      if (!invitation || invitation.status !== from) return null
+      await sleep(1)
+      await memory.setInvitationStatus(id, from, to)
+      return { ...invitation, status: to }
+    },
+  }
+}
+
 interface Breakage {
   defect: string
   adapter: (memory: MemoryAdapter) => Adapter
@@ -148,6 +186,75 @@ function racyTwoFactor(memory: MemoryAdapter): Pick<Adapter, "useTotpStep" | "us
 }
 
 const breakages: Breakage[] = [
+  {
+    defect: "updateMemberRole checks for another owner and demotes with an await in between",
+    adapter: (memory) => ({ ...memory, updateMemberRole: racyOrganizations(memory).updateMemberRole }),
+    fails: ["updateMemberRole: of concurrent demotions of an organization's last two owners, one is refused"],
+  },
+  {
+    defect: "removeMember checks for another owner and removes with an await in between",
+    adapter: (memory) => ({ ...memory, removeMember: racyOrganizations(memory).removeMember }),
+    fails: ["removeMember: of concurrent removals of an organization's last two owners, one is refused"],
+  },
+  {
+    defect: "setInvitationStatus reads the status and writes the new one with an await in between",
+    adapter: (memory) => ({ ...memory, setInvitationStatus: racyOrganizations(memory).setInvitationStatus }),
+    fails: ["setInvitationStatus: moves a pending invitation once: of concurrent calls exactly one gets it"],
+  },
+  {
+    defect: "updateMemberRole demotes the last owner",
+    adapter: (memory) => ({
+      ...memory,
+      updateMemberRole: async (organizationId, userId, role) => {
+        const result = await memory.updateMemberRole(organizationId, userId, role)
+        const member = await memory.getMember(organizationId, userId)
+        return result === "last-owner" && member ? (await memory.removeMember(organizationId, userId), { ...member, role }) : result
+      },
+    }),
+    fails: ["updateMemberRole: changes a role, and refuses to demote the last owner or change a non-member"],
+  },
+  {
+    defect: "listMembers ignores the cursor (every page is the first)",
+    adapter: (memory) => ({ ...memory, listMembers: async (organizationId, { after: _after, ...options }) => memory.listMembers(organizationId, options) }),
+    fails: ["listMembers: returns members with their users' name, email and image, in pages continued after the last member"],
+  },
+  {
+    defect: "listMembers searches anywhere in the name, not at its start",
+    adapter: (memory) => ({
+      ...memory,
+      listMembers: async (organizationId, { search, limit, after }) => {
+        const all = await memory.listMembers(organizationId, { limit: 1000, ...(after ? { after } : {}) })
+        const needle = search?.toLowerCase() ?? ""
+        return all.filter((member) => `${member.user.email} ${member.user.name ?? ""}`.toLowerCase().includes(needle)).slice(0, limit)
+      },
+    }),
+    fails: ["listMembers: searches by the start of the email or the name, ignoring case, with % and _ as plain characters"],
+  },
+  {
+    defect: "getOrganization falls back to the slug when no id matches",
+    adapter: (memory) => ({ ...memory, getOrganization: async (key) => (await memory.getOrganization(key)) ?? ("id" in key ? memory.getOrganization({ slug: key.id }) : null) }),
+    fails: ["getOrganization: returns null for an unknown id or slug, and never reads a slug as an id"],
+  },
+  {
+    defect: "deleteOrganization leaves the organization's invitations behind",
+    adapter: (memory) => {
+      const orphans = new Map<string, AdapterInvitation>()
+      return {
+        ...memory,
+        deleteOrganization: async (id) => {
+          for (const invitation of await memory.listInvitations(id)) orphans.set(invitation.tokenHash, invitation)
+          return memory.deleteOrganization(id)
+        },
+        getInvitationByTokenHash: async (hash) => (await memory.getInvitationByTokenHash(hash)) ?? orphans.get(hash) ?? null,
+      }
+    },
+    fails: ["deleteOrganization: removes the organization with its members and invitations, once"],
+  },
+  {
+    defect: "listAuditEntries ignores the actor filter when an organization is given",
+    adapter: (memory) => ({ ...memory, listAuditEntries: async ({ actorId, ...options }) => memory.listAuditEntries(options.organizationId ? options : { actorId, ...options }) }),
+    fails: ["listAuditEntries: applies every filter given, together"],
+  },
   {
     defect: "useTotpStep checks the last step and records the new one with an await in between",
     adapter: (memory) => ({ ...memory, useTotpStep: racyTwoFactor(memory).useTotpStep }),

@@ -10,6 +10,7 @@ import { Credentials } from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
 import { secret, storedKey } from "../flow/flow-helpers.js"
 import { runAdapterConformance } from "../../src/testing/adapter.js"
+import { ORGANIZATION_METHODS } from "../../src/testing/adapter-conformance/organizations.js"
 import { testSchema } from "../support/postgres.js"
 import { authjsSchema } from "./authjs-adapters/pg-adapter-schema.js"
 
@@ -172,5 +173,6 @@ describe("PostgresAdapter conformance on an Auth.js (SERIAL id) database", () =>
   })
   afterAll(() => schema.drop())
 
-  runAdapterConformance({ adapter: PostgresAdapter(pool), test, additions: "required" })
+  // Organizations are not stored in PostgreSQL yet (issue 39's data layer is memory and SQLite so far).
+  runAdapterConformance({ adapter: PostgresAdapter(pool), test, additions: "required", skip: ORGANIZATION_METHODS })
 })

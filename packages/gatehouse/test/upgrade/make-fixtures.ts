@@ -67,7 +67,8 @@ const { PostgresAdapter, migrate } = await load<typeof import("../../src/adapter
 // Enrolment as the old two-factor routes store it (the sealed key, the hashed codes), without a QR page.
 const { sealTotpSecret } = await load<typeof import("../../src/core/two-factor/secret-seal.js")>("core/two-factor/secret-seal.js")
 const { recoveryCodeHashes } = await load<typeof import("../../src/core/two-factor/recovery-codes.js")>("core/two-factor/recovery-codes.js")
-type OldAdapter = ReturnType<typeof SQLiteAdapter>
+// What both old adapters have: the contract they share (the SQLite one may have more).
+type OldAdapter = ReturnType<typeof PostgresAdapter>
 
 const out = resolve(import.meta.dirname, "fixtures", version)
 mkdirSync(out, { recursive: true })
