@@ -272,7 +272,7 @@ export interface AdapterMembership {
   joinedAt: Date
 }
 
-/** Where a page of `listMembers` starts: the last member of the previous page (members are ordered by `createdAt`, then `userId`). */
+/** Where a page of `listMembers` starts: the last member of the previous page (members are ordered by `createdAt`, then `userId` in the store's order of ids). */
 export interface MemberCursor {
   /** The `createdAt` of the last member seen. */
   createdAt: Date
@@ -627,7 +627,7 @@ export interface Adapter {
   removeMember?(organizationId: string, userId: string): Awaitable<AdapterMember | MemberChangeRefusal>
   /**
    * Gatehouse's addition: a page of the organization's members with their users' name, email and
-   * image, in one query (a join), ordered by `createdAt` then `userId` and continued by keyset
+   * image, in one query (a join), ordered by `createdAt` then `userId` (text order, or integer order where user ids are integers) and continued by keyset
    * (`after`: the last member of the previous page), never by offset; `[]` for an unknown organization.
    */
   listMembers?(organizationId: string, options: ListMembersOptions): Awaitable<AdapterMemberListing[]>

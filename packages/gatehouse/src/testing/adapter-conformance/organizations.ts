@@ -155,11 +155,13 @@ export const organizationCases: readonly ConformanceCase[] = [
       const { organization: first } = await ownedOrganization(adapter, { name: "First" })
       const { organization: second } = await ownedOrganization(adapter, { name: "Second" })
       await ownedOrganization(adapter, { name: "Not theirs" })
-      await adapter.addMember({ organizationId: second.id, userId: user.id, role: "admin", createdAt: secondsFromNow(-20) })
-      await adapter.addMember({ organizationId: first.id, userId: user.id, role: "member", createdAt: secondsFromNow(-10) })
+      const earlier = secondsFromNow(-20)
+      const later = new Date(earlier.getTime() + 10_000)
+      await adapter.addMember({ organizationId: second.id, userId: user.id, role: "admin", createdAt: earlier })
+      await adapter.addMember({ organizationId: first.id, userId: user.id, role: "member", createdAt: later })
       assert.deepEqual(await adapter.listOrganizationsByUserId(user.id), [
-        { organization: second, role: "admin", joinedAt: secondsFromNow(-20) },
-        { organization: first, role: "member", joinedAt: secondsFromNow(-10) },
+        { organization: second, role: "admin", joinedAt: earlier },
+        { organization: first, role: "member", joinedAt: later },
       ])
       assert.deepEqual(await adapter.listOrganizationsByUserId(randomUUID()), [])
     },
@@ -264,14 +266,21 @@ export const organizationCases: readonly ConformanceCase[] = [
     async run(adapter) {
       const { owner, organization } = await ownedOrganization(adapter)
       const joined = secondsFromNow(-100)
+      const later = (seconds: number): Date => new Date(joined.getTime() + seconds * 1000)
       const users: AdapterUser[] = []
       // Three members share one createdAt, so the userId decides their order and the page break.
       for (let index = 0; index < 5; index++) {
         const user = await storedUser(adapter, { name: `Member ${index}` })
         users.push(user)
-        await adapter.addMember({ organizationId: organization.id, userId: user.id, role: "member", createdAt: index < 3 ? joined : secondsFromNow(-50 + index) })
+        await adapter.addMember({ organizationId: organization.id, userId: user.id, role: "member", createdAt: index < 3 ? joined : later(index) })
       }
-      const expectedOrder = [...users.slice(0, 3).sort((a, b) => (a.id < b.id ? -1 : 1)), ...users.slice(3)]
+      // Ties on createdAt go by userId in the store's order of ids (text, or integer in an
+      // Auth.js SERIAL layout), so the whole list gives the order the pages must follow.
+      const all = await adapter.listMembers(organization.id, { limit: 100 })
+      const tied = new Set(users.slice(0, 3).map((user) => user.id))
+      assert.deepEqual(new Set(all.slice(0, 3).map((member) => member.userId)), tied, "the three who joined first, together")
+      assert.deepEqual(all.slice(3).map((member) => member.userId), [users[3]!.id, users[4]!.id, owner.id], "then by createdAt")
+      const expectedOrder = all.map((member) => users.find((user) => user.id === member.userId) ?? owner)
       const first = await adapter.listMembers(organization.id, { limit: 2 })
       assert.deepEqual(first.map((member) => member.userId), expectedOrder.slice(0, 2).map((user) => user.id))
       assert.deepEqual(first[0], {
@@ -287,7 +296,7 @@ export const organizationCases: readonly ConformanceCase[] = [
       const tail = second[1]!
       const third = await adapter.listMembers(organization.id, { limit: 2, after: { createdAt: tail.createdAt, userId: tail.userId } })
       // The owner joined at creation (now), after every member above.
-      assert.deepEqual(third.map((member) => member.userId), [expectedOrder[4]!.id, owner.id])
+      assert.deepEqual(third.map((member) => member.userId), [users[4]!.id, owner.id])
       const rest = await adapter.listMembers(organization.id, { limit: 2, after: { createdAt: third[1]!.createdAt, userId: owner.id } })
       assert.deepEqual(rest, [], "nothing after the last member")
       assert.equal((await adapter.listMembers(organization.id, { limit: 100 })).length, 6)
@@ -304,8 +313,9 @@ export const organizationCases: readonly ConformanceCase[] = [
       const grace = await storedUser(adapter, { name: "Grace Hopper", email: `grace-${tag}@example.com` })
       const adam = await storedUser(adapter, { name: "Adam Smith", email: `smith-${tag}@example.com` })
       const percent = await storedUser(adapter, { name: "100% Sure", email: `sure-${tag}@example.com` })
+      const start = secondsFromNow(-10)
       for (const [index, user] of [ada, grace, adam, percent].entries()) {
-        await adapter.addMember({ organizationId: organization.id, userId: user.id, role: "member", createdAt: secondsFromNow(-10 + index) })
+        await adapter.addMember({ organizationId: organization.id, userId: user.id, role: "member", createdAt: new Date(start.getTime() + index * 1000) })
       }
       const ids = async (search: string, limit = 10): Promise<string[]> =>
         (await adapter.listMembers(organization.id, { limit, search })).map((member) => member.userId)
@@ -317,7 +327,7 @@ export const organizationCases: readonly ConformanceCase[] = [
       assert.deepEqual(await ids(`ada_${tag}`), [ada.id], "_ matches itself")
       assert.deepEqual(await ids("100%"), [percent.id], "% matches itself")
       assert.deepEqual(await ids("ada", 1), [ada.id], "the limit applies after the search")
-      const next = await adapter.listMembers(organization.id, { limit: 1, search: "ada", after: { createdAt: secondsFromNow(-10), userId: ada.id } })
+      const next = await adapter.listMembers(organization.id, { limit: 1, search: "ada", after: { createdAt: start, userId: ada.id } })
       assert.deepEqual(next.map((member) => member.userId), [adam.id], "search pages too")
       assert.equal((await ids("")).length, 5, "an empty search is every member")
     },
@@ -479,7 +489,7 @@ export const organizationCases: readonly ConformanceCase[] = [
             ip: null,
             userAgent: null,
             details: { index },
-            createdAt: index < 3 ? same : secondsFromNow(-20 + index),
+            createdAt: index < 3 ? same : new Date(same.getTime() + index * 1000),
           }),
         )
       }
