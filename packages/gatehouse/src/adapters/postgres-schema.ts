@@ -324,6 +324,78 @@ export const POSTGRES_MIGRATION_STEPS: readonly SchemaMigration[] = [
     description: "Auth.js's tables where absent, Gatehouse's own tables, and the indexes and foreign keys they need",
     sql: postgresSchema,
   },
+  // Gatehouse's own, for organizations (issue 39), as in the SQLite schema: members keyed by the
+  // pair, a listing index for listMembers' keyset order and a role index for the last-owner
+  // check; invitations keyed by the link token's hash; an audit log without foreign keys (its rows
+  // outlive what they name). "userId" takes the type of users.id, as in step 1.
+  {
+    id: "0002_organizations",
+    description: "organizations, organization_members, organization_invitations, audit_log (Gatehouse's own)",
+    sql: `
+CREATE TABLE IF NOT EXISTS organizations (
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  slug TEXT NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL,
+  policy JSONB,
+  PRIMARY KEY (id),
+  CONSTRAINT organizations_slug_key UNIQUE (slug)
+);
+
+DO $gatehouse$
+DECLARE
+  user_id_type TEXT := (
+    SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+    WHERE attrelid = 'users'::regclass AND attname = 'id'
+  );
+BEGIN
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS organization_members (
+      organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      role TEXT NOT NULL,
+      created_at TIMESTAMPTZ NOT NULL,
+      PRIMARY KEY (organization_id, "userId")
+    )$sql$, user_id_type);
+END
+$gatehouse$;
+CREATE INDEX IF NOT EXISTS "organization_members_userId_idx" ON organization_members ("userId");
+CREATE INDEX IF NOT EXISTS organization_members_listing_idx ON organization_members (organization_id, created_at, "userId");
+CREATE INDEX IF NOT EXISTS organization_members_role_idx ON organization_members (organization_id, role);
+
+CREATE TABLE IF NOT EXISTS organization_invitations (
+  id TEXT NOT NULL,
+  organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+  email TEXT NOT NULL,
+  role TEXT NOT NULL,
+  inviter_id TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  expires_at TIMESTAMPTZ NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'declined', 'revoked')),
+  created_at TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (id),
+  CONSTRAINT organization_invitations_token_hash_key UNIQUE (token_hash)
+);
+CREATE INDEX IF NOT EXISTS organization_invitations_organization_idx ON organization_invitations (organization_id, created_at);
+
+CREATE TABLE IF NOT EXISTS audit_log (
+  id TEXT NOT NULL,
+  actor_id TEXT,
+  action TEXT NOT NULL,
+  organization_id TEXT,
+  target_type TEXT,
+  target_id TEXT,
+  ip TEXT,
+  user_agent TEXT,
+  created_at TIMESTAMPTZ NOT NULL,
+  details JSONB,
+  PRIMARY KEY (id)
+);
+CREATE INDEX IF NOT EXISTS audit_log_organization_idx ON audit_log (organization_id, created_at, id);
+CREATE INDEX IF NOT EXISTS audit_log_actor_idx ON audit_log (actor_id, created_at, id);
+CREATE INDEX IF NOT EXISTS audit_log_created_idx ON audit_log (created_at, id);
+`,
+  },
 ]
 
 const RECORD_TABLE = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (

@@ -17,15 +17,26 @@
 import type {
   Adapter,
   AdapterAccount,
+  AdapterAuditEntry,
   AdapterAuthenticator,
+  AdapterInvitation,
+  AdapterMember,
+  AdapterMemberListing,
+  AdapterOrganization,
   AdapterSession,
   AdapterSessionAuthentication,
   AdapterSessionDetails,
   AdapterTwoFactor,
   AdapterUser,
+  InvitationStatus,
+  JsonValue,
+  MemberChangeRefusal,
+  OrganizationPolicy,
+  OrganizationStore,
   StoredAdapter,
   VerificationToken,
 } from "./index.js"
+import { checkLimit, likePrefix, OWNER_ROLE } from "./organization-fields.js"
 import { readPostgresSchema, type PostgresQueryable, type PostgresRow } from "./postgres-schema.js"
 import { markSchemaSource } from "./schema-source.js"
 import {
@@ -82,7 +93,7 @@ function isPgDriver(db: object): boolean {
 }
 
 /** The adapter `PostgresAdapter` returns (every method, async). */
-export type PostgresAdapterMethods = StoredAdapter & Required<Pick<Adapter, "missingMigrations">>
+export type PostgresAdapterMethods = StoredAdapter & OrganizationStore & Required<Pick<Adapter, "missingMigrations">>
 
 // Ids are read as text so integer (Auth.js SERIAL) and text (fresh schema) ids look the same.
 const USER = `id::text AS id, name, email, "emailVerified", image`
@@ -92,6 +103,16 @@ const ACCOUNT = `"userId"::text AS "userId", type, provider, "providerAccountId"
 const TOKEN = `identifier, token, expires`
 const TWO_FACTOR = `t."userId"::text AS "userId", t.totp_secret, t.totp_pending_secret, t.totp_last_step, t.enabled_at, t.trust_version`
 const NAME = "PostgresAdapter"
+const ORGANIZATION = `id, name, slug, created_at, policy`
+const MEMBER = `organization_id, "userId"::text AS "userId", role, created_at`
+const INVITATION = `id, organization_id, email, role, inviter_id, token_hash, expires_at, status, created_at`
+const AUDIT = `id, actor_id, action, organization_id, target_type, target_id, ip, user_agent, created_at, details`
+/**
+ * The organization's owners, locked. A demotion or removal that reads them this way waits for a
+ * concurrent one to commit and then sees its result (READ COMMITTED re-reads a locked row), so two
+ * cannot each count the other as the owner who stays.
+ */
+const LOCKED_OWNERS = `owners AS (SELECT "userId" FROM organization_members WHERE organization_id = $1 AND role = '${OWNER_ROLE}' ORDER BY "userId" FOR UPDATE)`
 const AUTHENTICATOR = `"credentialID", "userId"::text AS "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
 
 /** Rate-limit rows whose window ended are deleted on one `hitRateLimit` call in this many. */
@@ -131,6 +152,61 @@ function windowMilliseconds(windowSeconds: number): number {
 /** A Date from a timestamptz, whether the driver parsed it (pg's default) or not. */
 function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value))
+}
+
+function toOrganization(row: PostgresRow): AdapterOrganization {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    slug: String(row.slug),
+    createdAt: toDate(row.created_at),
+    policy: (row.policy ?? null) as OrganizationPolicy | null,
+  }
+}
+
+function toMember(row: PostgresRow): AdapterMember {
+  return { organizationId: String(row.organization_id), userId: String(row.userId), role: String(row.role), createdAt: toDate(row.created_at) }
+}
+
+function toInvitation(row: PostgresRow): AdapterInvitation {
+  return {
+    id: String(row.id),
+    organizationId: String(row.organization_id),
+    email: String(row.email),
+    role: String(row.role),
+    inviterId: String(row.inviter_id),
+    tokenHash: String(row.token_hash),
+    expiresAt: toDate(row.expires_at),
+    status: String(row.status) as InvitationStatus,
+    createdAt: toDate(row.created_at),
+  }
+}
+
+function toAuditEntry(row: PostgresRow): AdapterAuditEntry {
+  const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+  return {
+    id: String(row.id),
+    actorId: text(row.actor_id),
+    action: String(row.action),
+    organizationId: text(row.organization_id),
+    targetType: text(row.target_type),
+    targetId: text(row.target_id),
+    ip: text(row.ip),
+    userAgent: text(row.user_agent),
+    createdAt: toDate(row.created_at),
+    details: (row.details ?? null) as JsonValue | null,
+  }
+}
+
+/** JSON text for a JSONB parameter (pg would send an array as a PostgreSQL array), `null` kept. */
+function jsonParameter(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value)
+}
+
+/** A valid Date, or a TypeError naming the field. */
+function checkDate(value: unknown, field: string): Date {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new TypeError(`${NAME}: ${field} must be a valid Date`)
+  return value
 }
 
 function toUser(row: PostgresRow): AdapterUser {
@@ -762,7 +838,224 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
           [userId],
         )
       ).length > 0,
+
+    createOrganization: async (organization, ownerId) => {
+      const id = typeof organization.id === "string" && organization.id !== "" ? organization.id : globalThis.crypto.randomUUID()
+      // One statement: the organization and its owner together. The owner's id goes through a
+      // lookup in users, so an unknown owner is a NULL that the NOT NULL column refuses, and the
+      // whole statement (the organization too) fails.
+      const found = await rows(
+        `WITH org AS (
+           INSERT INTO organizations (id, name, slug, created_at, policy) VALUES ($1, $2, $3, $4, $5::jsonb)
+           ON CONFLICT (slug) DO NOTHING RETURNING ${ORGANIZATION}
+         ),
+         owner AS (
+           INSERT INTO organization_members (organization_id, "userId", role, created_at)
+           SELECT org.id, (SELECT u.id FROM users u WHERE u.id = $6), '${OWNER_ROLE}', org.created_at FROM org
+           RETURNING 1
+         )
+         SELECT org.*, (SELECT count(*) FROM owner) AS owners FROM org`,
+        [
+          id,
+          checkText(organization.name, "organization.name", NAME),
+          checkText(organization.slug, "organization.slug", NAME),
+          checkDate(organization.createdAt ?? new Date(), "organization.createdAt"),
+          jsonParameter(organization.policy),
+          checkText(ownerId, "ownerId", NAME),
+        ],
+      )
+      return found[0] ? toOrganization(found[0]) : "slug-taken"
+    },
+
+    getOrganization: async (key) =>
+      first(
+        "id" in key
+          ? await rows(`SELECT ${ORGANIZATION} FROM organizations WHERE id = $1`, [key.id])
+          : await rows(`SELECT ${ORGANIZATION} FROM organizations WHERE slug = $1`, [key.slug]),
+        toOrganization,
+      ),
+
+    updateOrganization: async (id, patch) => {
+      const values: unknown[] = [id]
+      const sets: string[] = []
+      if (patch.name !== undefined) {
+        values.push(checkText(patch.name, "organization.name", NAME))
+        sets.push(`name = $${values.length}`)
+      }
+      if (patch.slug !== undefined) {
+        values.push(checkText(patch.slug, "organization.slug", NAME))
+        sets.push(`slug = $${values.length}`)
+      }
+      if (patch.policy !== undefined) {
+        values.push(jsonParameter(patch.policy))
+        sets.push(`policy = $${values.length}::jsonb`)
+      }
+      if (sets.length === 0) return first(await rows(`SELECT ${ORGANIZATION} FROM organizations WHERE id = $1`, values), toOrganization)
+      try {
+        return first(await rows(`UPDATE organizations SET ${sets.join(", ")} WHERE id = $1 RETURNING ${ORGANIZATION}`, values), toOrganization)
+      } catch (error) {
+        // The unique constraint decides, so two renames to one slug cannot both pass a check first.
+        if (sqlState(error) === "23505" && (error as { constraint?: unknown }).constraint === "organizations_slug_key") return "slug-taken"
+        throw error
+      }
+    },
+
+    deleteOrganization: async (id) => (await rows(`DELETE FROM organizations WHERE id = $1 RETURNING id`, [id])).length > 0,
+
+    listOrganizationsByUserId: async (userId) =>
+      (
+        await rowsById(
+          `SELECT o.id, o.name, o.slug, o.created_at, o.policy, m.role AS member_role, m.created_at AS joined_at
+           FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+           WHERE m."userId" = $1 ORDER BY m.created_at, m.organization_id`,
+          [userId],
+        )
+      ).map((row) => ({ organization: toOrganization(row), role: String(row.member_role), joinedAt: toDate(row.joined_at) })),
+
+    addMember: async (member) => {
+      // Not rowsById: an id that cannot be a user's must reject, as an unknown one does.
+      const found = await rows(
+        `INSERT INTO organization_members (organization_id, "userId", role, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (organization_id, "userId") DO NOTHING RETURNING ${MEMBER}`,
+        [member.organizationId, member.userId, checkText(member.role, "member.role", NAME), checkDate(member.createdAt ?? new Date(), "member.createdAt")],
+      )
+      return found[0] ? toMember(found[0]) : "already-member"
+    },
+
+    getMember: async (organizationId, userId) =>
+      first(await rowsById(`SELECT ${MEMBER} FROM organization_members WHERE organization_id = $1 AND "userId" = $2`, [organizationId, userId]), toMember),
+
+    updateMemberRole: async (organizationId, userId, role) => {
+      const found = await rowsById(
+        `WITH ${LOCKED_OWNERS}
+         UPDATE organization_members m SET role = $3::text
+         WHERE m.organization_id = $1 AND m."userId" = $2
+           AND (m.role <> '${OWNER_ROLE}' OR $3::text = '${OWNER_ROLE}' OR EXISTS (SELECT 1 FROM owners o WHERE o."userId" <> $2))
+         RETURNING ${MEMBER}`,
+        [organizationId, userId, checkText(role, "role", NAME)],
+      )
+      return found[0] ? toMember(found[0]) : refusalOf(organizationId, userId)
+    },
+
+    removeMember: async (organizationId, userId) => {
+      const found = await rowsById(
+        `WITH ${LOCKED_OWNERS}
+         DELETE FROM organization_members m
+         WHERE m.organization_id = $1 AND m."userId" = $2
+           AND (m.role <> '${OWNER_ROLE}' OR EXISTS (SELECT 1 FROM owners o WHERE o."userId" <> $2))
+         RETURNING ${MEMBER}`,
+        [organizationId, userId],
+      )
+      return found[0] ? toMember(found[0]) : refusalOf(organizationId, userId)
+    },
+
+    listMembers: async (organizationId, { after, limit, search }) => {
+      const values: unknown[] = [organizationId]
+      const where = [`m.organization_id = $1`]
+      if (after) {
+        values.push(checkDate(after.createdAt, "after.createdAt"), after.userId)
+        where.push(`(m.created_at, m."userId") > ($${values.length - 1}, $${values.length})`)
+      }
+      const pattern = likePrefix(search)
+      if (pattern !== null) {
+        values.push(pattern)
+        where.push(`(u.email ILIKE $${values.length} OR u.name ILIKE $${values.length})`)
+      }
+      values.push(checkLimit(NAME, limit))
+      return (
+        await rowsById(
+          `SELECT m.organization_id, m."userId"::text AS "userId", m.role, m.created_at, u.name, u.email, u.image
+           FROM organization_members m JOIN users u ON u.id = m."userId"
+           WHERE ${where.join(" AND ")} ORDER BY m.created_at, m."userId" LIMIT $${values.length}`,
+          values,
+        )
+      ).map((row): AdapterMemberListing => ({
+        ...toMember(row),
+        user: { name: (row.name ?? null) as string | null, email: row.email as string, image: (row.image ?? null) as string | null },
+      }))
+    },
+
+    createInvitation: async (invitation) => {
+      const found = await rows(
+        `INSERT INTO organization_invitations (${INVITATION}) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8) RETURNING ${INVITATION}`,
+        [
+          typeof invitation.id === "string" && invitation.id !== "" ? invitation.id : globalThis.crypto.randomUUID(),
+          invitation.organizationId,
+          checkText(invitation.email, "invitation.email", NAME),
+          checkText(invitation.role, "invitation.role", NAME),
+          checkText(invitation.inviterId, "invitation.inviterId", NAME),
+          checkText(invitation.tokenHash, "invitation.tokenHash", NAME),
+          checkDate(invitation.expiresAt, "invitation.expiresAt"),
+          checkDate(invitation.createdAt ?? new Date(), "invitation.createdAt"),
+        ],
+      )
+      return toInvitation(found[0]!)
+    },
+
+    getInvitation: async (id) => first(await rows(`SELECT ${INVITATION} FROM organization_invitations WHERE id = $1`, [id]), toInvitation),
+
+    getInvitationByTokenHash: async (tokenHash) =>
+      first(await rows(`SELECT ${INVITATION} FROM organization_invitations WHERE token_hash = $1`, [tokenHash]), toInvitation),
+
+    // One conditional UPDATE: a concurrent one waits for the row and re-checks the status it changed.
+    setInvitationStatus: async (id, from, to) =>
+      first(
+        await rows(`UPDATE organization_invitations SET status = $3 WHERE id = $1 AND status = $2 RETURNING ${INVITATION}`, [
+          id,
+          checkText(from, "from", NAME),
+          checkText(to, "to", NAME),
+        ]),
+        toInvitation,
+      ),
+
+    listInvitations: async (organizationId) =>
+      (await rows(`SELECT ${INVITATION} FROM organization_invitations WHERE organization_id = $1 ORDER BY created_at DESC, id DESC`, [organizationId])).map(toInvitation),
+
+    appendAuditEntry: async (entry) => {
+      const found = await rows(
+        `INSERT INTO audit_log (${AUDIT}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb) RETURNING ${AUDIT}`,
+        [
+          typeof entry.id === "string" && entry.id !== "" ? entry.id : globalThis.crypto.randomUUID(),
+          entry.actorId ?? null,
+          checkText(entry.action, "entry.action", NAME),
+          entry.organizationId ?? null,
+          entry.targetType ?? null,
+          entry.targetId ?? null,
+          entry.ip ?? null,
+          entry.userAgent ?? null,
+          checkDate(entry.createdAt ?? new Date(), "entry.createdAt"),
+          jsonParameter(entry.details),
+        ],
+      )
+      return toAuditEntry(found[0]!)
+    },
+
+    listAuditEntries: async ({ organizationId, actorId, action, before, limit }) => {
+      const values: unknown[] = []
+      const where: string[] = []
+      const filter = (condition: (next: number) => string, ...given: unknown[]): void => {
+        values.push(...given)
+        where.push(condition(values.length - given.length + 1))
+      }
+      if (organizationId !== undefined) filter((n) => `organization_id = $${n}`, organizationId)
+      if (actorId !== undefined) filter((n) => `actor_id = $${n}`, actorId)
+      if (action !== undefined) filter((n) => `action = $${n}`, action)
+      if (before) filter((n) => `(created_at, id) < ($${n}, $${n + 1})`, checkDate(before.createdAt, "before.createdAt"), before.id)
+      values.push(checkLimit(NAME, limit))
+      return (
+        await rows(
+          `SELECT ${AUDIT} FROM audit_log ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
+          values,
+        )
+      ).map(toAuditEntry)
+    },
   }, db)
+
+  /** Why a guarded change matched no row: the member is not there, or is the last owner. */
+  async function refusalOf(organizationId: string, userId: string): Promise<MemberChangeRefusal> {
+    const found = await rowsById(`SELECT 1 FROM organization_members WHERE organization_id = $1 AND "userId" = $2`, [organizationId, userId])
+    return found.length > 0 ? "last-owner" : "not-found"
+  }
 }
 
 export default PostgresAdapter

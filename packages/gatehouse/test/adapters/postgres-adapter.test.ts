@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import type { Adapter, AdapterUser } from "../../src/adapters/index.js"
 import DefaultExport, { migrate, PostgresAdapter, postgresSchema, type PostgresQueryable } from "../../src/adapters/postgres.js"
 import { runAdapterConformance } from "../../src/testing/adapter.js"
-import { ORGANIZATION_METHODS } from "../../src/testing/adapter-conformance/organizations.js"
 import { schemaPoolConfig, testSchema, type TestSchema } from "../support/postgres.js"
 
 const schema = testSchema()
@@ -18,8 +17,7 @@ beforeAll(async () => {
 afterAll(() => schema.drop())
 
 describe("PostgresAdapter conformance", () => {
-  // Organizations are not stored in PostgreSQL yet (issue 39's data layer is memory and SQLite so far).
-  runAdapterConformance({ adapter, test, additions: "required", skip: ORGANIZATION_METHODS })
+  runAdapterConformance({ adapter, test, additions: "required" })
 })
 
 const day = 24 * 60 * 60 * 1000
