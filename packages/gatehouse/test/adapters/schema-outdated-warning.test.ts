@@ -142,7 +142,7 @@ describe("the adapters' schema check", () => {
       const pool = schema.pool()
       await pool.query(authjsSchema)
       const adapter = PostgresAdapter(pool)
-      expect(await adapter.missingMigrations()).toEqual(["0001_gatehouse_schema"])
+      expect(await adapter.missingMigrations()).toEqual(["0001_gatehouse_schema", "0002_organizations"])
 
       const { signIn, session, warnings, client, checks, settled } = await signInAndCountWarnings(adapter)
       expect(signIn.status).toBe(302)

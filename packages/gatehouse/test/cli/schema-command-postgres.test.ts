@@ -76,7 +76,7 @@ describe("gatehouse migrate on PostgreSQL", () => {
     expect(first.stdout).toContain("Applied  0001_gatehouse_schema")
     expect(await tables(query)).toEqual(expect.arrayContaining(["users", "sessions", "accounts", "two_factor", "gatehouse_migrations"]))
     const recorded = await records(query)
-    expect(recorded.map((row) => row.id)).toEqual(["0001_gatehouse_schema"])
+    expect(recorded.map((row) => row.id)).toEqual(["0001_gatehouse_schema", "0002_organizations"])
 
     const second = await run(["migrate", "apply"], { DATABASE_URL: url })
     expect(second.code).toBe(0)
@@ -84,7 +84,7 @@ describe("gatehouse migrate on PostgreSQL", () => {
     expect(await records(query)).toEqual(recorded)
     const status = await run(["migrate", "status", "--json"], { DATABASE_URL: url })
     expect(status.code).toBe(0)
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: "postgres", applied: ["0001_gatehouse_schema"], missing: [], unrecorded: [], upToDate: true })
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: "postgres", applied: ["0001_gatehouse_schema", "0002_organizations"], missing: [], unrecorded: [], upToDate: true })
   })
 
   it("--sql prints the SQL and changes nothing; the printed SQL, run by another tool, leaves the database up to date", async () => {
@@ -97,7 +97,7 @@ describe("gatehouse migrate on PostgreSQL", () => {
     await query(stdout)
     const status = await run(["migrate", "status", "--url", url])
     expect(status.code).toBe(0)
-    expect(status.stdout).toContain("Up to date: 1 of 1 migrations applied.")
+    expect(status.stdout).toContain("Up to date: 2 of 2 migrations applied.")
   })
 
   it("--sql postgres prints every step without a database", async () => {
@@ -112,7 +112,7 @@ describe("gatehouse migrate on PostgreSQL", () => {
     const results = await Promise.all([1, 2, 3].map(() => run(["migrate", "apply", "--url", url])))
     for (const result of results) expect(result).toMatchObject({ code: 0, stderr: "" })
     expect(results.filter((result) => result.stdout.includes("Applied  0001_gatehouse_schema"))).toHaveLength(1)
-    expect((await records(query)).map((row) => row.id)).toEqual(["0001_gatehouse_schema"])
+    expect((await records(query)).map((row) => row.id)).toEqual(["0001_gatehouse_schema", "0002_organizations"])
   })
 
   it("a previous release's database (the script applied, no record): read as applied, not yet recorded; apply records it and keeps the rows", async () => {
@@ -120,12 +120,15 @@ describe("gatehouse migrate on PostgreSQL", () => {
     await query(postgresSchema)
     await query(`INSERT INTO users (id, email) VALUES ('kept', 'kept@example.com')`)
     const status = await run(["migrate", "status", "--url", url])
-    expect(status.code).toBe(0)
+    // Missing the steps after the first, which that release did not have.
+    expect(status.code).toBe(1)
     expect(status.stdout).toMatch(/applied {2}0001_gatehouse_schema .*not yet recorded/)
+    expect(status.stdout).toMatch(/missing {2}0002_organizations/)
     const applied = await run(["migrate", "apply", "--url", url])
     expect(applied.code).toBe(0)
     expect(applied.stdout).toContain("Recorded 0001_gatehouse_schema (applied by a previous release)")
-    expect((await records(query)).map((row) => row.id)).toEqual(["0001_gatehouse_schema"])
+    expect(applied.stdout).toContain("Applied  0002_organizations")
+    expect((await records(query)).map((row) => row.id)).toEqual(["0001_gatehouse_schema", "0002_organizations"])
     expect((await query(`SELECT email FROM users`)).rows).toEqual([{ email: "kept@example.com" }])
   })
 
