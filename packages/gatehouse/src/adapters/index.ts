@@ -737,8 +737,8 @@ export interface StoredAdapter extends Adapter {
 }
 
 /**
- * The organization and audit-log methods of Gatehouse's own adapters (memory, SQLite): each
- * present and asynchronous, with the exact result it gives.
+ * The organization and audit-log methods of Gatehouse's own adapters (memory, SQLite, PostgreSQL):
+ * each present and asynchronous, with the result {@link Adapter} describes for it.
  *
  * @example
  * ```ts
@@ -747,24 +747,41 @@ export interface StoredAdapter extends Adapter {
  * ```
  */
 export interface OrganizationStore {
+  /** As {@link Adapter.createOrganization} describes. */
   createOrganization: (organization: NewAdapterOrganization, ownerId: string) => Promise<AdapterOrganization | "slug-taken">
+  /** As {@link Adapter.getOrganization} describes. */
   getOrganization: (key: { id: string } | { slug: string }) => Promise<AdapterOrganization | null>
+  /** As {@link Adapter.updateOrganization} describes. */
   updateOrganization: (
     id: string,
     patch: Partial<Pick<AdapterOrganization, "name" | "slug" | "policy">>,
   ) => Promise<AdapterOrganization | "slug-taken" | null>
+  /** As {@link Adapter.deleteOrganization} describes. */
   deleteOrganization: (id: string) => Promise<boolean>
+  /** As {@link Adapter.listOrganizationsByUserId} describes. */
   listOrganizationsByUserId: (userId: string) => Promise<AdapterMembership[]>
+  /** As {@link Adapter.addMember} describes. */
   addMember: (member: Omit<AdapterMember, "createdAt"> & { createdAt?: Date }) => Promise<AdapterMember | "already-member">
+  /** As {@link Adapter.getMember} describes. */
   getMember: (organizationId: string, userId: string) => Promise<AdapterMember | null>
+  /** As {@link Adapter.updateMemberRole} describes. */
   updateMemberRole: (organizationId: string, userId: string, role: string) => Promise<AdapterMember | MemberChangeRefusal>
+  /** As {@link Adapter.removeMember} describes. */
   removeMember: (organizationId: string, userId: string) => Promise<AdapterMember | MemberChangeRefusal>
+  /** As {@link Adapter.listMembers} describes. */
   listMembers: (organizationId: string, options: ListMembersOptions) => Promise<AdapterMemberListing[]>
+  /** As {@link Adapter.createInvitation} describes. */
   createInvitation: (invitation: NewAdapterInvitation) => Promise<AdapterInvitation>
+  /** As {@link Adapter.getInvitation} describes. */
   getInvitation: (id: string) => Promise<AdapterInvitation | null>
+  /** As {@link Adapter.getInvitationByTokenHash} describes. */
   getInvitationByTokenHash: (tokenHash: string) => Promise<AdapterInvitation | null>
+  /** As {@link Adapter.setInvitationStatus} describes. */
   setInvitationStatus: (id: string, from: "pending", to: Exclude<InvitationStatus, "pending">) => Promise<AdapterInvitation | null>
+  /** As {@link Adapter.listInvitations} describes. */
   listInvitations: (organizationId: string) => Promise<AdapterInvitation[]>
+  /** As {@link Adapter.appendAuditEntry} describes. */
   appendAuditEntry: (entry: NewAdapterAuditEntry) => Promise<AdapterAuditEntry>
+  /** As {@link Adapter.listAuditEntries} describes. */
   listAuditEntries: (options: ListAuditEntriesOptions) => Promise<AdapterAuditEntry[]>
 }
