@@ -429,6 +429,44 @@ describe("SQLiteAdapter on SQLite", () => {
     }
   })
 
+  it("keeps an owner in every organization when two threads on their own connections demote its two owners at once", async () => {
+    const name = fresh()
+    const adapter = SQLiteAdapter(open(name))
+    const first = await adapter.createUser(user())
+    const second = await adapter.createUser(user())
+    const organizationIds: string[] = []
+    for (let i = 0; i < 300; i++) {
+      const organization = await adapter.createOrganization({ name: `Race ${i}`, slug: `race-${name}-${i}` }, first.id)
+      if (typeof organization !== "object") throw new Error("slug taken")
+      await adapter.addMember({ organizationId: organization.id, userId: second.id, role: "owner" })
+      organizationIds.push(organization.id)
+    }
+    const start = new Int32Array(new SharedArrayBuffer(4))
+    const worker = new Worker(RACING_OWNERS_WORKER, {
+      eval: true,
+      workerData: { driver: requireHere.resolve("better-sqlite3"), adapterUrl: compiledAdapterUrl(), file: join(dir, name), userId: second.id, organizationIds, start },
+    })
+    try {
+      const workerDemoted = new Promise<string[]>((resolve, reject) => {
+        worker.once("message", resolve)
+        worker.once("error", reject)
+      })
+      arriveAndWait(start, 2)
+      const mainDemoted: string[] = []
+      for (const id of organizationIds) if (typeof (await adapter.updateMemberRole(id, first.id, "member")) === "object") mainDemoted.push(id)
+      const demoted = [...mainDemoted, ...(await workerDemoted)]
+      // Each organization lost exactly one owner: never both.
+      expect(demoted.length).toBe(organizationIds.length)
+      expect(new Set(demoted).size).toBe(organizationIds.length)
+      for (const id of organizationIds) {
+        const roles = [(await adapter.getMember(id, first.id))?.role, (await adapter.getMember(id, second.id))?.role]
+        expect(roles.filter((role) => role === "owner")).toHaveLength(1)
+      }
+    } finally {
+      await worker.terminate()
+    }
+  })
+
   it("keeps everything across close and reopen", async () => {
     const file = fresh()
     const db = open(file)
@@ -771,6 +809,21 @@ import(workerData.adapterUrl).then(async ({ SQLiteAdapter }) => {
   const steps = []
   for (const step of workerData.steps) if (await adapter.useTotpStep(workerData.userId, step)) steps.push(step)
   parentPort.postMessage({ codes, steps })
+})
+`
+
+const RACING_OWNERS_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads")
+const Database = require(workerData.driver)
+import(workerData.adapterUrl).then(async ({ SQLiteAdapter }) => {
+  const adapter = SQLiteAdapter(new Database(workerData.file))
+  ${BARRIER_SOURCE}
+  arriveAndWait(workerData.start, 2)
+  const demoted = []
+  for (const id of workerData.organizationIds) {
+    if (typeof (await adapter.updateMemberRole(id, workerData.userId, "member")) === "object") demoted.push(id)
+  }
+  parentPort.postMessage(demoted)
 })
 `
 
