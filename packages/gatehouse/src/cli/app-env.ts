@@ -51,5 +51,10 @@ export function readAppEnv(io: CliIO): { values: Map<string, AppEnvValue>; unrea
 
 /** Just the values of {@link readAppEnv}, as an `env` object. */
 export function appEnv(io: CliIO): Record<string, string> {
-  return Object.fromEntries([...readAppEnv(io).values].map(([name, { value }]) => [name, value]))
+  return envValues(readAppEnv(io).values)
+}
+
+/** The values of a {@link readAppEnv} map, without their sources. */
+export function envValues(values: ReadonlyMap<string, AppEnvValue>): Record<string, string> {
+  return Object.fromEntries([...values].map(([name, { value }]) => [name, value]))
 }

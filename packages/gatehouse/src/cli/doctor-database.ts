@@ -34,14 +34,14 @@ export async function checkDatabase(env: DoctorEnv, options: DatabaseOptions): P
     // Resolved here, so the file is the one in the app's folder whatever the process's directory.
     target = schemaTarget({ url: options.url, file: options.file }, env.env, options.cwd)
   } catch (error) {
-    return [{ check: CHECK, level: "error", message: `${from ?? "the database"} is not usable: ${firstLine(error)}` }]
+    return [{ check: CHECK, level: "error", message: `${from} is not usable: ${firstLine(error)}` }]
   }
   if (target === undefined) return [skipped]
   let status: SchemaStatus
   try {
     status = await readSchemaStatus(target, DATABASE_TIMEOUT_MS)
   } catch (error) {
-    return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from ?? "the environment"}: ${firstLine(error)}` }]
+    return [{ check: CHECK, level: "error", message: `cannot read the schema of the database from ${from}: ${firstLine(error)}` }]
   }
   const findings = prismaSchemaWarning(target, from)
   if (status.missing.length > 0 && !status.gatehouseTables && options.url === undefined && options.file === undefined) {

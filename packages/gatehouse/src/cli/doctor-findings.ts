@@ -3,7 +3,7 @@
  * read, with where each variable came from so a finding can say which file to fix.
  * @module
  */
-import type { AppEnvValue } from "./app-env.js"
+import { envValues, type AppEnvValue } from "./app-env.js"
 
 /** How bad a finding is: `error` fails the deploy check (exit code 1), `warn` does not. */
 export type FindingLevel = "ok" | "warn" | "error"
@@ -26,7 +26,7 @@ export interface DoctorEnv {
 
 /** The environment for the checks, from {@link readAppEnv}'s values. */
 export function doctorEnv(values: ReadonlyMap<string, AppEnvValue>): DoctorEnv {
-  return { values, env: Object.fromEntries([...values].map(([name, { value }]) => [name, value])) }
+  return { values, env: envValues(values) }
 }
 
 /**

@@ -1,18 +1,16 @@
 /**
  * The doctor's Node.js check: the running version against `engines.node` of gatehouse-auth's own
- * `package.json`, read beside this module at run time (`src/cli/` and `dist/cli/` both sit two
- * folders below it).
+ * `package.json`.
  * @module
  */
-import { readFileSync } from "node:fs"
 import type { Finding } from "./doctor-findings.js"
+import { ownManifest } from "./own-manifest.js"
 
 const CHECK = "node"
 
 /** The `engines.node` range of the installed gatehouse-auth; `undefined` when it has none. */
 export function enginesNode(): string | undefined {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { engines?: { node?: unknown } }
-  const range = manifest.engines?.node
+  const range = ownManifest().engines?.node
   return typeof range === "string" ? range : undefined
 }
 

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { displayPath, type CliIO } from "./cli-io.js"
+import { ownManifest } from "./own-manifest.js"
 import { migrateApp, type FileMigration, type MigrationReport } from "./migrate.js"
 
 /** The command word. */
@@ -50,7 +51,7 @@ export function migrateCommand(options: MigrateCommandOptions, io: CliIO): numbe
     io.stderr(`gatehouse: ${shown} ${problem}\n`)
     return 1
   }
-  const range = `^${ownVersion()}`
+  const range = `^${ownManifest().version}`
   const report = migrateApp({ dir, dryRun: options.dryRun, range })
   io.stdout(formatReport(report, { dir: dir === resolve(io.cwd) ? "." : displayPath(dir, io.cwd), dryRun: options.dryRun, range }))
   for (const failure of report.failures) io.stderr(`gatehouse: cannot change ${failure.path}: ${failure.reason}\n`)
@@ -70,11 +71,6 @@ function folderProblem(dir: string): string | undefined {
   return undefined
 }
 
-/** This package's version, for the range `gatehouse-auth` is added to `package.json` with. */
-function ownVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
-  return manifest.version
-}
 
 /**
  * The report as printed: each file with its changes by line, then what needs the user, then a

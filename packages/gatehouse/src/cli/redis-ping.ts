@@ -6,6 +6,7 @@
  */
 import { connect as connectTcp, type Socket } from "node:net"
 import { connect as connectTls } from "node:tls"
+import { firstLine } from "./redaction.js"
 
 /** Why a Redis server did not answer `PING`, as one line for people (never the password). */
 export class RedisPingError extends Error {
@@ -116,6 +117,6 @@ function socketReason(error: NodeJS.ErrnoException): string {
     case "ENETUNREACH":
       return "host unreachable"
     default:
-      return (error.message || String(error.code)).split("\n")[0]!
+      return firstLine(error.message || String(error.code))
   }
 }

@@ -85,7 +85,8 @@ export async function schemaCommand(args: CliArguments, io: CliIO): Promise<numb
 
   let target: SchemaTarget | undefined
   try {
-    target = schemaTarget({ url: args.url, file: args.file }, appEnv(io), io.cwd)
+    // The app's env files are read only when they are what names the database.
+    target = schemaTarget({ url: args.url, file: args.file }, args.url === undefined && args.file === undefined ? appEnv(io) : {}, io.cwd)
   } catch (error) {
     return failure(io, error)
   }

@@ -12,7 +12,6 @@ import { SchemaAccessError } from "./schema-access-error.js"
 import { maskedUrl, scrubbed } from "./redaction.js"
 import { connectPostgres, openSQLite, postgresQueryReason, sqliteReason } from "./schema-drivers.js"
 
-export { SchemaAccessError } from "./schema-access-error.js"
 
 /** The database a command works on: PostgreSQL by connection string, or a SQLite file. */
 export type SchemaTarget = { kind: "postgres"; url: string } | { kind: "sqlite"; file: string }
@@ -166,16 +165,13 @@ export async function openSchemaDatabase(target: SchemaTarget, write: boolean): 
   }
 }
 
-/** How long {@link readSchemaStatus} may take, connecting included, before it gives up. */
-export const SCHEMA_READ_TIMEOUT_MS = 15_000
-
 /**
- * Reads the migrations a database has applied, changing nothing. It owns its deadline: after
- * `timeoutMs` it rejects, naming the timeout, and closes the connection (cutting it off when the
+ * Reads the migrations a database has applied, changing nothing. It owns its deadline (`timeoutMs`,
+ * connecting included): after it, it rejects, naming the timeout, and closes the connection (cutting it off when the
  * server does not answer), so nothing is left holding the process open.
  * @throws {@link SchemaAccessError} when it cannot be reached or read in time.
  */
-export async function readSchemaStatus(target: SchemaTarget, timeoutMs: number = SCHEMA_READ_TIMEOUT_MS): Promise<SchemaStatus> {
+export async function readSchemaStatus(target: SchemaTarget, timeoutMs: number): Promise<SchemaStatus> {
   let expired = false
   let opened: SchemaDatabase | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -192,7 +188,8 @@ export async function readSchemaStatus(target: SchemaTarget, timeoutMs: number =
     try {
       if (expired) throw new SchemaAccessError("expired")
       const state = await db.read()
-      return { location: targetLocation(target), ...state, gatehouseTables: await db.hasGatehouseTables() }
+      // Only a database lacking a step can lack Gatehouse's tables: a second look is needed only then.
+      return { location: targetLocation(target), ...state, gatehouseTables: state.missing.length === 0 || (await db.hasGatehouseTables()) }
     } finally {
       await db.close()
     }

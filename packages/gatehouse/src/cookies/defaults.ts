@@ -103,7 +103,7 @@ export const CHECK_COOKIE_MAX_AGE = 15 * 60
 export const TWO_FACTOR_COOKIE_MAX_AGE = 5 * 60
 
 /** Seconds the identifier typed before a failed sign-in waits for the page that shows it again. */
-export const SIGN_IN_IDENTIFIER_MAX_AGE = 60
+const SIGN_IN_IDENTIFIER_MAX_AGE = 60
 
 /**
  * The session cookie's name: `__Secure-authjs.session-token` on secure origins,

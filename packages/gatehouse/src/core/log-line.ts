@@ -6,13 +6,13 @@
  */
 
 /** The longest text (each part, each cause) a line carries; some quote what a client sent. */
-export const MAX_PART = 500
+const MAX_PART = 500
 
 /** How many wrapped errors a line follows before it stops (a cause of a cause of a cause). */
 const MAX_CAUSES = 3
 
 /** A level's message parts summarised: the text, what the first error among them wraps, its stack. */
-export interface LineSummary {
+interface LineSummary {
   /** The parts as one line: strings as they are, an error as its message, anything else as JSON. */
   readonly message: string
   /** What the first error wraps, `Name: message` for each link (`; ` between them), on the same line. */

@@ -60,14 +60,15 @@ export function checkAdapterSchema(adapter: Adapter | undefined, logger: LoggerI
     if (now - state.unnamedAskedAt < UNNAMED_INTERVAL_MS) return
     state.unnamedAskedAt = now
   }
-  callAdapter(adapter, "missingMigrations").then(
-    (missing) => {
+  // Nothing here may reject unhandled: an adapter answering junk (an id String() cannot print)
+  // or a throwing logger would otherwise end the process.
+  callAdapter(adapter, "missingMigrations")
+    .then((missing) => {
       if (!Array.isArray(missing) || missing.length === 0) return
       const text = `${WARNING_MESSAGES["schema-outdated"]} Missing: ${missing.map(String).join(", ")}.`
       if (state.shown.has(text)) return
       state.shown.add(text)
       logger.warn("schema-outdated", text)
-    },
-    () => {},
-  )
+    })
+    .catch(() => {})
 }

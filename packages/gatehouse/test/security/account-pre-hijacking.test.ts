@@ -28,6 +28,14 @@ const APP = "https://app.test"
 const DASHBOARD = `${APP}/dashboard`
 const VICTIM = "victim@example.com"
 
+/** Signs in with `key`'s passkey from a fresh browser, and finds no session: the passkey was removed. */
+async function expectPasskeySignsNobodyIn(later: Browser, key: SoftwareAuthenticator): Promise<void> {
+  const again = (await later.get(`${APP}/auth/webauthn-options/passkey`)).last.json() as { options: { challenge: string } }
+  const assertion = key.authenticate({ challenge: again.options.challenge, origin: APP, rpId: "app.test" })
+  await later.post(`${APP}/auth/callback/passkey`, { action: "authenticate", data: JSON.stringify(assertion) })
+  expect(await sessionOf(later)).toBeNull()
+}
+
 /** An OpenID provider where Mallory claims the victim's address unverified and the victim verified. */
 function startVictimProvider(): Promise<OidcServer> {
   return startOidcServer({
@@ -89,11 +97,7 @@ describe("a passkey registered for the victim's address before they sign up", ()
 
     // The attacker's session ended, and their passkey signs nobody in any more.
     expect(await sessionOf(attacker)).toBeNull()
-    const later = browser()
-    const again = (await later.get(`${APP}/auth/webauthn-options/passkey`)).last.json() as { options: { challenge: string } }
-    const assertion = key.authenticate({ challenge: again.options.challenge, origin: APP, rpId: "app.test" })
-    await later.post(`${APP}/auth/callback/passkey`, { action: "authenticate", data: JSON.stringify(assertion) })
-    expect(await sessionOf(later)).toBeNull()
+    await expectPasskeySignsNobodyIn(browser(), key)
   })
 
   it("is refused, never joined, for an address a user already has", async () => {
@@ -215,11 +219,7 @@ describe.each(storedAdapters.filter((store) => store.name !== "PostgreSQL"))(
 
       // The attacker's session ended, and their passkey signs nobody in any more.
       expect(await sessionOf(attacker)).toBeNull()
-      const later = browser()
-      const again = (await later.get(`${APP}/auth/webauthn-options/passkey`)).last.json() as { options: { challenge: string } }
-      const assertion = key.authenticate({ challenge: again.options.challenge, origin: APP, rpId: "app.test" })
-      await later.post(`${APP}/auth/callback/passkey`, { action: "authenticate", data: JSON.stringify(assertion) })
-      expect(await sessionOf(later)).toBeNull()
+      await expectPasskeySignsNobodyIn(browser(), key)
     })
 
     it("leaves an account a provider made (as every Auth.js OAuth user looks: unproven) to Auth.js's answer, its link and session untouched", async () => {

@@ -61,7 +61,8 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
 
   // A passkey added while signed in is a new way into the account: a recent second factor first.
   if (signedIn && ctx.config.twoFactor) await (await import("../account/recent-second-factor.js")).assertRecentForAccountChange(ctx, signedIn.id)
-  const user = signedIn ?? newUserOf(ctx)
+  const newUser = signedIn ? null : newUserOf(ctx)
+  const user = signedIn ?? newUser
   const userName = user?.email || user?.name || signedIn?.id
   if (!user || !userName) return jsonResponse({ error: "Invalid request" }, { status: 400 })
   const options = await webauthn.generateRegistrationOptions({
@@ -75,7 +76,7 @@ export async function webAuthnOptions(ctx: RequestContext): Promise<ResponseInte
   })
   // A new user gets the typed address, unproven, and the name only when one was typed (as in
   // Auth.js); whether the address is free is asked only once the passkey exists (./callback.ts).
-  const registerData: RegisterData = signedIn ? { id: signedIn.id } : newUserData(user)
+  const registerData: RegisterData = signedIn ? { id: signedIn.id } : newUser!
   const cookie = await challengeCookie(ctx, provider, { challenge: options.challenge, registerData })
   return jsonResponse({ action: ceremony, options }, { noCache: true, cookies: [cookie] })
 }
@@ -90,12 +91,6 @@ function newUserOf(ctx: RequestContext): { email?: string; name?: string } | nul
   const label = (name ?? username)?.replace(/[\p{Cc}\p{Cf}]/gu, "").trim().slice(0, 64)
   if (email) return { email: plainEmailAddress(email), ...(label && { name: label }) }
   return label ? { name: label } : null
-}
-
-/** What the challenge cookie keeps for a new user: the address and the name, where given. */
-function newUserData(user: { email?: string | null; name?: string | null }): RegisterData {
-  if (user.email) return { email: user.email, ...(user.name && { name: user.name }) }
-  return { name: user.name ?? null }
 }
 
 /** The user's passkeys, as options list them (to sign in with one, or not to create a second on one authenticator). */
