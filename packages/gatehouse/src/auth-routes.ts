@@ -9,11 +9,13 @@ import type { Cookie } from "./cookies/defaults.js"
 /** Every action the auth routes serve. */
 export type AuthAction =
   | "accounts"
+  | "admin"
   | "backchannel-logout"
   | "callback"
   | "csrf"
   | "error"
   | "link"
+  | "organizations"
   | "providers"
   | "session"
   | "sessions"

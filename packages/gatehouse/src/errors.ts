@@ -974,6 +974,124 @@ export class TwoFactorNotEnrolled extends AuthError {
   static override readonly clientCaused: boolean = true
 }
 
+/**
+ * The signed-in user's role does not allow this organization or admin action (a member promoting
+ * themselves, an admin changing an owner, a non-admin calling the admin API). Nothing was changed.
+ * Answered with 403.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof PermissionDenied) return new Response("Forbidden", { status: 403 })
+ * ```
+ */
+export class PermissionDenied extends AuthError {
+  static override readonly type = "PermissionDenied"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * No organization by that id or slug, or the signed-in user is not a member of it (the two are not
+ * told apart, so nobody learns which organizations exist). Answered with 404.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof OrganizationNotFound) notFound()
+ * ```
+ */
+export class OrganizationNotFound extends AuthError {
+  static override readonly type = "OrganizationNotFound"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * Another organization already has that slug. Nothing was changed. Answered with 409.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SlugTaken) form.errors.slug = "Taken"
+ * ```
+ */
+export class SlugTaken extends AuthError {
+  static override readonly type = "SlugTaken"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * The change would leave an organization without an owner (removing, demoting or the leaving of
+ * its last owner; deleting a user who is one). Nothing was changed. Answered with 409.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof LastOwner) return "Make someone else an owner first"
+ * ```
+ */
+export class LastOwner extends AuthError {
+  static override readonly type = "LastOwner"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * The invitation is unknown, expired, already answered, revoked, or sent to another address than
+ * the signed-in user's. Answered with 410.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvitationInvalid) return "This invitation is no longer valid"
+ * ```
+ */
+export class InvitationInvalid extends AuthError {
+  static override readonly type = "InvitationInvalid"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * The user is banned: sign-in is refused until the ban ends or is lifted. Lands on the error page.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof UserBanned) console.log("banned")
+ * ```
+ */
+export class UserBanned extends AuthError {
+  static override readonly type = "UserBanned"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * The admin API was asked about a user that does not exist. Answered with 404.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof UserNotFound) notFound()
+ * ```
+ */
+export class UserNotFound extends AuthError {
+  static override readonly type = "UserNotFound"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
+/**
+ * An impersonation that may not happen: of an admin, of oneself, while already impersonating, or
+ * stopping one that is not under way. Nothing was changed. Answered with 403.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ImpersonationRefused) return "Not allowed"
+ * ```
+ */
+export class ImpersonationRefused extends AuthError {
+  static override readonly type = "ImpersonationRefused"
+  static override readonly clientSafe = true
+  static override readonly clientCaused: boolean = true
+}
+
 /** Every stable `type` string an {@link AuthError} can carry. */
 export type AuthErrorType =
   | "AuthError"
@@ -1032,6 +1150,14 @@ export type AuthErrorType =
   | "TwoFactorUnavailable"
   | "RecentAuthRequired"
   | "TwoFactorNotEnrolled"
+  | "PermissionDenied"
+  | "OrganizationNotFound"
+  | "SlugTaken"
+  | "LastOwner"
+  | "InvitationInvalid"
+  | "UserBanned"
+  | "UserNotFound"
+  | "ImpersonationRefused"
 
 /**
  * Whether an error may be named to the client (in `?error=` or a JSON body).

@@ -18,6 +18,7 @@ import type { CookieOverride, CookiesOptions } from "./cookies/defaults.js"
 import type { Account, Awaitable, Profile, User } from "./resources.js"
 import type { Theme } from "./theme.js"
 import type { SharedStore } from "./stores/index.js"
+import type { AccessControl } from "./core/organizations/access.js"
 
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams, GetTokenParams, DefaultJWT } from "./jwt/index.js"
 export type {
@@ -157,6 +158,146 @@ export interface DefaultSession {
   error?: "RefreshAccessTokenError"
   /** How the session was authenticated; present when `twoFactor` is configured. */
   authentication?: SessionAuthentication
+  /**
+   * The organization the user acts in, read again on every session read (a removed member or a
+   * changed role shows on the next request); `null` when none is active. Present when
+   * `organizations` is configured. Set with `setActiveOrganization`.
+   */
+  activeOrganization?: ActiveOrganization | null
+  /** Set while an admin acts as this user (show a banner); `null` otherwise. Present when `admin` is configured. */
+  impersonatedBy?: Impersonator | null
+}
+
+/** A requirement of an organization's policy that a session does not meet. */
+export type OrganizationRequirement = "two-factor" | "sign-in-method"
+
+/**
+ * The organization a session acts in, as `session.activeOrganization`.
+ *
+ * @example
+ * ```ts
+ * const session = await auth()
+ * if (session?.activeOrganization?.unmet.includes("two-factor")) redirect("/auth/two-factor")
+ * ```
+ */
+export interface ActiveOrganization {
+  /** The organization's id. */
+  id: string
+  /** Its unique slug. */
+  slug: string
+  /** Its name. */
+  name: string
+  /** The user's role in it. */
+  role: string
+  /** What the role may do (`"project:delete"`); empty while `unmet` is not. */
+  permissions: string[]
+  /** The organization's policy requirements this session does not meet; it acts with no permissions until it does. */
+  unmet: OrganizationRequirement[]
+}
+
+/** The admin acting as a session's user, as `session.impersonatedBy`. */
+export interface Impersonator {
+  /** The admin's user id. */
+  id: string
+  /** The admin's name, when known. */
+  name: string | null
+  /** The admin's email address, when known. */
+  email: string | null
+  /** ISO date string when the impersonation ends (at most an hour after it began). */
+  expires: string
+}
+
+/** What the audit log records, one action per row (and per `audit` event). */
+export type AuditAction =
+  | "organization.create"
+  | "organization.update"
+  | "organization.delete"
+  | "member.add"
+  | "member.update-role"
+  | "member.remove"
+  | "member.leave"
+  | "invitation.create"
+  | "invitation.accept"
+  | "invitation.decline"
+  | "invitation.revoke"
+  | "admin.ban"
+  | "admin.unban"
+  | "admin.set-role"
+  | "admin.set-password"
+  | "admin.delete-user"
+  | "admin.revoke-sessions"
+  | "admin.impersonate"
+  | "admin.stop-impersonating"
+
+/** One audit-log entry, as the `audit` event receives it and `listAuditLog` answers it. */
+export interface AuditEvent {
+  /** The row's id. */
+  id: string
+  /** Who acted (`null` for the system). */
+  actorId: string | null
+  /** What was done. */
+  action: AuditAction
+  /** The organization it concerns, if any. */
+  organizationId: string | null
+  /** What kind of thing it was done to (`user`, `member`, `invitation`, `organization`, `session`). */
+  targetType: string | null
+  /** The id of what it was done to. */
+  targetId: string | null
+  /** The client's address, when known. */
+  ip: string | null
+  /** The client's user agent, when sent. */
+  userAgent: string | null
+  /** When. */
+  createdAt: Date
+  /** What else the action records (a new role, a ban's reason). */
+  details: unknown
+}
+
+/**
+ * Organizations, members, invitations and roles; see `defineAccess`. Default: off, and nothing
+ * of it is served or added to the session.
+ *
+ * @example
+ * ```ts
+ * const access = defineAccess({ project: ["create", "delete"] }, { roles: { editor: { project: ["create"] } } })
+ * const config = { providers, adapter, organizations: { access, routes: true } }
+ * ```
+ */
+export interface OrganizationsOptions {
+  /** The app's statements and roles (from `defineAccess`), beside the built-in `owner`, `admin` and `member`. */
+  access?: AccessControl
+  /** Serve `{basePath}/organizations…` for apps that build their pages in the browser. Default `false`. */
+  routes?: boolean
+  /** Seconds an invitation stays valid. Default 7 days. */
+  invitationMaxAge?: number
+  /** Who may create organizations. Default: every signed-in user. */
+  allowCreate?: boolean | ((user: AdapterUser) => Awaitable<boolean>)
+  /**
+   * Roles an app keeps in its database: the permissions of `role` in the organization
+   * (`["project:create"]`), or `null` when it knows no such role. Asked for roles `access` does not define.
+   */
+  loadRole?: (organizationId: string, role: string) => Awaitable<readonly string[] | null>
+}
+
+/**
+ * The admin API: who is an admin, its routes, and what impersonation may do. Default: off.
+ *
+ * @example
+ * ```ts
+ * const config = { providers, adapter, admin: { userIds: [env.ADMIN_USER_ID] } }
+ * ```
+ */
+export interface AdminOptions {
+  /** Users who are admins, by id. */
+  userIds?: readonly string[]
+  /** User roles (set with `setUserRole`) that make a user an admin. Default `["admin"]`. */
+  roles?: readonly string[]
+  /** Serve `{basePath}/admin…`. Default `false`. */
+  routes?: boolean
+  /** Seconds an impersonation lasts, at most 3600 (the default). */
+  impersonationMaxAge?: number
+  /** Stores a new password for `user` with the app's own hashing; `setUserPassword` needs it. */
+  setPassword?: (user: AdapterUser, password: string) => Awaitable<void>
 }
 
 /**
@@ -423,6 +564,8 @@ export interface EventCallbacks {
   twoFactorDisabled: (message: { user: AdapterUser }) => Awaitable<void>
   /** After each second-factor check at sign-in or step-up, right or wrong. */
   twoFactorChallenge: (message: { user: AdapterUser; method: TwoFactorMethod; success: boolean }) => Awaitable<void>
+  /** An organization or admin action was done and recorded in the audit log. */
+  audit: (entry: AuditEvent) => Awaitable<void>
 }
 
 /**
@@ -658,6 +801,10 @@ export interface AuthConfig {
    * URL as the client's `backchannel_logout_uri` at the provider. Default `false`.
    */
   backchannelLogout?: boolean
+  /** Organizations, members, invitations and roles; see {@link OrganizationsOptions}. Default: off. */
+  organizations?: OrganizationsOptions
+  /** The admin API (users, bans, impersonation); see {@link AdminOptions}. Default: off. */
+  admin?: AdminOptions
   /** Features whose API may still change. */
   experimental?: {
     /** Allows the `passkey` and `webauthn` providers. */

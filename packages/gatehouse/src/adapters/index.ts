@@ -123,6 +123,50 @@ export interface AdapterSessionAuthentication {
 export interface AdapterSessionWithAuthentication extends AdapterSession {
   /** How the session was authenticated; absent or `null` when the store has nothing for it. */
   authentication?: AdapterSessionAuthentication | null
+  /** Gatehouse's own context of the session (active organization, impersonation); absent or `null` when none is stored. */
+  context?: AdapterSessionContext | null
+}
+
+/**
+ * Gatehouse's addition: what a database session carries beside its row (Gatehouse's own table,
+ * Auth.js's `sessions` unchanged), read in the same query as the row.
+ */
+export interface AdapterSessionContext {
+  /** The organization the session acts in, or `null`. */
+  activeOrganizationId: string | null
+  /** The admin acting as the session's user (an impersonation session), or `null`. */
+  impersonatorId: string | null
+  /** The provider the session's user signed in with, or `null` when not recorded. */
+  signInProvider: string | null
+}
+
+/**
+ * Gatehouse's addition: what the admin API keeps about a user (Gatehouse's own table): a role
+ * that may make them an admin, and a ban.
+ */
+export interface AdapterUserStatus {
+  /** The user's id. */
+  userId: string
+  /** A role (`"admin"`), or `null`. */
+  role: string | null
+  /** When the ban began; `null` when not banned. */
+  bannedAt: Date | null
+  /** Why (shown to admins only), or `null`. */
+  banReason: string | null
+  /** When the ban ends by itself; `null` for a ban without end (or no ban). */
+  banExpiresAt: Date | null
+  /** The admin who banned, or `null`. */
+  bannedBy: string | null
+}
+
+/** How `searchUsers` pages and filters: users ordered by id, after the cursor. */
+export interface SearchUsersOptions {
+  /** The id of the last user of the previous page. */
+  after?: string
+  /** At most this many users (1–100). */
+  limit: number
+  /** Users whose email or name starts with this (case-insensitive). */
+  search?: string
 }
 
 /**
@@ -525,6 +569,22 @@ export interface Adapter {
    * Needed by two-factor sign-in under database sessions.
    */
   updateSessionAuthentication?(sessionToken: string, authentication: AdapterSessionAuthentication): Awaitable<boolean>
+  /**
+   * Gatehouse's addition: changes the context stored beside the database session `sessionToken`
+   * (only the fields `patch` names), and returns whether there was such a session. Needed by
+   * organizations and impersonation under database sessions.
+   */
+  setSessionContext?(sessionToken: string, patch: Partial<AdapterSessionContext>): Awaitable<boolean>
+  /** Gatehouse's addition: what the admin API keeps about `userId` (role, ban), or `null` when nothing. */
+  getUserStatus?(userId: string): Awaitable<AdapterUserStatus | null>
+  /** Gatehouse's addition: sets (or, with `null`, clears) the user's role. */
+  setUserRole?(userId: string, role: string | null): Awaitable<void>
+  /** Gatehouse's addition: bans the user (replacing an earlier ban). */
+  banUser?(userId: string, ban: Pick<AdapterUserStatus, "banReason" | "banExpiresAt" | "bannedBy">): Awaitable<void>
+  /** Gatehouse's addition: lifts the user's ban; whether there was one. */
+  unbanUser?(userId: string): Awaitable<boolean>
+  /** Gatehouse's addition: one page of users, ordered by id, optionally by email/name prefix. */
+  searchUsers?(options: SearchUsersOptions): Awaitable<AdapterUser[]>
   /**
    * Gatehouse's addition: the user's second factors, or `null` when none was ever stored (also for
    * an unknown user). Needed by two-factor sign-in, like every method below.

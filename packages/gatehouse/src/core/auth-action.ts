@@ -9,11 +9,13 @@ export type { AuthAction, TwoFactorSubPath }
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
   "accounts",
+  "admin",
   "backchannel-logout",
   "callback",
   "csrf",
   "error",
   "link",
+  "organizations",
   "providers",
   "session",
   "sessions",
@@ -50,6 +52,10 @@ export interface OptInRoutes {
   readonly backchannelLogout?: boolean | undefined
   /** `two-factor` and the routes below it: served when this is an object (`twoFactor` configured). */
   readonly twoFactor?: unknown
+  /** `organizations` and the routes below it: `organizations.routes`. */
+  readonly organizations?: { readonly routes?: boolean | undefined } | undefined
+  /** `admin` and the routes below it: `admin.routes`. */
+  readonly admin?: { readonly routes?: boolean | undefined } | undefined
 }
 
 const ACCOUNT_ACTIONS: ReadonlySet<AuthAction> = new Set<AuthAction>(["accounts", "sessions", "link"])
@@ -63,6 +69,8 @@ export function isServedAction(action: AuthAction, optIn: OptInRoutes | undefine
   if (ACCOUNT_ACTIONS.has(action)) return optIn?.account?.routes === true
   if (action === "backchannel-logout") return optIn?.backchannelLogout === true
   if (action === "two-factor") return typeof optIn?.twoFactor === "object" && optIn.twoFactor !== null
+  if (action === "organizations") return optIn?.organizations?.routes === true
+  if (action === "admin") return optIn?.admin?.routes === true
   return true
 }
 

@@ -20,6 +20,8 @@ import type {
   Theme,
   TwoFactorOptions,
   TwoFactorRequire,
+  AdminOptions,
+  OrganizationsOptions,
 } from "../types.js"
 import { sameOriginRedirect } from "./callback-url.js"
 import { randomHex } from "./crypto.js"
@@ -63,6 +65,10 @@ export interface ResolvedConfig {
   readonly backchannelLogout: boolean
   /** Two-factor sign-in with its defaults filled in; `undefined` when not configured (nothing of it runs). */
   readonly twoFactor: ResolvedTwoFactor | undefined
+  /** Organizations as configured (checked by assertConfig); `undefined` when off. */
+  readonly organizations: Readonly<OrganizationsOptions> | undefined
+  /** The admin API as configured (checked by assertConfig); `undefined` when off. */
+  readonly admin: Readonly<AdminOptions> | undefined
   /** Whether the caller asked for the internal response object. */
   readonly raw: boolean
   readonly skipCSRFCheck: boolean
@@ -206,6 +212,8 @@ function build(config: AuthConfig, env: EnvObject): ResolvedConfig {
     }),
     backchannelLogout: config.backchannelLogout === true,
     twoFactor: resolveTwoFactor(config.twoFactor),
+    organizations: config.organizations,
+    admin: config.admin,
     raw: config.raw === rawMarker,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheckMarker,
     originChecked: isOriginChecked(config),

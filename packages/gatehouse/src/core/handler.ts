@@ -62,6 +62,8 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
       if (subPath === "status") return (await import("./two-factor/management-routes.js")).twoFactorStatusRoute(ctx)
       throw new UnknownAction(`Cannot handle action: GET two-factor/${subPath}`)
     },
+    organizations: async (ctx) => (await import("./organizations/routes.js")).organizationRoutes(ctx),
+    admin: async (ctx) => (await import("./admin/routes.js")).adminRoutes(ctx),
   },
   POST: {
     session: updateSession,
@@ -81,6 +83,15 @@ const routes: Record<"GET" | "POST", Partial<Record<AuthAction, Action>>> = {
       if (subPath === "status") throw new UnknownAction("Cannot handle action: POST two-factor/status")
       return (await import("./two-factor/management-routes.js")).twoFactorManagement(ctx)
     },
+    // Every organization and admin POST changes something: checked here, once, as for two-factor.
+    organizations: async (ctx) => {
+      if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action organizations")
+      return (await import("./organizations/routes.js")).organizationRoutes(ctx)
+    },
+    admin: async (ctx) => {
+      if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action admin")
+      return (await import("./admin/routes.js")).adminRoutes(ctx)
+    },
   },
 }
 
@@ -99,6 +110,8 @@ const STATELESS: Record<"GET" | "POST", ReadonlySet<AuthAction>> = {
 function isStateless(request: InternalRequest): boolean {
   // The two-factor status is a JSON read, like the account routes' lists; its siblings are forms.
   if (request.action === "two-factor") return request.method === "GET" && request.subPath === "status"
+  // Their GETs are JSON reads, but for the invitation page, which carries a form.
+  if (request.action === "organizations" || request.action === "admin") return request.method === "GET" && request.segments?.[0] !== "invitation"
   return STATELESS[request.method].has(request.action)
 }
 

@@ -17,6 +17,8 @@ export interface InternalRequest {
   providerId: string | undefined
   /** Below `two-factor` only: which of its routes. */
   subPath?: TwoFactorSubPath
+  /** Below `organizations` and `admin`: the segments after the action (see `Route.segments`). */
+  segments?: readonly string[]
   headers: Headers
   cookies: RequestCookies
   /** Query parameters; for a repeated name the last value wins, as in Auth.js. */
@@ -58,6 +60,7 @@ export async function toInternalRequest(request: Request, basePath: string, optI
     action: route.action,
     providerId: route.providerId,
     ...(route.subPath !== undefined && { subPath: route.subPath }),
+    ...(route.segments !== undefined && { segments: route.segments }),
     headers: request.headers,
     cookies: parseCookieHeader(request.headers.get("cookie")),
     // Most requests (every session check) have no query: no URLSearchParams is built for them.

@@ -10,7 +10,12 @@ export interface Route {
   providerId: string | undefined
   /** Below `two-factor` only: which of its routes (`totp`, `totp/confirm`, …). */
   subPath?: TwoFactorSubPath
+  /** Below `organizations` and `admin` only: the segments after the action, as sent (not decoded). */
+  segments?: readonly string[]
 }
+
+/** Sub-path segments the organization and admin routes take at most (`organizations/<id>/members/<user>`). */
+const MAX_SEGMENTS = 4
 
 const TAKES_PROVIDER: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options", "link", "backchannel-logout"])
 
@@ -36,6 +41,10 @@ export function parseRoute(pathname: string, basePath: string, optIn?: OptInRout
   const segments = tail.includes("/") ? tail.split("/").filter(Boolean) : tail === "" ? [] : [tail]
   const [action, provider] = segments
   if (action === "two-factor") return twoFactorRoute(segments, optIn)
+  if (action === "organizations" || action === "admin") {
+    if (!isServedAction(action, optIn) || segments.length > MAX_SEGMENTS + 1) return undefined
+    return { action, providerId: undefined, segments: segments.slice(1) }
+  }
   if (!action || segments.length > 2 || !isAuthAction(action) || !isServedAction(action, optIn)) return undefined
   if (provider === undefined) return { action, providerId: undefined }
   if (!TAKES_PROVIDER.has(action)) return undefined

@@ -42,11 +42,13 @@ function code(cell: string | undefined): string {
  */
 const ACTIONS: Record<AuthAction, true> = {
   accounts: true,
+  admin: true,
   "backchannel-logout": true,
   callback: true,
   csrf: true,
   error: true,
   link: true,
+  organizations: true,
   providers: true,
   session: true,
   sessions: true,

@@ -23,7 +23,9 @@ const CLIENT_SAFE = ["CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbac
   // ...and the account routes' refusals, about the person's own sessions and accounts.
   "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod",
   // ...and the second factor's: a wrong or stale code, a missing recent check, no factor to use.
-  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable", "RecentAuthRequired", "TwoFactorNotEnrolled"]
+  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable", "RecentAuthRequired", "TwoFactorNotEnrolled",
+  // ...and the organization and admin refusals, about what the person asked for.
+  "PermissionDenied", "OrganizationNotFound", "SlugTaken", "LastOwner", "InvitationInvalid", "UserBanned", "UserNotFound", "ImpersonationRefused"]
 /**
  * What a client's request or an ordinary sign-in failure causes, logged as one warning line (anyone
  * can cause these as often as they like); every other type is a server fault, logged whole.
@@ -32,7 +34,8 @@ const CLIENT_CAUSED = ["CredentialsSignin", "InvalidEmail", "RateLimited", "Emai
   "AccountNotLinked", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification", "InvalidCheck", "WebAuthnVerificationError",
   "InvalidRequest", "UnknownAction", "InvalidProvider", "JWTSessionError", "InvalidLogoutToken",
   "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod",
-  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "RecentAuthRequired", "TwoFactorNotEnrolled"]
+  "InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "RecentAuthRequired", "TwoFactorNotEnrolled",
+  "PermissionDenied", "OrganizationNotFound", "SlugTaken", "LastOwner", "InvitationInvalid", "UserBanned", "UserNotFound", "ImpersonationRefused"]
 /** Refusals for now: answered with their status and Retry-After, not a redirect. */
 const RETRY_LATER: Record<string, number> = { RateLimited: 429, EmailRateLimited: 429, CredentialsRateLimited: 429, ServerBusy: 503 }
 

@@ -188,6 +188,10 @@ const POST_WITHOUT_TOKEN: Record<AuthAction, string | Partial<Record<ProviderTyp
   // methods yet); with it, every POST below two-factor is CSRF-checked in the route entry
   // (flow/route-table-two-factor.test.ts).
   "two-factor": "UnknownAction",
+  // Served only with `organizations.routes` / `admin.routes`; with them every POST below is
+  // CSRF-checked in the route entry.
+  organizations: "UnknownAction",
+  admin: "UnknownAction",
   csrf: "UnknownAction",
   providers: "UnknownAction",
   error: "UnknownAction",
