@@ -15,3 +15,13 @@ import type { SessionFacts } from "./active.js"
 export function unmetRequirements(_ctx: RequestContext, _organization: AdapterOrganization, _facts: SessionFacts): OrganizationRequirement[] {
   return []
 }
+
+/**
+ * `value` as an organization policy, checked (known fields, lists of strings, domains in lower
+ * case), for `updateOrganization`. (Seam: implemented by the invitations-and-policy part.)
+ *
+ * @throws {InvalidRequest} naming what is wrong.
+ */
+export function checkedPolicy(value: unknown): import("../../adapters/index.js").OrganizationPolicy | null {
+  return value === null || value === undefined ? null : (value as import("../../adapters/index.js").OrganizationPolicy)
+}
