@@ -23,7 +23,7 @@ import type { AuthConfig, JWTCallbackParams, SessionStrategy, TwoFactorRequire }
 import { startGitHubLikeServer, githubLikeProvider, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { currentStep, totpAt } from "../support/totp-reference.js"
-import { sets } from "./bypass-matrix-helpers.js"
+import { ENROLMENT_FIRST, POLICIES, sets } from "./bypass-matrix-helpers.js"
 import { codeFor, readEnrolPage } from "./enrol-support.js"
 
 const ORIGIN = "https://app.test"
@@ -160,17 +160,6 @@ async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: 
   }
   return s
 }
-
-/**
- * The `require` policies of the matrix, each with what it means for a user who is not enrolled:
- * signed in at aal 1 at once, or sent to enrolment with no session. A function is made anew per cell.
- */
-const POLICIES: ReadonlyArray<readonly [name: string, policy: () => TwoFactorRequire, notEnrolled: "aal 1" | "enrolment"]> = [
-  ['"enrolled"', () => "enrolled", "aal 1"],
-  ['"always"', () => "always", "enrolment"],
-  ["a function answering true", () => () => true, "enrolment"],
-  ["a function answering false", () => async () => false, "aal 1"],
-]
 
 async function sessionsOf(adapter: Adapted, uid: string) {
   return adapter.listSessionsByUserId(uid)
@@ -316,7 +305,7 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
 
 describe.each(["jwt", "database"] as const)("%s sessions: a brand-new user (sign-up)", (strategy) => {
   describe.each(["github", "email", "email-code"] as const)("by %s", (kind) => {
-    it.each(POLICIES.filter(([, , notEnrolled]) => notEnrolled === "enrolment"))(
+    it.each(ENROLMENT_FIRST)(
       "under require %s: stored, but no session; enrolment first, then one session at aal 2",
       async (_name, policy) => {
         const s = await setup(kind, strategy, policy(), { newUser: true })
