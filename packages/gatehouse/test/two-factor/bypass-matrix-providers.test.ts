@@ -197,12 +197,12 @@ describe.each(STRATEGIES)("%s sessions: OpenID Connect, more ways in", (strategy
     expect(((await sessionOf(browser)) as { authentication: Authentication }).authentication).toMatchObject({ aal: 2 })
   })
 
-  it("dangerous email linking to an enrolled user: nothing linked and no session before the code; both after it", async () => {
+  it.each(POLICIES)("dangerous email linking to an enrolled user, require %s: nothing linked and no session before the code; both after it", async (_name, policy) => {
     const w = watched()
     const linkAccountEvent = vi.fn((_message: unknown) => {})
     const { id: uid } = await w.adapter.createUser({ id: "", name: "Alice", email: "alice@example.com", emailVerified: new Date() } as AdapterUser)
     const key = await enrol(w.adapter, uid)
-    const config = appConfig(w, strategy, [oidc("idp-dangerous", "app-client", "app-secret", { allowDangerousEmailAccountLinking: true })])
+    const config = appConfig(w, strategy, [oidc("idp-dangerous", "app-client", "app-secret", { allowDangerousEmailAccountLinking: true })], { require: policy() })
     const browser = new Browser({ app: authApp({ ...config, events: { ...config.events, linkAccount: linkAccountEvent } }), appOrigin: ORIGIN })
     const account = { provider: "idp-dangerous", providerAccountId: "alice" }
 
@@ -216,6 +216,26 @@ describe.each(STRATEGIES)("%s sessions: OpenID Connect, more ways in", (strategy
     expect((await w.adapter.getUserByAccount(account))?.id).toBe(uid)
     expect(linkAccountEvent).toHaveBeenCalledTimes(1)
     await expectOneSession(w, strategy, uid)
+  })
+
+  it.each(POLICIES)("dangerous email linking to a user who is not enrolled, require %s: aal 1 at once, or no session until enrolment", async (_name, policy, notEnrolled) => {
+    const w = watched()
+    const { id: uid } = await w.adapter.createUser({ id: "", name: "Alice", email: "alice@example.com", emailVerified: new Date() } as AdapterUser)
+    const config = appConfig(w, strategy, [oidc("idp-dangerous", "app-client", "app-secret", { allowDangerousEmailAccountLinking: true })], { require: policy() })
+    const browser = new Browser({ app: authApp(config), appOrigin: ORIGIN })
+    idp.failures.idTokenClaims = undefined
+    const callback = await signInUntilCallback(browser, "idp-dangerous", { login_hint: "alice" })
+    const first = await browser.get(callback, { follow: false })
+    if (notEnrolled === "aal 1") {
+      expect(first.last.location).toBe(DASHBOARD)
+      await expectOneSession(w, strategy, uid)
+      expect(((await sessionOf(browser)) as { authentication: Authentication }).authentication).toEqual({ aal: 1, amr: ["fed"], secondFactorAt: null })
+      return
+    }
+    expect(first.last.location).toBe(TWO_FACTOR_PAGE)
+    expect(sets(first.last, SESSION)).toBe(false)
+    expect(await sessionOf(browser)).toBeNull()
+    await expectNothingIssued(w, uid)
   })
 
   it("POST link/<provider> while signed in at aal 2: the account is linked, the session keeps its authentication, nothing is asked", async () => {
@@ -369,10 +389,10 @@ describe.each(STRATEGIES)("%s sessions: passkeys", (strategy) => {
     return { uid, client, authenticate, rowsBefore }
   }
 
-  it("with user verification: aal 2 at once, even for a user enrolled in TOTP, no challenge", async () => {
+  it.each(POLICIES.flatMap(([name, policy]) => [true, false].map((enrolled) => [name, enrolled, policy] as const)))("with user verification, require %s, user enrolled %s: aal 2 at once, no challenge", async (_name, enrolled, policy) => {
     const w = watched()
-    const { uid, client, authenticate, rowsBefore } = await passkeyApp(w, { require: "always" }, true)
-    await enrol(w.adapter, uid)
+    const { uid, client, authenticate, rowsBefore } = await passkeyApp(w, { require: policy() }, true)
+    if (enrolled) await enrol(w.adapter, uid)
     const first = await authenticate()
     expect(first.headers.get("location")).toBe(ORIGIN)
     expect(client.jar.get(PENDING)).toBeUndefined()
