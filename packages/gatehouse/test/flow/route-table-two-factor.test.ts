@@ -1,13 +1,16 @@
 /**
  * The two-factor routes in the route table: not served (the app keeps its own paths) without
- * `twoFactor`; served with it; a second-factor error leads back to the second-factor page.
- * Until the sign-in core and management parts exist, the served routes refuse with UnknownAction.
+ * `twoFactor`; served with it; a second-factor error leads back to the second-factor page. Every
+ * management route (`totp`, `totp/confirm`, `recovery-codes`, `disable`) refuses a POST without
+ * the CSRF token, or with a forged one, and changes nothing: no adapter write, no event, no notice,
+ * no cookie; the same POST with the token goes through (so each refusal is the CSRF check's).
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/core/handler.js"
 import { InvalidTwoFactorCode, TwoFactorExpired, TwoFactorFailed } from "../../src/errors.js"
 import type { Adapter, AuthConfig } from "../../src/types.js"
+import { codeFor, enrolSetup, postJson, type EnrolSetup } from "../two-factor/enrol-support.js"
 import { base, Client, credentialsConfig, recordingLogger } from "./flow-helpers.js"
 
 const challenge = vi.hoisted(() => ({ throws: undefined as Error | undefined }))
@@ -119,5 +122,74 @@ describe("the two-factor routes", () => {
     const status = await auth(new Request(`${base}/two-factor/status`), broken)
     expect(status.status).toBe(500)
     expect(status.headers.get("content-type")).toBe("application/json")
+  })
+})
+
+/** A memory adapter that records the name of every method called that may write (not get*, list*). */
+function recordingAdapter(): { adapter: Adapter; writes: string[] } {
+  const writes: string[] = []
+  const adapter = new Proxy(MemoryAdapter(), {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver)
+      if (typeof value !== "function" || typeof name !== "string" || /^(get|list)/.test(name)) return value
+      return (...args: unknown[]) => (writes.push(name), (value as (...a: unknown[]) => unknown).apply(target, args))
+    },
+  })
+  return { adapter, writes }
+}
+
+interface CsrfCell {
+  s: EnrolSetup
+  writes: string[]
+  /** The route's fields, but the CSRF token. */
+  fields: Record<string, string>
+}
+
+/** Ada signed in (JWT, so a read writes nothing) with nothing enrolled; with `enrolled`, enrolled through the routes (her session then at aal 2, recent). */
+async function csrfCell(stage: "signed in" | "enrolling" | "enrolled"): Promise<CsrfCell> {
+  const { adapter, writes } = recordingAdapter()
+  const s = await enrolSetup(adapter, "jwt")
+  expect((await s.signIn()).headers.get("location")).toBe("https://app.test/dashboard")
+  if (stage === "signed in") return { s, writes, fields: {} }
+  const { secret } = (await (await postJson(s.client, "two-factor/totp")).json()) as { secret: string }
+  if (stage === "enrolling") return { s, writes, fields: { code: codeFor(secret) } }
+  expect((await postJson(s.client, "two-factor/totp/confirm", { code: codeFor(secret) })).status).toBe(200)
+  return { s, writes, fields: {} }
+}
+
+describe("CSRF on each two-factor management route", () => {
+  it.each([
+    ["totp", "signed in"],
+    ["totp/confirm", "enrolling"],
+    ["recovery-codes", "enrolled"],
+    ["disable", "enrolled"],
+  ] as const)("POST two-factor/%s without the CSRF token, or with a forged one, is refused and changes nothing", async (route, stage) => {
+    const { s, writes, fields } = await csrfCell(stage)
+    const stored = await s.adapter.getTwoFactor(s.uid)
+    const events = () => [s.events.twoFactorEnabled.mock.calls.length, s.events.twoFactorDisabled.mock.calls.length, s.notify.mock.calls.length]
+    const eventsBefore = events()
+    writes.length = 0
+
+    const refusals = [
+      // A form from another site: the CSRF cookie comes along, the token does not.
+      await s.client.postForm(`two-factor/${route}`, fields),
+      // A script that guessed a token.
+      await s.client.postJson(`two-factor/${route}`, { ...fields, csrfToken: "f".repeat(64) }, { accept: "application/json" }),
+    ]
+    for (const refused of refusals) {
+      expect(refused.status === 302 ? refused.headers.get("location") : await refused.json()).toEqual(
+        refused.status === 302 ? `${base}/signin?error=MissingCSRF` : { error: "MissingCSRF" },
+      )
+      expect(refused.headers.getSetCookie().filter((line) => !/^__Host-authjs\.csrf-token=|^__Secure-authjs\.callback-url=/.test(line))).toEqual([])
+    }
+    expect(writes).toEqual([])
+    expect(await s.adapter.getTwoFactor(s.uid)).toEqual(stored)
+    expect(events()).toEqual(eventsBefore)
+
+    // The same POST with the token goes through: the refusals above were the CSRF check's.
+    const allowed = await postJson(s.client, `two-factor/${route}`, fields)
+    expect(allowed.status).toBe(200)
+    expect(writes).not.toEqual([])
+    expect(await s.adapter.getTwoFactor(s.uid)).not.toEqual(stored)
   })
 })

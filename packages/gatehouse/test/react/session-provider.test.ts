@@ -14,10 +14,13 @@ import { build } from "esbuild"
 import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import type { AdapterUser } from "../../src/adapters/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
 import { launchChromium } from "../support/chromium.js"
 import { serveWeb, type WebServer } from "../support/web-server.js"
-import { credentialsConfig } from "../flow/flow-helpers.js"
+import { ada, credentialsConfig } from "../flow/flow-helpers.js"
+import { enrol, totpNow, type Adapted } from "../two-factor/bypass-matrix-helpers.js"
 import type { PageScenario, Scenario } from "./fixtures/session-page.js"
 
 const BASE = "/api/auth"
@@ -51,6 +54,9 @@ function authConfig(basePath: string): ReturnType<typeof credentialsConfig> {
   })
 }
 const MOUNTS = [BASE, OTHER_BASE].map((basePath) => ({ basePath, config: authConfig(basePath) }))
+/** A third mount with two-factor sign-in (issue 37): ada stored and enrolled in TOTP (key set in beforeAll). */
+const TWO_FACTOR_BASE = "/two-factor/auth"
+let twoFactorKey: Uint8Array
 
 let bundle: string
 let server: WebServer
@@ -71,6 +77,19 @@ beforeAll(async () => {
     logLevel: "silent",
   })
   bundle = built.outputFiles[0]!.text
+  const adapter = MemoryAdapter() as Adapted
+  const { id: uid } = await adapter.createUser({ id: "", name: ada.name, email: ada.email!, emailVerified: null } as AdapterUser)
+  twoFactorKey = await enrol(adapter, uid)
+  const base = credentialsConfig()
+  MOUNTS.push({
+    basePath: TWO_FACTOR_BASE,
+    config: credentialsConfig({
+      basePath: TWO_FACTOR_BASE,
+      adapter,
+      providers: [{ ...base.providers[0]!, authorize: () => ({ ...ada, id: uid }) } as (typeof base.providers)[number]],
+      twoFactor: { totp: { issuer: "Gatehouse tests" } },
+    }),
+  })
   server = await serveWeb(handle)
   browser = await launchChromium()
 }, 60_000)
@@ -458,5 +477,25 @@ describe("misuse", () => {
   it("useSession outside a SessionProvider throws an error that says so", async () => {
     const page = await openTab({ outsideProvider: true })
     await expectText(page, "#error", "useSession must be used inside <SessionProvider>")
+  })
+})
+
+describe("two-factor sign-in (issue 37)", () => {
+  it("useSession shows session.authentication: nothing while the second factor is pending, aal 2 once it passed", async () => {
+    const at = (path: string) => `${server.origin}${TWO_FACTOR_BASE}/${path}`
+    const csrf = (await (await context.request.get(at("csrf"))).json()) as { csrfToken: string }
+    const first = await context.request.post(at("callback/credentials"), { form: { csrfToken: csrf.csrfToken, username: "ada", password: "correct horse" }, maxRedirects: 0 })
+    expect(first.headers()["location"]).toBe(at("two-factor"))
+    const pending = await openTab({ provider: { basePath: TWO_FACTOR_BASE } })
+    await expectText(pending, "#status", "unauthenticated")
+    expect(await textOf(pending, "#authentication")).toBe("null")
+
+    const done = await context.request.post(at("two-factor"), { form: { csrfToken: csrf.csrfToken, code: totpNow(twoFactorKey) }, maxRedirects: 0 })
+    expect(done.status()).toBe(302)
+    const page = await openTab({ provider: { basePath: TWO_FACTOR_BASE } }, "b")
+    await expectAda(page)
+    const authentication = JSON.parse((await textOf(page, "#authentication"))!) as { aal: number; amr: string[]; secondFactorAt: string }
+    expect(authentication).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
+    expect(Date.now() - Date.parse(authentication.secondFactorAt)).toBeLessThan(60_000)
   })
 })

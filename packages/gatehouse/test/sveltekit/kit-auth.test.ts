@@ -5,6 +5,7 @@
  * proof that Kit itself agrees.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
+import type { AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { CredentialsSignin } from "../../src/errors.js"
 import { Credentials } from "../../src/providers/credentials.js"
@@ -13,6 +14,7 @@ import { createKitAuth, type KitControl } from "../../src/sveltekit/kit-auth.js"
 import type { KitAuthConfig, KitCookieOptions, KitRequestEvent } from "../../src/sveltekit/types.js"
 import type { Session } from "../../src/types.js"
 import { ada, credentialsConfig, moveClockOn, recordingLogger, secret } from "../flow/flow-helpers.js"
+import { enrol, PENDING, totpNow, type Adapted, type Authentication } from "../two-factor/bypass-matrix-helpers.js"
 
 const ORIGIN = "https://app.test"
 const SESSION = "__Secure-authjs.session-token"
@@ -497,5 +499,51 @@ describe("the client's address for the per-IP sign-in limits", () => {
       errors.push(new URL((await redirectOf(auth.signIn(event))).location, ORIGIN).searchParams.get("error"))
     }
     expect(errors).toEqual(["CredentialsSignin", "CredentialsSignin", "CredentialsSignin"])
+  })
+})
+
+describe("under two-factor sign-in (issue 37)", () => {
+  async function twoFactorApp() {
+    const adapter = MemoryAdapter() as Adapted
+    const { id: uid } = await adapter.createUser({ id: "", name: "Ada", email: ada.email!, emailVerified: null } as AdapterUser)
+    const key = await enrol(adapter, uid)
+    const signInEvent = vi.fn()
+    const config: KitAuthConfig = {
+      ...credentialsConfig({ adapter, session: { strategy: "database" }, events: { signIn: signInEvent } }),
+      providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: ({ password }) => (password === "correct horse" ? { id: uid, email: ada.email } : null), rateLimit: false })],
+      twoFactor: { totp: { issuer: "Gatehouse tests" } },
+    }
+    return { adapter, uid, key, signInEvent, auth: createKitAuth(config, kit) }
+  }
+
+  it("the signIn action leaves only the pending cookie for an enrolled user; locals.auth() is null until the code, then has session.authentication at aal 2", async () => {
+    const { adapter, uid, key, signInEvent, auth } = await twoFactorApp()
+    const action = formPost("/signin", { providerId: "credentials", username: "ada", password: "correct horse", redirectTo: "/dashboard" })
+    expect(await redirectOf(auth.signIn(action))).toEqual(new Redirected(303, `${ORIGIN}/auth/two-factor`))
+    // Only the pending cookie: the callback URL's cookie aside, nothing of a session.
+    expect(action.set.filter(({ name, value }) => value !== "" && !name.endsWith(".callback-url")).map(({ name }) => name)).toEqual([PENDING])
+    expect(await adapter.listSessionsByUserId(uid)).toHaveLength(0)
+    expect(signInEvent).not.toHaveBeenCalled()
+    const pending = kitEvent("/dashboard", { cookie: cookieHeader(action) })
+    await auth.handle({ event: pending, resolve })
+    expect(await pending.locals.auth!()).toBeNull()
+
+    // The two-factor page posts to the auth routes, with the double-submit token.
+    const csrf = await auth.handle({ event: kitEvent("/auth/csrf", { cookie: cookieHeader(action) }), resolve })
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!
+    const done = await auth.handle({
+      event: formPost("/auth/two-factor", { csrfToken, code: totpNow(key) }, { cookie: `${cookieHeader(action)}; ${csrfCookie}` }),
+      resolve,
+    })
+    expect(done.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
+    const session = done.headers.getSetCookie().find((line) => line.startsWith(`${SESSION}=`))!.split(";")[0]!
+    expect(signInEvent).toHaveBeenCalledTimes(1)
+
+    const after = kitEvent("/dashboard", { cookie: session })
+    await auth.handle({ event: after, resolve })
+    const read = (await after.locals.auth!()) as (Session & { authentication?: Authentication }) | null
+    expect(read?.authentication).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
+    expect(Date.now() - Date.parse(read!.authentication!.secondFactorAt!)).toBeLessThan(60_000)
   })
 })

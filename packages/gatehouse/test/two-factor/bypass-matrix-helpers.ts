@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { expect } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
+import type { TwoFactorRequire } from "../../src/types.js"
 import { recoveryCodeHashes } from "../../src/core/two-factor/recovery-codes.js"
 import { sealTotpSecret } from "../../src/core/two-factor/secret-seal.js"
 import { secret } from "../flow/flow-helpers.js"
@@ -44,3 +45,18 @@ export function sets(response: { headers: Headers }, name: string): boolean {
     return (cookie === name || cookie.startsWith(`${name}.`)) && pair.slice(at + 1) !== ""
   })
 }
+
+/**
+ * The `require` policies of the matrix, each with what it means for a user who is not enrolled:
+ * signed in at aal 1 at once, or sent to enrolment with no session. A function is made anew per cell.
+ */
+export const POLICIES: ReadonlyArray<readonly [name: string, policy: () => TwoFactorRequire, notEnrolled: "aal 1" | "enrolment"]> = [
+  ['"enrolled"', () => "enrolled", "aal 1"],
+  ['"always"', () => "always", "enrolment"],
+  ["a function answering true", () => () => true, "enrolment"],
+  ["a function answering false", () => async () => false, "aal 1"],
+]
+/** The policies under which a user who is not enrolled must enrol before any session. */
+export const ENROLMENT_FIRST = POLICIES.filter(([, , notEnrolled]) => notEnrolled === "enrolment")
+/** The policies under which a user who is not enrolled is signed in at once, at aal 1. */
+export const AT_ONCE = POLICIES.filter(([, , notEnrolled]) => notEnrolled === "aal 1")

@@ -2,12 +2,12 @@
  * The bypass matrix (issue 37) through the ways a framework signs in: a server action through the
  * kernel (`gatehouse-auth/framework`'s `runServerAction`, as the Next, SvelteKit, Solid and
  * TanStack integrations call it), `getSession`, a real Express app with `ServerAuth` on loopback,
- * and raw `Auth` (framework authors, `raw` in the config). An enrolled user gets no session until
- * the right TOTP code, then one at aal 2; a user who is not enrolled under `require: "always"` gets
- * none at all.
+ * and raw `Auth` (framework authors, `raw` in the config). Under every `require` policy of the
+ * matrix (POLICIES), an enrolled user gets no session until the right TOTP code, then one at aal 2;
+ * a user who is not enrolled gets one at once at aal 1 where the policy asks nothing, else none at all.
  *
- * Next's own `signIn` server function has no Node-side harness in test/ (it needs `next/headers`);
- * it is `runServerAction` underneath, covered here, and by the Next example app's flow.
+ * The integrations' own sign-in functions over the same kernel: Next's `signIn` server action in
+ * test/next/next-two-factor.test.ts, SvelteKit's `signIn` form action in test/sveltekit/kit-auth.test.ts.
  */
 import express from "express"
 import { afterEach, describe, expect, it, vi } from "vitest"
@@ -20,7 +20,7 @@ import { raw } from "../../src/markers.js"
 import type { AuthConfig, TwoFactorRequire } from "../../src/types.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { closeServers, HttpClient, isolateAuthEnv, listen, reportErrors } from "../express/express-apps.js"
-import { DASHBOARD, ORIGIN, PENDING, SESSION, TWO_FACTOR_PAGE, enrol, totpNow, type Adapted, type Authentication } from "./bypass-matrix-helpers.js"
+import { AT_ONCE, DASHBOARD, ENROLMENT_FIRST, ORIGIN, PENDING, POLICIES, SESSION, TWO_FACTOR_PAGE, enrol, totpNow, type Adapted, type Authentication } from "./bypass-matrix-helpers.js"
 
 isolateAuthEnv()
 afterEach(closeServers)
@@ -84,8 +84,8 @@ describe.each(STRATEGIES)("%s sessions: a server action through the kernel (runS
   }
   const sessionOf = async (client: Client, config: AuthConfig) => (await getSession(new Request(`${ORIGIN}/dashboard`, { headers: { cookie: client.jar.header() } }), config)).session
 
-  it("an enrolled user: the action redirects to the two-factor page with a pending cookie only; the code then gives aal 2", async () => {
-    const s = await app(strategy)
+  it.each(POLICIES)("require %s, an enrolled user: the action redirects to the two-factor page with a pending cookie only; the code then gives aal 2", async (_name, policy) => {
+    const s = await app(strategy, policy())
     const key = await enrol(s.adapter, s.uid)
     const client = new Client(s.config)
     const result = await signInAction(client, s.config)
@@ -102,8 +102,20 @@ describe.each(STRATEGIES)("%s sessions: a server action through the kernel (runS
     expect(session?.authentication).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
   })
 
-  it('a user who is not enrolled under require "always": no session', async () => {
-    const s = await app(strategy, "always")
+  it.each(AT_ONCE)("require %s, a user who is not enrolled: the action signs in at once, at aal 1", async (_name, policy) => {
+    const s = await app(strategy, policy())
+    const client = new Client(s.config)
+    const result = await signInAction(client, s.config)
+    expect(result).toMatchObject({ status: 302, redirect: DASHBOARD })
+    expect(setsCookie(result.setCookies, SESSION)).toBe(true)
+    expect(setsCookie(result.setCookies, PENDING)).toBe(false)
+    await s.oneIssued()
+    const session = (await sessionOf(client, s.config)) as { authentication: Authentication } | null
+    expect(session?.authentication).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
+  })
+
+  it.each(ENROLMENT_FIRST)("require %s, a user who is not enrolled: no session", async (_name, policy) => {
+    const s = await app(strategy, policy())
     const client = new Client(s.config)
     const result = await signInAction(client, s.config)
     expect(result.redirect).toBe(TWO_FACTOR_PAGE)
@@ -170,8 +182,8 @@ describe.each(STRATEGIES)("%s sessions: Express ServerAuth on loopback", (strate
     return { client: new HttpClient(origin), origin }
   }
 
-  it("an enrolled user: no session until the right code, then aal 2 in getSession", async () => {
-    const s = await app(strategy)
+  it.each(POLICIES)("require %s, an enrolled user: no session until the right code, then aal 2 in getSession", async (_name, policy) => {
+    const s = await app(strategy, policy())
     const key = await enrol(s.adapter, s.uid)
     const { basePath: _ignored, ...config } = s.config
     const { client, origin } = await started(config)
@@ -191,8 +203,21 @@ describe.each(STRATEGIES)("%s sessions: Express ServerAuth on loopback", (strate
     expect(session.authentication).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
   })
 
-  it('a user who is not enrolled under require "always": no session', async () => {
-    const s = await app(strategy, "always")
+  it.each(AT_ONCE)("require %s, a user who is not enrolled: signed in at once, at aal 1 in getSession", async (_name, policy) => {
+    const s = await app(strategy, policy())
+    const { basePath: _ignored, ...config } = s.config
+    const { client, origin } = await started(config)
+    const first = await client.signIn({ password: "correct horse", callbackUrl: `${origin}/dashboard` })
+    expect(first.headers.get("location")).toBe(`${origin}/dashboard`)
+    expect(client.cookie(EXPRESS_SESSION)).toBeTruthy()
+    expect(client.cookie(EXPRESS_PENDING)).toBeUndefined()
+    await s.oneIssued()
+    const session = (await (await client.get("/api/me")).json()) as { authentication: Authentication }
+    expect(session.authentication).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
+  })
+
+  it.each(ENROLMENT_FIRST)("require %s, a user who is not enrolled: no session", async (_name, policy) => {
+    const s = await app(strategy, policy())
     const { basePath: _ignored, ...config } = s.config
     const { client, origin } = await started(config)
     const first = await client.signIn({ password: "correct horse" })

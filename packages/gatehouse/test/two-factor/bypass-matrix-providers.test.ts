@@ -7,14 +7,16 @@
  * was never proven (a squatter's factor goes with the rest), and the redirect proxy. JWT and database
  * sessions on the memory adapter; the SQL stores are in bypass-matrix-stores.test.ts.
  *
- * Each cell: after the first factor no session cookie, no session row, no `signIn` event, no `jwt`
- * callback, no session read, Location the two-factor page; after the right TOTP code (computed
- * here) one session at the expected authentication, the event once. Where the policy says no
- * second factor is due, the session is there at once, at the expected aal.
+ * OIDC, the email confirmation POST and passkeys without user verification run under every
+ * `require` policy of the matrix (POLICIES: "enrolled", "always", a function answering true or
+ * false), for a user enrolled or not. Each cell: after the first factor no session cookie, no
+ * session row, no `signIn` event, no `jwt` callback, no session read, Location the two-factor
+ * page; after the right TOTP code (computed here) one session at the expected authentication, the
+ * event once. Where the policy says no second factor is due, the session is there at once, at the
+ * expected aal.
  *
- * Rows added by the lead after merging (built by other parts): email-code sign-in (`code: true`) as
- * first factor, and enrolment during sign-in (`require: "always"`, pending `mode: "enrol"`, finished
- * by `two-factor/totp/confirm`).
+ * Email-code sign-in (`code: true`) as a first factor and a brand-new user enrolling before any
+ * session are in bypass-matrix.test.ts; framework sign-ins in bypass-matrix-integrations.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { AdapterUser } from "../../src/adapters/index.js"
@@ -33,6 +35,9 @@ import {
   PENDING,
   SESSION,
   TWO_FACTOR_PAGE,
+  AT_ONCE,
+  ENROLMENT_FIRST,
+  POLICIES,
   enrol,
   sets,
   totpNow,
@@ -112,11 +117,11 @@ describe.each(STRATEGIES)("%s sessions: OpenID Connect (oidc-provider)", (strate
     idp.failures.idTokenClaims = undefined
   })
 
-  it("an enrolled user whose ID token claims amr [pwd, mfa] gets no session until the TOTP code; then aal 2", async () => {
+  it.each(POLICIES)("require %s: an enrolled user whose ID token claims amr [pwd, mfa] gets no session until the TOTP code; then aal 2", async (_name, policy) => {
     const w = watched()
     const uid = await storedAlice(w.adapter, "idp")
     const key = await enrol(w.adapter, uid)
-    const browser = new Browser({ app: authApp(appConfig(w, strategy, [oidc("idp")])), appOrigin: ORIGIN })
+    const browser = new Browser({ app: authApp(appConfig(w, strategy, [oidc("idp")], { require: policy() })), appOrigin: ORIGIN })
     // The IdP says it did two factors itself: an app's own second factor is still asked for.
     idp.failures.idTokenClaims = { amr: ["pwd", "mfa"] }
 
@@ -137,11 +142,11 @@ describe.each(STRATEGIES)("%s sessions: OpenID Connect (oidc-provider)", (strate
     expect(authentication).toMatchObject({ aal: 2, amr: ["pwd", "otp", "mfa"] })
   })
 
-  it('a user who is not enrolled, require "enrolled": signed in at once at aal 1 with the IdP\'s amr (without its "mfa"); no amr claim reads as "fed"', async () => {
+  it.each(AT_ONCE)('a user who is not enrolled, require %s: signed in at once at aal 1 with the IdP\'s amr (without its "mfa"); no amr claim reads as "fed"', async (_name, policy) => {
     for (const claimed of [["pwd"], undefined, ["pwd", "mfa"]]) {
       const w = watched()
       const uid = await storedAlice(w.adapter, "idp")
-      const browser = new Browser({ app: authApp(appConfig(w, strategy, [oidc("idp")])), appOrigin: ORIGIN })
+      const browser = new Browser({ app: authApp(appConfig(w, strategy, [oidc("idp")], { require: policy() })), appOrigin: ORIGIN })
       idp.failures.idTokenClaims = claimed && { amr: claimed }
       const callback = await signInUntilCallback(browser, "idp", { login_hint: "alice" })
       const first = await browser.get(callback, { follow: false })
@@ -155,10 +160,10 @@ describe.each(STRATEGIES)("%s sessions: OpenID Connect (oidc-provider)", (strate
     }
   })
 
-  it('a user who is not enrolled, require "always": no session, enrolment first', async () => {
+  it.each(ENROLMENT_FIRST)("a user who is not enrolled, require %s: no session, enrolment first", async (_name, policy) => {
     const w = watched()
     const uid = await storedAlice(w.adapter, "idp")
-    const browser = new Browser({ app: authApp(appConfig(w, strategy, [oidc("idp")], { require: "always" })), appOrigin: ORIGIN })
+    const browser = new Browser({ app: authApp(appConfig(w, strategy, [oidc("idp")], { require: policy() })), appOrigin: ORIGIN })
     idp.failures.idTokenClaims = { amr: ["pwd", "mfa"] }
     const callback = await signInUntilCallback(browser, "idp", { login_hint: "alice" })
     const first = await browser.get(callback, { follow: false })
@@ -192,12 +197,12 @@ describe.each(STRATEGIES)("%s sessions: OpenID Connect, more ways in", (strategy
     expect(((await sessionOf(browser)) as { authentication: Authentication }).authentication).toMatchObject({ aal: 2 })
   })
 
-  it("dangerous email linking to an enrolled user: nothing linked and no session before the code; both after it", async () => {
+  it.each(POLICIES)("dangerous email linking to an enrolled user, require %s: nothing linked and no session before the code; both after it", async (_name, policy) => {
     const w = watched()
     const linkAccountEvent = vi.fn((_message: unknown) => {})
     const { id: uid } = await w.adapter.createUser({ id: "", name: "Alice", email: "alice@example.com", emailVerified: new Date() } as AdapterUser)
     const key = await enrol(w.adapter, uid)
-    const config = appConfig(w, strategy, [oidc("idp-dangerous", "app-client", "app-secret", { allowDangerousEmailAccountLinking: true })])
+    const config = appConfig(w, strategy, [oidc("idp-dangerous", "app-client", "app-secret", { allowDangerousEmailAccountLinking: true })], { require: policy() })
     const browser = new Browser({ app: authApp({ ...config, events: { ...config.events, linkAccount: linkAccountEvent } }), appOrigin: ORIGIN })
     const account = { provider: "idp-dangerous", providerAccountId: "alice" }
 
@@ -211,6 +216,26 @@ describe.each(STRATEGIES)("%s sessions: OpenID Connect, more ways in", (strategy
     expect((await w.adapter.getUserByAccount(account))?.id).toBe(uid)
     expect(linkAccountEvent).toHaveBeenCalledTimes(1)
     await expectOneSession(w, strategy, uid)
+  })
+
+  it.each(POLICIES)("dangerous email linking to a user who is not enrolled, require %s: aal 1 at once, or no session until enrolment", async (_name, policy, notEnrolled) => {
+    const w = watched()
+    const { id: uid } = await w.adapter.createUser({ id: "", name: "Alice", email: "alice@example.com", emailVerified: new Date() } as AdapterUser)
+    const config = appConfig(w, strategy, [oidc("idp-dangerous", "app-client", "app-secret", { allowDangerousEmailAccountLinking: true })], { require: policy() })
+    const browser = new Browser({ app: authApp(config), appOrigin: ORIGIN })
+    idp.failures.idTokenClaims = undefined
+    const callback = await signInUntilCallback(browser, "idp-dangerous", { login_hint: "alice" })
+    const first = await browser.get(callback, { follow: false })
+    if (notEnrolled === "aal 1") {
+      expect(first.last.location).toBe(DASHBOARD)
+      await expectOneSession(w, strategy, uid)
+      expect(((await sessionOf(browser)) as { authentication: Authentication }).authentication).toEqual({ aal: 1, amr: ["fed"], secondFactorAt: null })
+      return
+    }
+    expect(first.last.location).toBe(TWO_FACTOR_PAGE)
+    expect(sets(first.last, SESSION)).toBe(false)
+    expect(await sessionOf(browser)).toBeNull()
+    await expectNothingIssued(w, uid)
   })
 
   it("POST link/<provider> while signed in at aal 2: the account is linked, the session keeps its authentication, nothing is asked", async () => {
@@ -254,9 +279,9 @@ describe.each(STRATEGIES)("%s sessions: the email link opened in another browser
     return { uid: user.id, opening, confirm }
   }
 
-  it("an enrolled user: the POST gives no session; the right TOTP code gives one at aal 2", async () => {
+  it.each(POLICIES)("require %s, an enrolled user: the POST gives no session; the right TOTP code gives one at aal 2", async (_name, policy) => {
     const w = watched()
-    const { uid, opening, confirm } = await emailApp(w, "enrolled")
+    const { uid, opening, confirm } = await emailApp(w, policy())
     const key = await enrol(w.adapter, uid)
     const first = await confirm()
     expect(first.status).toBe(302)
@@ -275,20 +300,22 @@ describe.each(STRATEGIES)("%s sessions: the email link opened in another browser
     expect(((await opening.session()) as { authentication: Authentication }).authentication).toMatchObject({ aal: 2, amr: ["otp", "mfa"] })
   })
 
-  it('a user who is not enrolled: at once at aal 1 under "enrolled", nothing under "always"', async () => {
-    const relaxed = watched()
-    const signedIn = await emailApp(relaxed, "enrolled")
+  it.each(AT_ONCE)("require %s, a user who is not enrolled: at once at aal 1", async (_name, policy) => {
+    const w = watched()
+    const signedIn = await emailApp(w, policy())
     expect((await signedIn.confirm()).headers.get("location")).toBe(DASHBOARD)
-    await expectOneSession(relaxed, strategy, signedIn.uid)
+    await expectOneSession(w, strategy, signedIn.uid)
     expect(((await signedIn.opening.session()) as { authentication: Authentication }).authentication).toEqual({ aal: 1, amr: ["otp"], secondFactorAt: null })
+  })
 
-    const strict = watched()
-    const refused = await emailApp(strict, "always")
+  it.each(ENROLMENT_FIRST)("require %s, a user who is not enrolled: nothing, enrolment first", async (_name, policy) => {
+    const w = watched()
+    const refused = await emailApp(w, policy())
     const first = await refused.confirm()
     expect(first.headers.get("location")).toBe(TWO_FACTOR_PAGE)
     expect(sets(first, SESSION)).toBe(false)
     expect(await refused.opening.session()).toBeNull()
-    await expectNothingIssued(strict, refused.uid)
+    await expectNothingIssued(w, refused.uid)
   })
 })
 
@@ -362,10 +389,10 @@ describe.each(STRATEGIES)("%s sessions: passkeys", (strategy) => {
     return { uid, client, authenticate, rowsBefore }
   }
 
-  it("with user verification: aal 2 at once, even for a user enrolled in TOTP, no challenge", async () => {
+  it.each(POLICIES.flatMap(([name, policy]) => [true, false].map((enrolled) => [name, enrolled, policy] as const)))("with user verification, require %s, user enrolled %s: aal 2 at once, no challenge", async (_name, enrolled, policy) => {
     const w = watched()
-    const { uid, client, authenticate, rowsBefore } = await passkeyApp(w, { require: "always" }, true)
-    await enrol(w.adapter, uid)
+    const { uid, client, authenticate, rowsBefore } = await passkeyApp(w, { require: policy() }, true)
+    if (enrolled) await enrol(w.adapter, uid)
     const first = await authenticate()
     expect(first.headers.get("location")).toBe(ORIGIN)
     expect(client.jar.get(PENDING)).toBeUndefined()
@@ -374,9 +401,9 @@ describe.each(STRATEGIES)("%s sessions: passkeys", (strategy) => {
     expect(authentication).toMatchObject({ aal: 2, amr: ["hwk", "user", "mfa"] })
   })
 
-  it("without user verification, an enrolled user: no session until the TOTP code; then aal 2 (hwk + otp)", async () => {
+  it.each(POLICIES)("without user verification, require %s, an enrolled user: no session until the TOTP code; then aal 2 (hwk + otp)", async (_name, policy) => {
     const w = watched()
-    const { uid, client, authenticate, rowsBefore } = await passkeyApp(w, { require: "enrolled" }, false)
+    const { uid, client, authenticate, rowsBefore } = await passkeyApp(w, { require: policy() }, false)
     const key = await enrol(w.adapter, uid)
     const first = await authenticate()
     expect(first.headers.get("location")).toBe(TWO_FACTOR_PAGE)
@@ -389,18 +416,22 @@ describe.each(STRATEGIES)("%s sessions: passkeys", (strategy) => {
     expect(((await client.session()) as { authentication: Authentication }).authentication).toMatchObject({ aal: 2, amr: ["hwk", "otp", "mfa"] })
   })
 
-  it('without user verification, not enrolled: aal 1 under "enrolled"; nothing under "always"', async () => {
-    const relaxed = watched()
-    const one = await passkeyApp(relaxed, { require: "enrolled" }, false)
+  it.each(AT_ONCE)("without user verification, require %s, not enrolled: aal 1 at once", async (_name, policy) => {
+    const w = watched()
+    const one = await passkeyApp(w, { require: policy() }, false)
     expect((await one.authenticate()).headers.get("location")).toBe(ORIGIN)
+    await expectOneSession(w, strategy, one.uid, one.rowsBefore)
     expect(((await one.client.session()) as { authentication: Authentication }).authentication).toEqual({ aal: 1, amr: ["hwk"], secondFactorAt: null })
+  })
 
-    const strict = watched()
-    const two = await passkeyApp(strict, { require: "always" }, false)
+  it.each(ENROLMENT_FIRST)("without user verification, require %s, not enrolled: nothing, enrolment first", async (_name, policy) => {
+    const w = watched()
+    const two = await passkeyApp(w, { require: policy() }, false)
     const first = await two.authenticate()
     expect(first.headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    expect(sets(first, SESSION)).toBe(false)
     expect(await two.client.session()).toBeNull()
-    await expectNothingIssued(strict, two.uid, two.rowsBefore)
+    await expectNothingIssued(w, two.uid, two.rowsBefore)
   })
 
   it('with user verification under passkey: "one-factor", an enrolled user: no session until the TOTP code', async () => {

@@ -1,10 +1,12 @@
 /**
  * The bypass matrix (issue 37), its first slice: credentials, an OAuth provider (the
- * GitHub-shaped server of test/support) and an email link × user enrolled or not × `require` "enrolled" or "always",
- * under JWT and database sessions on the memory adapter. After the first factor no session exists
- * (no cookie, no row, no `signIn` event, no `jwt` callback, no session read); after the right TOTP
- * code (computed here with node:crypto, not with the library) exactly one, at aal 2. Five wrong
- * codes void the pending sign-in; a pending cookie replayed after success issues nothing.
+ * GitHub-shaped server of test/support), an email link and an email code (`code: true`) × user
+ * enrolled or not × `require` "enrolled", "always" or a function (answering true, false, or
+ * throwing), under JWT and database sessions on the memory adapter; and a brand-new user (OAuth or
+ * email sign-up) under "always". After the first factor no session exists (no cookie, no row, no
+ * `signIn` event, no `jwt` callback, no session read); after the right TOTP code (computed here
+ * with node:crypto, not with the library) exactly one, at aal 2. Five wrong codes void the pending
+ * sign-in; a pending cookie replayed after success issues nothing.
  * The other ways in are in bypass-matrix-providers.test.ts (OIDC, email confirmation POST, passkeys,
  * linking, the redirect proxy), bypass-matrix-stores.test.ts (SQLite, PostgreSQL) and
  * bypass-matrix-integrations.test.ts (runServerAction, raw Auth, Express).
@@ -21,6 +23,8 @@ import type { AuthConfig, JWTCallbackParams, SessionStrategy, TwoFactorRequire }
 import { startGitHubLikeServer, githubLikeProvider, type GitHubLikeServer } from "../support/github-like-server.js"
 import { Client, recordingLogger, secret } from "../flow/flow-helpers.js"
 import { currentStep, totpAt } from "../support/totp-reference.js"
+import { ENROLMENT_FIRST, POLICIES, sets } from "./bypass-matrix-helpers.js"
+import { codeFor, readEnrolPage } from "./enrol-support.js"
 
 const ORIGIN = "https://app.test"
 const SESSION = "__Secure-authjs.session-token"
@@ -44,7 +48,7 @@ function wrongCode(key: Uint8Array): string {
   }
 }
 
-type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "listSessionsByUserId" | "getUserByAccount" | "createUser">>
+type Adapted = Adapter & Required<Pick<Adapter, "setTotpPendingSecret" | "enableTotp" | "listSessionsByUserId" | "getUserByAccount" | "getUserByEmail" | "createUser">>
 
 /** Enrols `uid` in TOTP (as a confirmed enrolment would leave it) with one recovery code; returns the key. */
 async function enrol(adapter: Adapted, uid: string): Promise<Uint8Array> {
@@ -59,6 +63,7 @@ async function enrol(adapter: Adapted, uid: string): Promise<Uint8Array> {
 interface Setup {
   client: Client
   adapter: Adapted
+  /** The user's id; for a brand-new user, known once the first factor created them. */
   uid: string
   signInEvent: ReturnType<typeof vi.fn>
   challengeEvent: ReturnType<typeof vi.fn>
@@ -67,14 +72,19 @@ interface Setup {
   firstFactor: () => Promise<Response>
 }
 
-type FirstFactorKind = "credentials" | "github" | "email"
+type FirstFactorKind = "credentials" | "github" | "email" | "email-code"
+const KINDS = ["credentials", "github", "email", "email-code"] as const
 
-async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: TwoFactorRequire, enrolled: boolean): Promise<Setup> {
+/**
+ * The app for one cell. `newUser`: the person is not stored before the first factor (an OAuth or
+ * email sign-up), and `uid` is filled in once the first factor has created them.
+ */
+async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: TwoFactorRequire, { newUser = false } = {}): Promise<Setup> {
   const adapter = MemoryAdapter() as Adapted
   const signInEvent = vi.fn()
   const challengeEvent = vi.fn()
   const jwtCallback = vi.fn(({ token }: JWTCallbackParams) => token)
-  let uid: string
+  let uid = ""
   let firstFactor: (client: Client) => Promise<Response>
   const base: AuthConfig = { secret, trustHost: true, logger: recordingLogger().logger, adapter, session: { strategy }, providers: [] }
   if (kind === "credentials") {
@@ -87,14 +97,20 @@ async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: 
     })
     firstFactor = (client) => client.signIn({ username: "ada", password: "correct horse", callbackUrl: DASHBOARD })
     base.providers = [provider]
-  } else if (kind === "email") {
-    const stored = await adapter.createUser({ id: "", name: "Ada", email: "ada@app.test", emailVerified: new Date() } as AdapterUser)
-    uid = stored.id
+  } else if (kind === "email" || kind === "email-code") {
+    if (!newUser) uid = (await adapter.createUser({ id: "", name: "Ada", email: "ada@app.test", emailVerified: new Date() } as AdapterUser)).id
     const sent: VerificationRequestParams[] = []
-    base.providers = [{ id: "email", name: "Email", type: "email", sendVerificationRequest: (params) => void sent.push(params) } as EmailConfig]
+    const code = kind === "email-code"
+    base.providers = [{ id: "email", name: "Email", type: "email", ...(code && { code: true }), sendVerificationRequest: (params) => void sent.push(params) } as EmailConfig]
     firstFactor = async (client) => {
       await client.postForm("signin/email", { csrfToken: await client.csrfToken(), email: "ada@app.test", callbackUrl: DASHBOARD })
-      const link = new URL(sent.at(-1)!.url)
+      const params = sent.at(-1)!
+      if (code) {
+        // The code typed on the page of the browser that asked (bound to it, as links are).
+        expect(params.code).toMatch(/^\d{6}$/)
+        return client.postForm("callback/email", { csrfToken: await client.csrfToken(), email: "ada@app.test", code: params.code! }, { "sec-fetch-site": "same-origin" })
+      }
+      const link = new URL(params.url)
       expect(link.origin + link.pathname).toBe(`${ORIGIN}/auth/callback/email`)
       // The browser that asked opens the link: bound, it signs in on the GET.
       return client.get(`callback/email${link.search}`)
@@ -107,10 +123,17 @@ async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: 
       const back = new URL(approved.headers.get("location")!)
       return client.get(`callback/github${back.search}`)
     }
-    // The user and the linked account exist before the sign-ins under test: one sign-in without twoFactor.
-    const plain = new Client({ ...base })
-    expect((await firstFactor(plain)).headers.get("location")).toBe(DASHBOARD)
-    uid = (await adapter.getUserByAccount({ provider: "github", providerAccountId: "1001" }))!.id
+    if (!newUser) {
+      // The user and the linked account exist before the sign-ins under test: one sign-in without twoFactor.
+      const plain = new Client({ ...base })
+      expect((await firstFactor(plain)).headers.get("location")).toBe(DASHBOARD)
+      uid = (await adapter.getUserByAccount({ provider: "github", providerAccountId: "1001" }))!.id
+    }
+  }
+  if (newUser) {
+    expect(kind).not.toBe("credentials")
+    expect(await adapter.getUserByEmail("ada@app.test")).toBeNull()
+    expect(await adapter.getUserByAccount({ provider: "github", providerAccountId: "1001" })).toBeNull()
   }
   const config: AuthConfig = {
     ...base,
@@ -119,7 +142,23 @@ async function setup(kind: FirstFactorKind, strategy: SessionStrategy, require: 
     callbacks: { jwt: jwtCallback },
   }
   const client = new Client(config)
-  return { client, adapter, uid, signInEvent, challengeEvent, jwtCallback, firstFactor: () => firstFactor(client) }
+  const s: Setup = {
+    client,
+    adapter,
+    uid,
+    signInEvent,
+    challengeEvent,
+    jwtCallback,
+    firstFactor: async () => {
+      const response = await firstFactor(client)
+      if (newUser) {
+        const created = kind === "github" ? await adapter.getUserByAccount({ provider: "github", providerAccountId: "1001" }) : await adapter.getUserByEmail("ada@app.test")
+        s.uid = created?.id ?? "no-such-user"
+      }
+      return response
+    },
+  }
+  return s
 }
 
 async function sessionsOf(adapter: Adapted, uid: string) {
@@ -140,13 +179,13 @@ async function expectNoSession(s: Setup, rowsBefore: number): Promise<void> {
 }
 
 describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
-  describe.each(["credentials", "github", "email"] as const)("first factor %s", (kind) => {
-    const firstAmr = kind === "credentials" ? "pwd" : kind === "email" ? "otp" : "fed"
+  describe.each(KINDS)("first factor %s", (kind) => {
+    const firstAmr = kind === "credentials" ? "pwd" : kind === "github" ? "fed" : "otp"
     const secondAmr = [...new Set([firstAmr, "otp"]), "mfa"]
 
-    describe.each(["enrolled", "always"] as const)('an enrolled user, require "%s"', (require) => {
+    describe.each(POLICIES)("an enrolled user, require %s", (_name, policy) => {
       it("gets no session after the first factor, and exactly one at aal 2 after the right TOTP code", async () => {
-        const s = await setup(kind, strategy, require, true)
+        const s = await setup(kind, strategy, policy())
         const key = await enrol(s.adapter, s.uid)
         const rowsBefore = (await sessionsOf(s.adapter, s.uid)).length
 
@@ -176,7 +215,7 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
       })
 
       it("voids the pending sign-in after five wrong codes: the right code then issues nothing", async () => {
-        const s = await setup(kind, strategy, require, true)
+        const s = await setup(kind, strategy, policy())
         const key = await enrol(s.adapter, s.uid)
         const rowsBefore = (await sessionsOf(s.adapter, s.uid)).length
         await s.firstFactor()
@@ -197,7 +236,7 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
       })
 
       it("issues nothing for a pending cookie replayed after its sign-in finished, even with an unused recovery code", async () => {
-        const s = await setup(kind, strategy, require, true)
+        const s = await setup(kind, strategy, policy())
         const key = await enrol(s.adapter, s.uid)
         await s.firstFactor()
         const pendingCookie = s.client.jar.get(PENDING)!
@@ -214,55 +253,81 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
       })
     })
 
-    it('signs a user who is not enrolled in at once under require "enrolled", at aal 1', async () => {
-      const s = await setup(kind, strategy, "enrolled", false)
-      const first = await s.firstFactor()
-      expect(first.headers.get("location")).toBe(DASHBOARD)
-      expect(s.client.jar.get(PENDING)).toBeUndefined()
-      expect(s.signInEvent).toHaveBeenCalledTimes(1)
-      const session = (await s.client.session()) as { authentication: unknown }
-      expect(session.authentication).toEqual({ aal: 1, amr: [firstAmr], secondFactorAt: null })
+    describe.each(POLICIES)("a user who is not enrolled, require %s", (_name, policy, notEnrolled) => {
+      if (notEnrolled === "aal 1") {
+        it("is signed in at once, at aal 1", async () => {
+          const s = await setup(kind, strategy, policy())
+          const first = await s.firstFactor()
+          expect(first.headers.get("location")).toBe(DASHBOARD)
+          expect(s.client.jar.get(PENDING)).toBeUndefined()
+          expect(s.signInEvent).toHaveBeenCalledTimes(1)
+          const session = (await s.client.session()) as { authentication: unknown }
+          expect(session.authentication).toEqual({ aal: 1, amr: [firstAmr], secondFactorAt: null })
+        })
+      } else {
+        it("gets no session: the enrolment page comes first, and no code finishes anything", async () => {
+          const s = await setup(kind, strategy, policy())
+          const rowsBefore = (await sessionsOf(s.adapter, s.uid)).length
+          const first = await s.firstFactor()
+          expect(first.headers.get("location")).toBe(TWO_FACTOR_PAGE)
+          expect(sets(first, SESSION)).toBe(false)
+          expect(s.client.jar.get(PENDING)).toBeTruthy()
+          await expectNoSession(s, rowsBefore)
+          expect(await (await s.client.get("two-factor")).text()).toContain('id="totp-secret"')
+          // Any code at all: there is no factor to check it against.
+          await postCode(s.client, "123456")
+          await expectNoSession(s, rowsBefore)
+        })
+      }
     })
 
-    it('gives a user who is not enrolled no session under require "always": enrolment comes first', async () => {
-      const s = await setup(kind, strategy, "always", false)
+    it("a require function is given the stored user, once", async () => {
+      const seen: AdapterUser[] = []
+      const s = await setup(kind, strategy, (user) => (seen.push(user), true))
+      expect((await s.firstFactor()).headers.get("location")).toBe(TWO_FACTOR_PAGE)
+      expect(seen).toHaveLength(1)
+      expect(seen[0]).toMatchObject({ id: s.uid, ...(kind !== "github" && { email: "ada@app.test" }) })
+    })
+
+    it("a require function that throws refuses the sign-in (fail closed): no session, no pending sign-in", async () => {
+      const s = await setup(kind, strategy, () => {
+        throw new Error("directory down")
+      })
       const rowsBefore = (await sessionsOf(s.adapter, s.uid)).length
-      const first = await s.firstFactor()
-      expect(first.headers.get("location")).toBe(TWO_FACTOR_PAGE)
-      expect(s.client.jar.get(PENDING)).toBeTruthy()
+      const refused = await s.firstFactor()
+      expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
+      expect(sets(refused, SESSION)).toBe(false)
       await expectNoSession(s, rowsBefore)
-      // Any code at all: there is no factor to check it against.
-      await postCode(s.client, "123456")
-      await expectNoSession(s, rowsBefore)
+      expect(s.client.jar.get(PENDING)).toBeUndefined()
     })
   })
 })
 
-describe.each(["jwt", "database"] as const)('%s sessions: require as a function of the stored user', (strategy) => {
-  it("true: a user who is not enrolled gets no session (enrolment first); the function saw the stored user", async () => {
-    const seen: AdapterUser[] = []
-    const s = await setup("credentials", strategy, (user) => (seen.push(user), true), false)
-    const rowsBefore = (await sessionsOf(s.adapter, s.uid)).length
-    expect((await s.firstFactor()).headers.get("location")).toBe(TWO_FACTOR_PAGE)
-    await expectNoSession(s, rowsBefore)
-    expect(seen).toHaveLength(1)
-    expect(seen[0]).toMatchObject({ id: s.uid, email: "ada@app.test", emailVerified: null })
-  })
+describe.each(["jwt", "database"] as const)("%s sessions: a brand-new user (sign-up)", (strategy) => {
+  describe.each(["github", "email", "email-code"] as const)("by %s", (kind) => {
+    it.each(ENROLMENT_FIRST)(
+      "under require %s: stored, but no session; enrolment first, then one session at aal 2",
+      async (_name, policy) => {
+        const s = await setup(kind, strategy, policy(), { newUser: true })
+        const first = await s.firstFactor()
+        expect(first.status).toBe(302)
+        expect(first.headers.get("location")).toBe(TWO_FACTOR_PAGE)
+        expect(sets(first, SESSION)).toBe(false)
+        expect(s.client.jar.get(PENDING)).toBeTruthy()
+        expect(s.uid).not.toBe("no-such-user")
+        await expectNoSession(s, 0)
 
-  it("false: a user who is not enrolled is signed in at aal 1", async () => {
-    const s = await setup("credentials", strategy, () => false, false)
-    expect((await s.firstFactor()).headers.get("location")).toBe(DASHBOARD)
-    expect(((await s.client.session()) as { authentication: unknown }).authentication).toEqual({ aal: 1, amr: ["pwd"], secondFactorAt: null })
-  })
-
-  it("throwing: the sign-in is refused (fail closed), no session", async () => {
-    const s = await setup("credentials", strategy, () => {
-      throw new Error("directory down")
-    }, false)
-    const rowsBefore = (await sessionsOf(s.adapter, s.uid)).length
-    const refused = await s.firstFactor()
-    expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
-    await expectNoSession(s, rowsBefore)
-    expect(s.client.jar.get(PENDING)).toBeUndefined()
+        const page = readEnrolPage(await (await s.client.get("two-factor")).text())
+        expect(page.action).toBe(`${ORIGIN}/auth/two-factor/totp/confirm`)
+        await expectNoSession(s, 0)
+        const done = await s.client.postForm("two-factor/totp/confirm", { csrfToken: page.csrfToken, ref: page.ref, code: codeFor(page.secret) })
+        expect(done.status).toBe(200)
+        expect(s.client.jar.get(SESSION)).toBeTruthy()
+        expect(s.signInEvent.mock.calls).toEqual([[expect.objectContaining({ user: expect.objectContaining({ id: s.uid }), isNewUser: true })]])
+        if (strategy === "database") expect(await sessionsOf(s.adapter, s.uid)).toHaveLength(1)
+        const session = (await s.client.session()) as { authentication: { aal: number } }
+        expect(session.authentication).toMatchObject({ aal: 2 })
+      },
+    )
   })
 })
