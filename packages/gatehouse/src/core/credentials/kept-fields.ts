@@ -53,12 +53,13 @@ export function keptFields(provider: CredentialsConfig, body: Readonly<Record<st
 
 /** The cookie carrying `kept` to the sign-in page; `undefined` when nothing is kept. */
 export function keptFieldsCookie(cookie: CookieOption, kept: readonly (readonly [string, string])[]): Cookie | undefined {
-  const fitting: (readonly [string, string])[] = []
-  for (const field of kept) {
-    if (new URLSearchParams([...fitting, field]).toString().length <= MAX_COOKIE_VALUE) fitting.push(field)
+  const fitting = new URLSearchParams()
+  for (const [name, value] of kept) {
+    fitting.append(name, value)
+    if (fitting.toString().length > MAX_COOKIE_VALUE) fitting.delete(name)
   }
-  if (fitting.length === 0) return undefined
-  const value = new URLSearchParams(fitting.map(([name, value]) => [name, value])).toString()
+  const value = fitting.toString()
+  if (value === "") return undefined
   // Expires beside Max-Age, as the other short-lived cookies have it, for clients that read only one.
   const expires = cookie.options.maxAge === undefined ? undefined : new Date(Date.now() + cookie.options.maxAge * 1000)
   return { ...cookie, value, options: { ...cookie.options, ...(expires && { expires }) } }
