@@ -24,3 +24,11 @@ export function displayPath(path: string, cwd: string): string {
   const inside = relative(cwd, path)
   return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path
 }
+
+/**
+ * A command line the command cannot run: `message` and the command's `usage` on stderr, exit code 1.
+ */
+export function usageError(io: CliIO, message: string, usage: string): number {
+  io.stderr(`gatehouse: ${message}\n\n${usage}`)
+  return 1
+}

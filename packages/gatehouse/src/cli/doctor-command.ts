@@ -7,7 +7,7 @@
 import process from "node:process"
 import type { CliArguments } from "./arguments.js"
 import { APP_ENV_FILES, readAppEnv } from "./app-env.js"
-import type { CliIO } from "./cli-io.js"
+import { usageError, type CliIO } from "./cli-io.js"
 import { checkDatabase } from "./doctor-database.js"
 import { doctorEnv, type DoctorEnv, type Finding } from "./doctor-findings.js"
 import { checkNode, enginesNode } from "./doctor-node.js"
@@ -52,9 +52,9 @@ Options:
 /** Runs the checks and prints their findings; resolves to 1 when one is an error, else 0. */
 export async function doctorCommand(args: CliArguments, io: CliIO): Promise<number> {
   const misplaced = args.force ? "--force" : args.raw ? "--raw" : args.dryRun ? "--dry-run" : args.sql ? "--sql" : undefined
-  if (misplaced) return usageError(io, `option '${misplaced}' is not one of ${DOCTOR_COMMAND}'s`)
-  if (args.operands.length > 0) return usageError(io, `unexpected argument '${args.operands[0]}'`)
-  if (args.url !== undefined && args.file !== undefined) return usageError(io, "give --url or --file, not both")
+  if (misplaced) return usageError(io, `option '${misplaced}' is not one of ${DOCTOR_COMMAND}'s`, doctorUsage)
+  if (args.operands.length > 0) return usageError(io, `unexpected argument '${args.operands[0]}'`, doctorUsage)
+  if (args.url !== undefined && args.file !== undefined) return usageError(io, "give --url or --file, not both", doctorUsage)
 
   const { values, unreadable } = readAppEnv(io)
   const env = doctorEnv(values)
@@ -98,7 +98,3 @@ function sensitiveValues(env: DoctorEnv, url: string | undefined): string[] {
   return [...new Set(values)].filter((value) => value.length >= 6).sort((a, b) => b.length - a.length)
 }
 
-function usageError(io: CliIO, message: string): number {
-  io.stderr(`gatehouse: ${message}\n\n${doctorUsage}`)
-  return 1
-}

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArguments, UsageError, type CliArguments } from "./arguments.js"
-import { displayPath, type CliIO } from "./cli-io.js"
+import { displayPath, usageError, type CliIO } from "./cli-io.js"
 import { DOCTOR_COMMAND, doctorCommand, doctorUsage } from "./doctor-command.js"
 import { MIGRATE_COMMAND, migrateCommand, migrateUsage } from "./migrate-command.js"
 import { SCHEMA_COMMAND, schemaCommand, schemaUsage } from "./schema-command.js"
@@ -130,11 +130,6 @@ function usageFor(argv: readonly string[]): string {
 function help(io: CliIO, text: string): number {
   io.stdout(text)
   return 0
-}
-
-function usageError(io: CliIO, message: string, text: string): number {
-  io.stderr(`gatehouse: ${message}\n\n${text}`)
-  return 1
 }
 
 /** Why a file could not be written, in words; Node's own message for the codes not listed. */

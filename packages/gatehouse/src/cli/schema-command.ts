@@ -9,7 +9,7 @@ import type { SchemaMigration, SchemaState } from "../adapters/schema-migrations
 import { SQLITE_MIGRATION_STEPS, sqliteMigrationSql } from "../adapters/sqlite-schema.js"
 import { appEnv } from "./app-env.js"
 import type { CliArguments } from "./arguments.js"
-import { displayPath, type CliIO } from "./cli-io.js"
+import { displayPath, usageError, type CliIO } from "./cli-io.js"
 import { firstLine } from "./redaction.js"
 import { SchemaAccessError } from "./schema-access-error.js"
 import { openSchemaDatabase, schemaTarget, targetLocation, type SchemaDatabase, type SchemaTarget } from "./schema-status.js"
@@ -60,7 +60,7 @@ export async function schemaCommand(args: CliArguments, io: CliIO): Promise<numb
   const misplaced = args.force ? "--force" : args.raw ? "--raw" : args.dryRun ? "--dry-run" : undefined
   if (misplaced) {
     const hint = misplaced === "--dry-run" ? " (--sql prints what apply would run)" : ""
-    return usageError(io, `option '${misplaced}' is not one of ${SCHEMA_COMMAND}'s${hint}`)
+    return usageError(io, `option '${misplaced}' is not one of ${SCHEMA_COMMAND}'s${hint}`, schemaUsage)
   }
   const operands = [...args.operands]
   let subcommand: Subcommand | undefined
@@ -68,14 +68,14 @@ export async function schemaCommand(args: CliArguments, io: CliIO): Promise<numb
   let dialect: SchemaTarget["kind"] | undefined
   if (args.sql && operands.length > 0) {
     dialect = DIALECTS[operands[0]!.toLowerCase()]
-    if (!dialect) return usageError(io, `unknown database kind '${operands[0]}': give postgres or sqlite`)
+    if (!dialect) return usageError(io, `unknown database kind '${operands[0]}': give postgres or sqlite`, schemaUsage)
     operands.shift()
   }
-  if (operands.length > 0) return usageError(io, `unexpected argument '${operands[0]}'`)
-  if (args.sql && subcommand === "status") return usageError(io, "--sql goes with apply (status changes nothing anyway)")
-  if (args.json && (args.sql || subcommand === "apply")) return usageError(io, "--json goes with status")
+  if (operands.length > 0) return usageError(io, `unexpected argument '${operands[0]}'`, schemaUsage)
+  if (args.sql && subcommand === "status") return usageError(io, "--sql goes with apply (status changes nothing anyway)", schemaUsage)
+  if (args.json && (args.sql || subcommand === "apply")) return usageError(io, "--json goes with status", schemaUsage)
   if (dialect && (args.url !== undefined || args.file !== undefined)) {
-    return usageError(io, `--sql ${dialect} prints every migration without a database: give it no --url or --file`)
+    return usageError(io, `--sql ${dialect} prints every migration without a database: give it no --url or --file`, schemaUsage)
   }
 
   if (dialect) {
@@ -191,10 +191,6 @@ async function printSql(db: SchemaDatabase, io: CliIO): Promise<number> {
   return 0
 }
 
-function usageError(io: CliIO, message: string): number {
-  io.stderr(`gatehouse: ${message}\n\n${schemaUsage}`)
-  return 1
-}
 
 /** One line on stderr: every database failure arrives as a SchemaAccessError, already without the password. */
 function failure(io: CliIO, error: unknown): number {

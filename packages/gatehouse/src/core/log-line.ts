@@ -6,7 +6,7 @@
  */
 
 /** The longest text (each part, each cause) a line carries; some quote what a client sent. */
-const MAX_PART = 500
+export const MAX_PART = 500
 
 /** How many wrapped errors a line follows before it stops (a cause of a cause of a cause). */
 const MAX_CAUSES = 3

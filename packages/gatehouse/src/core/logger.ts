@@ -9,7 +9,7 @@
  */
 import { AuthError, CredentialsSignin, UntrustedHost } from "../errors.js"
 import type { LoggerInstance, LogRequest } from "../types.js"
-import { clipped, lineText, safely, summarise } from "./log-line.js"
+import { clipped, lineText, MAX_PART, safely, summarise } from "./log-line.js"
 import type { WarningCode } from "../warnings.js"
 
 export type { WarningCode }
@@ -111,10 +111,25 @@ export function reportConfigError(logger: LoggerInstance, config: object, error:
  */
 function oneLine(error: AuthError): string {
   const wrapped = error.cause?.err?.message
-  let line = clipped(error.message)
-  if (typeof wrapped === "string" && wrapped !== "" && wrapped !== error.message) line += ` (${clipped(wrapped)})`
-  if (error instanceof CredentialsSignin) line += ` (code: ${clipped(String(error.code))})`
-  return line
+  const hasWrapped = typeof wrapped === "string" && wrapped !== "" && wrapped !== error.message
+  // The level clips its whole text to MAX_PART again: the parts share that budget here, so a long
+  // message cannot push the code (what an operator searches for) off the end of the line.
+  const code = error instanceof CredentialsSignin ? ` (code: ${cut(clipped(String(error.code)), MAX_CODE)})` : ""
+  const budget = MAX_PART - code.length - (hasWrapped ? 3 : 0)
+  const message = clipped(error.message)
+  const cause = hasWrapped ? clipped(wrapped) : ""
+  const messageShare = hasWrapped ? Math.max(budget - cause.length, Math.ceil(budget / 2)) : budget
+  const shownMessage = cut(message, messageShare)
+  const shownCause = hasWrapped ? ` (${cut(cause, budget - shownMessage.length)})` : ""
+  return `${shownMessage}${shownCause}${code}`
+}
+
+/** A code longer than this is no code an application chose to read. */
+const MAX_CODE = 64
+
+/** `text` within `length` characters, a cut marked with `…`. */
+function cut(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, Math.max(0, length - 1))}…`
 }
 
 /**

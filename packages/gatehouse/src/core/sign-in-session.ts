@@ -75,8 +75,8 @@ export async function startSignedInSession(ctx: RequestContext, signIn: FirstFac
     uid: user.id,
     // Only a Credentials sign-in's user differs from the stored row (fields `authorize` added);
     // every other first factor's user is the row, read again at the end.
-    ...(signIn.account.type === "credentials" && { user: portableUser(signIn.user) }),
-    ...(signIn.account.type === "credentials" && signIn.event.user !== signIn.user && { eventUser: portableUser(signIn.event.user) }),
+    ...(signIn.account.type === "credentials" && { user: signIn.user }),
+    ...(signIn.account.type === "credentials" && signIn.event.user !== signIn.user && { eventUser: signIn.event.user }),
     mode: decision.kind,
     isNewUser: signIn.isNewUser,
     firstAmr: signIn.firstFactor.amr,
@@ -147,12 +147,4 @@ export function removedNames(ctx: RequestContext, removed: RemovedSignInMethods)
   if (removed.credentials) names.push("A password")
   if (removed.twoFactor) names.push("Two-step verification")
   return names
-}
-
-/**
- * `user` as the pending cookie can carry it (JSON): a BigInt (a Prisma row's) becomes its decimal
- * text instead of failing the sign-in; dates become ISO text, read back by the end of the sign-in.
- */
-function portableUser<T extends User>(user: T): T {
-  return JSON.parse(JSON.stringify(user, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value))) as T
 }

@@ -155,6 +155,15 @@ describe("what a client causes", () => {
     expect(out.warnText[1]!.endsWith("a…")).toBe(true)
   })
 
+  it("keeps a wrong password's code at the end of its line, however long the message and what it wraps", async () => {
+    const long = new CredentialsSignin(`m${"e".repeat(700)}`, { cause: { err: new Error(`w${"x".repeat(700)}`) } })
+    long.code = "invalid_login"
+    const out = await printed(() => logError(createLogger({}), long))
+    expect(out.warnText[0]!.endsWith(" (code: invalid_login)")).toBe(true)
+    expect(out.warnText[0]).toContain("(wxxx")
+    expect(out.warnText[0]!.length).toBeLessThan(560)
+  })
+
   it("says on the same line what the check it wraps said, never its stack", async () => {
     const check = new Error('Unexpected authentication response origin "https://evil.test"\n    at verify')
     const out = await printed(() => logError(createLogger({}), new WebAuthnVerificationError("The passkey authentication did not verify", { cause: check })))

@@ -220,6 +220,16 @@ describe("what a failed credentials sign-in keeps", () => {
     expect(long.headers.getSetCookie()).toEqual([])
   })
 
+  it("shows a long address outside ASCII again, however long its encoding", async () => {
+    const client = new Client(byEmail(emailAndPassword))
+    // 245 characters, each three bytes in UTF-8: nine characters apiece once percent-encoded.
+    const typed = `${"ü".repeat(240)}@a.de`
+    const location = (await client.signIn({ email: typed, password: "x" })).headers.get("location")!
+    expect(client.jar.get("__Secure-authjs.sign-in-identifier")!.length).toBeGreaterThan(1024)
+    const page = await (await client.send(new Request(location, { headers: { cookie: client.jar.header() } }))).text()
+    expect(page).toContain(`value="${typed}"`)
+  })
+
   it("keeps the redirect on the request's origin and the typed value one field of its cookie, however it is spelled", async () => {
     const client = new Client(byEmail(emailAndPassword))
     const typed = `x&error=AccessDenied#"><script>alert(1)</script>@evil.test/; Path=/`

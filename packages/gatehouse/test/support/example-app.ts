@@ -228,10 +228,18 @@ export async function startExampleApp(app: ExampleApp, options: StartOptions): P
   const child: ChildProcess = spawn(app.node?.node ?? process.execPath, command(port), { cwd: app.dir, env: app.node?.env(childEnv) ?? childEnv, stdio: ["ignore", "pipe", "pipe"] })
   child.stdout?.on("data", (chunk) => (output += chunk))
   child.stderr?.on("data", (chunk) => (output += chunk))
+  // A child ended by a signal has no exit code but a signal code, and will send no second "exit".
+  const ended = () => child.exitCode !== null || child.signalCode !== null
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve()
-      child.once("exit", () => resolve())
+      if (ended()) return resolve()
+      // A server that ignores SIGTERM (a hung handler, a shutdown hook waiting on a socket) is
+      // killed after 10 s rather than holding the test run open.
+      const killer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+      child.once("exit", () => {
+        clearTimeout(killer)
+        resolve()
+      })
       child.kill()
     })
   const what = `the example app in ${app.dir}`

@@ -21,70 +21,98 @@ function announce(service: string, problem: string): void {
   console.error(`[gatehouse tests] ${service} unavailable, its tests will fail: ${problem.split("\n")[0]}`)
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** What the services came to: a URL, or why there is none. */
+interface Provided {
+  url: string
+  error: string
+}
+
+/** The run's services, started once however many vitest projects run this setup. */
+interface Services {
+  chromiumError: string
+  postgres: Provided
+  redis: Provided
+  /** Projects set up and not yet torn down: the last teardown stops the servers. */
+  users: number
+  destroy(): Promise<void>
+}
+
+/**
+ * Every vitest project runs the global setup, so a run with two projects would start two
+ * PostgreSQL clusters and two Redis servers (time and memory a two-core CI machine lacks). The
+ * first setup starts them; the others get the same, through `globalThis` in case the module is
+ * loaded once per project.
+ */
+const SERVICES = Symbol.for("gatehouse-tests.services")
+
+function sharedServices(): Promise<Services> {
+  const holder = globalThis as unknown as Record<symbol, Promise<Services> | undefined>
+  return (holder[SERVICES] ??= startServices())
+}
+
+async function startServices(): Promise<Services> {
   // Like the database: a failure reaches only the browser tests, which then say why.
+  let chromiumError = ""
   try {
     ensureChromium()
-    project.provide("chromiumError", "")
   } catch (error) {
     announce("Chromium", reason(error))
-    project.provide("chromiumError", reason(error))
+    chromiumError = reason(error)
   }
-  const redis = await provideRedis(project)
-  const fromEnv = process.env.DATABASE_URL
-  if (fromEnv) {
-    try {
-      await checkPostgres(fromEnv)
-      project.provide("postgresUrl", fromEnv)
-      project.provide("postgresError", "")
-    } catch (error) {
-      announce("PostgreSQL", reason(error))
-      project.provide("postgresUrl", "")
-      project.provide("postgresError", reason(error))
-    }
-    return async () => {
-      await redis?.destroy()
-    }
-  }
-  let server: PostgresServer | undefined
-  try {
-    server = await startPostgres()
-    project.provide("postgresUrl", server.url)
-    project.provide("postgresError", "")
-  } catch (error) {
-    announce("PostgreSQL", reason(error))
-    project.provide("postgresUrl", "")
-    project.provide("postgresError", reason(error))
-  }
-  return async () => {
-    await Promise.all([server?.destroy(), redis?.destroy()])
+  const [redisServer, redis] = await startRedisService()
+  const [postgresServer, postgres] = await startPostgresService()
+  return {
+    chromiumError,
+    postgres,
+    redis,
+    users: 0,
+    destroy: async () => {
+      await Promise.all([postgresServer?.destroy(), redisServer?.destroy()])
+    },
   }
 }
 
-/** Redis for the shared-store tests, provided as `redisUrl` (or `redisError`, like PostgreSQL). */
-async function provideRedis(project: TestProject): Promise<RedisServer | undefined> {
-  const fromEnv = process.env.REDIS_URL
-  if (fromEnv) {
-    try {
-      await checkRedis(fromEnv)
-      project.provide("redisUrl", fromEnv)
-      project.provide("redisError", "")
-    } catch (error) {
-      announce("Redis", reason(error))
-      project.provide("redisUrl", "")
-      project.provide("redisError", reason(error))
-    }
-    return undefined
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const services = await sharedServices()
+  services.users++
+  project.provide("chromiumError", services.chromiumError)
+  project.provide("postgresUrl", services.postgres.url)
+  project.provide("postgresError", services.postgres.error)
+  project.provide("redisUrl", services.redis.url)
+  project.provide("redisError", services.redis.error)
+  return async () => {
+    if (--services.users === 0) await services.destroy()
   }
+}
+
+/** PostgreSQL: `DATABASE_URL` when it answers, else a throwaway cluster (the server to stop with it). */
+async function startPostgresService(): Promise<[PostgresServer | undefined, Provided]> {
+  const fromEnv = process.env.DATABASE_URL
   try {
+    if (fromEnv) {
+      await checkPostgres(fromEnv)
+      return [undefined, { url: fromEnv, error: "" }]
+    }
+    const server = await startPostgres()
+    return [server, { url: server.url, error: "" }]
+  } catch (error) {
+    announce("PostgreSQL", reason(error))
+    return [undefined, { url: "", error: reason(error) }]
+  }
+}
+
+/** Redis for the shared-store tests: `REDIS_URL` when it answers, else a throwaway server. */
+async function startRedisService(): Promise<[RedisServer | undefined, Provided]> {
+  const fromEnv = process.env.REDIS_URL
+  try {
+    if (fromEnv) {
+      await checkRedis(fromEnv)
+      return [undefined, { url: fromEnv, error: "" }]
+    }
     const server = await startRedis()
-    project.provide("redisUrl", server.url)
-    project.provide("redisError", "")
-    return server
+    return [server, { url: server.url, error: "" }]
   } catch (error) {
     announce("Redis", reason(error))
-    project.provide("redisUrl", "")
-    project.provide("redisError", reason(error))
-    return undefined
+    return [undefined, { url: "", error: reason(error) }]
   }
 }

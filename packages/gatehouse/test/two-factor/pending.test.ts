@@ -52,6 +52,17 @@ describe("the pending sign-in cookie", () => {
     expect(read).toMatchObject(input)
   })
 
+  it("carries every user it holds as JSON can (a BigInt as text) and gives their emailVerified back as a Date", async () => {
+    const verified = new Date("2026-01-02T03:04:05.000Z")
+    const user = { id: "user-1", email: "a@app.test", emailVerified: verified, legacyId: 12345678901234567890n } as never
+    const deferredLink = { account: { provider: "idp", providerAccountId: "a", type: "oidc" as const }, user: { id: "p", email: "a@app.test", emailVerified: verified } as never }
+    const { pending, cookies } = await startPending(await context(), { ...input, user, eventUser: user, deferredLink })
+    const read = (await readPending(await context(cookies)))!
+    expect(read).toEqual(pending)
+    for (const carried of [read.user, read.eventUser, read.deferredLink!.user]) expect((carried as { emailVerified: unknown }).emailVerified).toEqual(verified)
+    expect((read.user as { legacyId?: unknown }).legacyId).toBe("12345678901234567890")
+  })
+
   it("is authjs.two-factor, httpOnly, lax, 5 minutes, __Secure- on https, and sets no session cookie", async () => {
     const now = Date.now()
     const { pending, cookies } = await startPending(await context([], baseConfig, "https://app.test"), input)

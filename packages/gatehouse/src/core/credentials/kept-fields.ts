@@ -18,8 +18,13 @@ export type KeptField = (typeof KEPT_FIELDS)[number]
 // Input types of an identifier. Anything else (password, hidden, a checkbox) stays where it was posted.
 const identifierTypes: ReadonlySet<string> = new Set(["text", "email", "tel", "url", "search", "number"])
 
-// Longer than any address (254) or sensible user name: not worth a Location header.
+// Longer than any address (254) or sensible user name: not worth carrying back.
 const MAX_LENGTH = 256
+
+// The cookie's value as written, percent-encoded: one field of 256 characters outside ASCII takes
+// up to 2,304 characters, so the writer and the reader share this budget (well inside the 4 KiB a
+// browser keeps per cookie); a field that would not fit is left out rather than the cookie refused.
+const MAX_COOKIE_VALUE = 3000
 
 /** Whether the field `key`, defined as `definition`, is one a failed sign-in carries back. */
 export function isKeptField(key: string, definition: unknown): key is KeptField {
@@ -48,8 +53,13 @@ export function keptFields(provider: CredentialsConfig, body: Readonly<Record<st
 
 /** The cookie carrying `kept` to the sign-in page; `undefined` when nothing is kept. */
 export function keptFieldsCookie(cookie: CookieOption, kept: readonly (readonly [string, string])[]): Cookie | undefined {
-  if (kept.length === 0) return undefined
-  const value = new URLSearchParams(kept.map(([name, value]) => [name, value])).toString()
+  const fitting = new URLSearchParams()
+  for (const [name, value] of kept) {
+    fitting.append(name, value)
+    if (fitting.toString().length > MAX_COOKIE_VALUE) fitting.delete(name)
+  }
+  const value = fitting.toString()
+  if (value === "") return undefined
   // Expires beside Max-Age, as the other short-lived cookies have it, for clients that read only one.
   const expires = cookie.options.maxAge === undefined ? undefined : new Date(Date.now() + cookie.options.maxAge * 1000)
   return { ...cookie, value, options: { ...cookie.options, ...(expires && { expires }) } }
@@ -57,7 +67,7 @@ export function keptFieldsCookie(cookie: CookieOption, kept: readonly (readonly 
 
 /** The kept fields a `signInIdentifier` cookie holds; anything else in it (it came from a browser) is ignored. */
 export function readKeptFields(value: string | undefined): Partial<Record<KeptField, string>> {
-  if (!value || value.length > 4 * MAX_LENGTH) return {}
+  if (!value || value.length > MAX_COOKIE_VALUE) return {}
   const fields = new URLSearchParams(value)
   const kept: Partial<Record<KeptField, string>> = {}
   for (const key of KEPT_FIELDS) {

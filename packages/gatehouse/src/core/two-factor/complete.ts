@@ -32,7 +32,7 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
   if (pending.deferredLink) await linkDeferredAccount(ctx, stored, pending.deferredLink)
   // The session and the event get the user as the first factor gave it (fields `authorize` added
   // included), as they would have without the second factor; the stored row only proved it exists.
-  const user = pending.user ? withDates(pending.user) : stored
+  const user = pending.user ?? stored
   const authentication = twoFactorAuthentication(pending.firstAmr, ["otp"])
   const { account, profile, isNewUser } = pending
   const cookies = await sessionCookies(
@@ -48,7 +48,7 @@ export async function completePendingSignIn(ctx: RequestContext, pending: Pendin
     authentication,
   )
   const allCookies = [...clearPending(ctx), ...cookies, ...(options.trustDevice ? await trustCookies(ctx, stored.id) : [])]
-  const event = { user: pending.eventUser ? withDates(pending.eventUser) : user, account, ...(profile && { profile }), isNewUser }
+  const event = { user: pending.eventUser ?? user, account, ...(profile && { profile }), isNewUser }
   if (!options.recoveryCodes) return signedIn(ctx, { user, event, next: pending.next, ...(pending.removed && { removed: pending.removed }) }, allCookies)
   // Enrolled during this sign-in: the codes are shown now or never, so they come before the
   // destination (the session already set on this answer), with a link on to it; what claiming
@@ -82,10 +82,4 @@ async function trustCookies(ctx: RequestContext, userId: string): Promise<Cookie
   const stored = await callAdapter(ctx.config.adapter, "getTwoFactor", userId)
   if (!stored?.enabledAt) return []
   return [await trustDeviceCookie(ctx, { userId, enabledAt: stored.enabledAt, trustVersion: stored.trustVersion }, trust.maxAge)]
-}
-
-/** A user carried through the pending cookie with its `emailVerified` a `Date` again, as it was. */
-function withDates(user: User): User {
-  const verified: unknown = (user as { emailVerified?: unknown }).emailVerified
-  return typeof verified === "string" ? ({ ...user, emailVerified: new Date(verified) } as User) : user
 }

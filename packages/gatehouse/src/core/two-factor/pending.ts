@@ -44,7 +44,8 @@ export interface PendingSignInInput {
   /**
    * The user as the first factor gave it (what `authorize` returned, the provider's profile mapped,
    * the stored user), for the `jwt` callback and the `signIn` event: fields the stored user lacks
-   * (`role` from `authorize`) are kept. Dates in it arrive as ISO strings (the cookie is JSON).
+   * (`role` from `authorize`) are kept. Carried as JSON: `emailVerified` is a `Date` again when read,
+   * a BigInt arrives as its decimal text.
    */
   user?: User
   /**
@@ -82,8 +83,9 @@ export interface PendingSignIn extends PendingSignInInput {
 /** A new pending sign-in and the cookies that hold it. A sign-in cookie of the request is not touched. */
 export async function startPending(ctx: RequestContext, input: PendingSignInInput): Promise<{ pending: PendingSignIn; cookies: Cookie[] }> {
   const now = Math.floor(Date.now() / 1000)
-  const pending: PendingSignIn = { ...input, v: 1, pid: randomHex(16), exp: now + TWO_FACTOR_COOKIE_MAX_AGE }
-  return { pending, cookies: await writePending(ctx, pending) }
+  const pending: PendingSignIn = { ...withUsers(input, portableUser), v: 1, pid: randomHex(16), exp: now + TWO_FACTOR_COOKIE_MAX_AGE }
+  // Answered as it will read back, not as it was given.
+  return { pending: withUsers(pending, withDates), cookies: await writePending(ctx, pending) }
 }
 
 /**
@@ -116,7 +118,31 @@ export async function readPending(ctx: RequestContext): Promise<PendingSignIn | 
   // decode allows some clock skew; the pending sign-in does not outlive its own end.
   if (claims.exp <= Math.floor(Date.now() / 1000)) return undefined
   const { iat: _iat, jti: _jti, ...pending } = claims as PendingSignIn & { iat?: unknown; jti?: unknown }
-  return pending
+  return withUsers(pending, withDates)
+}
+
+/** `pending` with each user it carries (its own, the event's, the deferred link's) passed through `map`. */
+function withUsers<T extends PendingSignInInput>(pending: T, map: (user: User) => User): T {
+  return {
+    ...pending,
+    ...(pending.user && { user: map(pending.user) }),
+    ...(pending.eventUser && { eventUser: map(pending.eventUser) }),
+    ...(pending.deferredLink && { deferredLink: { ...pending.deferredLink, user: map(pending.deferredLink.user) } }),
+  }
+}
+
+/**
+ * `user` as the cookie can carry it (JSON): a BigInt (a Prisma row's) becomes its decimal text
+ * instead of failing the sign-in; dates become ISO text, made dates again by {@link withDates}.
+ */
+function portableUser(user: User): User {
+  return JSON.parse(JSON.stringify(user, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value))) as User
+}
+
+/** A user read from the cookie, with its `emailVerified` a `Date` again, as it was. */
+function withDates(user: User): User {
+  const verified: unknown = (user as { emailVerified?: unknown }).emailVerified
+  return typeof verified === "string" ? ({ ...user, emailVerified: new Date(verified) } as User) : user
 }
 
 /** The cookies deleting the request's pending sign-in (every chunk it sent). */
