@@ -488,6 +488,12 @@ export function MemoryAdapter(): MemoryAdapter {
 
     getMember: async (organizationId, userId) => copyOrNull(members.get(memberKey(organizationId, userId))),
 
+    getMembership: async (organizationId, userId) => {
+      const member = members.get(memberKey(organizationId, userId))
+      const organization = member && organizations.get(organizationId)
+      return organization ? { organization: copy(organization), role: member.role, joinedAt: new Date(member.createdAt) } : null
+    },
+
     updateMemberRole: async (organizationId, userId, role) => {
       checkText(role, "role", NAME)
       const refused = refusal(organizationId, userId, role)

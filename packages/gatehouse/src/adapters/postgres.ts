@@ -925,6 +925,17 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
     getMember: async (organizationId, userId) =>
       first(await rowsById(`SELECT ${MEMBER} FROM organization_members WHERE organization_id = $1 AND "userId" = $2`, [organizationId, userId]), toMember),
 
+    getMembership: async (organizationId, userId) =>
+      first(
+        await rowsById(
+          `SELECT o.id, o.name, o.slug, o.created_at, o.policy, m.role AS member_role, m.created_at AS joined_at
+           FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+           WHERE m.organization_id = $1 AND m."userId" = $2`,
+          [organizationId, userId],
+        ),
+        (row) => ({ organization: toOrganization(row), role: String(row.member_role), joinedAt: toDate(row.joined_at) }),
+      ),
+
     updateMemberRole: async (organizationId, userId, role) => {
       const found = await rowsById(
         `WITH ${LOCKED_OWNERS}

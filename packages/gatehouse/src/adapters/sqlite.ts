@@ -898,6 +898,17 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
       return row ? toMember(row) : null
     },
 
+    getMembership: async (organizationId, userId) => {
+      const row = one(
+        `SELECT o.id, o.name, o.slug, o.created_at, o.policy, m.role AS member_role, m.created_at AS joined_at
+         FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+         WHERE m.organization_id = ? AND m."userId" = ?`,
+        bind(organizationId, "organizationId"),
+        bind(userId, "userId"),
+      )
+      return row ? { organization: toOrganization(row), role: String(row.member_role), joinedAt: toDate(row.joined_at) } : null
+    },
+
     updateMemberRole: async (organizationId, userId, role) => {
       checkText(role, "role", NAME)
       return transaction(() => {
