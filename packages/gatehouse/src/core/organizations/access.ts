@@ -30,8 +30,16 @@ export type Permission<S extends AccessStatements> = { [R in keyof S & string]: 
 /** A permission of the built-in statements (`"member:update"`). */
 export type BuiltInPermission = Permission<BuiltInStatements>
 
+/** The actions of each resource of `S` and of the built-in statements together (a resource in both has the actions of both). */
+export type MergedActions<S extends AccessStatements> = {
+  [R in (keyof S | keyof BuiltInStatements) & string]: (R extends keyof S ? S[R][number] : never) | (R extends keyof BuiltInStatements ? BuiltInStatements[R][number] : never)
+}
+
+/** `"resource:action"` for every action of the app's statements `S` and of the built-in ones. */
+export type AccessPermission<S extends AccessStatements> = { [R in keyof MergedActions<S> & string]: `${R}:${MergedActions<S>[R]}` }[keyof MergedActions<S> & string]
+
 /** What a role of the app may do, by resource: `{ project: ["create"] }`. */
-export type RoleStatements<S extends AccessStatements> = { readonly [R in keyof S]?: readonly S[R][number][] }
+export type RoleStatements<S extends AccessStatements> = { readonly [R in keyof MergedActions<S>]?: readonly MergedActions<S>[R][] }
 
 /** The app's statements and roles, from {@link defineAccess}. */
 export interface AccessControl<S extends AccessStatements = AccessStatements> {
@@ -43,13 +51,13 @@ export interface AccessControl<S extends AccessStatements = AccessStatements> {
    * Whether `session` may do `permission` in its active organization: `can` with the permission
    * typed from the statements (TypeScript completes them).
    */
-  can(session: PermissionHolder | null | undefined, permission: Permission<S & BuiltInStatements>): boolean
+  can(session: PermissionHolder | null | undefined, permission: AccessPermission<S>): boolean
 }
 
 /** What {@link defineAccess} takes beside the statements. */
 export interface DefineAccessOptions<S extends AccessStatements> {
   /** The app's roles by name (not `owner`, `admin` or `member`), each with what it may do. */
-  roles: Readonly<Record<string, RoleStatements<S & BuiltInStatements>>>
+  roles: Readonly<Record<string, RoleStatements<S>>>
 }
 
 const RESERVED = new Set<string>(BUILT_IN_ROLES)
