@@ -791,6 +791,8 @@ export interface StoredAdapter extends Adapter {
   updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
   deleteAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
   updateSessionAuthentication: (sessionToken: string, authentication: AdapterSessionAuthentication) => Promise<boolean>
+  // Part B (session context): the context beside a database session.
+  setSessionContext: (sessionToken: string, patch: Partial<AdapterSessionContext>) => Promise<boolean>
   getTwoFactor: (userId: string) => Promise<AdapterTwoFactor | null>
   setTotpPendingSecret: (userId: string, sealed: string) => Promise<void>
   enableTotp: (userId: string, input: EnableTotpInput) => Promise<boolean>
