@@ -191,7 +191,9 @@ export interface InvitationAccepted {
 export interface PermissionHolder {
   /** The session's active organization. */
   readonly activeOrganization?: {
+    /** What the role lets the session do there. */
     readonly permissions: readonly string[]
+    /** Policy requirements the session does not meet (none: left out or empty). */
     readonly unmet?: readonly string[]
   } | null
 }

@@ -12,14 +12,20 @@ export { can, type PermissionHolder }
 export type AccessStatements = Readonly<Record<string, readonly string[]>>
 
 /** The statements every organization has, whatever the app declares. */
-export const BUILT_IN_STATEMENTS = {
+export type BuiltInStatements = {
+  /** Changing and deleting the organization. */
+  readonly organization: readonly ["update", "delete"]
+  /** Inviting members, changing their roles, removing them. */
+  readonly member: readonly ["invite", "update", "remove"]
+  /** Creating and revoking invitations. */
+  readonly invitation: readonly ["create", "revoke"]
+}
+
+const BUILT_IN_STATEMENTS: BuiltInStatements = {
   organization: ["update", "delete"],
   member: ["invite", "update", "remove"],
   invitation: ["create", "revoke"],
-} as const satisfies AccessStatements
-
-/** The built-in statements, as a type. */
-export type BuiltInStatements = typeof BUILT_IN_STATEMENTS
+}
 
 /** The roles Gatehouse defines; an app's roles may not take these names. */
 export const BUILT_IN_ROLES = ["owner", "admin", "member"] as const

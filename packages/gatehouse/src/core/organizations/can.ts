@@ -10,7 +10,9 @@ import type { BuiltInPermission } from "./access.js"
 export interface PermissionHolder {
   /** The session's active organization, as Gatehouse sets it. */
   readonly activeOrganization?: {
+    /** What the role lets the session do there. */
     readonly permissions: readonly string[]
+    /** Policy requirements the session does not meet (none: left out or empty). */
     readonly unmet?: readonly string[]
   } | null
 }

@@ -20,7 +20,7 @@ const MAX_SEARCH = 200
 const MAX_ROLE = 64
 const CONTROL = /[\u0000-\u001f\u007f]/
 
-/** What {@link listMembersOf} takes. */
+/** What `listMembers` takes. */
 export interface MemberPageOptions {
   /** The `nextCursor` of the previous page; from the first member when left out. */
   after?: string | undefined

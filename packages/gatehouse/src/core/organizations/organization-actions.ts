@@ -29,7 +29,7 @@ export interface OrganizationDetails extends AdapterOrganization {
   unmet: OrganizationRequirement[]
 }
 
-/** What {@link createOrganizationFor} takes. */
+/** What `createOrganization` takes. */
 export interface NewOrganization {
   /** Its display name, 1 to 200 characters. */
   name: string
@@ -37,7 +37,7 @@ export interface NewOrganization {
   slug: string
 }
 
-/** What {@link updateOrganizationOf} changes: the fields given. */
+/** What `updateOrganization` changes: the fields given. */
 export interface OrganizationPatch {
   /** A new display name. */
   name?: string
@@ -47,7 +47,7 @@ export interface OrganizationPatch {
   policy?: unknown
 }
 
-/** What {@link auditLogFor} takes. */
+/** What `listAuditLog` takes. */
 export interface AuditLogQuery {
   /** Only this organization's entries (its owners and admins may read them); every entry when left out (Gatehouse admins only). */
   organizationId?: string | undefined
