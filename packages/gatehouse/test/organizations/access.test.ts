@@ -40,6 +40,14 @@ describe("defineAccess", () => {
     expect(() => defineAccess({ project: ["create"] }, { roles: { editor: { project: ["delete"] } } as never })).toThrow(/"project:delete", which no statement declares/)
   })
 
+  it("keeps a role named __proto__ or constructor as a name: no prototype is changed or read", () => {
+    const odd = defineAccess({ project: ["create"] }, { roles: JSON.parse('{"__proto__": {"project": ["create"]}, "constructor": {}}') as Record<string, never> })
+    expect(Object.getPrototypeOf(odd.roles)).toBeNull()
+    expect(odd.roles["__proto__"]).toEqual(["project:create"])
+    expect(odd.roles.constructor).toEqual([])
+    expect(Object.hasOwn(defineAccess({}, { roles: {} }).roles, "toString")).toBe(false)
+  })
+
   it("refuses malformed statements", () => {
     expect(() => defineAccess({ "pro:ject": ["create"] }, { roles: {} })).toThrow(InvalidConfig)
     expect(() => defineAccess({ project: [] }, { roles: {} })).toThrow(InvalidConfig)

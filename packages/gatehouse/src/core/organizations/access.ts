@@ -91,7 +91,8 @@ const NAME = /^[^\s:]+$/
  * ```
  */
 export function defineAccess<const S extends AccessStatements>(statements: S, options: DefineAccessOptions<S>): AccessControl<S> {
-  const merged: Record<string, string[]> = {}
+  // Without a prototype: a resource or role named "__proto__" or "constructor" is a name, nothing more.
+  const merged: Record<string, string[]> = Object.create(null) as Record<string, string[]>
   for (const [resource, actions] of Object.entries(BUILT_IN_STATEMENTS)) merged[resource] = [...actions]
   if (statements === null || typeof statements !== "object" || Array.isArray(statements)) {
     throw new InvalidConfig("defineAccess needs the statements as an object: { resource: [actions] }")
@@ -106,11 +107,11 @@ export function defineAccess<const S extends AccessStatements>(statements: S, op
     }
   }
   const everything = Object.entries(merged).flatMap(([resource, actions]) => actions.map((action) => `${resource}:${action}`))
-  const roles: Record<string, readonly string[]> = {
+  const roles: Record<string, readonly string[]> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
     owner: Object.freeze(everything),
     admin: Object.freeze(everything.filter((permission) => permission !== "organization:delete")),
     member: Object.freeze([]),
-  }
+  })
   const declared: unknown = options?.roles
   if (declared === null || typeof declared !== "object" || Array.isArray(declared)) throw new InvalidConfig("defineAccess needs { roles: { name: { resource: [actions] } } }")
   for (const [role, grants] of Object.entries(declared as Record<string, unknown>)) {
