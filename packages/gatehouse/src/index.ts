@@ -42,6 +42,43 @@ export {
   type TotpEnrolment,
   type TwoFactorStatus,
 } from "./core/two-factor/functions.js"
+// Organizations part (issue 39): server functions and access control.
+export {
+  createOrganization,
+  updateOrganization,
+  deleteOrganization,
+  getOrganization,
+  listOrganizations,
+  listMembers,
+  updateMemberRole,
+  removeMember,
+  leaveOrganization,
+  setActiveOrganization,
+  listAuditLog,
+  type ActiveOrganizationSet,
+  type AuditLogPage,
+  type AuditLogQuery,
+  type MemberPage,
+  type MemberPageOptions,
+  type NewOrganization,
+  type OrganizationDetails,
+  type OrganizationMembership,
+  type OrganizationPatch,
+} from "./core/organizations/functions.js"
+export {
+  defineAccess,
+  can,
+  type AccessControl,
+  type AccessPermission,
+  type AccessStatements,
+  type BuiltInPermission,
+  type BuiltInStatements,
+  type DefineAccessOptions,
+  type MergedActions,
+  type Permission,
+  type PermissionHolder,
+  type RoleStatements,
+} from "./core/organizations/access.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"

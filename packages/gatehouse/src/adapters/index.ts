@@ -674,6 +674,12 @@ export interface Adapter {
   /** Gatehouse's addition: the user's membership of the organization, or `null`: the one indexed lookup a permission check makes. */
   getMember?(organizationId: string, userId: string): Awaitable<AdapterMember | null>
   /**
+   * Gatehouse's addition (organizations part): the user's membership of the organization with the
+   * organization itself, or `null`, in one query (the member joined with its organization by
+   * primary key): what a session read and every permission check make.
+   */
+  getMembership?(organizationId: string, userId: string): Awaitable<AdapterMembership | null>
+  /**
    * Gatehouse's addition: changes a member's role and returns the member, or why it did not:
    * `"not-found"`, or `"last-owner"` when this would leave the organization without an `owner`.
    * Atomic: of two concurrent demotions of an organization's last two owners, one is refused.
@@ -785,6 +791,8 @@ export interface StoredAdapter extends Adapter {
   updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
   deleteAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
   updateSessionAuthentication: (sessionToken: string, authentication: AdapterSessionAuthentication) => Promise<boolean>
+  // Part B (session context): the context beside a database session.
+  setSessionContext: (sessionToken: string, patch: Partial<AdapterSessionContext>) => Promise<boolean>
   getTwoFactor: (userId: string) => Promise<AdapterTwoFactor | null>
   setTotpPendingSecret: (userId: string, sealed: string) => Promise<void>
   enableTotp: (userId: string, input: EnableTotpInput) => Promise<boolean>
@@ -824,6 +832,8 @@ export interface OrganizationStore {
   addMember: (member: Omit<AdapterMember, "createdAt"> & { createdAt?: Date }) => Promise<AdapterMember | "already-member">
   /** As {@link Adapter.getMember} describes. */
   getMember: (organizationId: string, userId: string) => Promise<AdapterMember | null>
+  /** As {@link Adapter.getMembership} describes. */
+  getMembership: (organizationId: string, userId: string) => Promise<AdapterMembership | null>
   /** As {@link Adapter.updateMemberRole} describes. */
   updateMemberRole: (organizationId: string, userId: string, role: string) => Promise<AdapterMember | MemberChangeRefusal>
   /** As {@link Adapter.removeMember} describes. */

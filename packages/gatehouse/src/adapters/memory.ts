@@ -26,6 +26,7 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterSessionAuthentication,
+  AdapterSessionContext,
   AdapterSessionDetails,
   AdapterTwoFactor,
   AdapterUser,
@@ -35,6 +36,7 @@ import type {
   VerificationToken,
 } from "./index.js"
 import { checkLimit, OWNER_ROLE, startsWithIgnoringCase } from "./organization-fields.js"
+import { checkSessionContextPatch, EMPTY_SESSION_CONTEXT } from "./session-context-fields.js"
 import { checkAuthentication, checkHashes, checkText, checkTotpStep, recordsAuthentication } from "./two-factor-fields.js"
 
 const NAME = "MemoryAdapter"
@@ -85,6 +87,8 @@ export function MemoryAdapter(): MemoryAdapter {
   const sessionDetails = new Map<string, AdapterSessionDetails>()
   // Beside the details as SQL keeps it in a table of its own; keyed and made stale like them.
   const sessionAuthentication = new Map<string, AdapterSessionAuthentication>()
+  // The session's context (organizations, impersonation), kept and made stale the same way.
+  const sessionContext = new Map<string, AdapterSessionContext>()
   const twoFactors = new Map<string, TwoFactorRow>()
   const recoveryCodes = new Map<string, Set<string>>()
   const organizations = new Map<string, AdapterOrganization>()
@@ -214,6 +218,7 @@ export function MemoryAdapter(): MemoryAdapter {
       sessions.set(session.sessionToken, stored)
       sessionDetails.delete(session.sessionToken)
       sessionAuthentication.delete(session.sessionToken)
+      sessionContext.delete(session.sessionToken)
       return copy(stored)
     },
 
@@ -233,6 +238,13 @@ export function MemoryAdapter(): MemoryAdapter {
       return true
     },
 
+    setSessionContext: async (sessionToken, patch) => {
+      const checked = checkSessionContextPatch(patch, NAME)
+      if (!sessions.has(sessionToken)) return false
+      sessionContext.set(sessionToken, { ...(sessionContext.get(sessionToken) ?? EMPTY_SESSION_CONTEXT), ...checked })
+      return true
+    },
+
     listSessionsByUserId: async (userId) =>
       [...sessions.values()]
         .filter((row) => row.userId === userId)
@@ -244,6 +256,7 @@ export function MemoryAdapter(): MemoryAdapter {
         if (details.idpProvider !== provider || details.idpSid !== sid) continue
         sessionDetails.delete(key)
         sessionAuthentication.delete(key)
+        sessionContext.delete(key)
         const row = sessions.get(key)
         if (row && sessions.delete(key)) users.push(row.userId)
       }
@@ -254,7 +267,10 @@ export function MemoryAdapter(): MemoryAdapter {
       const session = sessions.get(sessionToken)
       const user = session && users.get(session.userId)
       if (!session || !user) return null
-      return { session: { ...copy(session), authentication: copyOrNull(sessionAuthentication.get(sessionToken)) }, user: copy(user) }
+      return {
+        session: { ...copy(session), authentication: copyOrNull(sessionAuthentication.get(sessionToken)), context: copyOrNull(sessionContext.get(sessionToken)) },
+        user: copy(user),
+      }
     },
 
     updateSession: async ({ sessionToken, ...patch }) => {
@@ -274,6 +290,7 @@ export function MemoryAdapter(): MemoryAdapter {
       sessions.delete(sessionToken)
       sessionDetails.delete(sessionToken)
       sessionAuthentication.delete(sessionToken)
+      sessionContext.delete(sessionToken)
       return copy(session)
     },
 
@@ -487,6 +504,12 @@ export function MemoryAdapter(): MemoryAdapter {
     },
 
     getMember: async (organizationId, userId) => copyOrNull(members.get(memberKey(organizationId, userId))),
+
+    getMembership: async (organizationId, userId) => {
+      const member = members.get(memberKey(organizationId, userId))
+      const organization = member && organizations.get(organizationId)
+      return organization ? { organization: copy(organization), role: member.role, joinedAt: new Date(member.createdAt) } : null
+    },
 
     updateMemberRole: async (organizationId, userId, role) => {
       checkText(role, "role", NAME)

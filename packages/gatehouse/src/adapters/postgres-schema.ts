@@ -330,8 +330,23 @@ export const POSTGRES_MIGRATION_STEPS: readonly SchemaMigration[] = [
   // outlive what they name). "userId" takes the type of users.id, as in step 1.
   {
     id: "0002_organizations",
-    description: "organizations, organization_members, organization_invitations, audit_log (Gatehouse's own)",
+    description: "organizations, organization_members, organization_invitations, audit_log, session_context (Gatehouse's own)",
     sql: `
+-- session_context: a database session's active organization, impersonating admin and sign-in
+-- provider, keyed and cascading like session_authentication ("sessionId" of sessions.id's type) (part B).
+DO $gatehouse$
+BEGIN
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS session_context (
+      "sessionId" %s NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+      active_organization_id TEXT,
+      impersonator_id TEXT,
+      sign_in_provider TEXT,
+      PRIMARY KEY ("sessionId")
+    )$sql$, (SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'sessions'::regclass AND attname = 'id'));
+END
+$gatehouse$;
+
 CREATE TABLE IF NOT EXISTS organizations (
   id TEXT NOT NULL,
   name TEXT NOT NULL,

@@ -39,6 +39,7 @@ import type {
 import { checkLimit, likePrefix, OWNER_ROLE } from "./organization-fields.js"
 import { readPostgresSchema, type PostgresQueryable, type PostgresRow } from "./postgres-schema.js"
 import { markSchemaSource } from "./schema-source.js"
+import { checkSessionContextPatch, SESSION_CONTEXT_FIELDS, sessionContextFromRow } from "./session-context-fields.js"
 import {
   amrText,
   authenticationFromRow,
@@ -231,6 +232,29 @@ function toSessionDetails(row: PostgresRow): AdapterSessionDetails | null {
   }
 }
 
+
+/**
+ * getSessionAndUser's query, then the same without what a database migrated only so far lacks:
+ * tried in order while a table is missing.
+ */
+const SESSION_AND_USER_QUERIES = [
+  `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
+          u.id::text AS id, u.name, u.email, u."emailVerified", u.image,
+          a."sessionId" IS NOT NULL AS authenticated, a.aal, a.amr, a.second_factor_at,
+          c."sessionId" IS NOT NULL AS ctx_found, c.active_organization_id AS ctx_org, c.impersonator_id AS ctx_imp, c.sign_in_provider AS ctx_prv
+   FROM sessions s JOIN users u ON u.id = s."userId" LEFT JOIN session_authentication a ON a."sessionId" = s.id
+     LEFT JOIN session_context c ON c."sessionId" = s.id
+   WHERE s."sessionToken" = $1`,
+  `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
+          u.id::text AS id, u.name, u.email, u."emailVerified", u.image,
+          a."sessionId" IS NOT NULL AS authenticated, a.aal, a.amr, a.second_factor_at
+   FROM sessions s JOIN users u ON u.id = s."userId" LEFT JOIN session_authentication a ON a."sessionId" = s.id
+   WHERE s."sessionToken" = $1`,
+  `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
+          u.id::text AS id, u.name, u.email, u."emailVerified", u.image
+   FROM sessions s JOIN users u ON u.id = s."userId"
+   WHERE s."sessionToken" = $1`,
+] as const
 
 /** A missing table (42P01): a database not migrated since the table was added. */
 function isMissingTable(error: unknown): boolean {
@@ -511,30 +535,23 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
     },
 
     getSessionAndUser: async (sessionToken) => {
-      let found: PostgresRow[]
-      try {
-        found = await rows(
-          `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
-                  u.id::text AS id, u.name, u.email, u."emailVerified", u.image,
-                  a."sessionId" IS NOT NULL AS authenticated, a.aal, a.amr, a.second_factor_at
-           FROM sessions s JOIN users u ON u.id = s."userId" LEFT JOIN session_authentication a ON a."sessionId" = s.id
-           WHERE s."sessionToken" = $1`,
-          [sessionToken],
-        )
-      } catch (error) {
-        // A database not migrated since two-factor sign-in came: every session stays readable (as
-        // recording nothing) rather than every user being signed out until migrate runs.
-        if (!isMissingTable(error)) throw error
-        found = await rows(
-          `SELECT s.id::text AS "sessionId", s."sessionToken", s."userId"::text AS "userId", s.expires,
-                  u.id::text AS id, u.name, u.email, u."emailVerified", u.image
-           FROM sessions s JOIN users u ON u.id = s."userId"
-           WHERE s."sessionToken" = $1`,
-          [sessionToken],
-        )
+      let found: PostgresRow[] | undefined
+      // A database not migrated since two-factor sign-in (session_authentication) or organizations
+      // (session_context) came: every session stays readable with what the database has (nothing
+      // recorded reads as one factor and no context) rather than every user being signed out
+      // until migrate runs.
+      for (const [index, text] of SESSION_AND_USER_QUERIES.entries()) {
+        try {
+          found = await rows(text, [sessionToken])
+          break
+        } catch (error) {
+          if (!isMissingTable(error) || index === SESSION_AND_USER_QUERIES.length - 1) throw error
+        }
       }
-      const [row] = found
-      return row ? { session: { ...toSession(row, row.sessionId), authentication: authenticationFromRow(row, toDate) }, user: toUser(row) } : null
+      const [row] = found ?? []
+      return row
+        ? { session: { ...toSession(row, row.sessionId), authentication: authenticationFromRow(row, toDate), context: sessionContextFromRow(row) }, user: toUser(row) }
+        : null
     },
 
     updateSession: async (session) => {
@@ -601,6 +618,29 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
          ON CONFLICT ("sessionId") DO UPDATE SET aal = excluded.aal, amr = excluded.amr, second_factor_at = excluded.second_factor_at
          RETURNING "sessionId"`,
         [sessionToken, aal, amrText(amr), secondFactorAt],
+      )
+      return stored.length > 0
+    },
+
+    // One statement: the row is found by its token and upserted, only the fields named changing.
+    setSessionContext: async (sessionToken, patch) => {
+      const checked = checkSessionContextPatch(patch, NAME)
+      const value = (field: (typeof SESSION_CONTEXT_FIELDS)[number]) => (checked[field] === undefined ? null : checked[field])
+      const stored = await rows(
+        `INSERT INTO session_context ("sessionId", active_organization_id, impersonator_id, sign_in_provider)
+         SELECT id, $2, $3, $4 FROM sessions WHERE "sessionToken" = $1
+         ON CONFLICT ("sessionId") DO UPDATE SET
+           active_organization_id = CASE WHEN $5::boolean THEN excluded.active_organization_id ELSE session_context.active_organization_id END,
+           impersonator_id = CASE WHEN $6::boolean THEN excluded.impersonator_id ELSE session_context.impersonator_id END,
+           sign_in_provider = CASE WHEN $7::boolean THEN excluded.sign_in_provider ELSE session_context.sign_in_provider END
+         RETURNING "sessionId"`,
+        [
+          sessionToken,
+          value("activeOrganizationId"),
+          value("impersonatorId"),
+          value("signInProvider"),
+          ...SESSION_CONTEXT_FIELDS.map((field) => field in checked),
+        ],
       )
       return stored.length > 0
     },
@@ -924,6 +964,17 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
 
     getMember: async (organizationId, userId) =>
       first(await rowsById(`SELECT ${MEMBER} FROM organization_members WHERE organization_id = $1 AND "userId" = $2`, [organizationId, userId]), toMember),
+
+    getMembership: async (organizationId, userId) =>
+      first(
+        await rowsById(
+          `SELECT o.id, o.name, o.slug, o.created_at, o.policy, m.role AS member_role, m.created_at AS joined_at
+           FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+           WHERE m.organization_id = $1 AND m."userId" = $2`,
+          [organizationId, userId],
+        ),
+        (row) => ({ organization: toOrganization(row), role: String(row.member_role), joinedAt: toDate(row.joined_at) }),
+      ),
 
     updateMemberRole: async (organizationId, userId, role) => {
       const found = await rowsById(

@@ -2,7 +2,7 @@
  * The SQLite schema of `gatehouse-auth/adapters/sqlite` and its migrations.
  *
  * Table and column names are those of Auth.js's PostgreSQL adapter, which the PostgreSQL adapter
- * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions`, `session_details`, `session_authentication`, `two_factor`, `two_factor_recovery_codes`, `organizations`, `organization_members`, `organization_invitations` and `audit_log` are Gatehouse's own. Dates are stored as integer milliseconds since the
+ * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions`, `session_details`, `session_authentication`, `two_factor`, `two_factor_recovery_codes`, `organizations`, `organization_members`, `organization_invitations`, `audit_log` and `session_context` are Gatehouse's own. Dates are stored as integer milliseconds since the
  * epoch (SQLite has no date type and integers compare and index exactly; ISO text written by other
  * tools is read too), booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth
  * token response has it.
@@ -194,8 +194,17 @@ CREATE TABLE IF NOT EXISTS session_authentication (
   // inviter. The audit log has no foreign keys at all: its rows outlive what they name.
   {
     id: "0006_organizations",
-    description: "organizations, organization_members, organization_invitations, audit_log (Gatehouse's own)",
+    description: "organizations, organization_members, organization_invitations, audit_log, session_context (Gatehouse's own)",
     sql: `
+-- session_context: a database session's active organization, impersonating admin and sign-in
+-- provider, keyed and cascading like session_authentication (part B).
+CREATE TABLE IF NOT EXISTS session_context (
+  "sessionId" TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+  active_organization_id TEXT,
+  impersonator_id TEXT,
+  sign_in_provider TEXT
+);
+
 CREATE TABLE IF NOT EXISTS organizations (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,

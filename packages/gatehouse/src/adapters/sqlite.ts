@@ -40,6 +40,7 @@ import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.
 import { immediateTransaction, migrateSQLite, readSQLiteSchema, type SQLiteDatabase, type SQLiteStatement } from "./sqlite-schema.js"
 import { checkLimit, likePrefix, OWNER_ROLE } from "./organization-fields.js"
 import { markSchemaSource } from "./schema-source.js"
+import { checkSessionContextPatch, SESSION_CONTEXT_FIELDS, sessionContextFromRow } from "./session-context-fields.js"
 import {
   amrText,
   authenticationFromRow,
@@ -545,12 +546,16 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
       // One round trip: the session and its user can't be read from two different states of the database.
       const row = one(
         `SELECT s.id AS "sessionId", s."sessionToken", s."userId", s.expires, u.id, u.name, u.email, u."emailVerified", u.image,
-                a."sessionId" AS authenticated, a.aal, a.amr, a.second_factor_at
+                a."sessionId" AS authenticated, a.aal, a.amr, a.second_factor_at,
+                c."sessionId" AS ctx_found, c.active_organization_id AS ctx_org, c.impersonator_id AS ctx_imp, c.sign_in_provider AS ctx_prv
          FROM sessions s JOIN users u ON u.id = s."userId" LEFT JOIN session_authentication a ON a."sessionId" = s.id
+           LEFT JOIN session_context c ON c."sessionId" = s.id
          WHERE s."sessionToken" = ?`,
         sessionToken,
       )
-      return row ? { session: { ...toSession(row, row.sessionId), authentication: authenticationFromRow(row, toDate) }, user: toUser(row) } : null
+      return row
+        ? { session: { ...toSession(row, row.sessionId), authentication: authenticationFromRow(row, toDate), context: sessionContextFromRow(row) }, user: toUser(row) }
+        : null
     },
 
     updateSession: async (session) => {
@@ -603,6 +608,28 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
 
     updateSessionAuthentication: async (sessionToken, authentication) =>
       writeAuthentication(sessionToken, checkAuthentication(authentication, NAME)),
+
+    // One statement: the row is found by its token and upserted, only the fields named changing.
+    setSessionContext: async (sessionToken, patch) => {
+      const checked = checkSessionContextPatch(patch, NAME)
+      const named = SESSION_CONTEXT_FIELDS.map((field) => field in checked)
+      const value = (field: (typeof SESSION_CONTEXT_FIELDS)[number]) => (checked[field] === undefined ? null : checked[field])
+      const stored = one(
+        `INSERT INTO session_context ("sessionId", active_organization_id, impersonator_id, sign_in_provider)
+         SELECT id, ?, ?, ? FROM sessions WHERE "sessionToken" = ?
+         ON CONFLICT ("sessionId") DO UPDATE SET
+           active_organization_id = CASE WHEN ? THEN excluded.active_organization_id ELSE session_context.active_organization_id END,
+           impersonator_id = CASE WHEN ? THEN excluded.impersonator_id ELSE session_context.impersonator_id END,
+           sign_in_provider = CASE WHEN ? THEN excluded.sign_in_provider ELSE session_context.sign_in_provider END
+         RETURNING "sessionId"`,
+        value("activeOrganizationId"),
+        value("impersonatorId"),
+        value("signInProvider"),
+        bind(sessionToken, "sessionToken"),
+        ...named.map((isNamed) => (isNamed ? 1 : 0)),
+      )
+      return stored !== undefined
+    },
 
     listSessionsByUserId: async (userId) =>
       many(
@@ -896,6 +923,17 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
     getMember: async (organizationId, userId) => {
       const row = one(`SELECT ${MEMBER_COLUMNS} FROM organization_members WHERE organization_id = ? AND "userId" = ?`, bind(organizationId, "organizationId"), bind(userId, "userId"))
       return row ? toMember(row) : null
+    },
+
+    getMembership: async (organizationId, userId) => {
+      const row = one(
+        `SELECT o.id, o.name, o.slug, o.created_at, o.policy, m.role AS member_role, m.created_at AS joined_at
+         FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+         WHERE m.organization_id = ? AND m."userId" = ?`,
+        bind(organizationId, "organizationId"),
+        bind(userId, "userId"),
+      )
+      return row ? { organization: toOrganization(row), role: String(row.member_role), joinedAt: toDate(row.joined_at) } : null
     },
 
     updateMemberRole: async (organizationId, userId, role) => {

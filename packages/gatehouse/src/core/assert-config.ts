@@ -413,6 +413,8 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   }
   const twoFactor = invalidTwoFactor(config)
   if (twoFactor) return twoFactor
+  const organizations = invalidOrganizations(config)
+  if (organizations) return organizations
   const seen = new Set<string>()
   for (const provider of providers) {
     if (!KNOWN_TYPES.has(provider.type)) {
@@ -466,6 +468,68 @@ function checkCodeAge(provider: EmailConfig): AuthError | undefined {
 }
 
 /** A `twoFactor` option no sign-in could run with, named with what was received. */
+// Organizations part (issue 39).
+/** The adapter methods organizations call: the data layer's seventeen and `getMembership`. */
+const ORGANIZATION_ADAPTER_METHODS = [
+  "createOrganization",
+  "getOrganization",
+  "updateOrganization",
+  "deleteOrganization",
+  "listOrganizationsByUserId",
+  "addMember",
+  "getMember",
+  "getMembership",
+  "updateMemberRole",
+  "removeMember",
+  "listMembers",
+  "createInvitation",
+  "getInvitation",
+  "getInvitationByTokenHash",
+  "setInvitationStatus",
+  "listInvitations",
+  "appendAuditEntry",
+  "listAuditEntries",
+] as const satisfies readonly (keyof Adapter)[]
+
+/** Invitations last at least a minute and at most 30 days. */
+const INVITATION_MAX_AGE_RANGE = [60, 30 * 24 * 60 * 60] as const
+
+/**
+ * `organizations` that cannot be served: no adapter, or one without the organization methods (an
+ * Auth.js adapter has none of them), an `access` not made by `defineAccess`, an invitation
+ * lifetime out of range, or hooks that are not functions.
+ */
+function invalidOrganizations(config: ResolvedConfig): AuthError | undefined {
+  const options: unknown = config.organizations
+  if (options === undefined) return undefined
+  if (options === null || typeof options !== "object") return new InvalidConfig(`\`organizations\` must be an object of options; received ${describe(options)}`)
+  const { access, routes, invitationMaxAge, allowCreate, loadRole } = options as Record<string, unknown>
+  if (!config.adapter) return new MissingAdapter("Organizations (`organizations`) need an adapter")
+  const methods = config.adapter as unknown as Record<string, unknown>
+  const missing = ORGANIZATION_ADAPTER_METHODS.filter((method) => typeof methods[method] !== "function")
+  if (missing.length > 0) return new MissingAdapterMethods(`Organizations need the adapter methods ${missing.join(", ")}, which the adapter lacks`)
+  if (access !== undefined) {
+    const made = access as { roles?: unknown; statements?: unknown; can?: unknown } | null
+    if (made === null || typeof made !== "object" || typeof made.can !== "function" || typeof made.roles !== "object" || made.roles === null || typeof made.statements !== "object") {
+      return new InvalidConfig(`\`organizations.access\` must be what defineAccess returns; received ${describe(access)}`)
+    }
+  }
+  if (routes !== undefined && typeof routes !== "boolean") return new InvalidConfig(`\`organizations.routes\` must be true or false; received ${describe(routes)}`)
+  if (invitationMaxAge !== undefined) {
+    const [min, max] = INVITATION_MAX_AGE_RANGE
+    if (!(typeof invitationMaxAge === "number" && Number.isInteger(invitationMaxAge) && invitationMaxAge >= min && invitationMaxAge <= max)) {
+      return new InvalidConfig(`\`organizations.invitationMaxAge\` must be a whole number of seconds from ${min} to ${max} (30 days); received ${describe(invitationMaxAge)}`)
+    }
+  }
+  if (allowCreate !== undefined && typeof allowCreate !== "boolean" && typeof allowCreate !== "function") {
+    return new InvalidConfig(`\`organizations.allowCreate\` must be true, false or a function of the user; received ${describe(allowCreate)}`)
+  }
+  if (loadRole !== undefined && typeof loadRole !== "function") {
+    return new InvalidConfig(`\`organizations.loadRole\` must be a function (organizationId, role) answering the role's permissions or null; received ${describe(loadRole)}`)
+  }
+  return undefined
+}
+
 function invalidTwoFactor(config: ResolvedConfig): AuthError | undefined {
   const options = config.twoFactor
   if (!options) return undefined

@@ -53,9 +53,15 @@ export interface OptInRoutes {
   /** `two-factor` and the routes below it: served when this is an object (`twoFactor` configured). */
   readonly twoFactor?: unknown
   /** `organizations` and the routes below it: `organizations.routes`. */
-  readonly organizations?: { readonly routes?: boolean | undefined } | undefined
+  readonly organizations?: {
+    /** Whether the routes are served. */
+    readonly routes?: boolean | undefined
+  } | undefined
   /** `admin` and the routes below it: `admin.routes`. */
-  readonly admin?: { readonly routes?: boolean | undefined } | undefined
+  readonly admin?: {
+    /** Whether the routes are served. */
+    readonly routes?: boolean | undefined
+  } | undefined
 }
 
 const ACCOUNT_ACTIONS: ReadonlySet<AuthAction> = new Set<AuthAction>(["accounts", "sessions", "link"])

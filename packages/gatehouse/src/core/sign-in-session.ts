@@ -15,6 +15,8 @@ import type { ResponseInternal } from "./internal-response.js"
 import { pageUrl, type RequestContext } from "./request-context.js"
 import { currentAuthentication, endSession, issueSession, type SignInData } from "./sessions/index.js"
 import type { IdpSession } from "./sessions/idp-session.js"
+import type { SessionContextStart } from "./sessions/jwt-strategy.js"
+import { currentSessionContext } from "./sessions/session-context.js"
 import { sessionStoreOf } from "./sessions/session-cookie.js"
 import type { FirstFactor } from "./two-factor/policy.js"
 import { removedAnything, type RemovedSignInMethods } from "./unproven-account.js"
@@ -46,8 +48,10 @@ export interface FirstFactorDone {
  * Starts the session for `signIn`, or, when a second factor is needed first, the pending sign-in.
  * The caller's response is what this returns.
  */
-export async function startSignedInSession(ctx: RequestContext, signIn: FirstFactorDone): Promise<ResponseInternal> {
+export async function startSignedInSession(ctx: RequestContext, firstFactor: FirstFactorDone): Promise<ResponseInternal> {
   const { twoFactor } = ctx.config
+  // With organizations, the session records the provider signed in with (their sign-in-method policy).
+  const signIn = ctx.config.organizations ? { ...firstFactor, context: await contextStart(ctx, firstFactor) } : firstFactor
   if (!twoFactor) return signedIn(ctx, signIn, await sessionCookies(ctx, signIn, undefined))
 
   if (signIn.continuesSession) {
@@ -109,7 +113,21 @@ export function sessionCookies(ctx: RequestContext, signIn: Omit<SignInData, "au
     ...(signIn.idpSession && { idpSession: signIn.idpSession }),
     ...(signIn.logoutProvider !== undefined && { logoutProvider: signIn.logoutProvider }),
     ...(authentication && { authentication }),
+    ...(ctx.config.organizations && { context: signIn.context ?? (signIn.account ? { signInProvider: signIn.account.provider } : {}) }),
   })
+}
+
+/**
+ * The context a sign-in's session starts with: the provider signed in with; linking while signed
+ * in continues the session, so its active organization and first provider carry over.
+ */
+async function contextStart(ctx: RequestContext, signIn: FirstFactorDone): Promise<SessionContextStart> {
+  if (!signIn.continuesSession) return { signInProvider: signIn.account.provider }
+  const current = (await currentSessionContext(ctx))?.context
+  return {
+    signInProvider: current?.signInProvider ?? signIn.account.provider,
+    ...(current?.activeOrganizationId && { activeOrganizationId: current.activeOrganizationId }),
+  }
 }
 
 /**

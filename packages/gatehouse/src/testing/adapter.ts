@@ -89,6 +89,8 @@ export const GATEHOUSE_ADDITIONS: readonly (keyof Adapter)[] = Object.freeze([
   "updateSessionAuthentication",
   ...TWO_FACTOR_METHODS,
   ...ORGANIZATION_METHODS,
+  // Part B (session context).
+  "setSessionContext",
 ] satisfies (keyof Adapter)[])
 
 /**

@@ -55,7 +55,7 @@ describe("MemoryAdapter", () => {
     session.expires.setFullYear(1999)
     const found = await adapter.getSessionAndUser("s1")
     found!.session.userId = "someone else"
-    expect((await adapter.getSessionAndUser("s1"))?.session).toEqual({ id: expect.any(String), sessionToken: "s1", userId: "u1", expires, authentication: null })
+    expect((await adapter.getSessionAndUser("s1"))?.session).toEqual({ id: expect.any(String), sessionToken: "s1", userId: "u1", expires, authentication: null, context: null })
 
     const secondFactorAt = new Date("2029-01-01T00:00:00Z")
     await adapter.updateSessionAuthentication("s1", { aal: 2, amr: ["otp"], secondFactorAt })

@@ -87,6 +87,7 @@ describe("an Auth.js database with rows in it", () => {
       { table: "organization_members", convalidated: true },
       // Gatehouse's own: its sessionId takes the type of Auth.js's SERIAL sessions.id.
       { table: "session_authentication", convalidated: true },
+      { table: "session_context", convalidated: true },
       { table: "session_details", convalidated: true },
       { table: "sessions", convalidated: false },
       { table: "two_factor", convalidated: true },
@@ -111,7 +112,7 @@ describe("an Auth.js database with rows in it", () => {
   test("getSessionAndUser reads the session and user Auth.js wrote", async () => {
     expect(await adapter.getSessionAndUser("authjs-session-token")).toEqual({
       // Nothing recorded of how Auth.js's session was authenticated: it reads as one factor.
-      session: { id: sessionId, sessionToken: "authjs-session-token", userId, expires, authentication: null },
+      session: { id: sessionId, sessionToken: "authjs-session-token", userId, expires, authentication: null, context: null },
       user: { id: userId, name: "Ada Lovelace", email: "ada@example.com", emailVerified: verified, image: "https://example.com/ada.png" },
     })
     // The orphan session has no user to join.

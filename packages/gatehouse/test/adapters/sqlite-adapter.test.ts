@@ -113,6 +113,7 @@ describe("SQLiteAdapter on SQLite", () => {
       "organizations",
       "rate_limits",
       "session_authentication",
+      "session_context",
       "session_details",
       "session_versions",
       "sessions",
@@ -496,7 +497,7 @@ describe("SQLiteAdapter on SQLite", () => {
     db.close()
 
     const again = SQLiteAdapter(open(file))
-    expect(await again.getSessionAndUser("st")).toEqual({ session: { ...session, authentication: null }, user: created })
+    expect(await again.getSessionAndUser("st")).toEqual({ session: { ...session, authentication: null, context: null }, user: created })
     expect(await again.getAccount("g-1", "google")).toEqual(account)
     expect(await again.getAuthenticator("cred")).toEqual(authenticator)
     expect(await again.useVerificationToken(token)).toEqual(token)
@@ -764,7 +765,7 @@ function compiledAdapterUrl(): string {
   // "#primitives" resolves as the package's own imports map resolves it on Node.
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module", imports: { "#primitives": "./primitives/node.js" } }))
   // The adapter and every module it imports at run time, each in its place under src/.
-  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/schema-migrations", "adapters/schema-source", "adapters/two-factor-fields", "adapters/organization-fields", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
+  const modules = ["adapters/sqlite", "adapters/sqlite-schema", "adapters/schema-migrations", "adapters/schema-source", "adapters/two-factor-fields", "adapters/organization-fields", "adapters/session-context-fields", "adapters/hashed-session-token", "encoding/hex", "encoding/base64", "primitives/node", "primitives/contract"]
   for (const name of modules) {
     const source = readFileSync(fileURLToPath(new URL(`../../src/${name}.ts`, import.meta.url)), "utf8")
     const { outputText } = ts.transpileModule(source, {

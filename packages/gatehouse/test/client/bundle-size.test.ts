@@ -36,6 +36,12 @@ const TWO_FACTOR_CLIENT_BUDGET = 1_200
 /** Marks of the second-factor helpers in a bundle: their routes. */
 const TWO_FACTOR = [/\/totp\/confirm/, /\/recovery-codes/]
 
+/** The organizations client's budget, gzipped, bundled alone. */
+const ORGANIZATIONS_CLIENT_BUDGET = 1_600
+
+/** Marks of the organization helpers in a bundle: their routes. */
+const ORGANIZATIONS = [/\/organizations/, /\/members/]
+
 /** Marks of the passkey ceremony in a bundle: its options route and the browser's WebAuthn API. */
 const CEREMONY = [/webauthn-options/, /navigator\.credentials/, /parseRequestOptionsFromJSON/]
 
@@ -59,6 +65,19 @@ describe("the browser client a sign-in page loads", () => {
     for (const mark of TWO_FACTOR) expect(twoFactor.code).toMatch(mark)
     for (const mark of CEREMONY) expect(twoFactor.code).not.toMatch(mark)
     expect(twoFactor.gzip).toBeLessThanOrEqual(TWO_FACTOR_CLIENT_BUDGET)
+  })
+
+  it("leaves the organization helpers to gatehouse-auth/client/organizations, which bundles alone within 1.6 KB", async () => {
+    const base = await bundle(`export * from "gatehouse-auth/client"`)
+    for (const mark of ORGANIZATIONS) expect(base.code).not.toMatch(mark)
+    const organizations = await bundle(`export * from "gatehouse-auth/client/organizations"`)
+    for (const mark of ORGANIZATIONS) expect(organizations.code).toMatch(mark)
+    for (const mark of [...CEREMONY, ...TWO_FACTOR]) expect(organizations.code).not.toMatch(mark)
+    expect(organizations.gzip).toBeLessThanOrEqual(ORGANIZATIONS_CLIENT_BUDGET)
+    // What a page that only hides buttons carries: can alone, without the route helpers.
+    const canAlone = await bundle(`export { can } from "gatehouse-auth/client/organizations"`)
+    for (const mark of ORGANIZATIONS) expect(canAlone.code).not.toMatch(mark)
+    expect(canAlone.gzip).toBeLessThan(300)
   })
 
   it("has the ceremony in gatehouse-auth/webauthn, bundled alone", async () => {

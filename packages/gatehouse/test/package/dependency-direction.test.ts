@@ -82,6 +82,15 @@ describe("dependency direction", () => {
     expect(readFileSync(join(src, "client/two-factor.ts"), "utf8")).toMatch(/^import type \{[^}]*\} from "\.\/index\.js"$/m)
   })
 
+  it("keeps the organizations client (gatehouse-auth/client/organizations) on types of the base client alone", () => {
+    const fromOrganizations = edges.filter((e) => e.from === "client/organizations.ts")
+    expect(fromOrganizations.map((e) => e.to)).toEqual(["client/index.ts"])
+  })
+
+  it("keeps can of the core a leaf the browser's copy can match: no runtime import", () => {
+    expect(readFileSync(join(src, "core/organizations/can.ts"), "utf8")).not.toMatch(/^\s*import\s(?!type\s)/m)
+  })
+
   it("keeps each browser client module free of runtime imports, so each bundles (and is served) alone", () => {
     // gatehouse-auth/webauthn is a browser client module too, apart so that the base client stays small.
     const client = [...sources(join(src, "client")), ...sources(join(src, "webauthn"))]

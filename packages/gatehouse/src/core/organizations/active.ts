@@ -4,9 +4,12 @@
  * permissions and the policy requirements the session does not meet.
  * @module
  */
-import type { AdapterSessionContext } from "../../adapters/index.js"
+import type { AdapterMembership, AdapterSessionContext } from "../../adapters/index.js"
 import type { ActiveOrganization, SessionAuthentication } from "../../types.js"
+import { callAdapter } from "../adapter-call.js"
 import type { RequestContext } from "../request-context.js"
+import { DEFAULT_ACCESS } from "./access.js"
+import { unmetRequirements } from "./policy.js"
 
 /** What the session read knows that the organization's policy asks about. */
 export interface SessionFacts {
@@ -18,8 +21,43 @@ export interface SessionFacts {
 
 /**
  * The active organization of a session, or `null` (none set, no longer a member, organization
- * gone). (Seam: implemented by the organizations part.)
+ * gone): one `getMembership` query, then the role's permissions (none while a policy requirement
+ * is unmet).
  */
-export async function activeOrganizationOf(_ctx: RequestContext, _facts: SessionFacts): Promise<ActiveOrganization | null> {
-  return null
+export async function activeOrganizationOf(ctx: RequestContext, facts: SessionFacts): Promise<ActiveOrganization | null> {
+  const organizationId = facts.context.activeOrganizationId
+  if (!ctx.config.organizations || organizationId === null || organizationId === undefined || organizationId === "") return null
+  const membership = await callAdapter(ctx.config.adapter, "getMembership", organizationId, facts.userId)
+  if (!membership) return null
+  return describeMembership(ctx, membership, facts)
+}
+
+/** `membership` as the session shows it, for the session described by `facts`. */
+export async function describeMembership(ctx: RequestContext, membership: AdapterMembership, facts: SessionFacts): Promise<ActiveOrganization> {
+  const { organization, role } = membership
+  const unmet = unmetRequirements(ctx, organization, facts)
+  // Fails closed: a session that does not meet the policy acts with no permission at all.
+  const permissions = unmet.length > 0 ? [] : [...(await rolePermissions(ctx, organization.id, role))]
+  return { id: organization.id, slug: organization.slug, name: organization.name, role, permissions, unmet }
+}
+
+/**
+ * What `role` may do in the organization: the built-in and `access` roles first, else what
+ * `organizations.loadRole` answers, else nothing (an unknown role is a role without permissions).
+ */
+export async function rolePermissions(ctx: RequestContext, organizationId: string, role: string): Promise<readonly string[]> {
+  const options = ctx.config.organizations
+  const declared = (options?.access ?? DEFAULT_ACCESS).roles
+  if (Object.hasOwn(declared, role)) return declared[role] ?? []
+  if (typeof options?.loadRole !== "function") return []
+  const loaded: unknown = await options.loadRole(organizationId, role)
+  return Array.isArray(loaded) ? loaded.filter((permission): permission is string => typeof permission === "string") : []
+}
+
+/** Whether `role` is one the app knows: built-in, declared in `access`, or answered by `loadRole`. */
+export async function isKnownRole(ctx: RequestContext, organizationId: string, role: string): Promise<boolean> {
+  const options = ctx.config.organizations
+  if (Object.hasOwn((options?.access ?? DEFAULT_ACCESS).roles, role)) return true
+  if (typeof options?.loadRole !== "function") return false
+  return Array.isArray(await options.loadRole(organizationId, role))
 }

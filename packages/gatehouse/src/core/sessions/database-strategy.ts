@@ -5,7 +5,7 @@
  * browser already had; signing out deletes the row.
  * @module
  */
-import type { Adapter, AdapterSession, AdapterSessionAuthentication, AdapterSessionWithAuthentication, AdapterUser } from "../../adapters/index.js"
+import type { Adapter, AdapterSession, AdapterSessionAuthentication, AdapterSessionContext, AdapterSessionWithAuthentication, AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AdapterError, AuthError, SessionTokenError, SignOutError } from "../../errors.js"
 import type { EventCallbacks, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
@@ -59,7 +59,8 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
     // The token stays out of the callback: whatever the callback returns reaches the browser's
     // JavaScript, and the cookie holding the token is HttpOnly for a reason.
     // Nor how the session was authenticated: that is set after the callback, which cannot change it.
-    const { sessionToken: _token, authentication: storedAuthentication, ...row } = session as AdapterSessionWithAuthentication
+    // Nor its context (organizations, impersonation): Gatehouse's own, set after the callback too.
+    const { sessionToken: _token, authentication: storedAuthentication, context: storedContext, ...row } = session as AdapterSessionWithAuthentication
     const refused = await refreshStoredTokens(ctx, user.id)
     // The declared type (Auth.js's) has `expires` as string and Date at once; it is the Date.
     const params = {
@@ -73,6 +74,15 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
     }
     // No token under `database`; the declared type (Auth.js's) has one always.
     if (ctx.config.twoFactor) (payload as Session).authentication = sessionAuthenticationOfRow(storedAuthentication)
+    if (ctx.config.organizations || ctx.config.admin) {
+      const context = contextOfRow(storedContext)
+      await (await import("./context-payload.js")).addContextFields(ctx, payload as Session, {
+        userId: user.id,
+        context,
+        authentication: ctx.config.twoFactor ? (payload as Session).authentication : undefined,
+        impersonationExpires: context.impersonatorId === null ? null : session.expires,
+      })
+    }
     await emitEvent(ctx.config, "session", { session: payload as Session } as Parameters<EventCallbacks["session"]>[0])
     return { session: payload as Session, cookies }
   } catch (error) {
@@ -104,7 +114,9 @@ async function liveSession(
     // Deleting would sign everyone out over a storage-format mismatch; say so and keep the row.
     throw new AdapterError(`getSessionAndUser returned an expires that is not a date: ${JSON.stringify(found.session.expires)}`)
   }
-  const deadline = absoluteDeadline(ctx.config.session, startOfToken(sessionToken), expires.getTime())
+  // An impersonation's row is never extended: its expiry is the impersonation's end.
+  const impersonation = typeof (found.session as AdapterSessionWithAuthentication).context?.impersonatorId === "string"
+  const deadline = Math.min(absoluteDeadline(ctx.config.session, startOfToken(sessionToken), expires.getTime()), impersonation ? expires.getTime() : Number.POSITIVE_INFINITY)
   if (Math.min(expires.getTime(), deadline) <= Date.now()) {
     await callAdapter(adapter, "deleteSession", key)
     return null
@@ -128,12 +140,15 @@ export async function issueDatabaseSession(ctx: RequestContext, data: SignInData
   const store = sessionStoreOf(ctx)
   const now = Date.now()
   const sessionToken = withStart(options, generated, now)
-  const expires = new Date(Math.min(now + options.maxAge * 1000, absoluteDeadline(options, Math.floor(now / 1000), now)))
+  const impersonation = data.context?.impersonation
+  const expires = new Date(Math.min(now + options.maxAge * 1000, absoluteDeadline(options, Math.floor(now / 1000), now), impersonation?.expires ?? Number.POSITIVE_INFINITY))
   const key = await storedSessionToken(ctx, sessionToken)
   await callAdapter(adapter, "createSession", { sessionToken: key, userId, expires })
   await storeDetails(ctx, key, data, now)
+  await storeContext(ctx, key, data)
   // Only once the new session exists: a failed sign-in must not also end the one the user had.
-  if (store.value) {
+  // An impersonation keeps the admin's own session, to go back to (see ../admin/impersonation.ts).
+  if (store.value && !impersonation) {
     try {
       await deleteRow(ctx, store.value)
     } catch (error) {
@@ -167,6 +182,37 @@ async function storeDetails(ctx: RequestContext, key: string, data: SignInData, 
   } catch (error) {
     await callAdapter(adapter, "deleteSession", key).catch((cleanup: unknown) => logError(ctx.logger, cleanup))
     throw error
+  }
+}
+
+/**
+ * The new row's context (the provider signed in with, an impersonating admin), in one write. A
+ * failure takes the row back and fails the sign-in: an impersonation without its mark would be a
+ * plain session of the user.
+ */
+async function storeContext(ctx: RequestContext, key: string, data: SignInData): Promise<void> {
+  const start = data.context
+  if (!start || (start.signInProvider === undefined && start.activeOrganizationId === undefined && !start.impersonation)) return
+  const { adapter } = ctx.config
+  try {
+    const stored = await callAdapter(adapter, "setSessionContext", key, {
+      ...(start.signInProvider !== undefined && { signInProvider: start.signInProvider }),
+      ...(start.activeOrganizationId !== undefined && { activeOrganizationId: start.activeOrganizationId }),
+      ...(start.impersonation && { impersonatorId: start.impersonation.by }),
+    })
+    if (stored === false) throw new AdapterError("setSessionContext found no session just created")
+  } catch (error) {
+    await callAdapter(adapter, "deleteSession", key).catch((cleanup: unknown) => logError(ctx.logger, cleanup))
+    throw error
+  }
+}
+
+/** A row's stored context, every field `null` when nothing is stored. */
+export function contextOfRow(stored: AdapterSessionContext | null | undefined): AdapterSessionContext {
+  return {
+    activeOrganizationId: stored?.activeOrganizationId ?? null,
+    impersonatorId: stored?.impersonatorId ?? null,
+    signInProvider: stored?.signInProvider ?? null,
   }
 }
 

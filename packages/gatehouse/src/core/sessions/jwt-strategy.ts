@@ -3,7 +3,7 @@
  * issuing them at sign-in, and ending them at sign-out.
  * @module
  */
-import type { AdapterUser } from "../../adapters/index.js"
+import type { AdapterSessionContext, AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, JWTSessionError, SessionTokenError } from "../../errors.js"
 import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
@@ -127,6 +127,16 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
         : []
     // Set after the session callback, which cannot change it; Auth.js configurations get no new field.
     if (config.twoFactor) (session as Session).authentication = sessionAuthenticationOf(token)
+    if (config.organizations || config.admin) {
+      const { context, impersonationExpires } = sessionContextOfToken(token)
+      const userId = typeof token.sub === "string" ? token.sub : ""
+      await (await import("./context-payload.js")).addContextFields(ctx, session as Session, {
+        userId,
+        context,
+        authentication: config.twoFactor ? (session as Session).authentication : undefined,
+        impersonationExpires,
+      })
+    }
     await emitEvent(config, "session", { session: session as Session, token })
     return { session: session as Session, cookies }
   } catch (error) {
@@ -158,7 +168,7 @@ type Standing = { deadline: number; checked: boolean; claims: JWT } | null
  * The claims that are Gatehouse's, never the application's: what a `jwt` callback (which may
  * spread the client's update data into the token) returns for them is replaced.
  */
-const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider", "aal", "amr", "secondFactorAt"] as const
+const SESSION_CLAIMS = ["signedInAt", "sessionVersion", "versionCheckedAt", "idpSession", "logoutProvider", "aal", "amr", "secondFactorAt", "org", "imp", "prv"] as const
 
 /** None of {@link SESSION_CLAIMS}: what most sessions (no absolute lifetime, no revocation) carry. */
 const NO_CLAIMS: JWT = Object.freeze({})
@@ -174,14 +184,15 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
   const issuedAt = typeof payload.iat === "number" ? payload.iat * 1000 : undefined
   const expiry = typeof payload.exp === "number" ? payload.exp * 1000 : (issuedAt ?? now) + session.maxAge * 1000
   const started = typeof payload.signedInAt === "number" ? payload.signedInAt : undefined
-  const deadline = absoluteDeadline(session, started, expiry)
+  const deadline = sessionDeadline(session, payload, expiry)
   if (deadline <= now) return null
   const version = versionOfToken(payload)
   const idpSession = typeof payload.idpSession === "string" ? payload.idpSession : undefined
   const logoutProvider = typeof payload.logoutProvider === "string" ? payload.logoutProvider : undefined
   const authentication = authenticationClaims(payload)
+  const context = contextClaims(payload)
   const claims: JWT =
-    started === undefined && version === 0 && idpSession === undefined && logoutProvider === undefined && authentication === undefined
+    started === undefined && version === 0 && idpSession === undefined && logoutProvider === undefined && authentication === undefined && context === undefined
       ? NO_CLAIMS
       : {
           ...(started !== undefined && { signedInAt: started }),
@@ -189,6 +200,7 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
           ...(idpSession !== undefined && { idpSession }),
           ...(logoutProvider !== undefined && { logoutProvider }),
           ...authentication,
+          ...context,
         }
   const sub = payload.sub
   if (!checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return { deadline, checked: false, claims }
@@ -213,7 +225,7 @@ async function standingOf(ctx: RequestContext, payload: JWT, now: number, { forc
 function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previousSub: unknown): JWT | Promise<JWT> {
   // Every name of SESSION_CLAIMS, left out by a rest copy: spreading and then deleting them would
   // turn the copy into a slow dictionary object that each later spread of it pays for.
-  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, ...own } = token
+  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, org: _o, imp: _p, prv: _r, ...own } = token
   const sub = own.sub
   if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return claims === NO_CLAIMS ? own : { ...own, ...claims }
   // At issue (no previous user) the claims are the new session's own, not another user's.
@@ -225,14 +237,14 @@ function ownClaimsOf(token: JWT): JWT {
   const claims: Record<string, unknown> = {}
   for (const name of SESSION_CLAIMS) {
     const value: unknown = token[name]
-    if (value !== undefined) claims[name] = Array.isArray(value) ? [...(value as unknown[])] : value
+    if (value !== undefined) claims[name] = Array.isArray(value) ? [...(value as unknown[])] : value !== null && typeof value === "object" ? { ...value } : value
   }
   return claims as JWT
 }
 
 /** `token` with its {@link SESSION_CLAIMS} exactly `claims`: any a callback added, changed or removed go back. */
 function withOwnClaims(token: JWT, claims: JWT): JWT {
-  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, ...rest } = token
+  const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, org: _o, imp: _p, prv: _r, ...rest } = token
   return { ...rest, ...claims }
 }
 
@@ -266,7 +278,17 @@ function reissueAfterMs(session: RequestContext["config"]["session"], jwt: Reque
 
 /** Whether the decoded token already holds Gatehouse's own claims as they are to be written. */
 function sameSessionClaims(decoded: JWT, claims: JWT): boolean {
-  return SESSION_CLAIMS.every((claim) => (claim === "amr" ? sameAmr(decoded.amr, claims.amr) : decoded[claim] === claims[claim]))
+  return SESSION_CLAIMS.every((claim) =>
+    claim === "amr" ? sameAmr(decoded.amr, claims.amr) : claim === "imp" ? sameImpersonation(decoded.imp, claims.imp) : decoded[claim] === claims[claim],
+  )
+}
+
+/** Whether two `imp` claims name the same admin and end (objects are never `===`). */
+function sameImpersonation(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  const first = impersonationOf(a)
+  const second = impersonationOf(b)
+  return first !== undefined && second !== undefined && first.sub === second.sub && first.exp === second.exp
 }
 
 /** Whether two `amr` claims hold the same values in the same order (arrays are never `===`). */
@@ -286,6 +308,55 @@ function authenticationClaims(payload: JWT): JWT | undefined {
     aal,
     amr: Array.isArray(amr) ? amr.filter((value): value is string => typeof value === "string") : [],
     ...(typeof secondFactorAt === "number" && Number.isFinite(secondFactorAt) && { secondFactorAt }),
+  }
+}
+
+/**
+ * When a decoded token's session must end: its absolute deadline (see ./absolute-lifetime.ts),
+ * and an impersonation's end (`imp.exp`), which no write of the cookie moves.
+ */
+function sessionDeadline(options: RequestContext["config"]["session"], payload: JWT, expiry: number): number {
+  const deadline = absoluteDeadline(options, typeof payload.signedInAt === "number" ? payload.signedInAt : undefined, expiry)
+  const impersonation = impersonationOf(payload.imp)
+  return impersonation ? Math.min(deadline, impersonation.exp * 1000) : deadline
+}
+
+/** The `imp` claim in its own shape (the admin's id, the end in seconds); `undefined` for anything else. */
+function impersonationOf(value: unknown): { sub: string; exp: number } | undefined {
+  if (value === null || typeof value !== "object") return undefined
+  const { sub, exp } = value as { sub?: unknown; exp?: unknown }
+  return typeof sub === "string" && sub !== "" && typeof exp === "number" && Number.isFinite(exp) ? { sub, exp } : undefined
+}
+
+/** The context claims of a decoded token (`org`, `imp`, `prv`), kept only in their own shape; `undefined` without any. */
+function contextClaims(payload: JWT): JWT | undefined {
+  const org = typeof payload.org === "string" && payload.org !== "" ? payload.org : undefined
+  const prv = typeof payload.prv === "string" && payload.prv !== "" ? payload.prv : undefined
+  const imp = impersonationOf(payload.imp)
+  if (org === undefined && prv === undefined && imp === undefined) return undefined
+  return { ...(org !== undefined && { org }), ...(imp !== undefined && { imp }), ...(prv !== undefined && { prv }) }
+}
+
+/** The claims a new session's context is written as. */
+function contextClaimsOf(start: SessionContextStart): JWT {
+  return {
+    ...(start.activeOrganizationId !== undefined && { org: start.activeOrganizationId }),
+    ...(start.signInProvider !== undefined && { prv: start.signInProvider }),
+    ...(start.impersonation && { imp: { sub: start.impersonation.by, exp: Math.floor(start.impersonation.expires / 1000) } }),
+  }
+}
+
+/** The session context a decoded token carries, and when its impersonation ends. */
+export function sessionContextOfToken(token: JWT): { context: AdapterSessionContext; impersonationExpires: Date | null } {
+  const claims = contextClaims(token)
+  const impersonation = impersonationOf(claims?.imp)
+  return {
+    context: {
+      activeOrganizationId: typeof claims?.org === "string" ? claims.org : null,
+      impersonatorId: impersonation?.sub ?? null,
+      signInProvider: typeof claims?.prv === "string" ? claims.prv : null,
+    },
+    impersonationExpires: impersonation ? new Date(impersonation.exp * 1000) : null,
   }
 }
 
@@ -351,6 +422,18 @@ export interface SignInData {
   logoutProvider?: string
   /** How the session was authenticated; present only with `twoFactor` configured (no claims otherwise). */
   authentication?: SessionAuthentication
+  /** Gatehouse's context the session starts with; present only with `organizations` or `admin` configured. */
+  context?: SessionContextStart
+}
+
+/** The context a new session starts with (see ./session-context.ts). */
+export interface SessionContextStart {
+  /** The organization the session acts in (carried over when a sign-in continues a session). */
+  activeOrganizationId?: string
+  /** The provider signed in with (recorded with `organizations`, for its sign-in-method policy). */
+  signInProvider?: string
+  /** An impersonation session: the admin acting, and when it ends (ms since the epoch; it is never extended past it). */
+  impersonation?: { by: string; expires: number }
 }
 
 /**
@@ -381,7 +464,7 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
   assertToken(returned)
   const now = Date.now()
   const startedAt = Math.floor(now / 1000)
-  const deadline = absoluteDeadline(config.session, startedAt, now)
+  const deadline = Math.min(absoluteDeadline(config.session, startedAt, now), data.context?.impersonation?.expires ?? Number.POSITIVE_INFINITY)
   // Keyed by the final `sub` (withSessionClaims reads it): the version a later check compares.
   const claims: JWT = {
     ...(config.session.absoluteMaxAge !== undefined && { signedInAt: startedAt }),
@@ -395,6 +478,8 @@ export async function issueJwtSession(ctx: RequestContext, data: SignInData): Pr
       amr: [...data.authentication.amr],
       ...(data.authentication.secondFactorAt !== null && { secondFactorAt: Math.floor(Date.parse(data.authentication.secondFactorAt) / 1000) }),
     }),
+    // Gatehouse's context (organizations, impersonation), equally out of the callback's reach.
+    ...(data.context && contextClaimsOf(data.context)),
   }
   const token = await withSessionClaims(ctx, returned, claims, undefined)
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
@@ -525,10 +610,23 @@ async function rewriteJwtSession(ctx: RequestContext, token: JWT, changes: JWT):
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
   const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : now
   const expiry = typeof token.exp === "number" ? token.exp * 1000 : issuedAt + config.session.maxAge * 1000
-  const deadline = absoluteDeadline(config.session, typeof token.signedInAt === "number" ? token.signedInAt : undefined, expiry)
+  const deadline = sessionDeadline(config.session, token, expiry)
   const written: JWT = { ...claims, ...changes }
   const expires = new Date(Math.min(now + config.session.maxAge * 1000, deadline))
   return sessionStoreOf(ctx).chunk(await config.jwt.encode(tokenParams(ctx, { token: written, maxAge: lifetimeUntil(ctx, deadline, now) })), { expires })
+}
+
+/**
+ * The cookies of the request's session `token` (standing, see {@link standingJwtSession}) written
+ * again with its active organization or sign-in provider changed as `patch` says (`null` removes
+ * one). No callback runs; the claims are Gatehouse's own. An impersonation is never changed here:
+ * it starts and ends with a session of its own (./../admin/impersonation.ts).
+ */
+export function rewriteJwtSessionContext(ctx: RequestContext, token: JWT, patch: Partial<Pick<AdapterSessionContext, "activeOrganizationId" | "signInProvider">>): Promise<Cookie[]> {
+  const { org: _org, prv: _prv, ...rest } = token
+  const org = patch.activeOrganizationId === undefined ? token.org : patch.activeOrganizationId
+  const prv = patch.signInProvider === undefined ? token.prv : patch.signInProvider
+  return rewriteJwtSession(ctx, { ...rest, ...(typeof org === "string" && org !== "" && { org }), ...(typeof prv === "string" && prv !== "" && { prv }) }, {})
 }
 
 /** How the request's standing JWT session was authenticated; `null` without one. */

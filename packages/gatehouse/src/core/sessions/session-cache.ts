@@ -10,6 +10,7 @@
  * - `updateSessionAuthentication` (a step-up to a second factor) leaves a tombstone too: the
  *   session is then read from the database, never from the store, until the tombstone expires, so
  *   a read from before the change cannot cache the old assurance level after it.
+ * - `setSessionContext` (active organization, impersonation) leaves a tombstone for the same reason.
  * - `updateUser`, `deleteUser`, `deleteSessionsByUserId` (sign-out everywhere) and
  *   `deleteSessionsByIdpSid` (back-channel logout: each user whose rows went) mark the user as
  *   changed at that moment (session versions are JWT sessions' alone, which this cache never serves); an entry whose database read
@@ -159,6 +160,16 @@ export function withSessionCache(adapter: Adapter | undefined, session: SessionO
     // the store after it must not cache the old authentication (a lowered one would then stand).
     cached.updateSessionAuthentication = async (sessionToken, authentication) => {
       const updated = await update(sessionToken, authentication)
+      await invalidate({ key: await sessionKey(sessionToken), value: TOMBSTONE, at: Date.now() })
+      return updated
+    }
+  }
+  if (adapter.setSessionContext) {
+    const set = adapter.setSessionContext.bind(adapter)
+    // A tombstone, as for the authentication: a copy from before the change (another active
+    // organization, an impersonation) must not be cached after it.
+    cached.setSessionContext = async (sessionToken, patch) => {
+      const updated = await set(sessionToken, patch)
       await invalidate({ key: await sessionKey(sessionToken), value: TOMBSTONE, at: Date.now() })
       return updated
     }

@@ -10,6 +10,7 @@ import { rateLimitCases } from "./rate-limits.js"
 import { revocationCases } from "./revocation.js"
 import { sessionCases } from "./sessions.js"
 import { sessionAuthenticationCases } from "./session-authentication.js"
+import { sessionContextCases } from "./session-context.js"
 import { sessionDetailCases } from "./session-details.js"
 import { twoFactorCases } from "./two-factor.js"
 import { userCases } from "./users.js"
@@ -27,4 +28,6 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...sessionAuthenticationCases,
   ...twoFactorCases,
   ...organizationCases,
+  // Part B (session context).
+  ...sessionContextCases,
 ]

@@ -22,6 +22,7 @@ export const ORGANIZATION_METHODS = [
   "listOrganizationsByUserId",
   "addMember",
   "getMember",
+  "getMembership",
   "updateMemberRole",
   "removeMember",
   "listMembers",
@@ -186,6 +187,29 @@ export const organizationCases: readonly ConformanceCase[] = [
       assert.deepEqual(await adapter.getMember(organization.id, user.id), expected, "a refused add changes nothing")
       await assert.rejects(async () => adapter.addMember({ organizationId: organization.id, userId: randomUUID(), role: "member" }))
       await assert.rejects(async () => adapter.addMember({ organizationId: randomUUID(), userId: user.id, role: "member" }))
+    },
+  },
+  {
+    name: "getMembership: returns the membership with its organization in one answer, and null for a non-member, unknown ids, or once removed",
+    uses: ["getMembership", "createUser", "createOrganization", "addMember", "removeMember", "updateOrganization", "deleteOrganization"],
+    async run(adapter) {
+      const { owner, organization } = await ownedOrganization(adapter, { name: "Joined" })
+      const { owner: stranger } = await ownedOrganization(adapter)
+      const user = await storedUser(adapter)
+      const joinedAt = secondsFromNow(-30)
+      await adapter.addMember({ organizationId: organization.id, userId: user.id, role: "billing", createdAt: joinedAt })
+      assert.deepEqual(await adapter.getMembership(organization.id, user.id), { organization, role: "billing", joinedAt })
+      assert.equal((await adapter.getMembership(organization.id, owner.id))?.role, "owner")
+      const renamed = await adapter.updateOrganization(organization.id, { name: "Renamed", policy: { requireTwoFactor: true } })
+      assert.deepEqual(await adapter.getMembership(organization.id, user.id), { organization: renamed, role: "billing", joinedAt }, "the organization is read with the member")
+      assert.equal(await adapter.getMembership(organization.id, stranger.id), null, "a user of another organization is no member")
+      assert.equal(await adapter.getMembership(randomUUID(), user.id), null)
+      assert.equal(await adapter.getMembership(organization.id, randomUUID()), null)
+      assert.equal(await adapter.getMembership("not-an-id", "not-an-id"), null, "an id that cannot be one is no member")
+      await adapter.removeMember(organization.id, user.id)
+      assert.equal(await adapter.getMembership(organization.id, user.id), null, "a removed member is none")
+      await adapter.deleteOrganization(organization.id)
+      assert.equal(await adapter.getMembership(organization.id, owner.id), null, "nor is anyone of a deleted organization")
     },
   },
   {
