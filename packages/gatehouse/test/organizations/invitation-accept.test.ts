@@ -48,6 +48,15 @@ describe.each(storedAdapters)("answering invitations on $name", (store) => {
     expect(entry).toMatchObject({ action: "invitation.accept", actorId: seeded.invitee.id, targetType: "invitation", targetId: invitation.id })
   })
 
+  it("works the same under JWT sessions: the invitee accepts, another user is refused", async () => {
+    config = orgConfig(adapter, { session: { strategy: "jwt" } })
+    const { token, invitation } = await storedInvitation(seeded)
+    await expect(acceptInvitation(await requestAs(seeded.outsider), config, token)).rejects.toBeInstanceOf(InvitationInvalid)
+    await expectUnchanged(invitation.id, seeded.outsider.id)
+    await acceptInvitation(await requestAs(seeded.invitee), config, token)
+    expect(await adapter.getMember(seeded.organization.id, seeded.invitee.id)).toMatchObject({ role: "member" })
+  })
+
   it("compares the address without regard to case", async () => {
     const { token } = await storedInvitation(seeded, { email: seeded.invitee.email!.toUpperCase() })
     await acceptInvitation(await requestAs(seeded.invitee), config, token)

@@ -46,8 +46,9 @@ export interface Invitation {
   createdAt: Date
 }
 
-/** What {@link invite} made. */
+/** What an invitation made: `inviteMember`'s answer. */
 export interface MadeInvitation {
+  /** The stored invitation, without its token's hash. */
   invitation: Invitation
   /** The link to send the invitee (it holds the token: only the invited address can use it). */
   url: string
