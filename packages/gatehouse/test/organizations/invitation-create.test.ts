@@ -139,7 +139,9 @@ describe.each(storedAdapters)("inviting on $name", (store) => {
     const config = orgConfig(adapter)
     const request = await requestAs(config, seeded.owner)
     const organizationId = seeded.organization.id
-    await expect(inviteMember(request, config, { organizationId, email: seeded.invitee.email!, role: "superuser" })).rejects.toThrow(/Unknown role/)
+    for (const role of ["superuser", "constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      await expect(inviteMember(request, config, { organizationId, email: seeded.invitee.email!, role })).rejects.toThrow(/Unknown role/)
+    }
     await expect(inviteMember(request, config, { organizationId, email: "not an address", role: "member" })).rejects.toBeInstanceOf(InvalidRequest)
     await expect(inviteMember(request, config, { organizationId, email: "a@b.test, c@d.test", role: "member" })).rejects.toBeInstanceOf(InvalidRequest)
     await expect(inviteMember(request, config, { organizationId, email: seeded.member.email!, role: "member" })).rejects.toThrow(/already a member/)

@@ -24,7 +24,12 @@ import { requireMemberPermission } from "./permission-check.js"
 export const DEFAULT_INVITATION_MAX_AGE = 7 * 24 * 60 * 60
 
 /** The roles Gatehouse defines, strongest first: a role may be given only by someone holding it or a stronger one. */
-const BUILT_IN_RANK: Readonly<Record<string, number>> = { owner: 3, admin: 2, member: 1 }
+// A Map, not an object: a role named "constructor" must not find Object.prototype's.
+const BUILT_IN_RANK: ReadonlyMap<string, number> = new Map([
+  ["owner", 3],
+  ["admin", 2],
+  ["member", 1],
+])
 
 /** An invitation as the server functions and routes answer it: everything stored but the token's hash. */
 export interface Invitation {
@@ -142,8 +147,9 @@ function invitedAddress(input: unknown): string {
  */
 async function appRolePermissions(ctx: RequestContext, organizationId: string, role: string): Promise<readonly string[] | null> {
   const options = ctx.config.organizations
-  const declared = options?.access?.roles[role]
-  if (declared) return declared
+  const roles = options?.access?.roles
+  const declared = roles && Object.hasOwn(roles, role) ? roles[role] : undefined
+  if (Array.isArray(declared)) return declared
   return options?.loadRole ? ((await options.loadRole(organizationId, role)) ?? null) : null
 }
 
@@ -153,9 +159,9 @@ async function appRolePermissions(ctx: RequestContext, organizationId: string, r
  */
 async function requireGrantable(ctx: RequestContext, organizationId: string, inviter: { role: string; permissions: readonly string[] }, role: string): Promise<void> {
   if (typeof role !== "string" || role === "") throw new InvalidRequest("An invitation needs a role")
-  const wanted = BUILT_IN_RANK[role]
+  const wanted = BUILT_IN_RANK.get(role)
   if (wanted !== undefined) {
-    if ((BUILT_IN_RANK[inviter.role] ?? 0) < wanted) throw new PermissionDenied(`A member with role ${JSON.stringify(inviter.role)} cannot invite someone as ${role}`)
+    if ((BUILT_IN_RANK.get(inviter.role) ?? 0) < wanted) throw new PermissionDenied(`A member with role ${JSON.stringify(inviter.role)} cannot invite someone as ${role}`)
     return
   }
   const permissions = await appRolePermissions(ctx, organizationId, role)
