@@ -79,6 +79,20 @@ export {
   type PermissionHolder,
   type RoleStatements,
 } from "./core/organizations/access.js"
+// Part C (invitations + policy): the invitation server functions.
+export {
+  inviteMember,
+  listInvitations,
+  revokeInvitation,
+  acceptInvitation,
+  declineInvitation,
+  joinOrganization,
+  type AcceptedInvitation,
+  type Invitation,
+  type InviteMemberInput,
+  type MadeInvitation,
+  type RevokeInvitationInput,
+} from "./core/organizations/invitation-functions.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"
