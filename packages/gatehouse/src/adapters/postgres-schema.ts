@@ -330,7 +330,7 @@ export const POSTGRES_MIGRATION_STEPS: readonly SchemaMigration[] = [
   // outlive what they name). "userId" takes the type of users.id, as in step 1.
   {
     id: "0002_organizations",
-    description: "organizations, organization_members, organization_invitations, audit_log (Gatehouse's own)",
+    description: "organizations, organization_members, organization_invitations, audit_log, user_status (Gatehouse's own)",
     sql: `
 CREATE TABLE IF NOT EXISTS organizations (
   id TEXT NOT NULL,
@@ -356,6 +356,18 @@ BEGIN
       role TEXT NOT NULL,
       created_at TIMESTAMPTZ NOT NULL,
       PRIMARY KEY (organization_id, "userId")
+    )$sql$, user_id_type);
+  -- The admin API's: a user's role and ban, gone with the user; its key is the one lookup a
+  -- sign-in makes while the admin API is on.
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS user_status (
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      role TEXT,
+      banned_at TIMESTAMPTZ,
+      ban_reason TEXT,
+      ban_expires_at TIMESTAMPTZ,
+      banned_by TEXT,
+      PRIMARY KEY ("userId")
     )$sql$, user_id_type);
 END
 $gatehouse$;

@@ -3,6 +3,7 @@
  * @module
  */
 import { accountCases } from "./accounts.js"
+import { adminCases } from "./admin.js"
 import { authenticatorCases } from "./authenticators.js"
 import type { ConformanceCase } from "./case.js"
 import { organizationCases } from "./organizations.js"
@@ -27,4 +28,5 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...sessionAuthenticationCases,
   ...twoFactorCases,
   ...organizationCases,
+  ...adminCases,
 ]
