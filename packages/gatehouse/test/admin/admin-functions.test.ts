@@ -186,6 +186,10 @@ for (const kind of STORE_KINDS) {
       const config = adminConfig(adapter, database)
       const adminRequest = pageRequest(await signedIn(config, admin))
       const [target, colleague] = [await person(adapter), await person(adapter)]
+      // A plain membership, older than the rest (read first): a refusal must not leave it removed.
+      const elsewhere = await adapter.createOrganization({ name: "Elsewhere", slug: `elsewhere-${randomUUID()}` }, colleague.id)
+      if (typeof elsewhere !== "object") throw new Error("slug taken")
+      await adapter.addMember({ organizationId: elsewhere.id, userId: target.id, role: "member", createdAt: new Date(Date.now() - 60_000) })
       const shared = await adapter.createOrganization({ name: "Shared", slug: `shared-${randomUUID()}` }, target.id)
       const alone = await adapter.createOrganization({ name: "Alone", slug: `alone-${randomUUID()}` }, target.id)
       if (typeof shared !== "object" || typeof alone !== "object") throw new Error("slug taken")
@@ -199,6 +203,7 @@ for (const kind of STORE_KINDS) {
       expect(await adapter.getUser(target.id)).not.toBeNull()
       expect(await adapter.getOrganization({ id: alone.id })).not.toBeNull()
       expect(await adapter.getMember(shared.id, target.id)).toMatchObject({ role: "owner" })
+      expect(await adapter.getMember(elsewhere.id, target.id)).toMatchObject({ role: "member" })
       expect(await sessionEmail(targetBrowser)).toBe(target.email)
 
       await adapter.updateMemberRole(shared.id, colleague.id, "owner")
@@ -209,6 +214,7 @@ for (const kind of STORE_KINDS) {
       expect(await adapter.getOrganization({ id: shared.id })).not.toBeNull()
       expect(await adapter.getMember(shared.id, target.id)).toBeNull()
       expect(await adapter.getMember(shared.id, colleague.id)).toMatchObject({ role: "owner" })
+      expect(await adapter.getMember(elsewhere.id, target.id)).toBeNull()
       expect(await sessionEmail(targetBrowser)).toBeNull()
       expect(await auditRows(adapter, admin.id, "admin.delete-user")).toEqual([expect.objectContaining({ targetId: target.id, details: { email: target.email, deletedOrganizations: [alone.id] } })])
     })
