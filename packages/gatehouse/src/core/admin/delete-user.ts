@@ -12,7 +12,7 @@ import type { RequestContext } from "../request-context.js"
 import { sessionRevoker } from "../sign-out-everywhere.js"
 import { actingAdmin, isListedAdmin, targetUser } from "./acting-admin.js"
 
-/** What {@link deleteUserAs} removed besides the user. */
+/** What `deleteUser` removed besides the user. */
 export interface DeletedUser {
   /** The deleted user's id. */
   id: string
@@ -28,7 +28,7 @@ const OWNER = "owner"
  * Deletes `userId` as the request's admin.
  *
  * @throws {PermissionDenied} for a non-admin, the admin themselves, or an admin listed in
- *   `admin.userIds`; `UserNotFound`; {@link LastOwner} when they are the only owner of an
+ *   `admin.userIds`; `UserNotFound`; `LastOwner` when they are the only owner of an
  *   organization that has other members (nothing is deleted).
  */
 export async function deleteUserAs(ctx: RequestContext, userId: unknown): Promise<DeletedUser> {

@@ -118,7 +118,7 @@ export async function setUserRole(request: SessionRequest, config: AuthConfig, u
  * Sets a user's password through `admin.setPassword`, the app's own hashing and storage. The
  * password is neither logged nor recorded; their sessions stay (end them with {@link revokeUserSessions}).
  *
- * @throws `InvalidConfig` without `admin.setPassword`; {@link PermissionDenied} for a non-admin;
+ * @throws `InvalidConfig` without `admin.setPassword`; `PermissionDenied` for a non-admin;
  *   `UserNotFound`; `InvalidRequest` for an empty password or one over 1024 characters.
  * @example
  * ```ts

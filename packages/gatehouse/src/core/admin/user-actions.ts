@@ -12,7 +12,7 @@ import { sessionRevoker } from "../sign-out-everywhere.js"
 import { actingAdmin, isListedAdmin, targetUser } from "./acting-admin.js"
 import { adminStatus, type AdminUserStatus } from "./users.js"
 
-/** What {@link banUser} takes. */
+/** What `banUser` takes. */
 export interface BanOptions {
   /** Why (shown to admins only, at most 500 characters). */
   reason?: string | null
@@ -49,7 +49,7 @@ export async function banUserAs(ctx: RequestContext, userId: unknown, options: B
   return adminStatus(await callAdapter(ctx.config.adapter, "getUserStatus", user.id))
 }
 
-/** Lifts `userId`'s ban (whether there was one is in the audit row). @throws as {@link banUserAs}, but for oneself. */
+/** Lifts `userId`'s ban (whether there was one is in the audit row). @throws as `banUserAs` does, but not for oneself. */
 export async function unbanUserAs(ctx: RequestContext, userId: unknown): Promise<AdminUserStatus> {
   const admin = await actingAdmin(ctx)
   const user = await targetUser(ctx, userId)

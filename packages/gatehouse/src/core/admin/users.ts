@@ -77,7 +77,7 @@ export interface AdminUserMembership {
   joinedAt: string
 }
 
-/** What {@link getUserDetails} answers. */
+/** What `getUserDetails` answers. */
 export interface AdminUserDetails {
   /** The user. */
   user: AdminUser
@@ -91,7 +91,7 @@ export interface AdminUserDetails {
   memberships: AdminUserMembership[]
 }
 
-/** What {@link searchUsers} takes. */
+/** What `searchUsers` takes. */
 export interface SearchUsersQuery {
   /** Users whose email or name starts with this, case ignored. */
   search?: string
@@ -101,7 +101,7 @@ export interface SearchUsersQuery {
   limit?: number
 }
 
-/** A page of {@link searchUsers}. */
+/** A page of `searchUsers`. */
 export interface AdminUserPage {
   /** The users, in id order. */
   users: AdminUser[]
