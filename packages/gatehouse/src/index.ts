@@ -93,6 +93,27 @@ export {
   type MadeInvitation,
   type RevokeInvitationInput,
 } from "./core/organizations/invitation-functions.js"
+// Part E (admin core): the admin API's server functions.
+export {
+  searchUsers,
+  getUserDetails,
+  banUser,
+  unbanUser,
+  setUserRole,
+  setUserPassword,
+  revokeUserSessions,
+  deleteUser,
+  type AdminUser,
+  type AdminUserAccount,
+  type AdminUserDetails,
+  type AdminUserMembership,
+  type AdminUserPage,
+  type AdminUserSession,
+  type AdminUserStatus,
+  type BanOptions,
+  type DeletedUser,
+  type SearchUsersQuery,
+} from "./core/admin/functions.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"

@@ -575,15 +575,25 @@ export interface Adapter {
    * organizations and impersonation under database sessions.
    */
   setSessionContext?(sessionToken: string, patch: Partial<AdapterSessionContext>): Awaitable<boolean>
-  /** Gatehouse's addition: what the admin API keeps about `userId` (role, ban), or `null` when nothing. */
+  /**
+   * Gatehouse's addition: what the admin API keeps about `userId` (role, ban), or `null` when
+   * nothing was ever stored (also for an unknown user): one lookup by primary key, made at every
+   * sign-in while `admin` is configured. An expired ban is still returned (the caller checks).
+   * Needed by the admin API, like every method below up to `searchUsers`.
+   */
   getUserStatus?(userId: string): Awaitable<AdapterUserStatus | null>
-  /** Gatehouse's addition: sets (or, with `null`, clears) the user's role. */
+  /** Gatehouse's addition: sets (or, with `null`, clears) the user's role, keeping any ban. Rejects an unknown user. */
   setUserRole?(userId: string, role: string | null): Awaitable<void>
-  /** Gatehouse's addition: bans the user (replacing an earlier ban). */
+  /** Gatehouse's addition: bans the user from now (replacing an earlier ban), keeping the role. Rejects an unknown user. */
   banUser?(userId: string, ban: Pick<AdapterUserStatus, "banReason" | "banExpiresAt" | "bannedBy">): Awaitable<void>
-  /** Gatehouse's addition: lifts the user's ban; whether there was one. */
+  /** Gatehouse's addition: lifts the user's ban (every ban field back to `null`), and returns whether there was one. */
   unbanUser?(userId: string): Awaitable<boolean>
-  /** Gatehouse's addition: one page of users, ordered by id, optionally by email/name prefix. */
+  /**
+   * Gatehouse's addition: one page of users in one query, ordered by id (text order, or integer
+   * order where user ids are integers) and continued by keyset (`after`), never by offset;
+   * with `search`, only users whose email or name starts with it, ASCII case ignored, `%` and `_`
+   * plain characters.
+   */
   searchUsers?(options: SearchUsersOptions): Awaitable<AdapterUser[]>
   /**
    * Gatehouse's addition: the user's second factors, or `null` when none was ever stored (also for
@@ -854,4 +864,29 @@ export interface OrganizationStore {
   appendAuditEntry: (entry: NewAdapterAuditEntry) => Promise<AdapterAuditEntry>
   /** As {@link Adapter.listAuditEntries} describes. */
   listAuditEntries: (options: ListAuditEntriesOptions) => Promise<AdapterAuditEntry[]>
+}
+
+// Part E (admin core): the user status and search methods of Gatehouse's own adapters.
+/**
+ * The admin API's methods of Gatehouse's own adapters (memory, SQLite, PostgreSQL): each present
+ * and asynchronous, with the result {@link Adapter} describes for it. `setUserRole` and `banUser`
+ * reject an unknown user; `deleteUser` removes the user's status with them.
+ *
+ * @example
+ * ```ts
+ * const adapter: StoredAdapter & UserStatusStore = MemoryAdapter()
+ * const page = await adapter.searchUsers({ search: "ada", limit: 20 })
+ * ```
+ */
+export interface UserStatusStore {
+  /** As {@link Adapter.getUserStatus} describes. */
+  getUserStatus: (userId: string) => Promise<AdapterUserStatus | null>
+  /** As {@link Adapter.setUserRole} describes. */
+  setUserRole: (userId: string, role: string | null) => Promise<void>
+  /** As {@link Adapter.banUser} describes. */
+  banUser: (userId: string, ban: Pick<AdapterUserStatus, "banReason" | "banExpiresAt" | "bannedBy">) => Promise<void>
+  /** As {@link Adapter.unbanUser} describes. */
+  unbanUser: (userId: string) => Promise<boolean>
+  /** As {@link Adapter.searchUsers} describes. */
+  searchUsers: (options: SearchUsersOptions) => Promise<AdapterUser[]>
 }

@@ -30,9 +30,11 @@ import type {
   AdapterSessionDetails,
   AdapterTwoFactor,
   AdapterUser,
+  AdapterUserStatus,
   NewAdapterUser,
   OrganizationStore,
   StoredAdapter,
+  UserStatusStore,
   VerificationToken,
 } from "./index.js"
 import { checkLimit, OWNER_ROLE, startsWithIgnoringCase } from "./organization-fields.js"
@@ -54,7 +56,7 @@ const RATE_LIMIT_PRUNE_EVERY = 100
 type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
 /** The adapter `MemoryAdapter()` returns (every method, async). */
-export type MemoryAdapter = StoredAdapter & OrganizationStore
+export type MemoryAdapter = StoredAdapter & OrganizationStore & UserStatusStore
 
 /**
  * A new, empty in-memory store implementing every adapter method. Each call has its own data.
@@ -96,6 +98,8 @@ export function MemoryAdapter(): MemoryAdapter {
   const members = new Map<string, AdapterMember>()
   const invitations = new Map<string, AdapterInvitation>()
   const auditLog: AdapterAuditEntry[] = []
+  // The admin API's table: keyed by user id, gone with the user.
+  const userStatuses = new Map<string, AdapterUserStatus>()
   let rateLimitCalls = 0
 
   const slugTaken = (slug: string, except?: string): boolean => {
@@ -170,6 +174,7 @@ export function MemoryAdapter(): MemoryAdapter {
       twoFactors.delete(userId)
       recoveryCodes.delete(userId)
       for (const [key, member] of members) if (member.userId === userId) members.delete(key)
+      userStatuses.delete(userId)
       return copy(user)
     },
 
@@ -627,6 +632,40 @@ export function MemoryAdapter(): MemoryAdapter {
         .slice(0, limit)
         .map(copy)
     },
+
+    getUserStatus: async (userId) => copyOrNull(userStatuses.get(userId)),
+
+    setUserRole: async (userId, role) => {
+      requireUser(userId, "a role")
+      if (role !== null) checkText(role, "role", NAME)
+      statusRow(userId).role = role
+    },
+
+    banUser: async (userId, { banReason, banExpiresAt, bannedBy }) => {
+      requireUser(userId, "a ban")
+      checkDate(banExpiresAt, "ban.banExpiresAt", { nullable: true })
+      Object.assign(statusRow(userId), { bannedAt: new Date(), banReason: banReason ?? null, banExpiresAt: banExpiresAt === null ? null : new Date(banExpiresAt), bannedBy: bannedBy ?? null })
+    },
+
+    unbanUser: async (userId) => {
+      const row = userStatuses.get(userId)
+      if (!row || row.bannedAt === null) return false
+      Object.assign(row, { bannedAt: null, banReason: null, banExpiresAt: null, bannedBy: null })
+      return true
+    },
+
+    searchUsers: async ({ after, limit, search }) => {
+      checkLimit(NAME, limit)
+      const page: AdapterUser[] = []
+      // Binary order of the ids, as SQL's ORDER BY id on a TEXT key gives with the C collation.
+      for (const user of [...users.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+        if (after !== undefined && user.id <= after) continue
+        if (search && !startsWithIgnoringCase(user.email, search) && !startsWithIgnoringCase(user.name, search)) continue
+        page.push(copy(user))
+        if (page.length === limit) break
+      }
+      return page
+    },
   }
 
   function detailsOf(sessionToken: string): AdapterSessionDetails | null {
@@ -634,6 +673,15 @@ export function MemoryAdapter(): MemoryAdapter {
     if (!details) return null
     const authentication = sessionAuthentication.get(sessionToken)
     return { ...copy(details), aal: authentication?.aal ?? null, amr: copyOrNull(authentication?.amr ?? undefined), secondFactorAt: copyOrNull(authentication?.secondFactorAt ?? undefined) }
+  }
+
+  function statusRow(userId: string): AdapterUserStatus {
+    let row = userStatuses.get(userId)
+    if (!row) {
+      row = { userId, role: null, bannedAt: null, banReason: null, banExpiresAt: null, bannedBy: null }
+      userStatuses.set(userId, row)
+    }
+    return row
   }
 
   function twoFactorRow(userId: string): TwoFactorRow {

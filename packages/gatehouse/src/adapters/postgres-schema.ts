@@ -330,7 +330,7 @@ export const POSTGRES_MIGRATION_STEPS: readonly SchemaMigration[] = [
   // outlive what they name). "userId" takes the type of users.id, as in step 1.
   {
     id: "0002_organizations",
-    description: "organizations, organization_members, organization_invitations, audit_log, session_context (Gatehouse's own)",
+    description: "organizations, organization_members, organization_invitations, audit_log, session_context, user_status (Gatehouse's own)",
     sql: `
 -- session_context: a database session's active organization, impersonating admin and sign-in
 -- provider, keyed and cascading like session_authentication ("sessionId" of sessions.id's type) (part B).
@@ -371,6 +371,18 @@ BEGIN
       role TEXT NOT NULL,
       created_at TIMESTAMPTZ NOT NULL,
       PRIMARY KEY (organization_id, "userId")
+    )$sql$, user_id_type);
+  -- The admin API's: a user's role and ban, gone with the user; its key is the one lookup a
+  -- sign-in makes while the admin API is on.
+  EXECUTE format($sql$
+    CREATE TABLE IF NOT EXISTS user_status (
+      "userId" %s NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      role TEXT,
+      banned_at TIMESTAMPTZ,
+      ban_reason TEXT,
+      ban_expires_at TIMESTAMPTZ,
+      banned_by TEXT,
+      PRIMARY KEY ("userId")
     )$sql$, user_id_type);
 END
 $gatehouse$;

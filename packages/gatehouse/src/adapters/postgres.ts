@@ -28,12 +28,14 @@ import type {
   AdapterSessionDetails,
   AdapterTwoFactor,
   AdapterUser,
+  AdapterUserStatus,
   InvitationStatus,
   JsonValue,
   MemberChangeRefusal,
   OrganizationPolicy,
   OrganizationStore,
   StoredAdapter,
+  UserStatusStore,
   VerificationToken,
 } from "./index.js"
 import { checkLimit, likePrefix, OWNER_ROLE } from "./organization-fields.js"
@@ -94,7 +96,7 @@ function isPgDriver(db: object): boolean {
 }
 
 /** The adapter `PostgresAdapter` returns (every method, async). */
-export type PostgresAdapterMethods = StoredAdapter & OrganizationStore & Required<Pick<Adapter, "missingMigrations">>
+export type PostgresAdapterMethods = StoredAdapter & OrganizationStore & UserStatusStore & Required<Pick<Adapter, "missingMigrations">>
 
 // Ids are read as text so integer (Auth.js SERIAL) and text (fresh schema) ids look the same.
 const USER = `id::text AS id, name, email, "emailVerified", image`
@@ -108,6 +110,7 @@ const ORGANIZATION = `id, name, slug, created_at, policy`
 const MEMBER = `organization_id, "userId"::text AS "userId", role, created_at`
 const INVITATION = `id, organization_id, email, role, inviter_id, token_hash, expires_at, status, created_at`
 const AUDIT = `id, actor_id, action, organization_id, target_type, target_id, ip, user_agent, created_at, details`
+const USER_STATUS = `"userId"::text AS "userId", role, banned_at, ban_reason, ban_expires_at, banned_by`
 /**
  * The organization's owners, locked. A demotion or removal that reads them this way waits for a
  * concurrent one to commit and then sees its result (READ COMMITTED re-reads a locked row), so two
@@ -180,6 +183,18 @@ function toInvitation(row: PostgresRow): AdapterInvitation {
     expiresAt: toDate(row.expires_at),
     status: String(row.status) as InvitationStatus,
     createdAt: toDate(row.created_at),
+  }
+}
+
+function toUserStatus(row: PostgresRow): AdapterUserStatus {
+  const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+  return {
+    userId: String(row.userId),
+    role: text(row.role),
+    bannedAt: row.banned_at == null ? null : toDate(row.banned_at),
+    banReason: text(row.ban_reason),
+    banExpiresAt: row.ban_expires_at == null ? null : toDate(row.ban_expires_at),
+    bannedBy: text(row.banned_by),
   }
 }
 
@@ -1099,6 +1114,53 @@ export function PostgresAdapter(db: PostgresQueryable, options: PostgresAdapterO
           values,
         )
       ).map(toAuditEntry)
+    },
+
+    getUserStatus: async (userId) => first(await rowsById(`SELECT ${USER_STATUS} FROM user_status WHERE "userId" = $1`, [userId]), toUserStatus),
+
+    // Not rowsById: an id that cannot be a user's must reject, as the foreign key rejects an unknown one.
+    setUserRole: async (userId, role) => {
+      await rows(`INSERT INTO user_status ("userId", role) VALUES ($1, $2) ON CONFLICT ("userId") DO UPDATE SET role = excluded.role`, [
+        userId,
+        role === null ? null : checkText(role, "role", NAME),
+      ])
+    },
+
+    banUser: async (userId, { banReason, banExpiresAt, bannedBy }) => {
+      await rows(
+        `INSERT INTO user_status ("userId", banned_at, ban_reason, ban_expires_at, banned_by) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT ("userId") DO UPDATE SET banned_at = excluded.banned_at, ban_reason = excluded.ban_reason,
+           ban_expires_at = excluded.ban_expires_at, banned_by = excluded.banned_by`,
+        [userId, new Date(), banReason ?? null, banExpiresAt === null || banExpiresAt === undefined ? null : checkDate(banExpiresAt, "banExpiresAt"), bannedBy ?? null],
+      )
+    },
+
+    unbanUser: async (userId) =>
+      (
+        await rowsById(
+          `UPDATE user_status SET banned_at = NULL, ban_reason = NULL, ban_expires_at = NULL, banned_by = NULL
+           WHERE "userId" = $1 AND banned_at IS NOT NULL RETURNING "userId"`,
+          [userId],
+        )
+      ).length > 0,
+
+    searchUsers: async ({ after, limit, search }) => {
+      const values: unknown[] = []
+      const where: string[] = []
+      // The primary key is walked from the cursor on (integer order on an Auth.js SERIAL id).
+      if (after !== undefined) {
+        values.push(after)
+        where.push(`id > $${values.length}`)
+      }
+      const pattern = likePrefix(search)
+      if (pattern !== null) {
+        values.push(pattern)
+        where.push(`(email ILIKE $${values.length} OR name ILIKE $${values.length})`)
+      }
+      values.push(checkLimit(NAME, limit))
+      return (
+        await rowsById(`SELECT ${USER} FROM users ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id LIMIT $${values.length}`, values)
+      ).map(toUser)
     },
   }, db)
 

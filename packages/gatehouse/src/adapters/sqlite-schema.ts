@@ -2,7 +2,7 @@
  * The SQLite schema of `gatehouse-auth/adapters/sqlite` and its migrations.
  *
  * Table and column names are those of Auth.js's PostgreSQL adapter, which the PostgreSQL adapter
- * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions`, `session_details`, `session_authentication`, `two_factor`, `two_factor_recovery_codes`, `organizations`, `organization_members`, `organization_invitations`, `audit_log` and `session_context` are Gatehouse's own. Dates are stored as integer milliseconds since the
+ * here shares, so the two stores look alike; `rate_limits` (for `hitRateLimit`), `session_versions`, `session_details`, `session_authentication`, `two_factor`, `two_factor_recovery_codes`, `organizations`, `organization_members`, `organization_invitations`, `audit_log`, `session_context` and `user_status` are Gatehouse's own. Dates are stored as integer milliseconds since the
  * epoch (SQLite has no date type and integers compare and index exactly; ISO text written by other
  * tools is read too), booleans as 0/1, and `accounts.expires_at` stays in seconds as the OAuth
  * token response has it.
@@ -192,9 +192,11 @@ CREATE TABLE IF NOT EXISTS session_authentication (
   // index serves listMembers' keyset order and the role index the last-owner check. Invitations
   // keep only the link token's hash; the inviter is no foreign key, so an invitation outlives its
   // inviter. The audit log has no foreign keys at all: its rows outlive what they name.
+  // user_status is the admin API's: a user's role and ban, one row per user, gone with the user;
+  // its primary key is the one lookup a sign-in makes while the admin API is on.
   {
     id: "0006_organizations",
-    description: "organizations, organization_members, organization_invitations, audit_log, session_context (Gatehouse's own)",
+    description: "organizations, organization_members, organization_invitations, audit_log, session_context, user_status (Gatehouse's own)",
     sql: `
 -- session_context: a database session's active organization, impersonating admin and sign-in
 -- provider, keyed and cascading like session_authentication (part B).
@@ -252,6 +254,15 @@ CREATE TABLE IF NOT EXISTS audit_log (
 CREATE INDEX IF NOT EXISTS audit_log_organization_idx ON audit_log (organization_id, created_at, id);
 CREATE INDEX IF NOT EXISTS audit_log_actor_idx ON audit_log (actor_id, created_at, id);
 CREATE INDEX IF NOT EXISTS audit_log_created_idx ON audit_log (created_at, id);
+
+CREATE TABLE IF NOT EXISTS user_status (
+  "userId" TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+  role TEXT,
+  banned_at INTEGER,
+  ban_reason TEXT,
+  ban_expires_at INTEGER,
+  banned_by TEXT
+);
 `,
   },
 ]

@@ -28,12 +28,14 @@ import type {
   AdapterSessionDetails,
   AdapterTwoFactor,
   AdapterUser,
+  AdapterUserStatus,
   InvitationStatus,
   JsonValue,
   NewAdapterUser,
   OrganizationPolicy,
   OrganizationStore,
   StoredAdapter,
+  UserStatusStore,
   VerificationToken,
 } from "./index.js"
 import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
@@ -70,7 +72,7 @@ export type SQLiteValue = string | number | bigint | null
 export type NewSQLiteUser = NewAdapterUser
 
 /** The adapter `SQLiteAdapter` returns (every method, async). */
-export type SQLiteAdapterMethods = StoredAdapter & OrganizationStore & Required<Pick<Adapter, "missingMigrations">>
+export type SQLiteAdapterMethods = StoredAdapter & OrganizationStore & UserStatusStore & Required<Pick<Adapter, "missingMigrations">>
 
 type Row = Record<string, unknown>
 
@@ -95,6 +97,7 @@ const ORGANIZATION_COLUMNS = `id, name, slug, created_at, policy`
 const MEMBER_COLUMNS = `organization_id, "userId", role, created_at`
 const INVITATION_COLUMNS = `id, organization_id, email, role, inviter_id, token_hash, expires_at, status, created_at`
 const AUDIT_COLUMNS = `id, actor_id, action, organization_id, target_type, target_id, ip, user_agent, created_at, details`
+const USER_STATUS_COLUMNS = `"userId", role, banned_at, ban_reason, ban_expires_at, banned_by`
 const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
 
 /** The token-response fields that have a column; any other account field is not stored. */
@@ -186,6 +189,17 @@ function toAuditEntry(row: Row): AdapterAuditEntry {
     userAgent: textOrNull(row.user_agent),
     createdAt: toDate(row.created_at),
     details: row.details === null || row.details === undefined ? null : (JSON.parse(String(row.details)) as JsonValue),
+  }
+}
+
+function toUserStatus(row: Row): AdapterUserStatus {
+  return {
+    userId: String(row.userId),
+    role: textOrNull(row.role),
+    bannedAt: row.banned_at === null || row.banned_at === undefined ? null : toDate(row.banned_at),
+    banReason: textOrNull(row.ban_reason),
+    banExpiresAt: row.ban_expires_at === null || row.ban_expires_at === undefined ? null : toDate(row.ban_expires_at),
+    bannedBy: textOrNull(row.banned_by),
   }
 }
 
@@ -1063,6 +1077,55 @@ export function SQLiteAdapter(db: SQLiteDatabase): SQLiteAdapterMethods {
         ...params,
         limit,
       ).map(toAuditEntry)
+    },
+
+    getUserStatus: async (userId) => {
+      const row = one(`SELECT ${USER_STATUS_COLUMNS} FROM user_status WHERE "userId" = ?`, bind(userId, "userId"))
+      return row ? toUserStatus(row) : null
+    },
+
+    // The foreign key rejects an unknown user; the ban columns are left as they are.
+    setUserRole: async (userId, role) => {
+      statement(`INSERT INTO user_status ("userId", role) VALUES (?, ?) ON CONFLICT ("userId") DO UPDATE SET role = excluded.role`).run(
+        bind(userId, "userId"),
+        role === null ? null : checkText(role, "role", NAME),
+      )
+    },
+
+    banUser: async (userId, { banReason, banExpiresAt, bannedBy }) => {
+      statement(
+        `INSERT INTO user_status ("userId", banned_at, ban_reason, ban_expires_at, banned_by) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT ("userId") DO UPDATE SET banned_at = excluded.banned_at, ban_reason = excluded.ban_reason,
+           ban_expires_at = excluded.ban_expires_at, banned_by = excluded.banned_by`,
+      ).run(bind(userId, "userId"), Date.now(), bind(banReason, "banReason"), milliseconds(banExpiresAt, "banExpiresAt"), bind(bannedBy, "bannedBy"))
+    },
+
+    unbanUser: async (userId) =>
+      many(
+        `UPDATE user_status SET banned_at = NULL, ban_reason = NULL, ban_expires_at = NULL, banned_by = NULL
+         WHERE "userId" = ? AND banned_at IS NOT NULL RETURNING "userId"`,
+        bind(userId, "userId"),
+      ).length > 0,
+
+    searchUsers: async ({ after, limit, search }) => {
+      checkLimit(NAME, limit)
+      const where: string[] = []
+      const params: SQLiteValue[] = []
+      // The primary key is walked from the cursor on: a page costs its own rows, however deep.
+      if (after !== undefined) {
+        where.push(`id > ?`)
+        params.push(bind(after, "after"))
+      }
+      const pattern = likePrefix(search)
+      if (pattern !== null) {
+        where.push(`(email LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')`)
+        params.push(pattern, pattern)
+      }
+      return many(
+        `SELECT ${USER_COLUMNS} FROM users ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id LIMIT ?`,
+        ...params,
+        limit,
+      ).map(toUser)
     },
   }, db)
 

@@ -415,6 +415,8 @@ function invalidOption(config: ResolvedConfig): AuthError | undefined {
   if (twoFactor) return twoFactor
   const organizations = invalidOrganizations(config)
   if (organizations) return organizations
+  const admin = invalidAdmin(config)
+  if (admin) return admin
   const seen = new Set<string>()
   for (const provider of providers) {
     if (!KNOWN_TYPES.has(provider.type)) {
@@ -463,6 +465,44 @@ function checkCodeAge(provider: EmailConfig): AuthError | undefined {
   const { maxAge } = provider
   if (maxAge !== undefined && !(typeof maxAge === "number" && maxAge > 0 && maxAge <= 600)) {
     return new InvalidConfig(`\`maxAge\` of provider "${provider.id}" must be at most 600 seconds with \`code\` (a sign-in code lives 10 minutes at most); received ${describe(maxAge)}`)
+  }
+  return undefined
+}
+
+// Part E (admin core).
+/**
+ * What the admin API needs of the adapter: the user status and search methods, the users they
+ * name, and the audit log every admin action writes to.
+ */
+const ADMIN_ADAPTER_METHODS = ["getUser", "getUserStatus", "setUserRole", "banUser", "unbanUser", "searchUsers", "appendAuditEntry"] as const
+const IMPERSONATION_MAX_AGE_RANGE = [60, 3600] as const
+
+/** An `admin` option the admin API could not run with, named with what was received. */
+function invalidAdmin(config: ResolvedConfig): AuthError | undefined {
+  const admin: unknown = config.admin
+  if (admin === undefined) return undefined
+  if (admin === null || typeof admin !== "object" || Array.isArray(admin)) return new InvalidConfig(`\`admin\` must be an object; received ${describe(admin)}`)
+  const { userIds, roles, routes, impersonationMaxAge, setPassword } = admin as Record<string, unknown>
+  for (const [name, list] of [["userIds", userIds], ["roles", roles]] as const) {
+    if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === "string" && item !== ""))) {
+      return new InvalidConfig(`\`admin.${name}\` must be an array of non-empty strings; received ${describe(list)}`)
+    }
+  }
+  if (routes !== undefined && typeof routes !== "boolean") return new InvalidConfig(`\`admin.routes\` must be true or false; received ${describe(routes)}`)
+  const [minAge, maxAge] = IMPERSONATION_MAX_AGE_RANGE
+  if (impersonationMaxAge !== undefined && !(typeof impersonationMaxAge === "number" && Number.isInteger(impersonationMaxAge) && impersonationMaxAge >= minAge && impersonationMaxAge <= maxAge)) {
+    return new InvalidConfig(`\`admin.impersonationMaxAge\` must be a whole number of seconds from ${minAge} to ${maxAge}; received ${describe(impersonationMaxAge)}`)
+  }
+  if (setPassword !== undefined && typeof setPassword !== "function") {
+    return new InvalidConfig(`\`admin.setPassword\` must be a function of the user and the new password; received ${describe(setPassword)}`)
+  }
+  if (!config.adapter) return new MissingAdapter("The admin API (admin) requires an adapter")
+  const methods = config.adapter as unknown as Record<string, unknown>
+  const missing = ADMIN_ADAPTER_METHODS.filter((method) => typeof methods[method] !== "function")
+  if (missing.length > 0) return new MissingAdapterMethods(`The admin API (admin) needs the adapter methods ${missing.join(", ")}`)
+  // A ban ends the user's sessions through the session version under JWT sessions: never checked, it would end none.
+  if (config.session.strategy === "jwt" && config.session.revocationCheckAge === false) {
+    return new InvalidConfig("The admin API (admin) ends a banned user's JWT sessions through their session version, which `session.revocationCheckAge: false` never checks")
   }
   return undefined
 }

@@ -10,6 +10,7 @@ import type { Cookie } from "../cookies/defaults.js"
 import { AuthError, TwoFactorUnavailable } from "../errors.js"
 import type { Account, Profile, SessionAuthentication, User } from "../types.js"
 import { callAdapter } from "./adapter-call.js"
+import { refuseBannedUser } from "./admin/ban-check.js"
 import { emitEvent } from "./events.js"
 import type { ResponseInternal } from "./internal-response.js"
 import { pageUrl, type RequestContext } from "./request-context.js"
@@ -71,6 +72,8 @@ export async function startSignedInSession(ctx: RequestContext, firstFactor: Fir
   }
 
   const { startPending } = await import("./two-factor/pending.js")
+  // A banned user is refused before the second factor is asked for (and again when it is done).
+  await refuseBannedUser(ctx, user.id)
   if (!isStored) {
     // Finishing needs the user stored (the pending sign-in names it by id; factors hang off it).
     throw new TwoFactorUnavailable("A second factor is due for a user the adapter does not store (a Credentials user from `authorize` alone): two-factor sign-in needs stored users")
@@ -103,8 +106,13 @@ export async function startSignedInSession(ctx: RequestContext, firstFactor: Fir
   return { redirect: pageUrl(ctx, "twoFactor", "two-factor"), cookies: [...cleared, ...cookies] }
 }
 
-/** The session's cookies, with how it was authenticated when `twoFactor` records it. */
-export function sessionCookies(ctx: RequestContext, signIn: Omit<SignInData, "authentication">, authentication: SessionAuthentication | undefined): Promise<Cookie[]> {
+/**
+ * The session's cookies, with how it was authenticated when `twoFactor` records it. With `admin`
+ * configured, a banned user gets none (`UserBanned`): every sign-in's session, the one after a
+ * second factor included, is issued here.
+ */
+export async function sessionCookies(ctx: RequestContext, signIn: Omit<SignInData, "authentication">, authentication: SessionAuthentication | undefined): Promise<Cookie[]> {
+  await refuseBannedUser(ctx, signIn.user.id)
   return issueSession(ctx, {
     user: signIn.user,
     account: signIn.account,

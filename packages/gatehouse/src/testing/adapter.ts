@@ -42,6 +42,7 @@ import { TWO_FACTOR_METHODS } from "../core/assert-config.js"
 import { requireMethods, type ConformanceCase } from "./adapter-conformance/case.js"
 import { conformanceCases } from "./adapter-conformance/index.js"
 import { ORGANIZATION_METHODS } from "./adapter-conformance/organizations.js"
+import { ADMIN_METHODS } from "./adapter-conformance/admin.js"
 
 /** What {@link runAdapterConformance} tests, with which runner, and what it leaves out. */
 export interface AdapterConformanceOptions {
@@ -91,6 +92,7 @@ export const GATEHOUSE_ADDITIONS: readonly (keyof Adapter)[] = Object.freeze([
   ...ORGANIZATION_METHODS,
   // Part B (session context).
   "setSessionContext",
+  ...ADMIN_METHODS,
 ] satisfies (keyof Adapter)[])
 
 /**

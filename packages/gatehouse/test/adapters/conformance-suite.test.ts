@@ -256,6 +256,70 @@ const breakages: Breakage[] = [
     fails: ["listAuditEntries: applies every filter given, together"],
   },
   {
+    defect: "searchUsers ignores the cursor (every page is the first)",
+    adapter: (memory) => ({ ...memory, searchUsers: async ({ after: _after, ...options }) => memory.searchUsers(options) }),
+    fails: ["searchUsers: returns pages continued after the last id, each user once, in one order"],
+  },
+  {
+    defect: "searchUsers searches anywhere in the email or name, not at its start",
+    adapter: (memory) => ({
+      ...memory,
+      searchUsers: async ({ search, limit, after }) => {
+        const all = await memory.searchUsers({ limit: 1000, ...(after !== undefined && { after }) })
+        const needle = search?.toLowerCase() ?? ""
+        return all.filter((user) => `${user.email} ${user.name ?? ""}`.toLowerCase().includes(needle)).slice(0, limit)
+      },
+    }),
+    fails: ["searchUsers: searches by the start of the email or the name, ignoring case, with % and _ as plain characters"],
+  },
+  {
+    defect: "searchUsers minds case",
+    adapter: (memory) => ({
+      ...memory,
+      searchUsers: async ({ search, limit, after }) => {
+        const all = await memory.searchUsers({ limit: 1000, ...(after !== undefined && { after }) })
+        return all.filter((user) => search === undefined || user.email.startsWith(search) || (user.name ?? "").startsWith(search)).slice(0, limit)
+      },
+    }),
+    fails: ["searchUsers: searches by the start of the email or the name, ignoring case, with % and _ as plain characters"],
+  },
+  {
+    defect: "banUser replaces the whole status, dropping the role",
+    adapter: (memory) => ({
+      ...memory,
+      banUser: async (userId, ban) => {
+        await memory.banUser(userId, ban)
+        await memory.setUserRole(userId, null)
+      },
+    }),
+    fails: ["banUser: bans from now with reason, expiry and who, replaces an earlier ban, keeps the role, and rejects an unknown user"],
+  },
+  {
+    defect: "banUser stores a ban for a user that does not exist",
+    adapter: (memory) => ({ ...memory, banUser: async (userId, ban) => ((await memory.getUser(userId)) ? memory.banUser(userId, ban) : undefined) }),
+    fails: ["banUser: bans from now with reason, expiry and who, replaces an earlier ban, keeps the role, and rejects an unknown user"],
+  },
+  {
+    defect: "unbanUser answers true whether or not there was a ban",
+    adapter: (memory) => ({ ...memory, unbanUser: async (userId) => (await memory.unbanUser(userId), true) }),
+    fails: ["unbanUser: lifts the ban, keeping the role, and returns whether there was one"],
+  },
+  {
+    defect: "deleteUser leaves the user's status behind",
+    adapter: (memory) => {
+      const kept = new Map<string, Awaited<ReturnType<MemoryAdapter["getUserStatus"]>>>()
+      return {
+        ...memory,
+        deleteUser: async (userId) => {
+          kept.set(userId, await memory.getUserStatus(userId))
+          return memory.deleteUser(userId)
+        },
+        getUserStatus: async (userId) => (await memory.getUserStatus(userId)) ?? kept.get(userId) ?? null,
+      }
+    },
+    fails: ["deleteUser: removes the user's status (role and ban) with them"],
+  },
+  {
     defect: "useTotpStep checks the last step and records the new one with an await in between",
     adapter: (memory) => ({ ...memory, useTotpStep: racyTwoFactor(memory).useTotpStep }),
     fails: ["useTotpStep: of concurrent uses of one step exactly one succeeds"],

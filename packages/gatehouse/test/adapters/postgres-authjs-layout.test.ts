@@ -71,6 +71,8 @@ describe("an Auth.js database with rows in it", () => {
       // Gatehouse's own, for two-factor sign-in: userId matches users.id for the foreign key.
       { table_name: "two_factor", data_type: "integer" },
       { table_name: "two_factor_recovery_codes", data_type: "integer" },
+      // Gatehouse's own, for the admin API: userId matches users.id for the foreign key.
+      { table_name: "user_status", data_type: "integer" },
       { table_name: "users", data_type: "integer" },
     ])
     const fks = await pool.query(
@@ -92,6 +94,7 @@ describe("an Auth.js database with rows in it", () => {
       { table: "sessions", convalidated: false },
       { table: "two_factor", convalidated: true },
       { table: "two_factor_recovery_codes", convalidated: true },
+      { table: "user_status", convalidated: true },
     ])
     // Gatehouse's own table, which Auth.js's schema has no counterpart of.
     const rateLimits = await pool.query(

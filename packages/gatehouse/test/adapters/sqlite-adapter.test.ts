@@ -119,6 +119,7 @@ describe("SQLiteAdapter on SQLite", () => {
       "sessions",
       "two_factor",
       "two_factor_recovery_codes",
+      "user_status",
       "users",
       "verification_token",
     ])
@@ -211,7 +212,7 @@ describe("SQLiteAdapter on SQLite", () => {
     expect(await adapter.listOrganizationsByUserId("deployed")).toEqual([{ organization, role: "owner", joinedAt: expect.any(Date) }])
   })
 
-  it("finds a member, lists members and filters the audit log through the indexes, not by scanning", () => {
+  it("finds a member, lists members, filters the audit log, reads a user's status and pages users through the indexes, not by scanning", () => {
     const db = open(fresh())
     SQLiteAdapter(db)
     const plan = (sql: string): string => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join("; ")
@@ -223,6 +224,11 @@ describe("SQLiteAdapter on SQLite", () => {
     expect(members).not.toMatch(/TEMP B-TREE/)
     expect(plan(`SELECT id FROM audit_log WHERE actor_id = 'a' AND (created_at, id) < (1, 'x') ORDER BY created_at DESC, id DESC LIMIT 50`)).toMatch(/SEARCH audit_log USING (COVERING )?INDEX audit_log_actor_idx/)
     expect(plan(`SELECT id FROM organization_invitations WHERE token_hash = 'h'`)).toMatch(/USING INDEX sqlite_autoindex_organization_invitations_2/)
+    // The admin API: a sign-in's one status read by key, and a page of users from the cursor on.
+    expect(plan(`SELECT role, banned_at FROM user_status WHERE "userId" = 'u'`)).toMatch(/USING INDEX sqlite_autoindex_user_status_1/)
+    const users = plan(`SELECT id, email FROM users WHERE id > 'u' AND (email LIKE 'a%' ESCAPE '\\' OR name LIKE 'a%' ESCAPE '\\') ORDER BY id LIMIT 50`)
+    expect(users).toMatch(/SEARCH users USING INDEX sqlite_autoindex_users_1/)
+    expect(users).not.toMatch(/TEMP B-TREE/)
   })
 
   it("migrates a new file once when several threads open it at the same moment", async () => {

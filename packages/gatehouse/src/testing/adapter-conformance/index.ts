@@ -3,6 +3,7 @@
  * @module
  */
 import { accountCases } from "./accounts.js"
+import { adminCases } from "./admin.js"
 import { authenticatorCases } from "./authenticators.js"
 import type { ConformanceCase } from "./case.js"
 import { organizationCases } from "./organizations.js"
@@ -30,4 +31,5 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...organizationCases,
   // Part B (session context).
   ...sessionContextCases,
+  ...adminCases,
 ]
