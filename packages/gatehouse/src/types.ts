@@ -18,7 +18,7 @@ import type { CookieOverride, CookiesOptions } from "./cookies/defaults.js"
 import type { Account, Awaitable, Profile, User } from "./resources.js"
 import type { Theme } from "./theme.js"
 import type { SharedStore } from "./stores/index.js"
-import type { AccessControl } from "./core/organizations/access.js"
+import type { AccessControl } from "./access-types.js"
 
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams, GetTokenParams, DefaultJWT } from "./jwt/index.js"
 export type {

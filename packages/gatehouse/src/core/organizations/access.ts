@@ -4,22 +4,20 @@
  * @module
  */
 import { InvalidConfig } from "../../errors.js"
+import type { AccessControl, AccessPermission, AccessStatements, BuiltInStatements, RoleStatements } from "../../access-types.js"
 import { can, type PermissionHolder } from "./can.js"
 
 export { can, type PermissionHolder }
-
-/** Resources and the actions on them: `{ project: ["create", "delete"] }`. */
-export type AccessStatements = Readonly<Record<string, readonly string[]>>
-
-/** The statements every organization has, whatever the app declares. */
-export type BuiltInStatements = {
-  /** Changing and deleting the organization. */
-  readonly organization: readonly ["update", "delete"]
-  /** Inviting members, changing their roles, removing them. */
-  readonly member: readonly ["invite", "update", "remove"]
-  /** Creating and revoking invitations. */
-  readonly invitation: readonly ["create", "revoke"]
-}
+export type {
+  AccessControl,
+  AccessPermission,
+  AccessStatements,
+  BuiltInPermission,
+  BuiltInStatements,
+  MergedActions,
+  Permission,
+  RoleStatements,
+} from "../../access-types.js"
 
 const BUILT_IN_STATEMENTS: BuiltInStatements = {
   organization: ["update", "delete"],
@@ -29,36 +27,6 @@ const BUILT_IN_STATEMENTS: BuiltInStatements = {
 
 /** The roles Gatehouse defines; an app's roles may not take these names. */
 export const BUILT_IN_ROLES = ["owner", "admin", "member"] as const
-
-/** `"resource:action"` for every action of every resource of `S`. */
-export type Permission<S extends AccessStatements> = { [R in keyof S & string]: `${R}:${S[R][number]}` }[keyof S & string]
-
-/** A permission of the built-in statements (`"member:update"`). */
-export type BuiltInPermission = Permission<BuiltInStatements>
-
-/** The actions of each resource of `S` and of the built-in statements together (a resource in both has the actions of both). */
-export type MergedActions<S extends AccessStatements> = {
-  [R in (keyof S | keyof BuiltInStatements) & string]: (R extends keyof S ? S[R][number] : never) | (R extends keyof BuiltInStatements ? BuiltInStatements[R][number] : never)
-}
-
-/** `"resource:action"` for every action of the app's statements `S` and of the built-in ones. */
-export type AccessPermission<S extends AccessStatements> = { [R in keyof MergedActions<S> & string]: `${R}:${MergedActions<S>[R]}` }[keyof MergedActions<S> & string]
-
-/** What a role of the app may do, by resource: `{ project: ["create"] }`. */
-export type RoleStatements<S extends AccessStatements> = { readonly [R in keyof MergedActions<S>]?: readonly MergedActions<S>[R][] }
-
-/** The app's statements and roles, from {@link defineAccess}. */
-export interface AccessControl<S extends AccessStatements = AccessStatements> {
-  /** Every resource and its actions, the built-in ones included. */
-  readonly statements: Readonly<Record<string, readonly string[]>>
-  /** Every role's permissions (`"project:delete"`), the built-in ones included. */
-  readonly roles: Readonly<Record<string, readonly string[]>>
-  /**
-   * Whether `session` may do `permission` in its active organization: `can` with the permission
-   * typed from the statements (TypeScript completes them).
-   */
-  can(session: PermissionHolder | null | undefined, permission: AccessPermission<S>): boolean
-}
 
 /** What {@link defineAccess} takes beside the statements. */
 export interface DefineAccessOptions<S extends AccessStatements> {

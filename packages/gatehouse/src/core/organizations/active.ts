@@ -4,20 +4,14 @@
  * permissions and the policy requirements the session does not meet.
  * @module
  */
-import type { AdapterMembership, AdapterSessionContext } from "../../adapters/index.js"
-import type { ActiveOrganization, SessionAuthentication } from "../../types.js"
+import type { AdapterMembership } from "../../adapters/index.js"
+import type { ActiveOrganization } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import type { RequestContext } from "../request-context.js"
 import { DEFAULT_ACCESS } from "./access.js"
-import { unmetRequirements } from "./policy.js"
+import { unmetRequirements, type SessionFacts } from "./policy.js"
 
-/** What the session read knows that the organization's policy asks about. */
-export interface SessionFacts {
-  userId: string
-  context: AdapterSessionContext
-  /** How the session was authenticated, when `twoFactor` is configured. */
-  authentication: SessionAuthentication | undefined
-}
+export type { SessionFacts }
 
 /**
  * The active organization of a session, or `null` (none set, no longer a member, organization

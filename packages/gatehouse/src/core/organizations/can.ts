@@ -4,18 +4,9 @@
  * import nothing; test/organizations/access.test.ts holds the two to one behaviour).
  * @module
  */
-import type { BuiltInPermission } from "./access.js"
+import type { BuiltInPermission, PermissionHolder } from "../../access-types.js"
 
-/** What `can` reads of a session: its active organization's permissions and unmet policy. */
-export interface PermissionHolder {
-  /** The session's active organization, as Gatehouse sets it. */
-  readonly activeOrganization?: {
-    /** What the role lets the session do there. */
-    readonly permissions: readonly string[]
-    /** Policy requirements the session does not meet (none: left out or empty). */
-    readonly unmet?: readonly string[]
-  } | null
-}
+export type { PermissionHolder }
 
 /**
  * Whether `session` may do `permission` (`"project:delete"`) in its active organization. Fails

@@ -3,12 +3,19 @@
  * verified email domain) as it applies to one session, and the check of a policy an owner sets.
  * @module
  */
-import type { AdapterOrganization, OrganizationPolicy } from "../../adapters/index.js"
+import type { AdapterOrganization, AdapterSessionContext, OrganizationPolicy } from "../../adapters/index.js"
 import { InvalidEmail, InvalidRequest } from "../../errors.js"
-import type { OrganizationRequirement } from "../../types.js"
+import type { OrganizationRequirement, SessionAuthentication } from "../../types.js"
 import { plainEmailAddress } from "../email/identifier.js"
 import type { RequestContext } from "../request-context.js"
-import type { SessionFacts } from "./active.js"
+
+/** What the session read knows that the organization's policy asks about. */
+export interface SessionFacts {
+  userId: string
+  context: AdapterSessionContext
+  /** How the session was authenticated, when `twoFactor` is configured. */
+  authentication: SessionAuthentication | undefined
+}
 
 /**
  * The requirements of `organization`'s policy that the session described by `facts` does not
