@@ -42,6 +42,8 @@ export {
   type TotpEnrolment,
   type TwoFactorStatus,
 } from "./core/two-factor/functions.js"
+// Part B (impersonation).
+export { impersonateUser, stopImpersonating, type ImpersonationStarted, type ImpersonationStopped } from "./core/admin/impersonation-functions.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"
