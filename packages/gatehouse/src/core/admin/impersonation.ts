@@ -77,8 +77,8 @@ export async function startImpersonation(ctx: RequestContext, userId: unknown): 
 
   const waiting = sessionStoreOf(ctx).value
   if (!waiting) throw new SessionRequired("Impersonating needs a signed-in admin")
-  const now = Date.now()
-  const expires = now + impersonationSeconds(ctx) * 1000
+  // Whole seconds, as the JWT's `imp.exp` keeps it: both strategies then name the same end.
+  const expires = Math.floor(Date.now() / 1000) * 1000 + impersonationSeconds(ctx) * 1000
   // The admin's own assurance carries over: it is the admin who acts, with the factors they showed.
   const authentication = ctx.config.twoFactor ? ((await currentAuthentication(ctx)) ?? undefined) : undefined
   const sessionCookies = await issueSession(ctx, {
