@@ -18,7 +18,7 @@ import type { Impersonator } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { recordAudit } from "../audit.js"
 import type { RequestContext } from "../request-context.js"
-import { currentAuthentication, issueSession } from "../sessions/index.js"
+import { impersonationSessionCookies } from "../sign-in-session.js"
 import { currentSessionContext } from "../sessions/session-context.js"
 import { sessionStoreOf } from "../sessions/session-cookie.js"
 import { isAdmin } from "./admin-check.js"
@@ -79,15 +79,7 @@ export async function startImpersonation(ctx: RequestContext, userId: unknown): 
   if (!waiting) throw new SessionRequired("Impersonating needs a signed-in admin")
   // Whole seconds, as the JWT's `imp.exp` keeps it: both strategies then name the same end.
   const expires = Math.floor(Date.now() / 1000) * 1000 + impersonationSeconds(ctx) * 1000
-  // The admin's own assurance carries over: it is the admin who acts, with the factors they showed.
-  const authentication = ctx.config.twoFactor ? ((await currentAuthentication(ctx)) ?? undefined) : undefined
-  const sessionCookies = await issueSession(ctx, {
-    user: target,
-    account: null,
-    isNewUser: false,
-    ...(authentication && { authentication }),
-    context: { impersonation: { by: adminId, expires } },
-  })
+  const sessionCookies = await impersonationSessionCookies(ctx, target, { by: adminId, expires })
   const kept = await sealWaiting(ctx, { v: 1, session: waiting, admin: adminId, user: target.id }, expires)
   const admin = await callAdapter(ctx.config.adapter, "getUser", adminId)
   const impersonatedBy: Impersonator = { id: adminId, name: admin?.name ?? null, email: admin?.email ?? null, expires: new Date(expires).toISOString() }
