@@ -6,7 +6,7 @@
  * is one audit row; an impersonation adds no way into the user's account.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-import type { AdapterUserStatus } from "../../src/adapters/index.js"
+import type { AdapterUserStatus, OrganizationStore, StoredAdapter } from "../../src/adapters/index.js"
 import { impersonateUser, stopImpersonating } from "../../src/core/admin/impersonation-functions.js"
 import { ImpersonationRefused, PermissionDenied, SessionRequired, UserNotFound } from "../../src/errors.js"
 import type { AuthConfig, Session } from "../../src/types.js"
@@ -59,7 +59,8 @@ describe.each(storedAdapters)("impersonation on the $name adapter", (store) => {
       keep(client, (await stopImpersonating(requestOf(client), client.config)).setCookies)
     }
 
-    const audit = () => users().adapter.listAuditEntries({ actorId: users().user.id, limit: 10 })
+    // Every stored adapter of these tests keeps the audit log (memory, SQLite, PostgreSQL).
+    const audit = () => (users().adapter as StoredAdapter & OrganizationStore).listAuditEntries({ actorId: users().user.id, limit: 10 })
 
     it("lets an admin act as the user in a marked session, and stop puts the admin's session back", async () => {
       const { user: admin, other } = users()
