@@ -12,6 +12,7 @@ import { ImpersonationRefused, PermissionDenied, SessionRequired, UserNotFound }
 import type { AuthConfig, Session } from "../../src/types.js"
 import { Client, credentialsConfig, moveClockOn, origin, storedKey } from "../flow/flow-helpers.js"
 import { storedAdapters, twoUserCredentials, withStoredUsers } from "../flow/stored-adapters.js"
+import { enrol, totpNow } from "../two-factor/bypass-matrix-helpers.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 const IMPERSONATOR_COOKIE = "__Secure-authjs.impersonator"
@@ -172,6 +173,19 @@ describe.each(storedAdapters)("impersonation on the $name adapter", (store) => {
       await impersonate(client, users().other.id)
       expect(((await client.session()) as Session).user?.email).toBe(users().other.email)
       expect((await client.get("accounts")).status).toBe(401)
+    })
+
+    it("shows none of the user's factors: an admin at aal 2 impersonates at aal 1, so step-up gates fail closed", async () => {
+      const key = await enrol(users().adapter, users().user.id)
+      const client = new Client(config({ twoFactor: { totp: { issuer: "Gatehouse tests" }, require: "enrolled" } }))
+      await client.signIn({ username: "user" })
+      const checked = await client.postForm("two-factor", { code: totpNow(key), method: "totp", csrfToken: await client.csrfToken() })
+      expect(checked.status).toBe(302)
+      expect(((await client.session()) as Session).authentication?.aal).toBe(2)
+      await impersonate(client, users().other.id)
+      const session = (await client.session()) as Session
+      expect(session.user?.email).toBe(users().other.email)
+      expect(session.authentication).toEqual({ aal: 1, amr: [], secondFactorAt: null })
     })
 
     it("refuses to stop a session that is no impersonation", async () => {
