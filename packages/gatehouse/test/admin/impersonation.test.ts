@@ -188,6 +188,17 @@ describe.each(storedAdapters)("impersonation on the $name adapter", (store) => {
       expect(session.authentication).toEqual({ aal: 1, amr: [], secondFactorAt: null })
     })
 
+    it("signing out of an impersonation ends it and leaves no admin session waiting in the browser", async () => {
+      const client = await signedIn("user")
+      await impersonate(client, users().other.id)
+      expect(client.jar.get(IMPERSONATOR_COOKIE)).toBeDefined()
+      const out = await client.postForm("signout", { csrfToken: await client.csrfToken() })
+      expect(out.status).toBe(302)
+      expect(client.jar.get(IMPERSONATOR_COOKIE)).toBeUndefined()
+      expect(await client.session()).toBeNull()
+      await expect(stopImpersonating(requestOf(client), client.config)).rejects.toBeInstanceOf(SessionRequired)
+    })
+
     it("refuses to stop a session that is no impersonation", async () => {
       const client = await signedIn("user")
       await expect(stopImpersonating(requestOf(client), client.config)).rejects.toBeInstanceOf(ImpersonationRefused)
