@@ -114,6 +114,8 @@ export {
   type DeletedUser,
   type SearchUsersQuery,
 } from "./core/admin/functions.js"
+// Part B (impersonation).
+export { impersonateUser, stopImpersonating, type ImpersonationStarted, type ImpersonationStopped } from "./core/admin/impersonation-functions.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"
 export { createActionURL, setEnvDefaults, type EnvObject } from "./env.js"

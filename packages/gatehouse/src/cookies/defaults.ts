@@ -86,6 +86,12 @@ export interface CookiesOptions {
    * `authjs.sign-in-identifier`.
    */
   signInIdentifier: CookieOption
+  /**
+   * Gatehouse's addition: while an admin impersonates a user, the admin's own session (encrypted),
+   * put back by `stopImpersonating`. Lives as long as the impersonation (one hour at most).
+   * `authjs.impersonator`.
+   */
+  impersonator: CookieOption
 }
 
 /** A partial override of one cookie: a new name, new attributes, or both. */
@@ -140,6 +146,7 @@ export function defaultCookies(secure: boolean, basePath = "/"): CookiesOptions 
     twoFactor: { name: `${prefix}authjs.two-factor`, options: { ...base(), maxAge: TWO_FACTOR_COOKIE_MAX_AGE } },
     twoFactorTrust: { name: `${prefix}authjs.two-factor-trust`, options: base() },
     signInIdentifier: { name: `${prefix}authjs.sign-in-identifier`, options: { ...base(), path: basePath, maxAge: SIGN_IN_IDENTIFIER_MAX_AGE } },
+    impersonator: { name: `${prefix}authjs.impersonator`, options: base() },
   }
 }
 

@@ -126,6 +126,21 @@ export async function sessionCookies(ctx: RequestContext, signIn: Omit<SignInDat
 }
 
 /**
+ * The cookies of an impersonation's session for `user` (see ./admin/impersonation.ts): no first
+ * factor, so no `signIn` event, and none of the user's factors shown (one factor, no `amr`, with
+ * `twoFactor`): what asks for a second factor or a recent one fails closed for the admin.
+ */
+export function impersonationSessionCookies(ctx: RequestContext, user: User, impersonation: { by: string; expires: number }): Promise<Cookie[]> {
+  return issueSession(ctx, {
+    user,
+    account: null,
+    isNewUser: false,
+    ...(ctx.config.twoFactor && { authentication: { aal: 1, amr: [], secondFactorAt: null } }),
+    context: { impersonation },
+  })
+}
+
+/**
  * The context a sign-in's session starts with: the provider signed in with; linking while signed
  * in continues the session, so its active organization and first provider carry over.
  */

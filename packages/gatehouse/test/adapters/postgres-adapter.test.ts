@@ -460,6 +460,30 @@ describe("migrate", () => {
     }
   })
 
+  // Part B (session context).
+  test("reads sessions on a database not migrated since organizations came, with their authentication and no context, until migrate runs", async () => {
+    const older = testSchema()
+    await older.create()
+    try {
+      const p = older.pool()
+      await migrate(p)
+      await p.query("DROP TABLE session_context; DELETE FROM gatehouse_migrations WHERE id = '0002_organizations'")
+      const stale = PostgresAdapter(p)
+      const user = await stale.createUser(newUser())
+      const session = await stale.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + day) })
+      expect(await stale.updateSessionAuthentication(session.sessionToken, { aal: 2, amr: ["otp"], secondFactorAt: null })).toBe(true)
+      const found = await stale.getSessionAndUser(session.sessionToken)
+      expect(found?.session.authentication).toEqual({ aal: 2, amr: ["otp"], secondFactorAt: null })
+      expect(found?.session.context).toBeNull()
+      await expect(stale.setSessionContext(session.sessionToken, { activeOrganizationId: "org-1" })).rejects.toMatchObject({ code: "42P01" })
+      await migrate(p)
+      expect(await stale.setSessionContext(session.sessionToken, { activeOrganizationId: "org-1" })).toBe(true)
+      expect((await stale.getSessionAndUser(session.sessionToken))?.session.context).toEqual({ activeOrganizationId: "org-1", impersonatorId: null, signInProvider: null })
+    } finally {
+      await older.drop()
+    }
+  })
+
   test("exports its SQL, which runs by hand as well", async () => {
     expect(postgresSchema).toMatch(/CREATE TABLE IF NOT EXISTS users/)
     const byHand = testSchema()

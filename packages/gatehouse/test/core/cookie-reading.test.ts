@@ -48,6 +48,7 @@ describe("default cookies", () => {
       twoFactor: "__Secure-authjs.two-factor",
       twoFactorTrust: "__Secure-authjs.two-factor-trust",
       signInIdentifier: "__Secure-authjs.sign-in-identifier",
+      impersonator: "__Secure-authjs.impersonator",
     })
     // Only the sign-in page reads it, so it goes no further than the base path (given at resolution).
     expect(secure.signInIdentifier.options).toEqual({ httpOnly: true, sameSite: "lax", path: "/", secure: true, maxAge: 60 })

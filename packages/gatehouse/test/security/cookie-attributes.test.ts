@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import type { AdapterUser } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { defaultCookies, type CookiesOptions } from "../../src/cookies/defaults.js"
+import { impersonateUser } from "../../src/core/admin/impersonation-functions.js"
 import { ServerAuth } from "../../src/express/index.js"
 import { Credentials } from "../../src/providers/credentials.js"
 import { Passkey } from "../../src/providers/passkey.js"
@@ -45,6 +46,7 @@ const BASE_NAMES: Record<Kind, string> = {
   twoFactor: "authjs.two-factor",
   twoFactorTrust: "authjs.two-factor-trust",
   signInIdentifier: "authjs.sign-in-identifier",
+  impersonator: "authjs.impersonator",
 }
 
 const SESSION_MAX_AGE = 30 * 24 * 60 * 60
@@ -71,6 +73,8 @@ const LIFETIMES: Record<Kind, { maxAge: number | undefined; expiresIn: number | 
   twoFactorTrust: { maxAge: 30 * 24 * 60 * 60, expiresIn: 30 * 24 * 60 * 60 },
   // The name typed before a wrong password, until the sign-in page shows it again.
   signInIdentifier: { maxAge: 60, expiresIn: 60 },
+  // As long as the impersonation it waits out (an hour by default).
+  impersonator: { maxAge: undefined, expiresIn: 60 * 60 },
 }
 
 /** The path each kind is sent for: `/`, but the sign-in identifier's, which only the sign-in page (under the base path) reads. */
@@ -140,6 +144,16 @@ const DRIVERS: Partial<Record<Kind, (client: Client) => Promise<string[]>>> = {
     const response = await client.postForm("two-factor", { code: totpNow(key), method: "totp", trustDevice: "on", csrfToken: await client.csrfToken() })
     expect(response.headers.get("location")).toBe(client.origin)
     return response.headers.getSetCookie()
+  },
+  impersonator: async (client) => {
+    // Ada signs in as an admin (admin.userIds) and impersonates Grace.
+    const adapter = client.config.adapter!
+    const stored = await adapter.createUser!({ ...ada, id: "", emailVerified: null } as AdapterUser)
+    const grace = await adapter.createUser!({ id: "", name: "Grace", email: "grace@app.test", emailVerified: null } as AdapterUser)
+    const config = { ...client.config, admin: { userIds: [stored.id] } }
+    expect((await client.signIn()).status).toBe(302)
+    const { setCookies } = await impersonateUser(new Request(`${client.origin}/admin`, { headers: { cookie: client.jar.header() } }), config, grace.id)
+    return setCookies
   },
   signInIdentifier: async (client) => {
     const response = await client.signIn({ username: "ada", password: "wrong" })

@@ -4,6 +4,7 @@
  * browser on to end the provider's session too (RP-initiated logout).
  * @module
  */
+import { sessionStore } from "../../cookies/session-store.js"
 import { MissingCSRF } from "../../errors.js"
 import type { ResponseInternal } from "../internal-response.js"
 import type { RequestContext } from "../request-context.js"
@@ -28,7 +29,9 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
   const logout = typeof asked === "string" && asked !== "" ? await import("../oauth/provider-logout.js") : undefined
   // Read before the session ends: a database session's row (and what it remembers) goes with it.
   const pending = logout && (await logout.providerLogoutOf(ctx, asked as string))
-  const cookies = await endSession(ctx)
+  // Signing out of an impersonation leaves no admin session waiting in this browser either
+  // (deletions only of cookies the request sent: an ordinary sign-out sets nothing more).
+  const cookies = [...(await endSession(ctx)), ...sessionStore(ctx.cookies.impersonator, ctx.request.cookies).clean()]
   const atProvider = logout && pending ? await logout.endSessionUrl(ctx, pending, ctx.callbackUrl) : undefined
   return { redirect: atProvider ?? ctx.callbackUrl, cookies }
 }

@@ -270,11 +270,17 @@ async function deleteRow(ctx: RequestContext, sessionToken: string): Promise<Awa
   return deleted
 }
 
-/** The stored user the session cookie belongs to, so a sign-in can link a new account to them. */
+/**
+ * The stored user the session cookie belongs to, so a sign-in can link a new account to them.
+ * Not for an impersonation: the admin sees as the user, but adds no way into their account and
+ * changes nothing of it.
+ */
 export async function databaseSessionUser(ctx: RequestContext): Promise<AdapterUser | null> {
   const sessionToken = sessionStoreOf(ctx).value
   if (!sessionToken) return null
-  return (await liveSession(ctx, sessionToken))?.user ?? null
+  const found = await liveSession(ctx, sessionToken)
+  if (!found || typeof (found.session as AdapterSessionWithAuthentication).context?.impersonatorId === "string") return null
+  return found.user
 }
 
 /**

@@ -527,11 +527,15 @@ function assertToken(token: unknown): asserts token is JWT {
 /**
  * The stored user the session cookie belongs to (its `sub`), so a sign-in can link a new account
  * to them. A cookie that does not decode, or a session that ended (absolutely or by revocation,
- * checked now whatever its age), is no session; an adapter failure propagates.
+ * checked now whatever its age), is no session; an adapter failure propagates. Nor is an
+ * impersonation: the admin sees as the user, but adds no way into their account (a linked
+ * account, a passkey, a second factor) and changes nothing of it.
  */
 export async function jwtSessionUser(ctx: RequestContext): Promise<AdapterUser | null> {
   if (!ctx.config.adapter) return null
-  const sub = (await standingJwtSession(ctx))?.sub
+  const token = await standingJwtSession(ctx)
+  if (token && impersonationOf(token.imp)) return null
+  const sub = token?.sub
   if (typeof sub !== "string" || sub === "") return null
   return callAdapter(ctx.config.adapter, "getUser", sub)
 }
