@@ -45,7 +45,6 @@ const GAPS: Record<string, Record<string, string>> = {
     JsonArray: "left over from next-auth v4: @auth/core augments next-auth/adapters with JSON types no adapter method uses",
     JsonObject: "as JsonArray",
     JsonPrimitive: "as JsonArray",
-    JsonValue: "as JsonArray",
   },
   "@auth/core/types": {
     SemverString: "used by no option; Auth.js keeps it for its own version checks",

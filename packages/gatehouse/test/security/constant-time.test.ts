@@ -207,6 +207,10 @@ describe("no secret is compared with === in src/", () => {
       "compares a config value with the exported skipCSRFCheck symbol; no secret on either side",
     "core/sessions/access-token-refresh.ts: current.refresh_token !== account.refresh_token":
       "both sides come from the database (the row now vs. the row this request read); no client input reaches either",
+    "adapters/memory.ts: other.tokenHash === invitation.tokenHash":
+      "two stored invitations' SHA-256 digests, kept unique as SQL keeps them; no client input reaches either",
+    "adapters/memory.ts: invitation.tokenHash === tokenHash":
+      "a lookup by the SHA-256 of the presented token, as SQL's index does: a client cannot choose the digest's bytes, so timing tells it nothing",
     "adapters/memory.ts: row.totpPendingSecret !== sealed":
       "a compare-and-set of two sealed secrets the server made (the stored one and the one it read back before confirming); no client input reaches either",
     "adapters/memory.ts: row.totpSecret !== previousSealed":
