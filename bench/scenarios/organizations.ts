@@ -73,8 +73,12 @@ class QueryLog {
     }
   }
 
-  /** The queries one run of `op` made (run alone: nothing else may use the pool meanwhile). */
+  /**
+   * The queries one run of `op` makes (run alone: nothing else may use the pool meanwhile), after
+   * a first run uncounted: a process's first call also reads the schema version, once.
+   */
   async of(op: () => Promise<unknown>): Promise<LoggedQuery[]> {
+    await op()
     const log: LoggedQuery[] = []
     this.recording = log
     try {
@@ -85,6 +89,15 @@ class QueryLog {
     return log
   }
 }
+
+/** What one query does, in a few words: its verb and the tables it names ("SELECT sessions, users"). */
+function summary(query: LoggedQuery): string {
+  const verb = /^\s*(?:WITH\b[\s\S]*?\)\s*)?(SELECT|INSERT|UPDATE|DELETE)\b/i.exec(query.text)?.[1]?.toUpperCase() ?? query.text.trim().split(/\s+/)[0]
+  const tables = [...new Set([...query.text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+"?([a-z_]+)"?/gi)].map((match) => match[1]!))]
+  return `${verb} ${tables.join(", ")}`
+}
+
+const summaries = (queries: LoggedQuery[]) => queries.map(summary).join("; ")
 
 const readsMembers = (query: LoggedQuery) => /\borganization_members\b/.test(query.text)
 const writesContext = (query: LoggedQuery) => /\bsession_context\b/.test(query.text) && /\b(INSERT|UPDATE)\b/i.test(query.text)
@@ -282,7 +295,7 @@ async function run({ report, scale, cleanup }: ScenarioContext): Promise<void> {
     const memberReads = queries.filter(readsMembers).length
     report.latency("(a) session read with an active organization (database session, in-process getSession as auth() calls it)", await timed(scale, sessionCheck), {
       queries: queries.length,
-      aside: `of which ${memberReads} read organization_members; one indexed membership query: ${met(memberReads === 1)}`,
+      aside: `of which ${memberReads} read organization_members; one indexed membership query: ${met(memberReads === 1)}; queries: ${summaries(queries)}`,
     })
   } else {
     report.note(
@@ -323,7 +336,7 @@ async function run({ report, scale, cleanup }: ScenarioContext): Promise<void> {
     const timing = await timed(scale, check)
     report.latency("(b) listMembers server function (session read, permission check, page of 50)", timing, {
       queries: queries.length,
-      aside: `p95 ≤ ${PAGE_P95_TARGET_MS} ms: ${met(timing.p95Us / 1000 <= PAGE_P95_TARGET_MS)}`,
+      aside: `p95 ≤ ${PAGE_P95_TARGET_MS} ms: ${met(timing.p95Us / 1000 <= PAGE_P95_TARGET_MS)}; queries: ${summaries(queries)}`,
     })
   }
 
@@ -357,7 +370,8 @@ async function run({ report, scale, cleanup }: ScenarioContext): Promise<void> {
         `${memberReads.length} membership read(s) of one row, ${contextWrites} context write(s), no member list read; ` +
         (setActive || setContext
           ? `one membership read + one context write: ${met(memberReads.length === 1 && contextWrites === 1)}`
-          : "no context write in this build (setSessionContext comes with part B)"),
+          : "no context write in this build (setSessionContext comes with part B)") +
+        `; queries: ${summaries(queries)}`,
     })
   }
 }
