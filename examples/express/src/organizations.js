@@ -71,6 +71,9 @@ export function organizationRoutes(config, origin) {
     return { url: new URL(req.originalUrl, origin), headers }
   }
 
+  /** The organization id of the route (`/:id`). */
+  const idOf = (/** @type {express.Request} */ req) => String(req.params.id ?? "")
+
   /** Runs a page's work; a refusal of the server functions becomes a page with its status. */
   const handle = (/** @type {(req: express.Request, res: express.Response) => Promise<void>} */ work) =>
     /** @type {express.RequestHandler} */ (async (req, res, next) => {
@@ -162,7 +165,7 @@ export function organizationRoutes(config, origin) {
     "/:id",
     handle(async (req, res) => {
       const request = sessionRequest(req)
-      const organization = await getOrganization(request, authConfig, req.params.id)
+      const organization = await getOrganization(request, authConfig, idOf(req))
       const after = typeof req.query.after === "string" ? req.query.after : undefined
       const { members, nextCursor } = await listMembers(request, authConfig, organization.id, { limit: 50, after })
       const session = res.locals.session
@@ -204,7 +207,7 @@ ${
     "/:id/invitations",
     handle(async (req, res) => {
       const { invitation, emailed } = await inviteMember(sessionRequest(req), authConfig, {
-        organizationId: req.params.id,
+        organizationId: idOf(req),
         email: String(req.body.email ?? ""),
         role: String(req.body.role ?? "member"),
       })
@@ -212,7 +215,7 @@ ${
         page(
           "Invitation sent",
           `<p id="invited">${escapeHtml(invitation.email)} is invited as ${escapeHtml(invitation.role)}${emailed ? "; the link is in the <a href=\"/dev/inbox\">inbox</a>" : ""}.</p>
-<p><a href="/organizations/${encodeURIComponent(req.params.id)}">Back to the organization</a></p>`,
+<p><a href="/organizations/${encodeURIComponent(idOf(req))}">Back to the organization</a></p>`,
           { signedIn: true },
         ),
       )
@@ -222,7 +225,7 @@ ${
   router.post(
     "/:id/delete",
     handle(async (req, res) => {
-      await deleteOrganization(sessionRequest(req), authConfig, req.params.id)
+      await deleteOrganization(sessionRequest(req), authConfig, idOf(req))
       res.redirect(303, "/organizations")
     }),
   )
