@@ -17,6 +17,7 @@ import * as gatehouse from "gatehouse-auth"
 import type { AdapterMemberListing, ListMembersOptions } from "gatehouse-auth/adapters"
 import { migrate, PostgresAdapter, type PostgresAdapterMethods } from "gatehouse-auth/adapters/postgres"
 import { getSession, prepareConfig } from "gatehouse-auth/framework"
+import { encode } from "gatehouse-auth/jwt"
 import GitHub from "gatehouse-auth/providers/github"
 import pg from "pg"
 import { startPostgres } from "../../packages/gatehouse/test/support/postgres-server.js"
@@ -93,7 +94,7 @@ class QueryLog {
 /** What one query does, in a few words: its verb and the tables it names ("SELECT sessions, users"). */
 function summary(query: LoggedQuery): string {
   const verb = /^\s*(?:WITH\b[\s\S]*?\)\s*)?(SELECT|INSERT|UPDATE|DELETE)\b/i.exec(query.text)?.[1]?.toUpperCase() ?? query.text.trim().split(/\s+/)[0]
-  const tables = [...new Set([...query.text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+"?([a-z_]+)"?/gi)].map((match) => match[1]!))]
+  const tables = [...new Set([...query.text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+"?([a-z_]+)"?/gi)].map((match) => match[1]!).filter((name) => !/^(set|select|lateral|only)$/i.test(name)))]
   return `${verb} ${tables.join(", ")}`
 }
 
@@ -207,7 +208,7 @@ type GetMembership = (organizationId: string, userId: string) => Promise<{ role:
 
 /** The server functions of design.md, looked up by name so this bench builds before and after they exist. */
 interface OrganizationFunctions {
-  setActiveOrganization?: (request: Request, config: unknown, organizationId: string | null) => Promise<{ setCookies?: unknown }>
+  setActiveOrganization?: (request: Request, config: unknown, organizationId: string | null) => Promise<{ setCookies: string[] }>
   listMembers?: (request: Request, config: unknown, organizationId: string, options?: { limit?: number }) => Promise<unknown>
 }
 
@@ -301,6 +302,29 @@ async function run({ report, scale, cleanup }: ScenarioContext): Promise<void> {
     report.note(
       `(a) the whole session read with an active organization: not measured, this build ${setContext ? "does not put activeOrganization in the session" : "has no setSessionContext"} (parts A and B of issue 39 bring it)`,
     )
+  }
+
+  // The same under JWT sessions: the claim holds only the organization's id, so the membership
+  // query is the read's only one. The claim is Gatehouse's own: set through setActiveOrganization.
+  if (functions.setActiveOrganization) {
+    const jwtConfig = { secret, basePath, trustHost: true, adapter, session: { strategy: "jwt" as const }, providers: [GitHub({ ...githubOptions })], organizations: {} }
+    const token = await encode({ token: { sub: MEMBER, name: "Member 2", email: "member2@example.com" }, secret, salt: sessionCookieName })
+    const signedIn = new Request(`${origin}/dashboard`, { headers: { cookie: `${sessionCookieName}=${token}` } })
+    const { setCookies } = await functions.setActiveOrganization(signedIn, jwtConfig, BIG)
+    const cookie = setCookies.find((line) => line.startsWith(`${sessionCookieName}=`))?.split(";")[0]
+    if (!cookie) throw new Error(`setActiveOrganization under JWT sessions set no session cookie: ${JSON.stringify(setCookies)}`)
+    const { config: preparedJwt } = prepareConfig(jwtConfig, {}, { basePath })
+    const jwtPage = new Request(`${origin}/dashboard`, { headers: { cookie } })
+    const jwtCheck = async () => {
+      const session = (await getSession(jwtPage, preparedJwt)).session as { activeOrganization?: { id?: string; role?: string } | null } | null
+      if (session?.activeOrganization?.id !== BIG || session.activeOrganization.role !== "member") throw new Error(`the JWT session read answered ${JSON.stringify(session)}`)
+    }
+    const queries = await log.of(jwtCheck)
+    await checkPlans(pool, report, "JWT session read's membership read", queries)
+    report.latency("(a) session read with an active organization (JWT session, in-process getSession)", await timed(scale, jwtCheck), {
+      queries: queries.length,
+      aside: `one indexed membership query: ${met(queries.length === 1 && queries.every(readsMembers))}; queries: ${summaries(queries)}`,
+    })
   }
 
   // (b) A page of 50 members: the first, one deep in the list (keyset), and a search.
