@@ -116,7 +116,7 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
   app.get("/api/me", requireAuth(config, { redirectTo: false }), (_req, res) => {
     res.json({ user: res.locals.session?.user, expires: res.locals.session?.expires })
   })
-  app.use("/organizations", organizationRoutes(config, url))
+  app.use("/organizations", organizationRoutes(config, [url, url.replace("localhost", "127.0.0.1")]))
   app.get("/dev/inbox", (_req, res) => {
     res.send(inboxPage(mail.messages, res.locals.session))
   })

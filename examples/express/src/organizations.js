@@ -46,11 +46,12 @@ const REFUSAL = /** @type {Record<string, string>} */ ({
 })
 
 /**
- * The organization routes, mounted at `/organizations` after `authSession`.
+ * The organization routes, mounted at `/organizations` after `authSession` (and after the demo's
+ * check of the Host header, which the URLs below are built from).
  * @param {import("gatehouse-auth/express").ServerAuthConfig} config the app's auth config (with `organizations`)
- * @param {string} origin the demo's origin: POSTs from anywhere else are refused
+ * @param {string[]} origins the demo's origins: POSTs from anywhere else are refused
  */
-export function organizationRoutes(config, origin) {
+export function organizationRoutes(config, origins) {
   // The server functions take the config as `Auth()` does: with the secret and host settings of
   // the environment, under `/auth` as ServerAuth serves it.
   const { config: authConfig } = prepareConfig(config, process.env, { basePath: "/auth" })
@@ -58,7 +59,7 @@ export function organizationRoutes(config, origin) {
   router.use(requireAuth(config))
   router.use(express.urlencoded({ extended: false }))
   router.use((req, res, next) => {
-    if (req.method !== "POST" || req.headers.origin === origin) return next()
+    if (req.method !== "POST" || origins.includes(req.headers.origin ?? "")) return next()
     res.status(403).send(page("Refused", `<p id="refusal">Forms are accepted only from this site.</p>`, { signedIn: true }))
   })
 
@@ -68,7 +69,7 @@ export function organizationRoutes(config, origin) {
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value)
     }
-    return { url: new URL(req.originalUrl, origin), headers }
+    return { url: new URL(req.originalUrl, `http://${req.headers.host}`), headers }
   }
 
   /** The organization id of the route (`/:id`). */
@@ -76,12 +77,18 @@ export function organizationRoutes(config, origin) {
 
   /** Runs a page's work; a refusal of the server functions becomes a page with its status. */
   const handle = (/** @type {(req: express.Request, res: express.Response) => Promise<void>} */ work) =>
-    /** @type {express.RequestHandler} */ (async (req, res, next) => {
+    /** @type {express.RequestHandler} */ (async (req, res) => {
       try {
         await work(req, res)
       } catch (error) {
         const type = /** @type {{ type?: unknown }} */ (error)?.type
-        if (typeof type !== "string" || !(type in STATUS)) return next(error)
+        if (typeof type !== "string" || !(type in STATUS)) {
+          // Anything else is a fault: logged here, and no stack trace in the page (Express's own
+          // error page would show one outside production).
+          console.error(error)
+          res.status(500).send(page("Something went wrong", `<p id="refusal">The demo could not do that; its console says why.</p>`, { signedIn: true }))
+          return
+        }
         const detail = type === "InvalidRequest" ? ` ${escapeHtml(/** @type {Error} */ (error).message)}` : ""
         res.status(STATUS[type] ?? 400).send(
           page("Refused", `<p id="refusal" data-type="${escapeHtml(type)}">${escapeHtml(REFUSAL[type] ?? type)}${detail}</p><p><a href="/organizations">Your organizations</a></p>`, {

@@ -132,6 +132,9 @@ describe("organizations in the demo, in a browser", () => {
     expect(await member.locator("#delete-hint").textContent()).toContain("Only owners")
     expect(await submit(member, "Delete Acme Robotics")).toBe(403)
     expect(await member.locator("#refusal").getAttribute("data-type")).toBe("PermissionDenied")
+    // Nor may another site post the owner's form with the owner's cookies.
+    const forged = await owner.context().request.post(`${organizationUrl}/delete`, { headers: { origin: "http://attacker.example" }, maxRedirects: 0 })
+    expect(forged.status()).toBe(403)
     // Nothing was deleted: the owner still sees both members.
     await owner.goto(organizationUrl)
     expect(await owner.locator("#members .member").count()).toBe(2)
