@@ -168,6 +168,7 @@ function timing(name: string, totals: Totals): Timing {
     seconds: totals.ms / 1000,
     opsPerSecond: (totals.requests * 1000) / totals.ms,
     p50Us: quantile(latencies, 0.5) * 1000,
+    p95Us: quantile(latencies, 0.95) * 1000,
     p99Us: quantile(latencies, 0.99) * 1000,
   }
 }

@@ -21,11 +21,12 @@ import { expressHttp } from "./scenarios/express-http.js"
 import { jwt } from "./scenarios/jwt.js"
 import { memory } from "./scenarios/memory.js"
 import { nextHttp } from "./scenarios/next-http.js"
+import { organizations } from "./scenarios/organizations.js"
 import { sessionJwt } from "./scenarios/session-jwt.js"
 import { signInScenario } from "./scenarios/sign-in.js"
 import { size } from "./scenarios/size.js"
 
-const scenarios: Scenario[] = [sessionJwt, jwt, databaseSession, signInScenario, coldStartScenario, size, memory, expressHttp, nextHttp]
+const scenarios: Scenario[] = [sessionJwt, jwt, databaseSession, signInScenario, coldStartScenario, size, memory, expressHttp, nextHttp, organizations]
 
 function selected(): Scenario[] {
   const names = process.argv.length > 2 ? process.argv.slice(2) : (process.env.BENCH_SCENARIOS ?? "").split(/[\s,]+/).filter(Boolean)

@@ -28,6 +28,7 @@ export interface Timing {
   opsPerSecond: number
   /** Latency of one call, in microseconds (under concurrency: including the wait for its turn). */
   p50Us: number
+  p95Us: number
   p99Us: number
 }
 
@@ -133,6 +134,7 @@ export async function interleave(contenders: Contender[], options: TimingOptions
       seconds: ms / 1000,
       opsPerSecond: (ops * 1000) / ms,
       p50Us: quantile(latencies, 0.5) * 1000,
+      p95Us: quantile(latencies, 0.95) * 1000,
       p99Us: quantile(latencies, 0.99) * 1000,
     }
   })

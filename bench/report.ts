@@ -117,6 +117,36 @@ export class Report {
   }
 
   /**
+   * Gatehouse alone, where Auth.js has no such feature: latencies (p50, p95, p99) and the SQL
+   * queries one call makes (counted on the pg pool). Filed as the p95 in ms, lower is better.
+   */
+  latency(label: string, timing: Timing, options: { queries: number; aside?: string; detail?: Record<string, unknown> }): void {
+    const queries = `${options.queries} SQL ${options.queries === 1 ? "query" : "queries"} per call`
+    console.log(`  ${label}`)
+    console.log(
+      `    ${LABEL.gatehouse.padEnd(10)} ${formatValue(timing.opsPerSecond, "ops/s").padStart(14)}   p50 ${formatLatency(timing.p50Us).padStart(9)}   ` +
+        `p95 ${formatLatency(timing.p95Us).padStart(9)}   p99 ${formatLatency(timing.p99Us).padStart(9)}   ${queries}`,
+    )
+    if (options.aside) console.log(`    ${options.aside}`)
+    console.log(`    (gatehouse only: Auth.js has no organizations, so no ratio)`)
+    this.measurements.push({
+      scenario: this.scenarioName,
+      label,
+      unit: "ms",
+      better: "lower",
+      gatehouse: timing.p95Us / 1000,
+      authjs: null,
+      ratio: null,
+      detail: {
+        ...options.detail,
+        gatehouse: timing,
+        queries: options.queries,
+        ratioNote: `no Auth.js counterpart; p95 shown (p50 ${formatLatency(timing.p50Us)}); ${queries}${options.aside ? `; ${options.aside}` : ""}`,
+      },
+    })
+  }
+
+  /**
    * A figure per library where the direction matters (size, time, memory). `ratioNote` replaces the
    * ratio's number when it would mislead (a ratio of two figures that are both noise).
    */

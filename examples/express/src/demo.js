@@ -16,6 +16,7 @@ import Nodemailer from "gatehouse-auth/providers/nodemailer"
 import Passkey from "gatehouse-auth/providers/passkey"
 import { startDevOidcProvider } from "./dev-oidc-provider.js"
 import { startMailCapture } from "./mail-capture.js"
+import { organizationRoutes } from "./organizations.js"
 import { homePage, inboxPage, protectedPage } from "./pages.js"
 import { DEMO_EMAIL, DEMO_PASSWORD, demoPasswordCheck, forgetPassword, seedDemoUser } from "./demo-account.js"
 
@@ -66,6 +67,9 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
     session: { strategy: "database" },
     experimental: { enableWebAuthn: true },
     pages: { verifyRequest: "/dev/inbox" },
+    // Organizations (organizations.js): invitation links lead to the demo's own page, which
+    // accepts with acceptInvitation; the emails go out through the Nodemailer provider below.
+    organizations: { invitationPage: "/organizations/invitation" },
     providers: [
       Credentials({
         name: "Demo account",
@@ -112,6 +116,7 @@ export async function startDemo({ port = 3000, dataDir = fileURLToPath(new URL("
   app.get("/api/me", requireAuth(config, { redirectTo: false }), (_req, res) => {
     res.json({ user: res.locals.session?.user, expires: res.locals.session?.expires })
   })
+  app.use("/organizations", organizationRoutes(config, [url, url.replace("localhost", "127.0.0.1")]))
   app.get("/dev/inbox", (_req, res) => {
     res.send(inboxPage(mail.messages, res.locals.session))
   })

@@ -41,7 +41,7 @@ export function page(title, body, { head = "", site = "", signedIn } = {}) {
   .muted { opacity: .7; }
 </style>${head}</head>
 <body>
-<nav><strong>Gatehouse demo</strong>${link("/", "Home")}${link("/protected", "Protected page")}${link("/api/me", "API")}${link("/dev/inbox", "Inbox")}${account}</nav>
+<nav><strong>Gatehouse demo</strong>${link("/", "Home")}${link("/protected", "Protected page")}${link("/organizations", "Organizations")}${link("/api/me", "API")}${link("/dev/inbox", "Inbox")}${account}</nav>
 <h1>${escapeHtml(title)}</h1>
 ${body}
 </body></html>`

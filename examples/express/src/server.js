@@ -25,6 +25,7 @@ Gatehouse demo: ${demo.url}
     passkey      "Sign up with Passkey" creates one; passkeys work on localhost, not 127.0.0.1
   Protected page ${demo.url}/protected
   JSON API       ${demo.url}/api/me  (401 without a session)
+  Organizations  ${demo.url}/organizations  (create one, invite an address: the link lands in the inbox)
 
 Ctrl+C stops it. Data: examples/express/.data/ (delete it to start over).
 `)
