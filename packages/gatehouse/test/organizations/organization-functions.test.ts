@@ -269,6 +269,21 @@ describe.each(storedAdapters)("organization functions on the $name adapter", (st
     })
   })
 
+  describe("setting a policy", () => {
+    it("refuses a policy nobody could meet, or one the updater's own session does not meet; the organization stays unlocked", async () => {
+      await expect(updateOrganization(await request(owner), config, organization.id, { policy: { requireTwoFactor: true } })).rejects.toThrow(/two-factor sign-in is not configured/)
+      await expect(updateOrganization(await request(owner), config, organization.id, { policy: { signInMethods: ["github"] } })).rejects.toThrow(/"github", which is not a configured provider/)
+      const strict = organizationConfig(adapter, { access }, { twoFactor: { totp: { issuer: "Tests" } } })
+      // The owner signed in with one factor: requiring two would lock them (and everyone) out.
+      await expect(updateOrganization(await requestAs(strict, owner), strict, organization.id, { policy: { requireTwoFactor: true } })).rejects.toThrow(/would lock out the session setting it \(it does not meet: two-factor\)/)
+      expect((await adapter.getOrganization({ id: organization.id }))?.policy).toBeNull()
+      // A policy the owner's session meets is set.
+      await updateOrganization(await request(owner), config, organization.id, { policy: { signInMethods: ["credentials"] } })
+      expect((await adapter.getOrganization({ id: organization.id }))?.policy).toEqual({ signInMethods: ["credentials"] })
+      expect(await getOrganization(await request(owner), config, organization.id)).toMatchObject({ unmet: [] })
+    })
+  })
+
   describe("audit log", () => {
     it("is read by the organization's owners and admins, not its members; the whole log by admins only", async () => {
       await updateOrganization(await request(owner), config, organization.id, { name: "Renamed" })

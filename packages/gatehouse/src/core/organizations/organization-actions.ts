@@ -16,8 +16,8 @@ import { currentUser } from "../sessions/index.js"
 import { updateSessionContext } from "../sessions/session-context.js"
 import { requiredId } from "./members.js"
 import { decodeCursor, encodeCursor, pageLimit } from "./page-cursor.js"
-import { requireMemberPermission, requireMembership } from "./permission-check.js"
-import { checkedPolicy } from "./policy.js"
+import { requireMemberPermission, requireMembership, sessionFacts } from "./permission-check.js"
+import { checkedPolicy, unmetRequirements } from "./policy.js"
 
 /** An organization as one of its members reads it: with their role and what it lets them do. */
 export interface OrganizationDetails extends AdapterOrganization {
@@ -117,9 +117,14 @@ export async function updateOrganizationOf(ctx: RequestContext, userId: string, 
   const patch: { name?: string; slug?: string; policy?: AdapterOrganization["policy"] } = {}
   if (fields.name !== undefined) patch.name = organizationName(fields.name)
   if (fields.slug !== undefined) patch.slug = organizationSlug(fields.slug)
-  if (fields.policy !== undefined) patch.policy = checkedPolicy(fields.policy)
+  if (fields.policy !== undefined) patch.policy = checkedPolicy(fields.policy, ctx.config)
   if (Object.keys(patch).length === 0) throw new InvalidRequest("Nothing to change: give name, slug or policy")
-  await requireMemberPermission(ctx, userId, organizationId, "organization:update")
+  const { organization } = await requireMemberPermission(ctx, userId, organizationId, "organization:update")
+  if (patch.policy) {
+    // Whoever sets the policy must still meet it: otherwise nobody may be left able to undo it.
+    const unmet = unmetRequirements(ctx, { ...organization, policy: patch.policy }, await sessionFacts(ctx, userId))
+    if (unmet.length > 0) throw new InvalidRequest(`The policy would lock out the session setting it (it does not meet: ${unmet.join(", ")}); sign in as the policy asks first`)
+  }
   const updated = await callAdapter(ctx.config.adapter, "updateOrganization", organizationId, patch)
   if (updated === "slug-taken") throw new SlugTaken(`The slug ${JSON.stringify(patch.slug)} is taken`)
   // Deleted between the check and the update.
