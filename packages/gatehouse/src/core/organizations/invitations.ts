@@ -10,15 +10,15 @@
 import type { AdapterInvitation, AdapterMember, AdapterOrganization, AdapterUser } from "../../adapters/index.js"
 import { encodeBase64url } from "../../encoding/base64.js"
 import { sha256Hex } from "../../encoding/hex.js"
-import { InvalidConfig, InvalidEmail, InvalidRequest, InvitationInvalid, OrganizationNotFound, PermissionDenied, SessionRequired } from "../../errors.js"
+import { InvalidConfig, InvalidEmail, InvalidRequest, InvitationInvalid, OrganizationNotFound, PermissionDenied } from "../../errors.js"
 import { callAdapter } from "../adapter-call.js"
 import { recordAudit } from "../audit.js"
 import { authUrl } from "../auth-url.js"
 import { plainEmailAddress } from "../email/identifier.js"
 import type { RequestContext } from "../request-context.js"
-import { currentUser } from "../sessions/index.js"
 import { sendInvitationEmail } from "./invitation-email.js"
 import { requireMemberPermission } from "./permission-check.js"
+import { changingActor, signedInActor } from "./signed-in-actor.js"
 
 /** Seven days: how long an invitation link works unless `organizations.invitationMaxAge` says otherwise. */
 export const DEFAULT_INVITATION_MAX_AGE = 7 * 24 * 60 * 60
@@ -73,18 +73,6 @@ export interface AcceptedInvitation {
 export function publicInvitation(stored: AdapterInvitation): Invitation {
   const { tokenHash: _hash, ...rest } = stored
   return { ...rest }
-}
-
-/** `ctx`'s configuration has organizations on. */
-export function requireOrganizations(ctx: RequestContext): void {
-  if (!ctx.config.organizations) throw new InvalidConfig("Organizations are not configured (`organizations`)")
-}
-
-/** The stored user the request's session belongs to. */
-export async function signedInUser(ctx: RequestContext): Promise<AdapterUser> {
-  const user = await currentUser(ctx)
-  if (!user) throw new SessionRequired("This organization action needs a signed-in user")
-  return user
 }
 
 /** Seconds an invitation lives under `ctx`'s configuration. */
@@ -176,14 +164,14 @@ async function requireGrantable(ctx: RequestContext, organizationId: string, inv
  * Invites `email` into the organization as `role`, acting as the signed-in user: a new link,
  * emailed when an email provider can send it.
  *
- * @throws {SessionRequired} without a session; {@link OrganizationNotFound} or {@link PermissionDenied}
+ * @throws {SessionRequired} without a session; `ImpersonationRefused` during an impersonation;
+ *   {@link OrganizationNotFound} or {@link PermissionDenied}
  *   from the permission check (`invitation:create`) or for a role above the inviter's;
  *   {@link InvalidRequest} for a bad address, an unknown role, an address that is already a member
  *   or has a pending invitation.
  */
 export async function invite(ctx: RequestContext, input: { organizationId: string; email: unknown; role: unknown }): Promise<MadeInvitation> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const user = await changingActor(ctx)
   const { organization, member, permissions } = await requireMemberPermission(ctx, user.id, input.organizationId, "invitation:create")
   const email = invitedAddress(input.email)
   const role = typeof input.role === "string" ? input.role : ""
@@ -221,8 +209,7 @@ export async function invite(ctx: RequestContext, input: { organizationId: strin
  * @throws {SessionRequired}, {@link OrganizationNotFound}, {@link PermissionDenied} (`invitation:create`).
  */
 export async function pendingInvitations(ctx: RequestContext, organizationId: string): Promise<Invitation[]> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const { user } = await signedInActor(ctx)
   const { organization } = await requireMemberPermission(ctx, user.id, organizationId, "invitation:create")
   const all = await callAdapter(ctx.config.adapter, "listInvitations", organization.id)
   return all.filter((invitation) => invitation.status === "pending").map(publicInvitation)
@@ -231,12 +218,11 @@ export async function pendingInvitations(ctx: RequestContext, organizationId: st
 /**
  * Revokes a pending invitation of the organization: its link stops working.
  *
- * @throws {SessionRequired}, {@link OrganizationNotFound}, {@link PermissionDenied} (`invitation:revoke`);
+ * @throws {SessionRequired}, `ImpersonationRefused`, {@link OrganizationNotFound}, {@link PermissionDenied} (`invitation:revoke`);
  *   {@link InvitationInvalid} for an invitation of another organization, or one no longer pending.
  */
 export async function revoke(ctx: RequestContext, organizationId: string, invitationId: string): Promise<Invitation> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const user = await changingActor(ctx)
   const { organization } = await requireMemberPermission(ctx, user.id, organizationId, "invitation:revoke")
   const adapter = ctx.config.adapter
   const stored = await callAdapter(adapter, "getInvitation", invitationId)
@@ -289,8 +275,7 @@ async function ownInvitation(ctx: RequestContext, user: AdapterUser, token: unkn
  *   used or revoked link, or one sent to another address. Nothing changes then.
  */
 export async function accept(ctx: RequestContext, token: unknown): Promise<AcceptedInvitation> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const user = await changingActor(ctx)
   const { invitation, organization } = await ownInvitation(ctx, user, token)
   const adapter = ctx.config.adapter
   const spent = await callAdapter(adapter, "setInvitationStatus", invitation.id, "pending", "accepted")
@@ -315,8 +300,7 @@ export async function accept(ctx: RequestContext, token: unknown): Promise<Accep
  * @throws {SessionRequired}; {@link InvitationInvalid} as for {@link accept}.
  */
 export async function decline(ctx: RequestContext, token: unknown): Promise<Invitation> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const user = await changingActor(ctx)
   const { invitation, organization } = await ownInvitation(ctx, user, token)
   const declined = await callAdapter(ctx.config.adapter, "setInvitationStatus", invitation.id, "pending", "declined")
   if (!declined) throw new InvitationInvalid("The invitation was used or revoked meanwhile")

@@ -6,13 +6,12 @@
  */
 import type { AdapterMembership, AdapterOrganization, AdapterUser, AuditCursor } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
-import { InvalidRequest, OrganizationNotFound, PermissionDenied, SessionRequired, SlugTaken } from "../../errors.js"
+import { InvalidRequest, OrganizationNotFound, PermissionDenied, SlugTaken } from "../../errors.js"
 import type { AuditAction, AuditEvent, OrganizationRequirement } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { isAdmin } from "../admin/admin-check.js"
 import { recordAudit } from "../audit.js"
 import type { RequestContext } from "../request-context.js"
-import { currentUser } from "../sessions/index.js"
 import { updateSessionContext } from "../sessions/session-context.js"
 import { requiredId } from "./members.js"
 import { decodeCursor, encodeCursor, pageLimit } from "./page-cursor.js"
@@ -74,17 +73,6 @@ const MAX_NAME = 200
 const CONTROL = /[\u0000-\u001f\u007f]/
 /** The roles whose members read their organization's audit log. */
 const AUDIT_READERS: ReadonlySet<string> = new Set(["owner", "admin"])
-
-/**
- * The signed-in user of `ctx`'s request.
- *
- * @throws {SessionRequired} without one.
- */
-export async function signedInMember(ctx: RequestContext): Promise<AdapterUser> {
-  const user = await currentUser(ctx)
-  if (!user) throw new SessionRequired("Organizations need a signed-in user")
-  return user
-}
 
 /** Creates an organization with `user` as its owner, when `organizations.allowCreate` lets them. */
 export async function createOrganizationFor(ctx: RequestContext, user: AdapterUser, input: unknown): Promise<AdapterOrganization> {
