@@ -17,19 +17,12 @@ import { authUrl } from "../auth-url.js"
 import { plainEmailAddress } from "../email/identifier.js"
 import type { RequestContext } from "../request-context.js"
 import { sendInvitationEmail } from "./invitation-email.js"
+import { requireGrantable } from "./members.js"
 import { requireMemberPermission } from "./permission-check.js"
 import { changingActor, signedInActor } from "./signed-in-actor.js"
 
 /** Seven days: how long an invitation link works unless `organizations.invitationMaxAge` says otherwise. */
 export const DEFAULT_INVITATION_MAX_AGE = 7 * 24 * 60 * 60
-
-/** The roles Gatehouse defines, strongest first: a role may be given only by someone holding it or a stronger one. */
-// A Map, not an object: a role named "constructor" must not find Object.prototype's.
-const BUILT_IN_RANK: ReadonlyMap<string, number> = new Map([
-  ["owner", 3],
-  ["admin", 2],
-  ["member", 1],
-])
 
 /** An invitation as the server functions and routes answer it: everything stored but the token's hash. */
 export interface Invitation {
@@ -130,37 +123,6 @@ function invitedAddress(input: unknown): string {
 }
 
 /**
- * The permissions `role` grants in the organization, or `null` for a role nobody defined: the
- * app's `access` roles first, then its `loadRole`. The built-in roles are ranked, not listed here.
- */
-async function appRolePermissions(ctx: RequestContext, organizationId: string, role: string): Promise<readonly string[] | null> {
-  const options = ctx.config.organizations
-  const roles = options?.access?.roles
-  const declared = roles && Object.hasOwn(roles, role) ? roles[role] : undefined
-  if (Array.isArray(declared)) return declared
-  return options?.loadRole ? ((await options.loadRole(organizationId, role)) ?? null) : null
-}
-
-/**
- * Refuses a role the inviter may not give: a built-in one above their own (an admin cannot
- * invite an owner), or an app role granting anything the inviter's own role does not.
- */
-async function requireGrantable(ctx: RequestContext, organizationId: string, inviter: { role: string; permissions: readonly string[] }, role: string): Promise<void> {
-  if (typeof role !== "string" || role === "") throw new InvalidRequest("An invitation needs a role")
-  const wanted = BUILT_IN_RANK.get(role)
-  if (wanted !== undefined) {
-    if ((BUILT_IN_RANK.get(inviter.role) ?? 0) < wanted) throw new PermissionDenied(`A member with role ${JSON.stringify(inviter.role)} cannot invite someone as ${role}`)
-    return
-  }
-  const permissions = await appRolePermissions(ctx, organizationId, role)
-  if (permissions === null) throw new InvalidRequest(`Unknown role ${JSON.stringify(role.slice(0, 100))}`)
-  if (inviter.role === "owner") return
-  const own = new Set(inviter.permissions)
-  const beyond = permissions.find((permission) => !own.has(permission))
-  if (beyond !== undefined) throw new PermissionDenied(`A member with role ${JSON.stringify(inviter.role)} cannot give the role ${JSON.stringify(role)}, which may ${beyond}`)
-}
-
-/**
  * Invites `email` into the organization as `role`, acting as the signed-in user: a new link,
  * emailed when an email provider can send it.
  *
@@ -172,10 +134,10 @@ async function requireGrantable(ctx: RequestContext, organizationId: string, inv
  */
 export async function invite(ctx: RequestContext, input: { organizationId: string; email: unknown; role: unknown }): Promise<MadeInvitation> {
   const user = await changingActor(ctx)
-  const { organization, member, permissions } = await requireMemberPermission(ctx, user.id, input.organizationId, "invitation:create")
+  const inviter = await requireMemberPermission(ctx, user.id, input.organizationId, "invitation:create")
+  const { organization } = inviter
   const email = invitedAddress(input.email)
-  const role = typeof input.role === "string" ? input.role : ""
-  await requireGrantable(ctx, organization.id, { role: member.role, permissions }, role)
+  const role = await requireGrantable(ctx, inviter, input.role)
   const adapter = ctx.config.adapter
   const existing = await callAdapter(adapter, "getUserByEmail", email)
   if (existing && (await callAdapter(adapter, "getMember", organization.id, existing.id))) {
