@@ -15,6 +15,8 @@ export type BuiltInStatements = {
   readonly member: readonly ["update", "remove"]
   /** Creating and revoking invitations. */
   readonly invitation: readonly ["create", "revoke"]
+  /** Reading the organization's audit log. */
+  readonly audit: readonly ["read"]
 }
 
 /** `"resource:action"` for every action of every resource of `S`. */

@@ -20,14 +20,16 @@ describe("defineAccess", () => {
       organization: ["update", "delete"],
       member: ["update", "remove", "ban"],
       invitation: ["create", "revoke"],
+      audit: ["read"],
       project: ["create", "delete"],
     })
     expect(access.roles.owner).toEqual(expect.arrayContaining(["organization:delete", "project:delete", "member:ban"]))
-    expect(access.roles.owner).toHaveLength(9)
+    expect(access.roles.owner).toHaveLength(10)
+    expect(access.roles.admin).toContain("audit:read")
     // Inviting is `invitation:create`; no `member:invite` that nothing checks.
     expect(access.roles.owner).not.toContain("member:invite")
     expect(access.roles.admin).not.toContain("organization:delete")
-    expect(access.roles.admin).toHaveLength(8)
+    expect(access.roles.admin).toHaveLength(9)
     expect(access.roles.member).toEqual([])
     expect(access.roles.editor).toEqual(["project:create"])
     expect(access.roles.moderator).toEqual(["member:ban", "member:remove"])

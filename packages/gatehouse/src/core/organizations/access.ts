@@ -24,6 +24,7 @@ const BUILT_IN_STATEMENTS: BuiltInStatements = {
   // Inviting is `invitation:create`: a `member:invite` nothing checks would only mislead.
   member: ["update", "remove"],
   invitation: ["create", "revoke"],
+  audit: ["read"],
 }
 
 /** The roles Gatehouse defines; an app's roles may not take these names. */

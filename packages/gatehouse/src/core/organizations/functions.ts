@@ -12,9 +12,9 @@ import type { AuthConfig } from "../../types.js"
 import type { RequestContext } from "../request-context.js"
 import type { SessionRequest } from "../request-session.js"
 import type { MemberPage, MemberPageOptions } from "./members.js"
-import type { AuditLogPage, AuditLogQuery, NewOrganization, OrganizationDetails, OrganizationPatch } from "./organization-actions.js"
+import type { AuditLogEntry, AuditLogPage, AuditLogQuery, NewOrganization, OrganizationDetails, OrganizationPatch } from "./organization-actions.js"
 
-export type { AuditLogPage, AuditLogQuery, MemberPage, MemberPageOptions, NewOrganization, OrganizationDetails, OrganizationPatch }
+export type { AuditLogEntry, AuditLogPage, AuditLogQuery, MemberPage, MemberPageOptions, NewOrganization, OrganizationDetails, OrganizationPatch }
 
 /** One of the user's organizations, with their role there and when they joined. */
 export type OrganizationMembership = AdapterMembership
@@ -219,12 +219,13 @@ export async function setActiveOrganization(request: SessionRequest, config: Aut
 }
 
 /**
- * A page of the audit log, newest first: one organization's (for its owners and admins, and for
- * Gatehouse admins), or every entry (Gatehouse admins, `admin` configured, only); filter by
- * actor or action; continue with `before: page.nextCursor`.
+ * A page of the audit log, newest first: one organization's (for its members whose role has
+ * `audit:read`, owners and admins by default, and for Gatehouse admins), or every entry (Gatehouse
+ * admins, `admin` configured, only); filter by actor or action; continue with
+ * `before: page.nextCursor`. Entries carry the client's `ip` and `userAgent` for Gatehouse admins only.
  *
- * @throws {OrganizationNotFound} for a non-member; `PermissionDenied` for a member who is neither
- *   owner nor admin there, or for a whole-log read by a non-admin.
+ * @throws {OrganizationNotFound} for a non-member; `PermissionDenied` for a member whose role lacks
+ *   `audit:read`, or for a whole-log read by a non-admin.
  * @example
  * ```ts
  * import { listAuditLog } from "gatehouse-auth"
