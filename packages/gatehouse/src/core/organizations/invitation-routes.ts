@@ -21,6 +21,7 @@ const STATUSES: RefusalStatuses = [
   [PermissionDenied, 403],
   [ImpersonationRefused, 403],
   [OrganizationNotFound, 404],
+  [UnknownAction, 404],
   [InvitationInvalid, 410],
   [InvalidRequest, 400],
 ]
