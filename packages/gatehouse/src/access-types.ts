@@ -11,10 +11,12 @@ export type AccessStatements = Readonly<Record<string, readonly string[]>>
 export type BuiltInStatements = {
   /** Changing and deleting the organization. */
   readonly organization: readonly ["update", "delete"]
-  /** Inviting members, changing their roles, removing them. */
-  readonly member: readonly ["invite", "update", "remove"]
+  /** Changing members' roles, removing them (inviting is `invitation:create`). */
+  readonly member: readonly ["update", "remove"]
   /** Creating and revoking invitations. */
   readonly invitation: readonly ["create", "revoke"]
+  /** Reading the organization's audit log. */
+  readonly audit: readonly ["read"]
 }
 
 /** `"resource:action"` for every action of every resource of `S`. */

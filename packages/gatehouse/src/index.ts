@@ -56,6 +56,7 @@ export {
   setActiveOrganization,
   listAuditLog,
   type ActiveOrganizationSet,
+  type AuditLogEntry,
   type AuditLogPage,
   type AuditLogQuery,
   type MemberPage,

@@ -121,10 +121,10 @@ export interface AuditEntryInfo {
   targetType: string | null
   /** The target's id, or `null`. */
   targetId: string | null
-  /** The client's address, or `null`. */
-  ip: string | null
-  /** The client's user agent, or `null`. */
-  userAgent: string | null
+  /** The client's address, or `null`; left out for readers who are not Gatehouse admins. */
+  ip?: string | null
+  /** The client's user agent, or `null`; left out for readers who are not Gatehouse admins. */
+  userAgent?: string | null
   /** When (ISO). */
   createdAt: string
   /** What else was recorded. */
@@ -377,7 +377,7 @@ export async function leaveOrganization(organizationId: string, options: BasePat
 }
 
 /**
- * A page of an organization's audit log (its owners and admins).
+ * A page of an organization's audit log (members whose role has `audit:read`: owners and admins by default).
  *
  * @throws {OrganizationRouteError} `PermissionDenied` for other members.
  * @example

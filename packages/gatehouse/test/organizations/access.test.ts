@@ -18,12 +18,16 @@ describe("defineAccess", () => {
   it("merges the app's statements with the built-in ones and gives owner everything, admin all but organization:delete, member none", () => {
     expect(access.statements).toEqual({
       organization: ["update", "delete"],
-      member: ["invite", "update", "remove", "ban"],
+      member: ["update", "remove", "ban"],
       invitation: ["create", "revoke"],
+      audit: ["read"],
       project: ["create", "delete"],
     })
     expect(access.roles.owner).toEqual(expect.arrayContaining(["organization:delete", "project:delete", "member:ban"]))
     expect(access.roles.owner).toHaveLength(10)
+    expect(access.roles.admin).toContain("audit:read")
+    // Inviting is `invitation:create`; no `member:invite` that nothing checks.
+    expect(access.roles.owner).not.toContain("member:invite")
     expect(access.roles.admin).not.toContain("organization:delete")
     expect(access.roles.admin).toHaveLength(9)
     expect(access.roles.member).toEqual([])

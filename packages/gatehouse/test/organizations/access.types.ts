@@ -22,5 +22,7 @@ defineAccess({ project: ["create"] }, {
 })
 
 can(session, "member:update")
+// @ts-expect-error: inviting is invitation:create; there is no member:invite
+expectTypeOf<"member:invite">().toMatchTypeOf<BuiltInPermission>()
 expectTypeOf<Permission<{ project: readonly ["create", "delete"] }>>().toEqualTypeOf<"project:create" | "project:delete">()
 expectTypeOf<"organization:delete">().toMatchTypeOf<BuiltInPermission>()

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { InvalidRequest, InvitationInvalid, OrganizationNotFound, PermissionDenied } from "../../src/errors.js"
-import { acceptInvitation, inviteMember, listInvitations, revokeInvitation } from "../../src/index.js"
+import { acceptInvitation, inviteMember, listInvitations, revokeInvitation, updateMemberRole } from "../../src/index.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import type { AuthConfig } from "../../src/types.js"
 import { recordingLogger } from "../flow/flow-helpers.js"
@@ -140,7 +140,7 @@ describe.each(storedAdapters)("inviting on $name", (store) => {
     const request = await requestAs(config, seeded.owner)
     const organizationId = seeded.organization.id
     for (const role of ["superuser", "constructor", "__proto__", "toString", "hasOwnProperty"]) {
-      await expect(inviteMember(request, config, { organizationId, email: seeded.invitee.email!, role })).rejects.toThrow(/Unknown role/)
+      await expect(inviteMember(request, config, { organizationId, email: seeded.invitee.email!, role })).rejects.toThrow(/No role .* is defined/)
     }
     await expect(inviteMember(request, config, { organizationId, email: "not an address", role: "member" })).rejects.toBeInstanceOf(InvalidRequest)
     await expect(inviteMember(request, config, { organizationId, email: "a@b.test, c@d.test", role: "member" })).rejects.toBeInstanceOf(InvalidRequest)
@@ -184,5 +184,29 @@ describe.each(storedAdapters)("inviting on $name", (store) => {
     await inviteMember(request, config, { organizationId: seeded.organization.id, email: seeded.invitee.email!, role: "viewer" })
     await expect(inviteMember(request, config, { organizationId: seeded.organization.id, email: seeded.outsider.email!, role: "editor" })).rejects.toBeInstanceOf(PermissionDenied)
     await expect(inviteMember(request, config, { organizationId: seeded.organization.id, email: seeded.outsider.email!, role: "admin" })).rejects.toBeInstanceOf(PermissionDenied)
+  })
+
+  it("ranks roles as role changes do: a role that may invite and change roles gives `member`, never `admin` nor `owner`", async () => {
+    const roles: Record<string, unknown> = { staffer: ["invitation:create", "member:update"], shapeless: { "member:update": true }, numbers: [1, 2] }
+    const config = orgConfig(adapter, { organizations: { routes: true, loadRole: (_organizationId, role) => (roles[role] ?? null) as string[] | null } })
+    const staffer = await newUser(adapter)
+    await adapter.addMember({ organizationId: seeded.organization.id, userId: staffer.id, role: "staffer" })
+    const request = await requestAs(config, staffer)
+    const organizationId = seeded.organization.id
+    // `member` can do nothing the staffer cannot: both the invitation and the role change give it.
+    await inviteMember(request, config, { organizationId, email: seeded.invitee.email!, role: "member" })
+    await adapter.addMember({ organizationId, userId: seeded.outsider.id, role: "staffer" })
+    expect(await updateMemberRole(request, config, organizationId, seeded.outsider.id, "member")).toMatchObject({ role: "member" })
+    for (const role of ["admin", "owner"]) {
+      await expect(inviteMember(request, config, { organizationId, email: seeded.outsider.email!, role })).rejects.toBeInstanceOf(PermissionDenied)
+      await expect(updateMemberRole(request, config, organizationId, seeded.member.id, role)).rejects.toBeInstanceOf(PermissionDenied)
+    }
+    // A loader's answer that is not a list of strings is no role (not a crash); a name over 64 characters is no role name.
+    const owner = await requestAs(config, seeded.owner)
+    for (const role of ["shapeless", "numbers", "r".repeat(65)]) {
+      await expect(inviteMember(owner, config, { organizationId, email: seeded.outsider.email!, role })).rejects.toBeInstanceOf(InvalidRequest)
+      await expect(updateMemberRole(owner, config, organizationId, seeded.member.id, role)).rejects.toBeInstanceOf(InvalidRequest)
+    }
+    expect((await adapter.listInvitations(organizationId)).map((invitation) => invitation.role)).toEqual(["member"])
   })
 })

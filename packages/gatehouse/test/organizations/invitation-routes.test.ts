@@ -209,6 +209,17 @@ describe.each(storedAdapters)("invitation routes on $name", (store) => {
       expect(await auditActions(seeded)).toEqual(["member.add"])
     })
 
+    it("answers 404 JSON UnknownAction for a path or method no invitation route serves", async () => {
+      const owner = await signedIn(config, seeded.owner)
+      const base = `organizations/${seeded.organization.id}/invitations`
+      const unknown = { status: 404, body: { error: "UnknownAction", message: expect.stringMatching(/^Cannot handle action: /) } }
+      for (const path of [`${base}/some-id/revoke`, `${base}/some-id/resend`]) {
+        const response = await owner.get(path, json)
+        expect({ status: response.status, body: await response.json() }).toEqual(unknown)
+      }
+      expect(await post(owner, `${base}/some-id/resend`)).toEqual(unknown)
+    })
+
     it("refuses a change posted without the CSRF token", async () => {
       const client = await signedIn(config, seeded.owner)
       const response = await client.postJson(`organizations/${seeded.organization.id}/invitations`, { email: seeded.invitee.email, role: "member" })

@@ -269,7 +269,43 @@ describe.each(storedAdapters)("organization functions on the $name adapter", (st
     })
   })
 
+  describe("setting a policy", () => {
+    it("refuses a policy nobody could meet, or one the updater's own session does not meet; the organization stays unlocked", async () => {
+      await expect(updateOrganization(await request(owner), config, organization.id, { policy: { requireTwoFactor: true } })).rejects.toThrow(/two-factor sign-in is not configured/)
+      await expect(updateOrganization(await request(owner), config, organization.id, { policy: { signInMethods: ["github"] } })).rejects.toThrow(/"github", which is not a configured provider/)
+      const strict = organizationConfig(adapter, { access }, { twoFactor: { totp: { issuer: "Tests" } } })
+      // The owner signed in with one factor: requiring two would lock them (and everyone) out.
+      await expect(updateOrganization(await requestAs(strict, owner), strict, organization.id, { policy: { requireTwoFactor: true } })).rejects.toThrow(/would lock out the session setting it \(it does not meet: two-factor\)/)
+      expect((await adapter.getOrganization({ id: organization.id }))?.policy).toBeNull()
+      // A policy the owner's session meets is set.
+      await updateOrganization(await request(owner), config, organization.id, { policy: { signInMethods: ["credentials"] } })
+      expect((await adapter.getOrganization({ id: organization.id }))?.policy).toEqual({ signInMethods: ["credentials"] })
+      expect(await getOrganization(await request(owner), config, organization.id)).toMatchObject({ unmet: [] })
+    })
+  })
+
   describe("audit log", () => {
+    it("is read by the audit:read permission, not a role's name; the client's ip and user agent only by Gatehouse admins", async () => {
+      await updateOrganization(await request(owner), config, organization.id, { name: "Renamed" })
+      const auditing = defineAccess({}, { roles: { auditor: { audit: ["read"] }, helper: { member: ["update"] } } })
+      const audited = organizationConfig(adapter, { access: auditing }, { admin: { userIds: [outsider.id] } })
+      await adapter.updateMemberRole(organization.id, member.id, "auditor")
+      const read = await listAuditLog(await requestAs(audited, member), audited, { organizationId: organization.id })
+      expect(read.entries.map((entry) => entry.action)).toEqual(["organization.update", "organization.create"])
+      for (const entry of read.entries) {
+        expect(entry).not.toHaveProperty("ip")
+        expect(entry).not.toHaveProperty("userAgent")
+      }
+      await adapter.updateMemberRole(organization.id, member.id, "helper")
+      await expect(listAuditLog(await requestAs(audited, member), audited, { organizationId: organization.id })).rejects.toThrow(/may not audit:read/)
+      // The owner, by the built-in permission, without the client fields either.
+      expect((await listAuditLog(await requestAs(audited, owner), audited, { organizationId: organization.id })).entries[0]).not.toHaveProperty("userAgent")
+      // A Gatehouse admin sees them.
+      const full = await listAuditLog(await requestAs(audited, outsider), audited, { organizationId: organization.id })
+      expect(full.entries[0]).toMatchObject({ action: "organization.update", userAgent: "Organization tests" })
+      expect(full.entries[0]).toHaveProperty("ip")
+    })
+
     it("is read by the organization's owners and admins, not its members; the whole log by admins only", async () => {
       await updateOrganization(await request(owner), config, organization.id, { name: "Renamed" })
       const page = await listAuditLog(await request(admin), config, { organizationId: organization.id })

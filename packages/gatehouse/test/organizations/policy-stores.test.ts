@@ -24,7 +24,7 @@ describe.each(storedAdapters)("policy stored on $name", (store) => {
 
   it("stores the checked policy and judges sessions and users by what it reads back", async () => {
     const seeded = await seed(adapter)
-    const policy = checkedPolicy({ requireTwoFactor: true, signInMethods: ["oidc"], emailDomains: ["@Corp.Test"] })
+    const policy = checkedPolicy({ requireTwoFactor: true, signInMethods: ["oidc"], emailDomains: ["@Corp.Test"] }, { providers: [{ id: "oidc" }], twoFactor: {} } as unknown as Parameters<typeof checkedPolicy>[1])
     const updated = await adapter.updateOrganization(seeded.organization.id, { policy })
     expect(updated).not.toBe("slug-taken")
     const read = await adapter.getOrganization({ id: seeded.organization.id })

@@ -69,15 +69,28 @@ describe("unmetRequirements", () => {
 })
 
 describe("checkedPolicy", () => {
+  // What the check reads of the configuration: the providers' ids and whether two-factor is on.
+  const configured = { providers: [{ id: "oidc" }, { id: "github" }], twoFactor: {} } as unknown as Parameters<typeof checkedPolicy>[1]
+  const withoutTwoFactor = { ...configured, twoFactor: undefined }
+  const checked = (value: unknown) => checkedPolicy(value, configured)
+
   it("takes null and undefined as no policy, and keeps the fields given", () => {
-    expect(checkedPolicy(null)).toBeNull()
-    expect(checkedPolicy(undefined)).toBeNull()
-    expect(checkedPolicy({})).toEqual({})
-    expect(checkedPolicy({ requireTwoFactor: true, signInMethods: ["oidc", "oidc", "github"] })).toEqual({ requireTwoFactor: true, signInMethods: ["oidc", "github"] })
+    expect(checked(null)).toBeNull()
+    expect(checked(undefined)).toBeNull()
+    expect(checked({})).toEqual({})
+    expect(checked({ requireTwoFactor: true, signInMethods: ["oidc", "oidc", "github"] })).toEqual({ requireTwoFactor: true, signInMethods: ["oidc", "github"] })
   })
 
   it("normalises domains: lower case, no leading @, NFKC, duplicates dropped", () => {
-    expect(checkedPolicy({ emailDomains: ["Corp.Test", "@corp.test", " eng.corp.test ", "ｃｏｒｐ．ｔｅｓｔ".normalize("NFC")] })).toEqual({ emailDomains: ["corp.test", "eng.corp.test"] })
+    expect(checked({ emailDomains: ["Corp.Test", "@corp.test", " eng.corp.test ", "ｃｏｒｐ．ｔｅｓｔ".normalize("NFC")] })).toEqual({ emailDomains: ["corp.test", "eng.corp.test"] })
+  })
+
+  it("refuses a policy no session could meet: a provider that is not configured, two-factor required without twoFactor", () => {
+    expect(() => checked({ signInMethods: ["oidc", "google"] })).toThrow(/signInMethods names "google", which is not a configured provider; known ids are oidc, github/)
+    expect(() => checkedPolicy({ requireTwoFactor: true }, withoutTwoFactor)).toThrow(InvalidRequest)
+    expect(() => checkedPolicy({ requireTwoFactor: true }, withoutTwoFactor)).toThrow(/two-factor sign-in is not configured/)
+    // Not requiring it needs nothing configured.
+    expect(checkedPolicy({ requireTwoFactor: false, signInMethods: ["github"] }, withoutTwoFactor)).toEqual({ requireTwoFactor: false, signInMethods: ["github"] })
   })
 
   const refusals: [string, unknown, RegExp][] = [
@@ -100,7 +113,7 @@ describe("checkedPolicy", () => {
   it.each(refusals)("refuses %s with InvalidRequest naming it", (_name, value, message) => {
     let thrown: unknown
     try {
-      checkedPolicy(value)
+      checked(value)
     } catch (error) {
       thrown = error
     }

@@ -21,8 +21,10 @@ export type {
 
 const BUILT_IN_STATEMENTS: BuiltInStatements = {
   organization: ["update", "delete"],
-  member: ["invite", "update", "remove"],
+  // Inviting is `invitation:create`: a `member:invite` nothing checks would only mislead.
+  member: ["update", "remove"],
   invitation: ["create", "revoke"],
+  audit: ["read"],
 }
 
 /** The roles Gatehouse defines; an app's roles may not take these names. */

@@ -40,18 +40,24 @@ export async function describeMembership(ctx: RequestContext, membership: Adapte
  * `organizations.loadRole` answers, else nothing (an unknown role is a role without permissions).
  */
 export async function rolePermissions(ctx: RequestContext, organizationId: string, role: string): Promise<readonly string[]> {
-  const options = ctx.config.organizations
-  const declared = (options?.access ?? DEFAULT_ACCESS).roles
-  if (Object.hasOwn(declared, role)) return declared[role] ?? []
-  if (typeof options?.loadRole !== "function") return []
-  const loaded: unknown = await options.loadRole(organizationId, role)
-  return Array.isArray(loaded) ? loaded.filter((permission): permission is string => typeof permission === "string") : []
+  return (await definedRole(ctx, organizationId, role)) ?? []
 }
 
 /** Whether `role` is one the app knows: built-in, declared in `access`, or answered by `loadRole`. */
 export async function isKnownRole(ctx: RequestContext, organizationId: string, role: string): Promise<boolean> {
+  return (await definedRole(ctx, organizationId, role)) !== null
+}
+
+/**
+ * The permissions of `role` when it is defined (built-in, `access`, or `loadRole` answering a list
+ * of strings), else `null`. Anything else `loadRole` answers means "no such role": an app's
+ * loader returning an object or a list of numbers must not grant, nor crash the request.
+ */
+export async function definedRole(ctx: RequestContext, organizationId: string, role: string): Promise<readonly string[] | null> {
   const options = ctx.config.organizations
-  if (Object.hasOwn((options?.access ?? DEFAULT_ACCESS).roles, role)) return true
-  if (typeof options?.loadRole !== "function") return false
-  return Array.isArray(await options.loadRole(organizationId, role))
+  const declared = (options?.access ?? DEFAULT_ACCESS).roles
+  if (Object.hasOwn(declared, role)) return declared[role] ?? []
+  if (typeof options?.loadRole !== "function") return null
+  const loaded: unknown = await options.loadRole(organizationId, role)
+  return Array.isArray(loaded) && loaded.every((permission) => typeof permission === "string") ? (loaded as string[]) : null
 }

@@ -10,8 +10,8 @@ import { callAdapter } from "../adapter-call.js"
 import { recordAudit } from "../audit.js"
 import { plainEmailAddress } from "../email/identifier.js"
 import type { RequestContext } from "../request-context.js"
-import { requireOrganizations, signedInUser } from "./invitations.js"
 import { domainOf } from "./policy.js"
+import { changingActor } from "./signed-in-actor.js"
 
 /** The domain of `email` as policies list domains, or `undefined` when it is no plain address. */
 function addressDomain(email: string): string | undefined {
@@ -32,8 +32,7 @@ function addressDomain(email: string): string | undefined {
  *   learns which organizations exist); {@link InvalidRequest} when they are a member already.
  */
 export async function joinByDomain(ctx: RequestContext, organizationId: string): Promise<AdapterMember> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const user = await changingActor(ctx)
   const adapter = ctx.config.adapter
   const organization = typeof organizationId === "string" && organizationId !== "" ? await callAdapter(adapter, "getOrganization", { id: organizationId }) : null
   const domains = (organization?.policy?.emailDomains ?? []).map((entry) => entry.toLowerCase())

@@ -3,18 +3,18 @@
  * the application's own server code for the session a request carries (no route, no CSRF token:
  * the application's own form handling protects its forms). Each needs `organizations`
  * configured and a signed-in user, checks the user's role in the organization, and fails closed.
+ * During an impersonation the reads and `setActiveOrganization` work; changes are refused.
  * @module
  */
 import type { AdapterMember, AdapterMembership, AdapterOrganization, AdapterUser } from "../../adapters/index.js"
 import { serializeCookie } from "../../cookies/serialize.js"
-import { InvalidConfig } from "../../errors.js"
 import type { AuthConfig } from "../../types.js"
 import type { RequestContext } from "../request-context.js"
 import type { SessionRequest } from "../request-session.js"
 import type { MemberPage, MemberPageOptions } from "./members.js"
-import type { AuditLogPage, AuditLogQuery, NewOrganization, OrganizationDetails, OrganizationPatch } from "./organization-actions.js"
+import type { AuditLogEntry, AuditLogPage, AuditLogQuery, NewOrganization, OrganizationDetails, OrganizationPatch } from "./organization-actions.js"
 
-export type { AuditLogPage, AuditLogQuery, MemberPage, MemberPageOptions, NewOrganization, OrganizationDetails, OrganizationPatch }
+export type { AuditLogEntry, AuditLogPage, AuditLogQuery, MemberPage, MemberPageOptions, NewOrganization, OrganizationDetails, OrganizationPatch }
 
 /** One of the user's organizations, with their role there and when they joined. */
 export type OrganizationMembership = AdapterMembership
@@ -29,10 +29,14 @@ export interface ActiveOrganizationSet {
 const organizations = () => import("./organization-actions.js")
 const members = () => import("./members.js")
 
-async function signedIn(request: SessionRequest, config: AuthConfig): Promise<{ ctx: RequestContext; user: AdapterUser; userId: string }> {
+/**
+ * The request's context and the user it acts as. `change`: the call changes something, which an
+ * impersonating admin may not do in the user's name (`ImpersonationRefused`).
+ */
+async function signedIn(request: SessionRequest, config: AuthConfig, change: boolean): Promise<{ ctx: RequestContext; user: AdapterUser; userId: string }> {
   const ctx = await (await import("../request-session.js")).sessionRequestContext(request, config)
-  if (!ctx.config.organizations) throw new InvalidConfig("Organizations are not configured (`organizations`)")
-  const user = await (await organizations()).signedInMember(ctx)
+  const actors = await import("./signed-in-actor.js")
+  const user = change ? await actors.changingActor(ctx) : (await actors.signedInActor(ctx)).user
   return { ctx, user, userId: user.id }
 }
 
@@ -51,7 +55,7 @@ async function signedIn(request: SessionRequest, config: AuthConfig): Promise<{ 
  * ```
  */
 export async function createOrganization(request: SessionRequest, config: AuthConfig, organization: NewOrganization): Promise<AdapterOrganization> {
-  const { ctx, user } = await signedIn(request, config)
+  const { ctx, user } = await signedIn(request, config, true)
   return (await organizations()).createOrganizationFor(ctx, user, organization)
 }
 
@@ -68,7 +72,7 @@ export async function createOrganization(request: SessionRequest, config: AuthCo
  * ```
  */
 export async function updateOrganization(request: SessionRequest, config: AuthConfig, organizationId: string, patch: OrganizationPatch): Promise<AdapterOrganization> {
-  const { ctx, userId } = await signedIn(request, config)
+  const { ctx, userId } = await signedIn(request, config, true)
   return (await organizations()).updateOrganizationOf(ctx, userId, organizationId, patch)
 }
 
@@ -85,7 +89,7 @@ export async function updateOrganization(request: SessionRequest, config: AuthCo
  * ```
  */
 export async function deleteOrganization(request: SessionRequest, config: AuthConfig, organizationId: string): Promise<void> {
-  const { ctx, userId } = await signedIn(request, config)
+  const { ctx, userId } = await signedIn(request, config, true)
   await (await organizations()).deleteOrganizationOf(ctx, userId, organizationId)
 }
 
@@ -102,7 +106,7 @@ export async function deleteOrganization(request: SessionRequest, config: AuthCo
  * ```
  */
 export async function getOrganization(request: SessionRequest, config: AuthConfig, organizationId: string): Promise<OrganizationDetails> {
-  const { ctx, userId } = await signedIn(request, config)
+  const { ctx, userId } = await signedIn(request, config, false)
   return (await organizations()).organizationFor(ctx, userId, organizationId)
 }
 
@@ -118,7 +122,7 @@ export async function getOrganization(request: SessionRequest, config: AuthConfi
  * ```
  */
 export async function listOrganizations(request: SessionRequest, config: AuthConfig): Promise<OrganizationMembership[]> {
-  const { ctx, userId } = await signedIn(request, config)
+  const { ctx, userId } = await signedIn(request, config, false)
   return (await organizations()).organizationsOf(ctx, userId)
 }
 
@@ -138,7 +142,7 @@ export async function listOrganizations(request: SessionRequest, config: AuthCon
  * ```
  */
 export async function listMembers(request: SessionRequest, config: AuthConfig, organizationId: string, options: MemberPageOptions = {}): Promise<MemberPage> {
-  const { ctx, userId } = await signedIn(request, config)
+  const { ctx, userId } = await signedIn(request, config, false)
   return (await members()).listMembersOf(ctx, userId, organizationId, options)
 }
 
@@ -157,7 +161,7 @@ export async function listMembers(request: SessionRequest, config: AuthConfig, o
  * ```
  */
 export async function updateMemberRole(request: SessionRequest, config: AuthConfig, organizationId: string, userId: string, role: string): Promise<AdapterMember> {
-  const signed = await signedIn(request, config)
+  const signed = await signedIn(request, config, true)
   return (await members()).changeMemberRole(signed.ctx, signed.userId, organizationId, userId, role)
 }
 
@@ -174,7 +178,7 @@ export async function updateMemberRole(request: SessionRequest, config: AuthConf
  * ```
  */
 export async function removeMember(request: SessionRequest, config: AuthConfig, organizationId: string, userId: string): Promise<void> {
-  const signed = await signedIn(request, config)
+  const signed = await signedIn(request, config, true)
   await (await members()).removeMemberOf(signed.ctx, signed.userId, organizationId, userId)
 }
 
@@ -190,7 +194,7 @@ export async function removeMember(request: SessionRequest, config: AuthConfig, 
  * ```
  */
 export async function leaveOrganization(request: SessionRequest, config: AuthConfig, organizationId: string): Promise<void> {
-  const { ctx, userId } = await signedIn(request, config)
+  const { ctx, userId } = await signedIn(request, config, true)
   await (await members()).leave(ctx, userId, organizationId)
 }
 
@@ -209,18 +213,19 @@ export async function leaveOrganization(request: SessionRequest, config: AuthCon
  * ```
  */
 export async function setActiveOrganization(request: SessionRequest, config: AuthConfig, organizationId: string | null): Promise<ActiveOrganizationSet> {
-  const { ctx, userId } = await signedIn(request, config)
+  const { ctx, userId } = await signedIn(request, config, false)
   const cookies = await (await organizations()).setActiveOrganizationOf(ctx, userId, organizationId)
   return { setCookies: cookies.map((cookie) => serializeCookie(cookie.name, cookie.value, cookie.options)) }
 }
 
 /**
- * A page of the audit log, newest first: one organization's (for its owners and admins, and for
- * Gatehouse admins), or every entry (Gatehouse admins, `admin` configured, only); filter by
- * actor or action; continue with `before: page.nextCursor`.
+ * A page of the audit log, newest first: one organization's (for its members whose role has
+ * `audit:read`, owners and admins by default, and for Gatehouse admins), or every entry (Gatehouse
+ * admins, `admin` configured, only); filter by actor or action; continue with
+ * `before: page.nextCursor`. Entries carry the client's `ip` and `userAgent` for Gatehouse admins only.
  *
- * @throws {OrganizationNotFound} for a non-member; `PermissionDenied` for a member who is neither
- *   owner nor admin there, or for a whole-log read by a non-admin.
+ * @throws {OrganizationNotFound} for a non-member; `PermissionDenied` for a member whose role lacks
+ *   `audit:read`, or for a whole-log read by a non-admin.
  * @example
  * ```ts
  * import { listAuditLog } from "gatehouse-auth"
@@ -229,6 +234,6 @@ export async function setActiveOrganization(request: SessionRequest, config: Aut
  * ```
  */
 export async function listAuditLog(request: SessionRequest, config: AuthConfig, query: AuditLogQuery = {}): Promise<AuditLogPage> {
-  const { ctx, userId } = await signedIn(request, config)
+  const { ctx, userId } = await signedIn(request, config, false)
   return (await organizations()).auditLogFor(ctx, userId, query)
 }

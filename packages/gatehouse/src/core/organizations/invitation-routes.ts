@@ -6,7 +6,7 @@
  * POSTs reach here CSRF-checked by the handler.
  * @module
  */
-import { InvalidRequest, InvitationInvalid, MissingCSRF, OrganizationNotFound, PermissionDenied, SessionRequired, UnknownAction } from "../../errors.js"
+import { ImpersonationRefused, InvalidRequest, InvitationInvalid, MissingCSRF, OrganizationNotFound, PermissionDenied, SessionRequired, UnknownAction } from "../../errors.js"
 import { pageContextOf } from "../actions/page-context.js"
 import { jsonResponse, type ResponseInternal } from "../internal-response.js"
 import { answeringJson, type RefusalStatuses } from "../json-refusal.js"
@@ -19,7 +19,9 @@ import { accept, decline, invite, pendingInvitations, revoke } from "./invitatio
 const STATUSES: RefusalStatuses = [
   [SessionRequired, 401],
   [PermissionDenied, 403],
+  [ImpersonationRefused, 403],
   [OrganizationNotFound, 404],
+  [UnknownAction, 404],
   [InvitationInvalid, 410],
   [InvalidRequest, 400],
 ]

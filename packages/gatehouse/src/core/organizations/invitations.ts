@@ -10,26 +10,19 @@
 import type { AdapterInvitation, AdapterMember, AdapterOrganization, AdapterUser } from "../../adapters/index.js"
 import { encodeBase64url } from "../../encoding/base64.js"
 import { sha256Hex } from "../../encoding/hex.js"
-import { InvalidConfig, InvalidEmail, InvalidRequest, InvitationInvalid, OrganizationNotFound, PermissionDenied, SessionRequired } from "../../errors.js"
+import { InvalidConfig, InvalidEmail, InvalidRequest, InvitationInvalid, OrganizationNotFound, PermissionDenied } from "../../errors.js"
 import { callAdapter } from "../adapter-call.js"
 import { recordAudit } from "../audit.js"
 import { authUrl } from "../auth-url.js"
 import { plainEmailAddress } from "../email/identifier.js"
 import type { RequestContext } from "../request-context.js"
-import { currentUser } from "../sessions/index.js"
 import { sendInvitationEmail } from "./invitation-email.js"
+import { requireGrantable } from "./members.js"
 import { requireMemberPermission } from "./permission-check.js"
+import { changingActor, signedInActor } from "./signed-in-actor.js"
 
 /** Seven days: how long an invitation link works unless `organizations.invitationMaxAge` says otherwise. */
 export const DEFAULT_INVITATION_MAX_AGE = 7 * 24 * 60 * 60
-
-/** The roles Gatehouse defines, strongest first: a role may be given only by someone holding it or a stronger one. */
-// A Map, not an object: a role named "constructor" must not find Object.prototype's.
-const BUILT_IN_RANK: ReadonlyMap<string, number> = new Map([
-  ["owner", 3],
-  ["admin", 2],
-  ["member", 1],
-])
 
 /** An invitation as the server functions and routes answer it: everything stored but the token's hash. */
 export interface Invitation {
@@ -73,18 +66,6 @@ export interface AcceptedInvitation {
 export function publicInvitation(stored: AdapterInvitation): Invitation {
   const { tokenHash: _hash, ...rest } = stored
   return { ...rest }
-}
-
-/** `ctx`'s configuration has organizations on. */
-export function requireOrganizations(ctx: RequestContext): void {
-  if (!ctx.config.organizations) throw new InvalidConfig("Organizations are not configured (`organizations`)")
-}
-
-/** The stored user the request's session belongs to. */
-export async function signedInUser(ctx: RequestContext): Promise<AdapterUser> {
-  const user = await currentUser(ctx)
-  if (!user) throw new SessionRequired("This organization action needs a signed-in user")
-  return user
 }
 
 /** Seconds an invitation lives under `ctx`'s configuration. */
@@ -142,52 +123,21 @@ function invitedAddress(input: unknown): string {
 }
 
 /**
- * The permissions `role` grants in the organization, or `null` for a role nobody defined: the
- * app's `access` roles first, then its `loadRole`. The built-in roles are ranked, not listed here.
- */
-async function appRolePermissions(ctx: RequestContext, organizationId: string, role: string): Promise<readonly string[] | null> {
-  const options = ctx.config.organizations
-  const roles = options?.access?.roles
-  const declared = roles && Object.hasOwn(roles, role) ? roles[role] : undefined
-  if (Array.isArray(declared)) return declared
-  return options?.loadRole ? ((await options.loadRole(organizationId, role)) ?? null) : null
-}
-
-/**
- * Refuses a role the inviter may not give: a built-in one above their own (an admin cannot
- * invite an owner), or an app role granting anything the inviter's own role does not.
- */
-async function requireGrantable(ctx: RequestContext, organizationId: string, inviter: { role: string; permissions: readonly string[] }, role: string): Promise<void> {
-  if (typeof role !== "string" || role === "") throw new InvalidRequest("An invitation needs a role")
-  const wanted = BUILT_IN_RANK.get(role)
-  if (wanted !== undefined) {
-    if ((BUILT_IN_RANK.get(inviter.role) ?? 0) < wanted) throw new PermissionDenied(`A member with role ${JSON.stringify(inviter.role)} cannot invite someone as ${role}`)
-    return
-  }
-  const permissions = await appRolePermissions(ctx, organizationId, role)
-  if (permissions === null) throw new InvalidRequest(`Unknown role ${JSON.stringify(role.slice(0, 100))}`)
-  if (inviter.role === "owner") return
-  const own = new Set(inviter.permissions)
-  const beyond = permissions.find((permission) => !own.has(permission))
-  if (beyond !== undefined) throw new PermissionDenied(`A member with role ${JSON.stringify(inviter.role)} cannot give the role ${JSON.stringify(role)}, which may ${beyond}`)
-}
-
-/**
  * Invites `email` into the organization as `role`, acting as the signed-in user: a new link,
  * emailed when an email provider can send it.
  *
- * @throws {SessionRequired} without a session; {@link OrganizationNotFound} or {@link PermissionDenied}
+ * @throws {SessionRequired} without a session; `ImpersonationRefused` during an impersonation;
+ *   {@link OrganizationNotFound} or {@link PermissionDenied}
  *   from the permission check (`invitation:create`) or for a role above the inviter's;
  *   {@link InvalidRequest} for a bad address, an unknown role, an address that is already a member
  *   or has a pending invitation.
  */
 export async function invite(ctx: RequestContext, input: { organizationId: string; email: unknown; role: unknown }): Promise<MadeInvitation> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
-  const { organization, member, permissions } = await requireMemberPermission(ctx, user.id, input.organizationId, "invitation:create")
+  const user = await changingActor(ctx)
+  const inviter = await requireMemberPermission(ctx, user.id, input.organizationId, "invitation:create")
+  const { organization } = inviter
   const email = invitedAddress(input.email)
-  const role = typeof input.role === "string" ? input.role : ""
-  await requireGrantable(ctx, organization.id, { role: member.role, permissions }, role)
+  const role = await requireGrantable(ctx, inviter, input.role)
   const adapter = ctx.config.adapter
   const existing = await callAdapter(adapter, "getUserByEmail", email)
   if (existing && (await callAdapter(adapter, "getMember", organization.id, existing.id))) {
@@ -221,8 +171,7 @@ export async function invite(ctx: RequestContext, input: { organizationId: strin
  * @throws {SessionRequired}, {@link OrganizationNotFound}, {@link PermissionDenied} (`invitation:create`).
  */
 export async function pendingInvitations(ctx: RequestContext, organizationId: string): Promise<Invitation[]> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const { user } = await signedInActor(ctx)
   const { organization } = await requireMemberPermission(ctx, user.id, organizationId, "invitation:create")
   const all = await callAdapter(ctx.config.adapter, "listInvitations", organization.id)
   return all.filter((invitation) => invitation.status === "pending").map(publicInvitation)
@@ -231,12 +180,11 @@ export async function pendingInvitations(ctx: RequestContext, organizationId: st
 /**
  * Revokes a pending invitation of the organization: its link stops working.
  *
- * @throws {SessionRequired}, {@link OrganizationNotFound}, {@link PermissionDenied} (`invitation:revoke`);
+ * @throws {SessionRequired}, `ImpersonationRefused`, {@link OrganizationNotFound}, {@link PermissionDenied} (`invitation:revoke`);
  *   {@link InvitationInvalid} for an invitation of another organization, or one no longer pending.
  */
 export async function revoke(ctx: RequestContext, organizationId: string, invitationId: string): Promise<Invitation> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const user = await changingActor(ctx)
   const { organization } = await requireMemberPermission(ctx, user.id, organizationId, "invitation:revoke")
   const adapter = ctx.config.adapter
   const stored = await callAdapter(adapter, "getInvitation", invitationId)
@@ -289,8 +237,7 @@ async function ownInvitation(ctx: RequestContext, user: AdapterUser, token: unkn
  *   used or revoked link, or one sent to another address. Nothing changes then.
  */
 export async function accept(ctx: RequestContext, token: unknown): Promise<AcceptedInvitation> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const user = await changingActor(ctx)
   const { invitation, organization } = await ownInvitation(ctx, user, token)
   const adapter = ctx.config.adapter
   const spent = await callAdapter(adapter, "setInvitationStatus", invitation.id, "pending", "accepted")
@@ -315,8 +262,7 @@ export async function accept(ctx: RequestContext, token: unknown): Promise<Accep
  * @throws {SessionRequired}; {@link InvitationInvalid} as for {@link accept}.
  */
 export async function decline(ctx: RequestContext, token: unknown): Promise<Invitation> {
-  requireOrganizations(ctx)
-  const user = await signedInUser(ctx)
+  const user = await changingActor(ctx)
   const { invitation, organization } = await ownInvitation(ctx, user, token)
   const declined = await callAdapter(ctx.config.adapter, "setInvitationStatus", invitation.id, "pending", "declined")
   if (!declined) throw new InvitationInvalid("The invitation was used or revoked meanwhile")

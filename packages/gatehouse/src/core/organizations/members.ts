@@ -10,7 +10,7 @@ import { InvalidRequest, LastOwner, OrganizationNotFound, PermissionDenied, User
 import { callAdapter } from "../adapter-call.js"
 import { recordAudit } from "../audit.js"
 import type { RequestContext } from "../request-context.js"
-import { isKnownRole, rolePermissions } from "./active.js"
+import { definedRole, rolePermissions } from "./active.js"
 import { decodeCursor, encodeCursor, pageLimit } from "./page-cursor.js"
 import { requireMemberPermission, requireMembership, type PermittedMember } from "./permission-check.js"
 
@@ -69,11 +69,11 @@ export async function listMembersOf(ctx: RequestContext, actorId: string, organi
 export async function changeMemberRole(ctx: RequestContext, actorId: string, organizationId: string, targetId: unknown, role: unknown): Promise<AdapterMember> {
   const actor = await requireMemberPermission(ctx, actorId, organizationId, "member:update")
   const userId = requiredId(targetId, "userId")
-  const newRole = roleName(role)
+  roleName(role)
   if (userId === actorId) throw new PermissionDenied("Nobody changes their own role")
-  if (!(await isKnownRole(ctx, organizationId, newRole))) throw new InvalidRequest(`No role ${JSON.stringify(newRole)} is defined`)
+  const newRole = await requireGrantable(ctx, actor, role)
   const target = await targetMember(ctx, organizationId, userId)
-  await requireAuthorityOver(ctx, actor, target, newRole)
+  await requireAuthorityOver(ctx, actor, target)
   const changed = await callAdapter(ctx.config.adapter, "updateMemberRole", organizationId, userId, newRole)
   if (changed === "not-found") throw new UserNotFound("That user is not a member of this organization")
   if (changed === "last-owner") throw new LastOwner("The organization would be left without an owner")
@@ -92,7 +92,7 @@ export async function removeMemberOf(ctx: RequestContext, actorId: string, organ
   const userId = requiredId(targetId, "userId")
   if (userId === actorId) throw new InvalidRequest("Leave the organization rather than removing yourself")
   const target = await targetMember(ctx, organizationId, userId)
-  await requireAuthorityOver(ctx, actor, target, null)
+  await requireAuthorityOver(ctx, actor, target)
   const removed = await callAdapter(ctx.config.adapter, "removeMember", organizationId, userId)
   if (removed === "not-found") throw new UserNotFound("That user is not a member of this organization")
   if (removed === "last-owner") throw new LastOwner("The organization would be left without an owner")
@@ -119,19 +119,39 @@ async function targetMember(ctx: RequestContext, organizationId: string, userId:
 }
 
 /**
- * Refuses a change of `target` (to `newRole`, or a removal with `null`) the actor has no
- * authority for. Owners may do anything their permission allows; anyone else may neither touch
- * an owner nor make one, nor manage or grant a role that can do something they cannot (an admin
- * must not mint a role above their own).
+ * `role` when the actor may give it (a role change or an invitation): a role name of at most
+ * 64 characters that is defined; owners may give any; anyone else neither `owner` nor a role that
+ * can do something they cannot (an admin must not mint a role above their own). The one rule
+ * both role changes and invitations follow.
+ *
+ * @throws {InvalidRequest} for a malformed or undefined role; {@link PermissionDenied} for one
+ *   the actor may not give.
  */
-async function requireAuthorityOver(ctx: RequestContext, actor: PermittedMember, target: AdapterMember, newRole: string | null): Promise<void> {
+export async function requireGrantable(ctx: RequestContext, actor: PermittedMember, role: unknown): Promise<string> {
+  const name = roleName(role)
+  const permissions = await definedRole(ctx, actor.organization.id, name)
+  if (permissions === null) throw new InvalidRequest(`No role ${JSON.stringify(name)} is defined`)
+  if (actor.member.role === OWNER) return name
+  if (name === OWNER) throw new PermissionDenied("Only an owner makes or changes an owner")
+  requireWithin(actor, name, permissions)
+  return name
+}
+
+/**
+ * Refuses a change or removal of `target` the actor has no authority for: owners may touch
+ * anyone their permission allows; anyone else neither an owner nor a member whose role can do
+ * something they cannot.
+ */
+async function requireAuthorityOver(ctx: RequestContext, actor: PermittedMember, target: AdapterMember): Promise<void> {
   if (actor.member.role === OWNER) return
-  if (target.role === OWNER || newRole === OWNER) throw new PermissionDenied("Only an owner makes or changes an owner")
+  if (target.role === OWNER) throw new PermissionDenied("Only an owner makes or changes an owner")
+  requireWithin(actor, target.role, await rolePermissions(ctx, target.organizationId, target.role))
+}
+
+function requireWithin(actor: PermittedMember, role: string, permissions: readonly string[]): void {
   const held = new Set(actor.permissions)
-  for (const role of newRole === null ? [target.role] : [target.role, newRole]) {
-    const beyond = (await rolePermissions(ctx, target.organizationId, role)).find((permission) => !held.has(permission))
-    if (beyond !== undefined) throw new PermissionDenied(`The role "${role}" can ${beyond}, which the actor cannot`)
-  }
+  const beyond = permissions.find((permission) => !held.has(permission))
+  if (beyond !== undefined) throw new PermissionDenied(`The role "${role}" can ${beyond}, which the actor cannot`)
 }
 
 function roleName(value: unknown): string {

@@ -6,18 +6,17 @@
  */
 import type { AdapterMembership, AdapterOrganization, AdapterUser, AuditCursor } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
-import { InvalidRequest, OrganizationNotFound, PermissionDenied, SessionRequired, SlugTaken } from "../../errors.js"
+import { InvalidRequest, OrganizationNotFound, PermissionDenied, SlugTaken } from "../../errors.js"
 import type { AuditAction, AuditEvent, OrganizationRequirement } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { isAdmin } from "../admin/admin-check.js"
 import { recordAudit } from "../audit.js"
 import type { RequestContext } from "../request-context.js"
-import { currentUser } from "../sessions/index.js"
 import { updateSessionContext } from "../sessions/session-context.js"
 import { requiredId } from "./members.js"
 import { decodeCursor, encodeCursor, pageLimit } from "./page-cursor.js"
-import { requireMemberPermission, requireMembership } from "./permission-check.js"
-import { checkedPolicy } from "./policy.js"
+import { requireMemberPermission, requireMembership, sessionFacts } from "./permission-check.js"
+import { checkedPolicy, unmetRequirements } from "./policy.js"
 
 /** An organization as one of its members reads it: with their role and what it lets them do. */
 export interface OrganizationDetails extends AdapterOrganization {
@@ -49,7 +48,7 @@ export interface OrganizationPatch {
 
 /** What `listAuditLog` takes. */
 export interface AuditLogQuery {
-  /** Only this organization's entries (its owners and admins may read them); every entry when left out (Gatehouse admins only). */
+  /** Only this organization's entries (members whose role has `audit:read` may read them); every entry when left out (Gatehouse admins only). */
   organizationId?: string | undefined
   /** Only this actor's entries. */
   actorId?: string | undefined
@@ -61,10 +60,16 @@ export interface AuditLogQuery {
   limit?: number | string | undefined
 }
 
+/**
+ * An audit-log entry as a reader gets it: the client's address and user agent only for Gatehouse
+ * admins (an organization's members learn nothing of each other's network or devices).
+ */
+export type AuditLogEntry = Omit<AuditEvent, "ip" | "userAgent"> & Partial<Pick<AuditEvent, "ip" | "userAgent">>
+
 /** A page of the audit log, newest first. */
 export interface AuditLogPage {
-  /** The entries. */
-  entries: AuditEvent[]
+  /** The entries (`ip` and `userAgent` for Gatehouse admins only). */
+  entries: AuditLogEntry[]
   /** Pass as `before` for the next page; `null` on the last one. */
   nextCursor: string | null
 }
@@ -72,19 +77,6 @@ export interface AuditLogPage {
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
 const MAX_NAME = 200
 const CONTROL = /[\u0000-\u001f\u007f]/
-/** The roles whose members read their organization's audit log. */
-const AUDIT_READERS: ReadonlySet<string> = new Set(["owner", "admin"])
-
-/**
- * The signed-in user of `ctx`'s request.
- *
- * @throws {SessionRequired} without one.
- */
-export async function signedInMember(ctx: RequestContext): Promise<AdapterUser> {
-  const user = await currentUser(ctx)
-  if (!user) throw new SessionRequired("Organizations need a signed-in user")
-  return user
-}
 
 /** Creates an organization with `user` as its owner, when `organizations.allowCreate` lets them. */
 export async function createOrganizationFor(ctx: RequestContext, user: AdapterUser, input: unknown): Promise<AdapterOrganization> {
@@ -117,9 +109,14 @@ export async function updateOrganizationOf(ctx: RequestContext, userId: string, 
   const patch: { name?: string; slug?: string; policy?: AdapterOrganization["policy"] } = {}
   if (fields.name !== undefined) patch.name = organizationName(fields.name)
   if (fields.slug !== undefined) patch.slug = organizationSlug(fields.slug)
-  if (fields.policy !== undefined) patch.policy = checkedPolicy(fields.policy)
+  if (fields.policy !== undefined) patch.policy = checkedPolicy(fields.policy, ctx.config)
   if (Object.keys(patch).length === 0) throw new InvalidRequest("Nothing to change: give name, slug or policy")
-  await requireMemberPermission(ctx, userId, organizationId, "organization:update")
+  const { organization } = await requireMemberPermission(ctx, userId, organizationId, "organization:update")
+  if (patch.policy) {
+    // Whoever sets the policy must still meet it: otherwise nobody may be left able to undo it.
+    const unmet = unmetRequirements(ctx, { ...organization, policy: patch.policy }, await sessionFacts(ctx, userId))
+    if (unmet.length > 0) throw new InvalidRequest(`The policy would lock out the session setting it (it does not meet: ${unmet.join(", ")}); sign in as the policy asks first`)
+  }
   const updated = await callAdapter(ctx.config.adapter, "updateOrganization", organizationId, patch)
   if (updated === "slug-taken") throw new SlugTaken(`The slug ${JSON.stringify(patch.slug)} is taken`)
   // Deleted between the check and the update.
@@ -157,8 +154,9 @@ export async function setActiveOrganizationOf(ctx: RequestContext, userId: strin
 }
 
 /**
- * A page of the audit log: of one organization for its owners and admins (and Gatehouse admins),
- * of everything for Gatehouse admins only.
+ * A page of the audit log: of one organization for its members whose role has `audit:read`
+ * (owners and admins by default) and for Gatehouse admins, of everything for Gatehouse admins
+ * only. The client's address and user agent are in the entries for Gatehouse admins only.
  */
 export async function auditLogFor(ctx: RequestContext, userId: string, query: AuditLogQuery = {}): Promise<AuditLogPage> {
   const organizationId = query.organizationId === undefined || query.organizationId === "" ? undefined : requiredId(query.organizationId, "organizationId")
@@ -167,10 +165,10 @@ export async function auditLogFor(ctx: RequestContext, userId: string, query: Au
   const before: AuditCursor | undefined = cursor && { createdAt: cursor.at, id: cursor.id }
   if (query.action !== undefined && (typeof query.action !== "string" || query.action.length > 64)) throw new InvalidRequest("action must be an audit action")
   if (query.actorId !== undefined && query.actorId !== "") requiredId(query.actorId, "actorId")
-  if (!(await isAdmin(ctx, userId))) {
+  const admin = await isAdmin(ctx, userId)
+  if (!admin) {
     if (organizationId === undefined) throw new PermissionDenied("Only admins read the whole audit log")
-    const { member, unmet } = await requireMembership(ctx, userId, organizationId)
-    if (!AUDIT_READERS.has(member.role) || unmet.length > 0) throw new PermissionDenied("Only the organization's owners and admins read its audit log")
+    await requireMemberPermission(ctx, userId, organizationId, "audit:read")
   }
   const found = await callAdapter(ctx.config.adapter, "listAuditEntries", {
     limit: limit + 1,
@@ -179,7 +177,7 @@ export async function auditLogFor(ctx: RequestContext, userId: string, query: Au
     ...(query.action && { action: query.action }),
     ...(before && { before }),
   })
-  const entries = found.slice(0, limit).map((entry) => ({ ...entry, action: entry.action as AuditAction }))
+  const entries = found.slice(0, limit).map(({ ip, userAgent, ...entry }): AuditLogEntry => ({ ...entry, action: entry.action as AuditAction, ...(admin && { ip, userAgent }) }))
   const last = entries.at(-1)
   return { entries, nextCursor: found.length > limit && last ? encodeCursor(last.createdAt, last.id) : null }
 }

@@ -7,6 +7,7 @@ import type { AdapterOrganization, AdapterSessionContext, OrganizationPolicy } f
 import { InvalidEmail, InvalidRequest } from "../../errors.js"
 import type { OrganizationRequirement, SessionAuthentication } from "../../types.js"
 import { plainEmailAddress } from "../email/identifier.js"
+import type { ResolvedConfig } from "../config.js"
 import type { RequestContext } from "../request-context.js"
 
 /** What the session read knows that the organization's policy asks about. */
@@ -45,11 +46,13 @@ const MAX_PROVIDER_ID = 100
  * `value` as an organization policy, checked: only the known fields, `requireTwoFactor` a
  * boolean, `signInMethods` a non-empty list of provider ids, `emailDomains` a list of domains
  * (written in lower case, without a leading `@`; duplicates dropped). `null` or `undefined`
- * clears the policy.
+ * clears the policy. A policy no session could meet is refused: `signInMethods` naming a provider
+ * `config` does not have, `requireTwoFactor` without `twoFactor` configured (every member would
+ * be locked out, the one who could undo it too).
  *
  * @throws {InvalidRequest} naming what is wrong.
  */
-export function checkedPolicy(value: unknown): OrganizationPolicy | null {
+export function checkedPolicy(value: unknown, config: Pick<ResolvedConfig, "providers" | "twoFactor">): OrganizationPolicy | null {
   if (value === null || value === undefined) return null
   if (typeof value !== "object" || Array.isArray(value)) throw new InvalidRequest("The organization policy must be an object or null")
   const fields = value as Record<string, unknown>
@@ -60,6 +63,7 @@ export function checkedPolicy(value: unknown): OrganizationPolicy | null {
   const { requireTwoFactor, signInMethods, emailDomains } = fields
   if (requireTwoFactor !== undefined) {
     if (typeof requireTwoFactor !== "boolean") throw new InvalidRequest("The policy's requireTwoFactor must be true or false")
+    if (requireTwoFactor && config.twoFactor === undefined) throw new InvalidRequest("The policy cannot require two-factor sign-in: two-factor sign-in is not configured (`twoFactor`)")
     policy.requireTwoFactor = requireTwoFactor
   }
   if (signInMethods !== undefined) {
@@ -68,6 +72,9 @@ export function checkedPolicy(value: unknown): OrganizationPolicy | null {
     if (methods.length === 0) throw new InvalidRequest("The policy's signInMethods must name at least one provider id; leave it out to allow every sign-in method")
     for (const method of methods) {
       if (method === "" || method.length > MAX_PROVIDER_ID || method.trim() !== method) throw new InvalidRequest(`The policy's signInMethods has an entry that is not a provider id: ${JSON.stringify(method.slice(0, MAX_PROVIDER_ID))}`)
+      if (!config.providers.some((provider) => provider.id === method)) {
+        throw new InvalidRequest(`The policy's signInMethods names ${JSON.stringify(method)}, which is not a configured provider; known ids are ${config.providers.map((provider) => provider.id).join(", ")}`)
+      }
     }
     policy.signInMethods = [...new Set(methods)]
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  ImpersonationRefused,
   InvalidRequest,
   LastOwner,
   MissingCSRF,
@@ -28,13 +29,14 @@ import {
   organizationFor,
   organizationsOf,
   setActiveOrganizationOf,
-  signedInMember,
   updateOrganizationOf,
 } from "./organization-actions.js"
+import { signedInActor } from "./signed-in-actor.js"
 
 const STATUS: RefusalStatuses = [
   [SessionRequired, 401],
   [MissingCSRF, 403],
+  [ImpersonationRefused, 403],
   [PermissionDenied, 403],
   [OrganizationNotFound, 404],
   [UserNotFound, 404],
@@ -55,11 +57,16 @@ export async function organizationRoutes(ctx: RequestContext): Promise<ResponseI
 
 async function route(ctx: RequestContext, segments: string[]): Promise<ResponseInternal> {
   const { method } = ctx.request
-  const user = await signedInMember(ctx)
+  const actor = await signedInActor(ctx)
+  const { user } = actor
   const body = ctx.request.body ?? {}
   const query = ctx.request.query
   const [id, part, userId, last] = segments
   const answer = <T>(value: T) => jsonResponse(value, { noCache: true })
+  // An impersonating admin reads what the user sees and may switch the active organization; nothing else.
+  if (actor.impersonatorId !== null && method !== "GET" && !(id === "active" && part === undefined)) {
+    throw new ImpersonationRefused("An impersonating admin cannot change organizations or members in the user's name")
+  }
   if (id === undefined) {
     if (method === "GET") return answer({ organizations: await organizationsOf(ctx, user.id) })
     return answer({ organization: await createOrganizationFor(ctx, user, { name: body.name, slug: body.slug }) })
