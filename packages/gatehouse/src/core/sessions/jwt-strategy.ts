@@ -7,7 +7,7 @@ import type { AdapterSessionContext, AdapterUser } from "../../adapters/index.js
 import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, JWTSessionError, SessionTokenError } from "../../errors.js"
 import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
-import type { Account, Profile, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
+import type { Account, Impersonator, Profile, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
@@ -70,6 +70,18 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       return { session: null, cookies: [] }
     }
     if (!standing) return { session: null, cookies: store.clean() }
+    // An impersonation stands only while its admin does (not deleted, demoted or banned): checked
+    // before any callback, and on impersonation sessions alone.
+    let impersonatedBy: Impersonator | null = null
+    const impersonation = config.admin ? impersonationOf(payload.imp) : undefined
+    if (impersonation) {
+      const contextPayload = await import("./context-payload.js")
+      const checked = await contextPayload.checkImpersonator(ctx, impersonation.sub, new Date(impersonation.exp * 1000))
+      // A failed check is this read's, not the session's: no session now, the cookie kept.
+      if (checked === "unchecked") return { session: null, cookies: [] }
+      if (checked === "ended") return { session: null, cookies: contextPayload.endedImpersonationCookies(ctx) }
+      impersonatedBy = checked
+    }
 
     const refreshed = await refreshedToken(ctx, payload)
     // The default `jwt` callback returns the token it is given: not called, as the session callback below.
@@ -128,13 +140,14 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     // Set after the session callback, which cannot change it; Auth.js configurations get no new field.
     if (config.twoFactor) (session as Session).authentication = sessionAuthenticationOf(token)
     if (config.organizations || config.admin) {
-      const { context, impersonationExpires } = sessionContextOfToken(token)
+      const { context } = sessionContextOfToken(token)
       const userId = typeof token.sub === "string" ? token.sub : ""
+      // Fails closed by itself (no active organization) and never throws: the catch below would sign the user out.
       await (await import("./context-payload.js")).addContextFields(ctx, session as Session, {
         userId,
         context,
         authentication: config.twoFactor ? (session as Session).authentication : undefined,
-        impersonationExpires,
+        impersonatedBy,
       })
     }
     await emitEvent(config, "session", { session: session as Session, token })
