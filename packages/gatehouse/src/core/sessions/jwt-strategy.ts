@@ -124,8 +124,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       // claims is saved; Gatehouse's own (aal, amr, secondFactorAt, sessionVersion, ...) go back
       // as they were: `Object.assign(token, newSession)` must not raise or re-date the session.
       // A callback that moved the token to another user (`sub`) does not take the first user's
-      // second factor along, as a moving `jwt` callback does not.
-      token = withOwnClaims(token, token.sub === subBefore ? own : withoutAuthentication(own))
+      // second factor, active organization or sign-in provider along, as a moving `jwt` callback does not.
+      token = withOwnClaims(token, token.sub === subBefore ? own : withoutUserClaims(own))
     }
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
@@ -240,9 +240,11 @@ function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previou
   // turn the copy into a slow dictionary object that each later spread of it pays for.
   const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, org: _o, imp: _p, prv: _r, ...own } = token
   const sub = own.sub
-  if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return claims === NO_CLAIMS ? own : { ...own, ...claims }
-  // At issue (no previous user) the claims are the new session's own, not another user's.
-  return withMovedUserVersion(ctx, own, previousSub === undefined ? claims : withoutAuthentication(claims), sub)
+  // At issue (no previous user) the claims are the new session's own, not another user's; a
+  // session moved to another user takes none of the first user's along, version check or not.
+  const kept = previousSub === undefined || sub === previousSub ? claims : withoutUserClaims(claims)
+  if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return kept === NO_CLAIMS ? own : { ...own, ...kept }
+  return withMovedUserVersion(ctx, own, kept, sub)
 }
 
 /** A copy of `token`'s {@link SESSION_CLAIMS} (arrays copied too: a callback may change them in place). */
@@ -261,9 +263,14 @@ function withOwnClaims(token: JWT, claims: JWT): JWT {
   return { ...rest, ...claims }
 }
 
-/** `claims` without how the session was authenticated: that was about the user the session belonged to. */
-function withoutAuthentication(claims: JWT): JWT {
-  const { aal: _a, amr: _m, secondFactorAt: _f, ...rest } = claims
+/**
+ * `claims` without what was about the user the session belonged to: how they authenticated, the
+ * organization they acted in (a membership of theirs), the provider they signed in with (which an
+ * organization's sign-in-method policy trusts). An impersonation's mark (`imp`) stays: it ends the
+ * session whoever it now names.
+ */
+function withoutUserClaims(claims: JWT): JWT {
+  const { aal: _a, amr: _m, secondFactorAt: _f, org: _o, prv: _r, ...rest } = claims
   return rest
 }
 
