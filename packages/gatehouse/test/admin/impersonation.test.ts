@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { AdapterUserStatus, OrganizationStore, StoredAdapter, UserStatusStore } from "../../src/adapters/index.js"
 import { impersonateUser, stopImpersonating } from "../../src/core/admin/impersonation-functions.js"
+import { revokeOtherSessions, revokeSession } from "../../src/core/account/account-functions.js"
 import { ImpersonationRefused, PermissionDenied, SessionRequired, UserNotFound } from "../../src/errors.js"
 import type { AuthConfig, Session } from "../../src/types.js"
 import { Client, credentialsConfig, moveClockOn, origin, storedKey } from "../flow/flow-helpers.js"
@@ -246,6 +247,27 @@ describe.each(storedAdapters)("impersonation on the $name adapter", (store) => {
         await statusStore().banUser(users().user.id, { banReason: null, banExpiresAt: new Date(Date.now() - 1000), bannedBy: null })
         expect(((await client.session()) as Session).impersonatedBy?.id).toBe(users().user.id)
       })
+    })
+
+    // Finding 5 of the mend round: the user's sessions are theirs to end, not the impersonating admin's.
+    it("refuses to end the user's sessions from inside an impersonation (function and route)", async () => {
+      const { other, adapter } = users()
+      const elsewhere = await signedIn("other", { config: config({ account: { routes: true } }) })
+      const client = await signedIn("user", { config: elsewhere.config })
+      await impersonate(client, other.id)
+      await expect(revokeOtherSessions(requestOf(client), client.config)).rejects.toBeInstanceOf(ImpersonationRefused)
+      const route = await client.postForm("sessions", { revokeOthers: "true", csrfToken: await client.csrfToken() })
+      expect(route.status).toBe(403)
+      expect(await route.json()).toMatchObject({ error: "ImpersonationRefused" })
+      if (strategy === "database") {
+        const [row] = (await adapter.listSessionsByUserId(other.id)).filter((listed) => storedKey(elsewhere.jar.get(SESSION_COOKIE)) === listed.sessionToken)
+        expect(row).toBeDefined()
+        await expect(revokeSession(requestOf(client), client.config, row!.id)).rejects.toBeInstanceOf(ImpersonationRefused)
+      } else {
+        expect(await adapter.getSessionVersion(other.id)).toBe(0)
+      }
+      // The user's own session elsewhere goes on.
+      expect(((await elsewhere.session()) as Session).user?.email).toBe(other.email)
     })
 
     it("refuses to stop a session that is no impersonation", async () => {
