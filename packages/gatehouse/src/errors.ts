@@ -1079,7 +1079,8 @@ export class UserNotFound extends AuthError {
 
 /**
  * An impersonation that may not happen: of an admin, of oneself, while already impersonating, or
- * stopping one that is not under way. Nothing was changed. Answered with 403.
+ * stopping one that is not under way; or ending the user's sessions from inside one. Nothing was
+ * changed. Answered with 403.
  *
  * @example
  * ```ts

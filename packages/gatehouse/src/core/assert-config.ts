@@ -500,6 +500,7 @@ function invalidAdmin(config: ResolvedConfig): AuthError | undefined {
   const methods = config.adapter as unknown as Record<string, unknown>
   const missing = ADMIN_ADAPTER_METHODS.filter((method) => typeof methods[method] !== "function")
   if (missing.length > 0) return new MissingAdapterMethods(`The admin API (admin) needs the adapter methods ${missing.join(", ")}`)
+  if (lacksSessionContext(config)) return new MissingAdapterMethods("The admin API (admin) with database sessions needs the adapter method setSessionContext (impersonation marks its session with it)")
   // A ban ends the user's sessions through the session version under JWT sessions: never checked, it would end none.
   if (config.session.strategy === "jwt" && config.session.revocationCheckAge === false) {
     return new InvalidConfig("The admin API (admin) ends a banned user's JWT sessions through their session version, which `session.revocationCheckAge: false` never checks")
@@ -548,6 +549,7 @@ function invalidOrganizations(config: ResolvedConfig): AuthError | undefined {
   const methods = config.adapter as unknown as Record<string, unknown>
   const missing = ORGANIZATION_ADAPTER_METHODS.filter((method) => typeof methods[method] !== "function")
   if (missing.length > 0) return new MissingAdapterMethods(`Organizations need the adapter methods ${missing.join(", ")}, which the adapter lacks`)
+  if (lacksSessionContext(config)) return new MissingAdapterMethods("Organizations with database sessions need the adapter method setSessionContext (every sign-in records its provider with it)")
   if (access !== undefined) {
     const made = access as { roles?: unknown; statements?: unknown; can?: unknown } | null
     if (made === null || typeof made !== "object" || typeof made.can !== "function" || typeof made.roles !== "object" || made.roles === null || typeof made.statements !== "object") {
@@ -688,4 +690,10 @@ function isHttpOrigin(value: string): boolean {
   } catch {
     return false
   }
+}
+
+// Sessions mender (issue 39): database sessions keep organizations' and impersonation's context beside the row.
+/** Whether database sessions lack the adapter's `setSessionContext`, without which a sign-in or impersonation storing context fails. */
+function lacksSessionContext(config: ResolvedConfig): boolean {
+  return config.session.strategy === "database" && typeof config.adapter?.setSessionContext !== "function"
 }

@@ -6,8 +6,9 @@
  * is one audit row; an impersonation adds no way into the user's account.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-import type { AdapterUserStatus, OrganizationStore, StoredAdapter } from "../../src/adapters/index.js"
+import type { AdapterUserStatus, OrganizationStore, StoredAdapter, UserStatusStore } from "../../src/adapters/index.js"
 import { impersonateUser, stopImpersonating } from "../../src/core/admin/impersonation-functions.js"
+import { revokeOtherSessions, revokeSession } from "../../src/core/account/account-functions.js"
 import { ImpersonationRefused, PermissionDenied, SessionRequired, UserNotFound } from "../../src/errors.js"
 import type { AuthConfig, Session } from "../../src/types.js"
 import { Client, credentialsConfig, moveClockOn, origin, storedKey } from "../flow/flow-helpers.js"
@@ -199,6 +200,74 @@ describe.each(storedAdapters)("impersonation on the $name adapter", (store) => {
       expect(client.jar.get(IMPERSONATOR_COOKIE)).toBeUndefined()
       expect(await client.session()).toBeNull()
       await expect(stopImpersonating(requestOf(client), client.config)).rejects.toBeInstanceOf(SessionRequired)
+    })
+
+    // Finding 1 of the mend round: the session is the user's, so revoking the admin's own sessions never reached it.
+    describe("ends once its admin no longer stands", () => {
+      const statusStore = () => users().adapter as StoredAdapter & UserStatusStore
+
+      /** An admin by stored role (so demoting them is a role change), impersonating `users().other`. */
+      async function impersonatingByRole(): Promise<{ client: Client; key: string }> {
+        await statusStore().setUserRole(users().user.id, "admin")
+        const client = await signedIn("user", { config: config({}, { userIds: [] }) })
+        await impersonate(client, users().other.id)
+        expect(((await client.session()) as Session).impersonatedBy?.id).toBe(users().user.id)
+        return { client, key: storedKey(client.jar.get(SESSION_COOKIE)) }
+      }
+
+      const changes = {
+        banned: () => statusStore().banUser(users().user.id, { banReason: "gone rogue", banExpiresAt: null, bannedBy: null }),
+        demoted: () => statusStore().setUserRole(users().user.id, null),
+        deleted: async () => {
+          await users().adapter.deleteUser(users().user.id)
+        },
+      }
+
+      it.each(Object.keys(changes) as (keyof typeof changes)[])("when the admin is %s: the next read has no session and the impersonation is gone", async (change) => {
+        const { client, key } = await impersonatingByRole()
+        await changes[change]()
+        const read = await client.get("session")
+        expect(await read.json()).toBeNull()
+        // Both cookies cleared: nothing of the impersonation stays in the browser.
+        expect(client.jar.get(SESSION_COOKIE)).toBeUndefined()
+        expect(client.jar.get(IMPERSONATOR_COOKIE)).toBeUndefined()
+        if (strategy === "database") expect(await users().adapter.getSessionAndUser(key)).toBeNull()
+      })
+
+      it("acts for nobody in a server function either once the admin is banned", async () => {
+        const { client, key } = await impersonatingByRole()
+        await changes.banned()
+        await expect(stopImpersonating(requestOf(client), client.config)).rejects.toBeInstanceOf(SessionRequired)
+        if (strategy === "database") expect(await users().adapter.getSessionAndUser(key)).toBeNull()
+        expect((await audit()).map((row) => row.action)).toEqual(["admin.impersonate"])
+      })
+
+      it("stands while the admin does: a ban that ended, another user's ban", async () => {
+        const { client } = await impersonatingByRole()
+        await statusStore().banUser(users().user.id, { banReason: null, banExpiresAt: new Date(Date.now() - 1000), bannedBy: null })
+        expect(((await client.session()) as Session).impersonatedBy?.id).toBe(users().user.id)
+      })
+    })
+
+    // Finding 5 of the mend round: the user's sessions are theirs to end, not the impersonating admin's.
+    it("refuses to end the user's sessions from inside an impersonation (function and route)", async () => {
+      const { other, adapter } = users()
+      const elsewhere = await signedIn("other", { config: config({ account: { routes: true } }) })
+      const client = await signedIn("user", { config: elsewhere.config })
+      await impersonate(client, other.id)
+      await expect(revokeOtherSessions(requestOf(client), client.config)).rejects.toBeInstanceOf(ImpersonationRefused)
+      const route = await client.postForm("sessions", { revokeOthers: "true", csrfToken: await client.csrfToken() })
+      expect(route.status).toBe(403)
+      expect(await route.json()).toMatchObject({ error: "ImpersonationRefused" })
+      if (strategy === "database") {
+        const [row] = (await adapter.listSessionsByUserId(other.id)).filter((listed) => storedKey(elsewhere.jar.get(SESSION_COOKIE)) === listed.sessionToken)
+        expect(row).toBeDefined()
+        await expect(revokeSession(requestOf(client), client.config, row!.id)).rejects.toBeInstanceOf(ImpersonationRefused)
+      } else {
+        expect(await adapter.getSessionVersion(other.id)).toBe(0)
+      }
+      // The user's own session elsewhere goes on.
+      expect(((await elsewhere.session()) as Session).user?.email).toBe(other.email)
     })
 
     it("refuses to stop a session that is no impersonation", async () => {

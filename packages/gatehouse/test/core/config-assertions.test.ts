@@ -3,6 +3,7 @@ import { assertConfig } from "../../src/core/assert-config.js"
 import { resolveConfig } from "../../src/core/config.js"
 import { skipCSRFCheck } from "../../src/markers.js"
 import { MissingSecretError } from "../../src/errors.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter, AuthConfig, CredentialsConfig, EmailConfig, OAuthConfig, WebAuthnConfig } from "../../src/types.js"
 
 const secret = "assertion-secret-0123456789abcdef0123456789"
@@ -219,6 +220,22 @@ describe("config assertions", () => {
     const result = errorOf({ ...base, ...config })
     expect(result?.type).toBe("InvalidConfig")
     expect(result?.message).toContain(mention)
+  })
+
+  // Mend round of issue 39 (sessions, finding 4): without it every sign-in failed at run time instead.
+  it("requires setSessionContext under database sessions with organizations or the admin API, naming it", () => {
+    const full = MemoryAdapter()
+    const withoutContext = Object.assign(Object.create(full) as Adapter, { setSessionContext: undefined })
+    for (const feature of [{ organizations: {} }, { admin: { userIds: ["admin-1"] } }] satisfies Partial<AuthConfig>[]) {
+      const config = { ...base, providers: [credentials()], ...feature }
+      expect(errorOf({ ...config, adapter: withoutContext, session: { strategy: "database" } })).toEqual({
+        type: "MissingAdapterMethods",
+        message: expect.stringContaining("setSessionContext"),
+      })
+      expect(errorOf({ ...config, adapter: full, session: { strategy: "database" } })).toBeUndefined()
+      // JWT sessions keep the context in the token: the method is not needed.
+      expect(errorOf({ ...config, adapter: withoutContext, session: { strategy: "jwt" } })).toBeUndefined()
+    }
   })
 
   it("rejects an unknown session strategy", () => {

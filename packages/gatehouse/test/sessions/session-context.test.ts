@@ -126,6 +126,37 @@ describe.each(storedAdapters)("session context on the $name adapter", (store) =>
       if (strategy === "jwt") expect(await stored(client)).toEqual({ org: undefined, imp: undefined, prv: "credentials" })
     })
 
+    // Finding 3 of the mend round: the organization and the provider were the first user's.
+    describe.runIf(strategy === "jwt")("a callback that moves the session to another user (sub)", () => {
+      it.each([
+        ["the jwt callback, versions checked", "jwt", true],
+        ["the jwt callback, versions unchecked", "jwt", false],
+        ["the session callback", "session", true],
+      ] as const)("takes neither the active organization nor the sign-in provider along: %s", async (_name, which, versions) => {
+        let move = false
+        const other = users().other.id
+        const client = await signedIn({
+          session: { strategy, ...(!versions && { revocationCheckAge: false }) },
+          callbacks:
+            which === "jwt"
+              ? { jwt: ({ token }) => (move ? { ...token, sub: other } : token) }
+              : {
+                  session: ({ session, token }) => {
+                    if (move) (token as { sub?: string }).sub = other
+                    return session
+                  },
+                },
+        })
+        await setContext(client, { activeOrganizationId: "org-1" })
+        expect(await stored(client)).toEqual({ org: "org-1", imp: undefined, prv: "credentials" })
+        move = true
+        expect(((await client.session()) as Session).activeOrganization).toBeNull()
+        move = false
+        expect(await stored(client)).toEqual({ org: undefined, imp: undefined, prv: undefined })
+        expect((await contextOf(client))?.userId).toBe(other)
+      })
+    })
+
     it("refuses to change the context of a request without a session", async () => {
       const ctx = await sessionRequestContext({ url: `${origin}/dashboard`, headers: new Headers() }, config())
       expect(await currentSessionContext(ctx)).toBeNull()

@@ -48,8 +48,9 @@ export async function listSessions(request: SessionRequest, config: AuthConfig):
 /**
  * Ends one of the signed-in user's other sessions by its `id` (from {@link listSessions}).
  *
- * @throws {SessionRequired} without a session; `UnknownSession` for an id that is not one of
- *   the user's other sessions (another user's, the current one, a JWT session's).
+ * @throws {SessionRequired} without a session; `ImpersonationRefused` inside an impersonation;
+ *   `UnknownSession` for an id that is not one of the user's other sessions (another user's, the
+ *   current one, a JWT session's).
  * @example
  * ```ts
  * import { revokeSession } from "gatehouse-auth"
@@ -67,7 +68,8 @@ export async function revokeSession(request: SessionRequest, config: AuthConfig,
  * `setCookies` with the response, or this browser is signed out too at its next check.
  *
  * @returns How many sessions ended (`null` under JWT sessions), and the `Set-Cookie` values to send.
- * @throws {SessionRequired} without a session; `MissingAdapterMethods` or `InvalidConfig` when JWT
+ * @throws {SessionRequired} without a session; `ImpersonationRefused` inside an impersonation (the
+ *   user's sessions are theirs to end); `MissingAdapterMethods` or `InvalidConfig` when JWT
  *   sessions are not checked against session versions.
  * @example
  * ```ts

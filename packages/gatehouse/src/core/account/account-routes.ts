@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  ImpersonationRefused,
   InvalidProvider,
   InvalidRequest,
   LastSignInMethod,
@@ -96,6 +97,7 @@ const STATUS: RefusalStatuses = [
   [SessionRequired, 401],
   [MissingCSRF, 403],
   [RecentAuthRequired, 403],
+  [ImpersonationRefused, 403],
   [UnknownSession, 404],
   [UnknownAccount, 404],
   [LastSignInMethod, 409],

@@ -5,16 +5,16 @@
  * user's session version (the current cookie is written again under the new version).
  * @module
  */
-import type { AdapterSessionListing } from "../../adapters/index.js"
+import type { AdapterSessionListing, AdapterSessionWithAuthentication } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
-import { AdapterError, InvalidConfig, SessionRequired, UnknownSession } from "../../errors.js"
+import { AdapterError, ImpersonationRefused, InvalidConfig, SessionRequired, UnknownSession } from "../../errors.js"
 import type { JWT } from "../../jwt/index.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import type { RequestContext } from "../request-context.js"
-import { currentDatabaseSession } from "../sessions/database-strategy.js"
+import { contextOfRow, currentDatabaseSession } from "../sessions/database-strategy.js"
 import { userAgentOf } from "../sessions/idp-session.js"
-import { reissueJwtSession, standingJwtSession } from "../sessions/jwt-strategy.js"
+import { reissueJwtSession, sessionContextOfToken, standingJwtSession } from "../sessions/jwt-strategy.js"
 import { checksVersions, raiseSessionVersion } from "../sessions/session-version.js"
 import { assertRecentForAccountChange } from "./recent-second-factor.js"
 
@@ -73,17 +73,19 @@ export async function listActiveSessions(ctx: RequestContext): Promise<ActiveSes
 
 /**
  * Ends one of the request user's other sessions, by its public id.
- * @throws {SessionRequired} without a session; `RecentAuthRequired` when the user has a second
- *   factor and the session did not check it within `twoFactor.freshAge`; {@link UnknownSession}
+ * @throws {SessionRequired} without a session; {@link ImpersonationRefused} inside an impersonation;
+ *   `RecentAuthRequired` when the user has a second factor and the session did not check it
+ *   within `twoFactor.freshAge`; {@link UnknownSession}
  *   for an id that is not one of the user's other live sessions (the current one included:
  *   signing out ends that).
  */
 export async function revokeActiveSession(ctx: RequestContext, id: string): Promise<void> {
   if (ctx.config.session.strategy === "jwt") {
-    await requireJwtSession(ctx)
+    refuseInsideImpersonation(sessionContextOfToken(await requireJwtSession(ctx)).context.impersonatorId)
     throw new UnknownSession("A JWT session can end only the others all at once, or itself by signing out")
   }
-  const { currentId, userId, rows } = await databaseRows(ctx)
+  const { currentId, userId, impersonatorId, rows } = await databaseRows(ctx)
+  refuseInsideImpersonation(impersonatorId)
   await assertRecentForAccountChange(ctx, userId)
   const row = rows.find((candidate) => candidate.id === id)
   if (!row) throw new UnknownSession("No session of the signed-in user has that id")
@@ -98,7 +100,8 @@ export async function revokeActiveSession(ctx: RequestContext, id: string): Prom
  * up (every other session ends within `session.revocationCheckAge`) and the current cookie is
  * written again under the new version (`revoked` is then `null`: nobody knows how many there were).
  *
- * @throws {SessionRequired} without a session; `MissingAdapterMethods` or {@link InvalidConfig}
+ * @throws {SessionRequired} without a session; {@link ImpersonationRefused} inside an impersonation;
+ *   `MissingAdapterMethods` or {@link InvalidConfig}
  *   when JWT sessions are not checked against session versions; `RecentAuthRequired` when the
  *   user has a second factor and the session did not check it within `twoFactor.freshAge`.
  */
@@ -109,11 +112,13 @@ export async function revokeOtherSessions(ctx: RequestContext): Promise<{ revoke
       throw new InvalidConfig("Ending other JWT sessions needs an adapter with session versions and a revocationCheckAge other than false")
     }
     const token = await requireJwtSession(ctx)
+    refuseInsideImpersonation(sessionContextOfToken(token).context.impersonatorId)
     await assertRecentForAccountChange(ctx, String(token.sub))
     const version = await raiseSessionVersion(config, String(token.sub))
     return { revoked: null, cookies: await reissueJwtSession(ctx, token, version) }
   }
-  const { currentId, userId, rows } = await databaseRows(ctx)
+  const { currentId, userId, impersonatorId, rows } = await databaseRows(ctx)
+  refuseInsideImpersonation(impersonatorId)
   await assertRecentForAccountChange(ctx, userId)
   let revoked = 0
   for (const row of rows) {
@@ -123,6 +128,14 @@ export async function revokeOtherSessions(ctx: RequestContext): Promise<{ revoke
     await emitEvent(config, "signOut", { session: deleted ?? null })
   }
   return { revoked, cookies: [] }
+}
+
+/**
+ * Ending the user's sessions is the user's to do: an admin impersonating them acts as them but
+ * changes nothing of their account (as no account route sees a signed-in user then).
+ */
+function refuseInsideImpersonation(impersonatorId: string | null): void {
+  if (impersonatorId !== null) throw new ImpersonationRefused("Sessions cannot be ended from inside an impersonation")
 }
 
 async function requireJwtSession(ctx: RequestContext): Promise<JWT> {
@@ -145,12 +158,13 @@ function currentJwtListing(ctx: RequestContext, token: JWT): ActiveSession {
   }
 }
 
-/** The current row's id, its user's id, and every row of that user, with their details. */
-async function databaseRows(ctx: RequestContext): Promise<{ currentId: string; userId: string; rows: AdapterSessionListing[] }> {
+/** The current row's id, its user's id, the admin impersonating them in it, and every row of that user, with their details. */
+async function databaseRows(ctx: RequestContext): Promise<{ currentId: string; userId: string; impersonatorId: string | null; rows: AdapterSessionListing[] }> {
   const current = await currentDatabaseSession(ctx)
   if (!current) throw new SessionRequired("No session")
   // Without it the current session could not be told from the others, and would be ended with them.
   if (typeof current.session.id !== "string") throw new AdapterError("getSessionAndUser must return the session's id for the account routes")
   const rows = await callAdapter(ctx.config.adapter, "listSessionsByUserId", current.user.id)
-  return { currentId: current.session.id, userId: current.user.id, rows: rows.filter((row) => typeof row.id === "string") }
+  const { impersonatorId } = contextOfRow((current.session as AdapterSessionWithAuthentication).context)
+  return { currentId: current.session.id, userId: current.user.id, impersonatorId, rows: rows.filter((row) => typeof row.id === "string") }
 }

@@ -22,6 +22,7 @@ import { impersonationSessionCookies } from "../sign-in-session.js"
 import { currentSessionContext } from "../sessions/session-context.js"
 import { sessionStoreOf } from "../sessions/session-cookie.js"
 import { isAdmin } from "./admin-check.js"
+import { isBanned } from "./ban-check.js"
 
 /** The longest an impersonation may last, and its default (seconds). */
 export const MAX_IMPERSONATION_SECONDS = 3600
@@ -73,7 +74,9 @@ export async function startImpersonation(ctx: RequestContext, userId: unknown): 
   const target = await callAdapter(ctx.config.adapter, "getUser", userId)
   if (!target) throw new UserNotFound("No such user")
   if (await isAdmin(ctx, target.id)) throw new ImpersonationRefused("Admins cannot be impersonated")
-  if (await isBanned(ctx, target.id)) throw new ImpersonationRefused("A banned user cannot be impersonated")
+  // An adapter that keeps no status bans nobody.
+  const status = typeof ctx.config.adapter?.getUserStatus === "function" ? await callAdapter(ctx.config.adapter, "getUserStatus", target.id) : null
+  if (isBanned(status)) throw new ImpersonationRefused("A banned user cannot be impersonated")
 
   const waiting = sessionStoreOf(ctx).value
   if (!waiting) throw new SessionRequired("Impersonating needs a signed-in admin")
@@ -115,15 +118,6 @@ export async function stopImpersonation(ctx: RequestContext): Promise<Cookie[]> 
       : store.clean()
   await recordAudit(ctx, adminId, { action: "admin.stop-impersonating", targetType: "user", targetId: current.userId })
   return [...restored, ...impersonatorStore(ctx).clean()]
-}
-
-/** Whether `userId` is banned now, as the admin API stores it (never, for an adapter that keeps no status). */
-async function isBanned(ctx: RequestContext, userId: string): Promise<boolean> {
-  const { adapter } = ctx.config
-  if (typeof adapter?.getUserStatus !== "function") return false
-  const status = await callAdapter(adapter, "getUserStatus", userId)
-  if (!status?.bannedAt) return false
-  return status.banExpiresAt === null || new Date(status.banExpiresAt).getTime() > Date.now()
 }
 
 function impersonatorStore(ctx: RequestContext) {

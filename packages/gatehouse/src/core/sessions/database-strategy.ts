@@ -8,7 +8,7 @@
 import type { Adapter, AdapterSession, AdapterSessionAuthentication, AdapterSessionContext, AdapterSessionWithAuthentication, AdapterUser } from "../../adapters/index.js"
 import type { Cookie } from "../../cookies/defaults.js"
 import { AdapterError, AuthError, SessionTokenError, SignOutError } from "../../errors.js"
-import type { EventCallbacks, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
+import type { EventCallbacks, Impersonator, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
@@ -41,6 +41,20 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
     if (!found) return { session: null, cookies: store.clean() }
     const { user, deadline } = found
     let { session } = found
+    // An impersonation stands only while its admin does (not deleted, demoted or banned): checked
+    // before any callback, and on impersonation sessions alone.
+    let impersonatedBy: Impersonator | null = null
+    const impersonatorId = (session as AdapterSessionWithAuthentication).context?.impersonatorId
+    if (ctx.config.admin && typeof impersonatorId === "string") {
+      const contextPayload = await import("./context-payload.js")
+      const checked = await contextPayload.checkImpersonator(ctx, impersonatorId, session.expires)
+      if (checked === "unchecked") return { session: null, cookies: [] }
+      if (checked === "ended") {
+        await callAdapter(adapter, "deleteSession", found.key)
+        return { session: null, cookies: contextPayload.endedImpersonationCookies(ctx) }
+      }
+      impersonatedBy = checked
+    }
 
     const now = Date.now()
     let cookies: Cookie[] = []
@@ -80,7 +94,7 @@ export async function readDatabaseSession(ctx: RequestContext, update?: { data: 
         userId: user.id,
         context,
         authentication: ctx.config.twoFactor ? (payload as Session).authentication : undefined,
-        impersonationExpires: context.impersonatorId === null ? null : session.expires,
+        impersonatedBy,
       })
     }
     await emitEvent(ctx.config, "session", { session: payload as Session } as Parameters<EventCallbacks["session"]>[0])

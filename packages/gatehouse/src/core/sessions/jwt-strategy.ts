@@ -7,7 +7,7 @@ import type { AdapterSessionContext, AdapterUser } from "../../adapters/index.js
 import type { Cookie } from "../../cookies/defaults.js"
 import { AuthError, JWTSessionError, SessionTokenError } from "../../errors.js"
 import type { JWT, JWTEncodeParams } from "../../jwt/index.js"
-import type { Account, Profile, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
+import type { Account, Impersonator, Profile, Session, SessionAuthentication, SessionCallbackParams, User } from "../../types.js"
 import { callAdapter } from "../adapter-call.js"
 import { emitEvent } from "../events.js"
 import { logError } from "../logger.js"
@@ -70,6 +70,18 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       return { session: null, cookies: [] }
     }
     if (!standing) return { session: null, cookies: store.clean() }
+    // An impersonation stands only while its admin does (not deleted, demoted or banned): checked
+    // before any callback, and on impersonation sessions alone.
+    let impersonatedBy: Impersonator | null = null
+    const impersonation = config.admin ? impersonationOf(payload.imp) : undefined
+    if (impersonation) {
+      const contextPayload = await import("./context-payload.js")
+      const checked = await contextPayload.checkImpersonator(ctx, impersonation.sub, new Date(impersonation.exp * 1000))
+      // A failed check is this read's, not the session's: no session now, the cookie kept.
+      if (checked === "unchecked") return { session: null, cookies: [] }
+      if (checked === "ended") return { session: null, cookies: contextPayload.endedImpersonationCookies(ctx) }
+      impersonatedBy = checked
+    }
 
     const refreshed = await refreshedToken(ctx, payload)
     // The default `jwt` callback returns the token it is given: not called, as the session callback below.
@@ -112,8 +124,8 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
       // claims is saved; Gatehouse's own (aal, amr, secondFactorAt, sessionVersion, ...) go back
       // as they were: `Object.assign(token, newSession)` must not raise or re-date the session.
       // A callback that moved the token to another user (`sub`) does not take the first user's
-      // second factor along, as a moving `jwt` callback does not.
-      token = withOwnClaims(token, token.sub === subBefore ? own : withoutAuthentication(own))
+      // second factor, active organization or sign-in provider along, as a moving `jwt` callback does not.
+      token = withOwnClaims(token, token.sub === subBefore ? own : withoutUserClaims(own))
     }
     if (session === null || typeof session !== "object" || Array.isArray(session)) {
       throw new AuthError("The session callback must return the session object")
@@ -128,13 +140,14 @@ export async function readJwtSession(ctx: RequestContext, update?: { data: unkno
     // Set after the session callback, which cannot change it; Auth.js configurations get no new field.
     if (config.twoFactor) (session as Session).authentication = sessionAuthenticationOf(token)
     if (config.organizations || config.admin) {
-      const { context, impersonationExpires } = sessionContextOfToken(token)
+      const { context } = sessionContextOfToken(token)
       const userId = typeof token.sub === "string" ? token.sub : ""
+      // Fails closed by itself (no active organization) and never throws: the catch below would sign the user out.
       await (await import("./context-payload.js")).addContextFields(ctx, session as Session, {
         userId,
         context,
         authentication: config.twoFactor ? (session as Session).authentication : undefined,
-        impersonationExpires,
+        impersonatedBy,
       })
     }
     await emitEvent(config, "session", { session: session as Session, token })
@@ -227,9 +240,11 @@ function withSessionClaims(ctx: RequestContext, token: JWT, claims: JWT, previou
   // turn the copy into a slow dictionary object that each later spread of it pays for.
   const { signedInAt: _s, sessionVersion: _v, versionCheckedAt: _c, idpSession: _i, logoutProvider: _l, aal: _a, amr: _m, secondFactorAt: _f, org: _o, imp: _p, prv: _r, ...own } = token
   const sub = own.sub
-  if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return claims === NO_CLAIMS ? own : { ...own, ...claims }
-  // At issue (no previous user) the claims are the new session's own, not another user's.
-  return withMovedUserVersion(ctx, own, previousSub === undefined ? claims : withoutAuthentication(claims), sub)
+  // At issue (no previous user) the claims are the new session's own, not another user's; a
+  // session moved to another user takes none of the first user's along, version check or not.
+  const kept = previousSub === undefined || sub === previousSub ? claims : withoutUserClaims(claims)
+  if (sub === previousSub || !checksVersions(ctx.config) || typeof sub !== "string" || sub === "") return kept === NO_CLAIMS ? own : { ...own, ...kept }
+  return withMovedUserVersion(ctx, own, kept, sub)
 }
 
 /** A copy of `token`'s {@link SESSION_CLAIMS} (arrays copied too: a callback may change them in place). */
@@ -248,9 +263,14 @@ function withOwnClaims(token: JWT, claims: JWT): JWT {
   return { ...rest, ...claims }
 }
 
-/** `claims` without how the session was authenticated: that was about the user the session belonged to. */
-function withoutAuthentication(claims: JWT): JWT {
-  const { aal: _a, amr: _m, secondFactorAt: _f, ...rest } = claims
+/**
+ * `claims` without what was about the user the session belonged to: how they authenticated, the
+ * organization they acted in (a membership of theirs), the provider they signed in with (which an
+ * organization's sign-in-method policy trusts). An impersonation's mark (`imp`) stays: it ends the
+ * session whoever it now names.
+ */
+function withoutUserClaims(claims: JWT): JWT {
+  const { aal: _a, amr: _m, secondFactorAt: _f, org: _o, prv: _r, ...rest } = claims
   return rest
 }
 

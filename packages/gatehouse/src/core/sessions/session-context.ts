@@ -29,13 +29,28 @@ export async function currentSessionContext(ctx: RequestContext): Promise<Curren
     const jwt = await import("./jwt-strategy.js")
     const token = await jwt.standingJwtSession(ctx)
     if (!token || typeof token.sub !== "string" || token.sub === "") return null
-    return { userId: token.sub, ...jwt.sessionContextOfToken(token) }
+    const current = { userId: token.sub, ...jwt.sessionContextOfToken(token) }
+    return (await impersonationEnded(ctx, current)) ? null : current
   }
   const database = await import("./database-strategy.js")
   const found = await database.currentDatabaseSession(ctx)
   if (!found) return null
   const context = database.contextOfRow((found.session as AdapterSessionWithAuthentication).context)
-  return { userId: found.user.id, context, impersonationExpires: context.impersonatorId === null ? null : found.session.expires }
+  const current = { userId: found.user.id, context, impersonationExpires: context.impersonatorId === null ? null : found.session.expires }
+  if (!(await impersonationEnded(ctx, current))) return current
+  await callAdapter(ctx.config.adapter, "deleteSession", found.key)
+  return null
+}
+
+/**
+ * Whether `current` is an impersonation whose admin no longer stands (deleted, demoted, banned):
+ * it acts for nobody, as a session read answers no session for it. Nothing is read for other sessions.
+ */
+async function impersonationEnded(ctx: RequestContext, current: CurrentSessionContext): Promise<boolean> {
+  const adminId = current.context.impersonatorId
+  if (!ctx.config.admin || adminId === null) return false
+  const { impersonatorStanding } = await import("./context-payload.js")
+  return (await impersonatorStanding(ctx, adminId, current.impersonationExpires ?? new Date())) === null
 }
 
 /**
