@@ -137,6 +137,49 @@ for (const kind of STORE_KINDS) {
       await expect(banUser(request, config, randomUUID())).rejects.toBeInstanceOf(UserNotFound)
     })
 
+    it("refuse setting the password of, or ending the sessions of, another admin unless the caller is listed in admin.userIds, and never of a listed admin", async () => {
+      const adapter = store()
+      const [admin, other, listed, target] = [await roleAdmin(adapter), await roleAdmin(adapter), await person(adapter, "Lee Listed"), await person(adapter)]
+      const set: string[] = []
+      const config = adminConfig(adapter, { ...jwt, admin: { userIds: [listed.id], setPassword: (user) => void set.push(user.id) } })
+      const [adminRequest, listedRequest] = [pageRequest(await signedIn(config, admin)), pageRequest(await signedIn(config, listed))]
+      const otherBrowser = await signedIn(config, other)
+      for (const id of [other.id, listed.id, admin.id]) {
+        await expect(setUserPassword(adminRequest, config, id, "taken over"), id).rejects.toBeInstanceOf(PermissionDenied)
+        await expect(revokeUserSessions(adminRequest, config, id), id).rejects.toBeInstanceOf(PermissionDenied)
+      }
+      await expect(setUserPassword(listedRequest, config, listed.id, "x")).rejects.toBeInstanceOf(PermissionDenied)
+      await expect(revokeUserSessions(listedRequest, config, listed.id)).rejects.toBeInstanceOf(PermissionDenied)
+      expect(set).toEqual([])
+      expect(await sessionEmail(otherBrowser)).toBe(other.email)
+      expect(await auditRows(adapter, admin.id, "admin.set-password")).toEqual([])
+      // A role admin still manages users who are not admins; a listed admin manages role admins.
+      await setUserPassword(adminRequest, config, target.id, "reset")
+      await setUserPassword(listedRequest, config, other.id, "reset")
+      await revokeUserSessions(listedRequest, config, other.id)
+      expect(set).toEqual([target.id, other.id])
+      expect(await sessionEmail(otherBrowser)).toBeNull()
+    })
+
+    it("refuse a banned admin whose session still stands (a ban stored without its sessions ended), and an admin lifting their own ban", async () => {
+      const adapter = store()
+      const [admin, banned] = [await roleAdmin(adapter), await roleAdmin(adapter)]
+      const config = adminConfig(adapter, { session: { strategy: "jwt" } })
+      const [adminRequest, bannedBrowser] = [pageRequest(await signedIn(config, admin)), await signedIn(config, banned)]
+      await expect(unbanUser(adminRequest, config, admin.id)).rejects.toBeInstanceOf(PermissionDenied)
+      // Stored by the app through its adapter (or a ban whose session revocation failed): the
+      // status row decides, not whether the session was ended.
+      await adapter.banUser(banned.id, { banReason: "compromised", banExpiresAt: null, bannedBy: admin.id })
+      expect(await sessionEmail(bannedBrowser)).toBe(banned.email)
+      const bannedRequest = pageRequest(bannedBrowser)
+      await expect(unbanUser(bannedRequest, config, banned.id)).rejects.toBeInstanceOf(PermissionDenied)
+      await expect(searchUsers(bannedRequest, config)).rejects.toBeInstanceOf(PermissionDenied)
+      await expect(banUser(bannedRequest, config, admin.id)).rejects.toBeInstanceOf(PermissionDenied)
+      expect(await adapter.getUserStatus(banned.id)).toMatchObject({ banReason: "compromised", bannedAt: expect.any(Date) })
+      expect(await adapter.getUserStatus(admin.id)).toMatchObject({ bannedAt: null })
+      expect(await auditRows(adapter, banned.id, "admin.unban")).toEqual([])
+    })
+
     it("search users by the start of their email or name, case ignored, in pages continued by next", async () => {
       const adapter = store()
       const admin = await roleAdmin(adapter)
