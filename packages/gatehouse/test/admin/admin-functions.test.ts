@@ -262,6 +262,63 @@ for (const kind of STORE_KINDS) {
       expect(await auditRows(adapter, admin.id, "admin.delete-user")).toEqual([expect.objectContaining({ targetId: target.id, details: { email: target.email, deletedOrganizations: [alone.id] } })])
     })
 
+    it("put back the memberships a refused delete removed: another owner demoted while the delete runs leaves the user whole", async () => {
+      const adapter = store()
+      const admin = await roleAdmin(adapter)
+      const [target, colleague] = [await person(adapter), await person(adapter)]
+      const joinedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000)
+      const elsewhere = await adapter.createOrganization({ name: "Elsewhere", slug: `elsewhere-${randomUUID()}` }, colleague.id)
+      if (typeof elsewhere !== "object") throw new Error("slug taken")
+      await adapter.addMember({ organizationId: elsewhere.id, userId: target.id, role: "member", createdAt: joinedAt })
+      const shared = await adapter.createOrganization({ name: "Shared", slug: `shared-${randomUUID()}` }, target.id)
+      if (typeof shared !== "object") throw new Error("slug taken")
+      await adapter.addMember({ organizationId: shared.id, userId: colleague.id, role: "owner" })
+      // The colleague is demoted by someone else just as the first membership is removed.
+      const racing: AdminStore = {
+        ...adapter,
+        removeMember: async (organizationId, userId) => {
+          if (organizationId === elsewhere.id) await adapter.updateMemberRole(shared.id, colleague.id, "member")
+          return adapter.removeMember(organizationId, userId)
+        },
+      }
+      const config = adminConfig(racing, database)
+      const targetBrowser = await signedIn(config, target)
+      await expect(deleteUser(pageRequest(await signedIn(config, admin)), config, target.id)).rejects.toBeInstanceOf(LastOwner)
+      expect(await adapter.getMember(elsewhere.id, target.id)).toMatchObject({ role: "member", createdAt: joinedAt })
+      expect(await adapter.getMember(shared.id, target.id)).toMatchObject({ role: "owner" })
+      expect(await adapter.getUser(target.id)).not.toBeNull()
+      expect(await sessionEmail(targetBrowser)).toBe(target.email)
+      expect(await auditRows(adapter, admin.id, "admin.delete-user")).toEqual([])
+    })
+
+    it("keep an organization judged the user's alone that gained a member while the delete ran", async () => {
+      const adapter = store()
+      const admin = await roleAdmin(adapter)
+      const [target, newcomer] = [await person(adapter), await person(adapter)]
+      const solo = await adapter.createOrganization({ name: "Solo", slug: `solo-${randomUUID()}` }, target.id)
+      if (typeof solo !== "object") throw new Error("slug taken")
+      let joined = false
+      // The newcomer joins (as an owner) just after the organization was first judged alone.
+      const racing: AdminStore = {
+        ...adapter,
+        listMembers: async (organizationId, options) => {
+          const page = await adapter.listMembers(organizationId, options)
+          if (organizationId === solo.id && !joined) {
+            joined = true
+            await adapter.addMember({ organizationId, userId: newcomer.id, role: "owner" })
+          }
+          return page
+        },
+      }
+      const config = adminConfig(racing, database)
+      expect(await deleteUser(pageRequest(await signedIn(config, admin)), config, target.id)).toEqual({ id: target.id, deletedOrganizations: [] })
+      expect(joined).toBe(true)
+      expect(await adapter.getOrganization({ id: solo.id })).not.toBeNull()
+      expect(await adapter.getMember(solo.id, newcomer.id)).toMatchObject({ role: "owner" })
+      expect(await adapter.getMember(solo.id, target.id)).toBeNull()
+      expect(await adapter.getUser(target.id)).toBeNull()
+    })
+
     it("set a role, which makes an admin, and a password through admin.setPassword (InvalidConfig without it); revoke a user's sessions", async () => {
       const adapter = store()
       const admin = await roleAdmin(adapter)
