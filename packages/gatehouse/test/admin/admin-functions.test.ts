@@ -203,6 +203,9 @@ for (const kind of STORE_KINDS) {
       expect(pages.flat()[0]).toEqual({ id: expect.any(String), name: expect.any(String), email: expect.any(String), emailVerified: null, image: null })
       expect((await searchUsers(request, config, { search: `${prefix}NAME 3` })).users.map((user) => user.id)).toEqual([named[3]!.id])
       await expect(searchUsers(request, config, { limit: 101 })).rejects.toMatchObject({ type: "InvalidRequest" })
+      // Each search is audited with its text, newest first; the refused one is not.
+      const searches = await adapter.listAuditEntries({ actorId: admin.id, action: "admin.search-users", limit: 10 })
+      expect(searches.map((row) => row.details)).toEqual([{ search: `${prefix}NAME 3` }, ...pages.map(() => ({ search: prefix.toUpperCase() }))])
     })
 
     it("show a user whole: status, live database sessions, accounts and memberships, and no token", async () => {
@@ -221,6 +224,7 @@ for (const kind of STORE_KINDS) {
       expect(details.accounts).toEqual([{ provider: "github", providerAccountId: expect.stringMatching(/^gh-/), type: "oauth" }])
       expect(details.memberships).toEqual([{ organizationId: organization.id, name: "Acme", slug: organization.slug, role: "owner", joinedAt: expect.any(String) }])
       expect(JSON.stringify(details)).not.toMatch(/secret-access-token|sha256:/)
+      expect(await auditRows(adapter, admin.id, "admin.view-user")).toEqual([expect.objectContaining({ targetType: "user", targetId: target.id })])
     })
 
     it("delete a user with their accounts, sessions and memberships, their lone organizations with them, never an organization's last owner while others are in it", async () => {

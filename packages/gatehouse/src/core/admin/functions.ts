@@ -3,7 +3,8 @@
  * signed in on a request (no route, no CSRF token: the application's own form handling protects
  * its forms). Each needs `admin` configured and a signed-in admin (`admin.userIds`, or a role in
  * `admin.roles` set with {@link setUserRole}) who is not banned; anyone else is refused with `PermissionDenied`.
- * Every change writes one audit-log row.
+ * Every call that succeeds writes one audit-log row, reads (`admin.search-users`,
+ * `admin.view-user`) as well as changes.
  * @module
  */
 import type { AuthConfig } from "../../types.js"
