@@ -228,6 +228,9 @@ export type AuditAction =
   | "admin.revoke-sessions"
   | "admin.impersonate"
   | "admin.stop-impersonating"
+  // Admin reads (issue 39 review): every admin action writes one row, a look too.
+  | "admin.search-users"
+  | "admin.view-user"
 
 /** One audit-log entry, as the `audit` event receives it and `listAuditLog` answers it. */
 export interface AuditEvent {

@@ -472,9 +472,11 @@ function checkCodeAge(provider: EmailConfig): AuthError | undefined {
 // Part E (admin core).
 /**
  * What the admin API needs of the adapter: the user status and search methods, the users they
- * name, and the audit log every admin action writes to.
+ * name (and delete), and the audit log every admin action writes to and reads.
  */
-const ADMIN_ADAPTER_METHODS = ["getUser", "getUserStatus", "setUserRole", "banUser", "unbanUser", "searchUsers", "appendAuditEntry"] as const
+const ADMIN_ADAPTER_METHODS = ["getUser", "getUserStatus", "setUserRole", "banUser", "unbanUser", "searchUsers", "appendAuditEntry", "deleteUser", "listAuditEntries"] as const
+/** How a ban, a revocation or a delete ends the user's sessions, by strategy (as `sessionRevoker` chooses). */
+const ADMIN_REVOCATION_METHODS = { jwt: ["getSessionVersion", "incrementSessionVersion"], database: ["deleteSessionsByUserId"] } as const
 const IMPERSONATION_MAX_AGE_RANGE = [60, 3600] as const
 
 /** An `admin` option the admin API could not run with, named with what was received. */
@@ -498,7 +500,7 @@ function invalidAdmin(config: ResolvedConfig): AuthError | undefined {
   }
   if (!config.adapter) return new MissingAdapter("The admin API (admin) requires an adapter")
   const methods = config.adapter as unknown as Record<string, unknown>
-  const missing = ADMIN_ADAPTER_METHODS.filter((method) => typeof methods[method] !== "function")
+  const missing = [...ADMIN_ADAPTER_METHODS, ...ADMIN_REVOCATION_METHODS[config.session.strategy]].filter((method) => typeof methods[method] !== "function")
   if (missing.length > 0) return new MissingAdapterMethods(`The admin API (admin) needs the adapter methods ${missing.join(", ")}`)
   if (lacksSessionContext(config)) return new MissingAdapterMethods("The admin API (admin) with database sessions needs the adapter method setSessionContext (impersonation marks its session with it)")
   // A ban ends the user's sessions through the session version under JWT sessions: never checked, it would end none.

@@ -29,6 +29,21 @@ describe("the admin option", () => {
     expect(errorOf({ adapter: partial as Adapter, admin: {} })).toEqual({ type: "MissingAdapterMethods", message: expect.stringMatching(/banUser, searchUsers$/) })
   })
 
+  it("needs the delete, the audit-log read and the session revocation of the strategy in use", () => {
+    const { deleteUser: _delete, listAuditEntries: _list, ...withoutDelete } = MemoryAdapter()
+    expect(errorOf({ adapter: withoutDelete as Adapter, admin: {} })).toEqual({ type: "MissingAdapterMethods", message: expect.stringMatching(/deleteUser, listAuditEntries$/) })
+    const { incrementSessionVersion: _raise, getSessionVersion: _read, ...withoutVersions } = MemoryAdapter()
+    expect(errorOf({ adapter: withoutVersions as Adapter, admin: {}, session: { strategy: "jwt" } })).toEqual({
+      type: "MissingAdapterMethods",
+      message: expect.stringMatching(/getSessionVersion, incrementSessionVersion$/),
+    })
+    // Database sessions end by their rows: versions are not needed there, the rows' delete is.
+    expect(errorOf({ adapter: withoutVersions as Adapter, admin: {}, session: { strategy: "database" } })).toBeUndefined()
+    const { deleteSessionsByUserId: _rows, ...withoutRows } = MemoryAdapter()
+    expect(errorOf({ adapter: withoutRows as Adapter, admin: {}, session: { strategy: "database" } })).toEqual({ type: "MissingAdapterMethods", message: expect.stringMatching(/deleteSessionsByUserId$/) })
+    expect(errorOf({ adapter: withoutRows as Adapter, admin: {}, session: { strategy: "jwt" } })).toBeUndefined()
+  })
+
   it.each([
     [{ userIds: "u1" }, "admin.userIds"],
     [{ userIds: [""] }, "admin.userIds"],

@@ -4,7 +4,7 @@
  * and the delete of a user that never leaves an organization without its owner.
  */
 import { randomUUID } from "node:crypto"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import {
   banUser,
   deleteUser,
@@ -17,6 +17,7 @@ import {
 } from "../../src/index.js"
 import { InvalidConfig, LastOwner, PermissionDenied, SessionRequired, UserNotFound } from "../../src/errors.js"
 import type { AuthConfig } from "../../src/types.js"
+import { moveClockOn } from "../flow/flow-helpers.js"
 import { adminConfig, pageRequest, person, roleAdmin, sessionEmail, signedIn, signIn, STORE_KINDS, type AdminStore } from "./admin-harness.js"
 
 const jwt = { session: { strategy: "jwt" as const, revocationCheckAge: 0 } }
@@ -63,7 +64,7 @@ for (const kind of STORE_KINDS) {
       expect(await adapter.getUserStatus(member.id)).toBeNull()
     })
 
-    it("ban a user under JWT sessions: their session ends at once, the next sign-in is refused with UserBanned, one audit row", async () => {
+    it("ban a user under JWT sessions checked on every read (revocationCheckAge: 0): their session ends at once, the next sign-in is refused with UserBanned, one audit row", async () => {
       const adapter = store()
       const admin = await roleAdmin(adapter)
       const config = adminConfig(adapter, jwt)
@@ -83,6 +84,28 @@ for (const kind of STORE_KINDS) {
       const rows = await auditRows(adapter, admin.id, "admin.ban")
       expect(rows).toHaveLength(1)
       expect(rows[0]).toMatchObject({ targetType: "user", targetId: target.id, details: { reason: "spam", expiresAt: expiresAt.toISOString() } })
+    })
+
+    it("ban a user under JWT sessions with the default revocationCheckAge (60 s): their session stands until its next version check, and ends then", async () => {
+      const adapter = store()
+      const admin = await roleAdmin(adapter)
+      const config = adminConfig(adapter, { session: { strategy: "jwt" } })
+      const target = await person(adapter)
+      const [adminBrowser, targetBrowser] = [await signedIn(config, admin), await signedIn(config, target)]
+      await banUser(pageRequest(adminBrowser), config, target.id)
+      try {
+        // Checked less than 60 s ago: the session still reads as signed in...
+        expect(await sessionEmail(targetBrowser)).toBe(target.email)
+        moveClockOn(59_000)
+        expect(await sessionEmail(targetBrowser)).toBe(target.email)
+        // ...and once its check is due, the raised version ends it.
+        moveClockOn(2_000)
+        expect(await sessionEmail(targetBrowser)).toBeNull()
+        expect(await sessionEmail(targetBrowser)).toBeNull()
+      } finally {
+        vi.useRealTimers()
+      }
+      expect((await signIn(config, target)).location).toMatch(/error=UserBanned/)
     })
 
     it("ban a user under database sessions: their session row is gone at once and sign-in is refused", async () => {
@@ -137,6 +160,49 @@ for (const kind of STORE_KINDS) {
       await expect(banUser(request, config, randomUUID())).rejects.toBeInstanceOf(UserNotFound)
     })
 
+    it("refuse setting the password of, or ending the sessions of, another admin unless the caller is listed in admin.userIds, and never of a listed admin", async () => {
+      const adapter = store()
+      const [admin, other, listed, target] = [await roleAdmin(adapter), await roleAdmin(adapter), await person(adapter, "Lee Listed"), await person(adapter)]
+      const set: string[] = []
+      const config = adminConfig(adapter, { ...jwt, admin: { userIds: [listed.id], setPassword: (user) => void set.push(user.id) } })
+      const [adminRequest, listedRequest] = [pageRequest(await signedIn(config, admin)), pageRequest(await signedIn(config, listed))]
+      const otherBrowser = await signedIn(config, other)
+      for (const id of [other.id, listed.id, admin.id]) {
+        await expect(setUserPassword(adminRequest, config, id, "taken over"), id).rejects.toBeInstanceOf(PermissionDenied)
+        await expect(revokeUserSessions(adminRequest, config, id), id).rejects.toBeInstanceOf(PermissionDenied)
+      }
+      await expect(setUserPassword(listedRequest, config, listed.id, "x")).rejects.toBeInstanceOf(PermissionDenied)
+      await expect(revokeUserSessions(listedRequest, config, listed.id)).rejects.toBeInstanceOf(PermissionDenied)
+      expect(set).toEqual([])
+      expect(await sessionEmail(otherBrowser)).toBe(other.email)
+      expect(await auditRows(adapter, admin.id, "admin.set-password")).toEqual([])
+      // A role admin still manages users who are not admins; a listed admin manages role admins.
+      await setUserPassword(adminRequest, config, target.id, "reset")
+      await setUserPassword(listedRequest, config, other.id, "reset")
+      await revokeUserSessions(listedRequest, config, other.id)
+      expect(set).toEqual([target.id, other.id])
+      expect(await sessionEmail(otherBrowser)).toBeNull()
+    })
+
+    it("refuse a banned admin whose session still stands (a ban stored without its sessions ended), and an admin lifting their own ban", async () => {
+      const adapter = store()
+      const [admin, banned] = [await roleAdmin(adapter), await roleAdmin(adapter)]
+      const config = adminConfig(adapter, { session: { strategy: "jwt" } })
+      const [adminRequest, bannedBrowser] = [pageRequest(await signedIn(config, admin)), await signedIn(config, banned)]
+      await expect(unbanUser(adminRequest, config, admin.id)).rejects.toBeInstanceOf(PermissionDenied)
+      // Stored by the app through its adapter (or a ban whose session revocation failed): the
+      // status row decides, not whether the session was ended.
+      await adapter.banUser(banned.id, { banReason: "compromised", banExpiresAt: null, bannedBy: admin.id })
+      expect(await sessionEmail(bannedBrowser)).toBe(banned.email)
+      const bannedRequest = pageRequest(bannedBrowser)
+      await expect(unbanUser(bannedRequest, config, banned.id)).rejects.toBeInstanceOf(PermissionDenied)
+      await expect(searchUsers(bannedRequest, config)).rejects.toBeInstanceOf(PermissionDenied)
+      await expect(banUser(bannedRequest, config, admin.id)).rejects.toBeInstanceOf(PermissionDenied)
+      expect(await adapter.getUserStatus(banned.id)).toMatchObject({ banReason: "compromised", bannedAt: expect.any(Date) })
+      expect(await adapter.getUserStatus(admin.id)).toMatchObject({ bannedAt: null })
+      expect(await auditRows(adapter, banned.id, "admin.unban")).toEqual([])
+    })
+
     it("search users by the start of their email or name, case ignored, in pages continued by next", async () => {
       const adapter = store()
       const admin = await roleAdmin(adapter)
@@ -160,6 +226,9 @@ for (const kind of STORE_KINDS) {
       expect(pages.flat()[0]).toEqual({ id: expect.any(String), name: expect.any(String), email: expect.any(String), emailVerified: null, image: null })
       expect((await searchUsers(request, config, { search: `${prefix}NAME 3` })).users.map((user) => user.id)).toEqual([named[3]!.id])
       await expect(searchUsers(request, config, { limit: 101 })).rejects.toMatchObject({ type: "InvalidRequest" })
+      // Each search is audited with its text (rows of one millisecond have no order); the refused one is not.
+      const searches = await adapter.listAuditEntries({ actorId: admin.id, action: "admin.search-users", limit: 10 })
+      expect(searches.map((row) => (row.details as { search: string }).search).sort()).toEqual([`${prefix}NAME 3`, ...pages.map(() => prefix.toUpperCase())].sort())
     })
 
     it("show a user whole: status, live database sessions, accounts and memberships, and no token", async () => {
@@ -178,6 +247,7 @@ for (const kind of STORE_KINDS) {
       expect(details.accounts).toEqual([{ provider: "github", providerAccountId: expect.stringMatching(/^gh-/), type: "oauth" }])
       expect(details.memberships).toEqual([{ organizationId: organization.id, name: "Acme", slug: organization.slug, role: "owner", joinedAt: expect.any(String) }])
       expect(JSON.stringify(details)).not.toMatch(/secret-access-token|sha256:/)
+      expect(await auditRows(adapter, admin.id, "admin.view-user")).toEqual([expect.objectContaining({ targetType: "user", targetId: target.id })])
     })
 
     it("delete a user with their accounts, sessions and memberships, their lone organizations with them, never an organization's last owner while others are in it", async () => {
@@ -217,6 +287,63 @@ for (const kind of STORE_KINDS) {
       expect(await adapter.getMember(elsewhere.id, target.id)).toBeNull()
       expect(await sessionEmail(targetBrowser)).toBeNull()
       expect(await auditRows(adapter, admin.id, "admin.delete-user")).toEqual([expect.objectContaining({ targetId: target.id, details: { email: target.email, deletedOrganizations: [alone.id] } })])
+    })
+
+    it("put back the memberships a refused delete removed: another owner demoted while the delete runs leaves the user whole", async () => {
+      const adapter = store()
+      const admin = await roleAdmin(adapter)
+      const [target, colleague] = [await person(adapter), await person(adapter)]
+      const joinedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000)
+      const elsewhere = await adapter.createOrganization({ name: "Elsewhere", slug: `elsewhere-${randomUUID()}` }, colleague.id)
+      if (typeof elsewhere !== "object") throw new Error("slug taken")
+      await adapter.addMember({ organizationId: elsewhere.id, userId: target.id, role: "member", createdAt: joinedAt })
+      const shared = await adapter.createOrganization({ name: "Shared", slug: `shared-${randomUUID()}` }, target.id)
+      if (typeof shared !== "object") throw new Error("slug taken")
+      await adapter.addMember({ organizationId: shared.id, userId: colleague.id, role: "owner" })
+      // The colleague is demoted by someone else just as the first membership is removed.
+      const racing: AdminStore = {
+        ...adapter,
+        removeMember: async (organizationId, userId) => {
+          if (organizationId === elsewhere.id) await adapter.updateMemberRole(shared.id, colleague.id, "member")
+          return adapter.removeMember(organizationId, userId)
+        },
+      }
+      const config = adminConfig(racing, database)
+      const targetBrowser = await signedIn(config, target)
+      await expect(deleteUser(pageRequest(await signedIn(config, admin)), config, target.id)).rejects.toBeInstanceOf(LastOwner)
+      expect(await adapter.getMember(elsewhere.id, target.id)).toMatchObject({ role: "member", createdAt: joinedAt })
+      expect(await adapter.getMember(shared.id, target.id)).toMatchObject({ role: "owner" })
+      expect(await adapter.getUser(target.id)).not.toBeNull()
+      expect(await sessionEmail(targetBrowser)).toBe(target.email)
+      expect(await auditRows(adapter, admin.id, "admin.delete-user")).toEqual([])
+    })
+
+    it("keep an organization judged the user's alone that gained a member while the delete ran", async () => {
+      const adapter = store()
+      const admin = await roleAdmin(adapter)
+      const [target, newcomer] = [await person(adapter), await person(adapter)]
+      const solo = await adapter.createOrganization({ name: "Solo", slug: `solo-${randomUUID()}` }, target.id)
+      if (typeof solo !== "object") throw new Error("slug taken")
+      let joined = false
+      // The newcomer joins (as an owner) just after the organization was first judged alone.
+      const racing: AdminStore = {
+        ...adapter,
+        listMembers: async (organizationId, options) => {
+          const page = await adapter.listMembers(organizationId, options)
+          if (organizationId === solo.id && !joined) {
+            joined = true
+            await adapter.addMember({ organizationId, userId: newcomer.id, role: "owner" })
+          }
+          return page
+        },
+      }
+      const config = adminConfig(racing, database)
+      expect(await deleteUser(pageRequest(await signedIn(config, admin)), config, target.id)).toEqual({ id: target.id, deletedOrganizations: [] })
+      expect(joined).toBe(true)
+      expect(await adapter.getOrganization({ id: solo.id })).not.toBeNull()
+      expect(await adapter.getMember(solo.id, newcomer.id)).toMatchObject({ role: "owner" })
+      expect(await adapter.getMember(solo.id, target.id)).toBeNull()
+      expect(await adapter.getUser(target.id)).toBeNull()
     })
 
     it("set a role, which makes an admin, and a password through admin.setPassword (InvalidConfig without it); revoke a user's sessions", async () => {

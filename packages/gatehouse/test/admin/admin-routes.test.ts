@@ -51,8 +51,13 @@ for (const kind of STORE_KINDS) {
       const config = adminConfig(adapter, jwt)
       const target = await person(adapter)
       const browser = await signedIn(config, admin)
+      // The handler's CSRF refusal, as for every POST: a redirect to the error page naming MissingCSRF.
       const response = await browser.postJson(`admin/users/${target.id}/ban`, { reason: "no token" })
-      expect(response.status).not.toBe(200)
+      expect(response.status).toBe(302)
+      expect(response.headers.get("location")).toMatch(/[?&]error=MissingCSRF$/)
+      const forged = await browser.postJson(`admin/users/${target.id}/ban`, { reason: "forged", csrfToken: "0".repeat(64) })
+      expect(forged.status).toBe(302)
+      expect(forged.headers.get("location")).toMatch(/[?&]error=MissingCSRF$/)
       expect(await adapter.getUserStatus(target.id)).toBeNull()
     })
 
@@ -93,12 +98,18 @@ for (const kind of STORE_KINDS) {
       expect(await unbanned.json()).toMatchObject({ status: { banned: false } })
       expect(await sessionEmail(await signedIn(config, target))).toBe(target.email)
 
-      const log = (await (await browser.get(`admin/audit?actorId=${encodeURIComponent(admin.id)}&limit=1`)).json()) as { entries: { action: string }[]; next: string | null }
+      const log = (await (await browser.get(`admin/audit?actorId=${encodeURIComponent(admin.id)}&limit=1`)).json()) as { entries: { action: string }[]; nextCursor: string | null }
       expect(log.entries.map((entry) => entry.action)).toEqual(["admin.unban"])
-      const older = (await (await browser.get(`admin/audit?actorId=${encodeURIComponent(admin.id)}&limit=5&before=${log.next}`)).json()) as typeof log
-      expect(older.entries.map((entry) => entry.action)).toEqual(["admin.ban"])
-      expect(older.next).toBeNull()
+      const older = (await (await browser.get(`admin/audit?actorId=${encodeURIComponent(admin.id)}&limit=5&before=${log.nextCursor}`)).json()) as typeof log
+      // The reads are audited too: the two searches and the details read (rows of one millisecond have no order).
+      expect(older.entries.map((entry) => entry.action).sort()).toEqual(["admin.ban", "admin.search-users", "admin.search-users", "admin.view-user"])
+      expect(older.nextCursor).toBeNull()
       expect((await browser.get("admin/audit?before=not-a-cursor")).status).toBe(400)
+      // A cursor of the right shape whose time is no date (beyond 8.64e15 ms): refused, never sent to the store.
+      const crafted = Buffer.from(JSON.stringify([9e15, "x"])).toString("base64url")
+      const refused = await browser.get(`admin/audit?before=${crafted}`)
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toMatchObject({ error: "InvalidRequest" })
     })
 
     it("answer 409 to the delete of an organization's last owner, and 403 to an admin banning themselves", async () => {

@@ -49,7 +49,7 @@ for (const kind of STORE_KINDS) {
       expect((await signIn(a, target)).location).toMatch(/error=UserBanned/)
     })
 
-    it("ends a JWT session on every instance at once, the session version cached in the store replaced", async () => {
+    it("ends a JWT session checked on every read (revocationCheckAge: 0) on every instance at once, the session version cached in the store replaced", async () => {
       const adapter = store()
       const [a, b] = instances(adapter, { strategy: "jwt", revocationCheckAge: 0 })
       const [admin, target] = [await roleAdmin(adapter), await person(adapter)]

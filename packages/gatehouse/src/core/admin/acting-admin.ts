@@ -8,19 +8,24 @@ import { InvalidConfig, PermissionDenied, SessionRequired, UserNotFound } from "
 import { callAdapter } from "../adapter-call.js"
 import type { RequestContext } from "../request-context.js"
 import { currentUser } from "../sessions/index.js"
-import { isAdmin } from "./admin-check.js"
+import { adminStanding } from "./admin-check.js"
+import { isBanned } from "./ban-check.js"
 
 /**
  * The request's signed-in admin.
  *
  * @throws {InvalidConfig} without `admin` configured; {@link SessionRequired} without a session;
- *   {@link PermissionDenied} for a user who is not an admin.
+ *   {@link PermissionDenied} for a user who is not an admin, or is banned.
  */
 export async function actingAdmin(ctx: RequestContext): Promise<AdapterUser> {
   if (!ctx.config.admin) throw new InvalidConfig("The admin API is not configured (`admin`)")
   const user = await currentUser(ctx)
   if (!user) throw new SessionRequired("The admin API needs a signed-in admin")
-  if (!(await isAdmin(ctx, user.id))) throw new PermissionDenied("Only admins may use the admin API")
+  // Role and ban from one read: a banned admin loses the admin API at once, not at their JWT
+  // session's next version check (and so cannot lift their own ban in between).
+  const { admin, status } = await adminStanding(ctx, user.id)
+  if (!admin) throw new PermissionDenied("Only admins may use the admin API")
+  if (isBanned(status)) throw new PermissionDenied("A banned admin may not use the admin API")
   return user
 }
 

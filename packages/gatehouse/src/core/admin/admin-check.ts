@@ -3,6 +3,7 @@
  * (default `["admin"]`). Fails closed: without `admin` configured nobody is.
  * @module
  */
+import type { AdapterUserStatus } from "../../adapters/index.js"
 import type { RequestContext } from "../request-context.js"
 import { callAdapter } from "../adapter-call.js"
 
@@ -11,8 +12,26 @@ export async function isAdmin(ctx: RequestContext, userId: string): Promise<bool
   const admin = ctx.config.admin
   if (!admin) return false
   if (admin.userIds?.includes(userId)) return true
-  const roles = admin.roles ?? ["admin"]
-  if (roles.length === 0 || typeof ctx.config.adapter?.getUserStatus !== "function") return false
-  const status = await callAdapter(ctx.config.adapter, "getUserStatus", userId)
+  if ((admin.roles ?? ["admin"]).length === 0) return false
+  return hasAdminRole(ctx, await readStatus(ctx, userId))
+}
+
+/**
+ * Whether `userId` is an admin, and their stored status (role and ban), from one read: what the
+ * admin API asks of the admin acting, who must be both an admin and not banned.
+ */
+export async function adminStanding(ctx: RequestContext, userId: string): Promise<{ admin: boolean; status: AdapterUserStatus | null }> {
+  if (!ctx.config.admin) return { admin: false, status: null }
+  const status = await readStatus(ctx, userId)
+  return { admin: ctx.config.admin.userIds?.includes(userId) === true || hasAdminRole(ctx, status), status }
+}
+
+async function readStatus(ctx: RequestContext, userId: string): Promise<AdapterUserStatus | null> {
+  if (typeof ctx.config.adapter?.getUserStatus !== "function") return null
+  return (await callAdapter(ctx.config.adapter, "getUserStatus", userId)) ?? null
+}
+
+function hasAdminRole(ctx: RequestContext, status: AdapterUserStatus | null): boolean {
+  const roles = ctx.config.admin?.roles ?? ["admin"]
   return status?.role !== null && status?.role !== undefined && roles.includes(status.role)
 }

@@ -5,9 +5,11 @@
  * @module
  */
 import type { AdapterMembership } from "../../adapters/index.js"
-import { LastOwner, PermissionDenied } from "../../errors.js"
+import { OWNER_ROLE } from "../../adapters/organization-fields.js"
+import { AdapterError, LastOwner, PermissionDenied } from "../../errors.js"
 import { callAdapter } from "../adapter-call.js"
 import { recordAudit } from "../audit.js"
+import { logError } from "../logger.js"
 import type { RequestContext } from "../request-context.js"
 import { sessionRevoker } from "../sign-out-everywhere.js"
 import { actingAdmin, isListedAdmin, targetUser } from "./acting-admin.js"
@@ -20,12 +22,10 @@ export interface DeletedUser {
   deletedOrganizations: string[]
 }
 
-/** Members read per page while looking for another owner (a keyset walk; owners come first, usually). */
-const OWNER_SCAN_PAGE = 500
-const OWNER = "owner"
-
 /**
- * Deletes `userId` as the request's admin.
+ * Deletes `userId` as the request's admin. All or nothing: the memberships go one by one through
+ * the store's own last-owner guard (`removeMember`, atomic against a concurrent demotion), and
+ * when one is refused those already removed are put back before the refusal.
  *
  * @throws {PermissionDenied} for a non-admin, the admin themselves, or an admin listed in
  *   `admin.userIds`; `UserNotFound`; `LastOwner` when they are the only owner of an
@@ -40,41 +40,56 @@ export async function deleteUserAs(ctx: RequestContext, userId: unknown): Promis
   const revoke = sessionRevoker(ctx.config)
   const memberships: AdapterMembership[] = typeof adapter?.listOrganizationsByUserId === "function" ? await callAdapter(adapter, "listOrganizationsByUserId", user.id) : []
 
-  // Every organization is judged before anything changes, so a refusal leaves everything as it was.
-  const alone: string[] = []
-  const shared: string[] = []
-  for (const { organization, role } of memberships) {
-    const others = await callAdapter(adapter, "listMembers", organization.id, { limit: 2 })
-    if (!others.some((member) => member.userId !== user.id)) alone.push(organization.id)
-    else {
-      if (role === OWNER && !(await hasOtherOwner(ctx, organization.id, user.id))) {
-        throw new LastOwner(`The user is the last owner of organization ${organization.id}, which has other members: make another member its owner first`)
-      }
-      shared.push(organization.id)
+  const alone: AdapterMembership[] = []
+  const shared: AdapterMembership[] = []
+  for (const membership of memberships) ((await isAlone(ctx, membership, user.id)) ? alone : shared).push(membership)
+
+  const removed: AdapterMembership[] = []
+  const deleted: string[] = []
+  try {
+    for (const membership of shared) await leave(ctx, membership, user.id, removed)
+    // Judged alone a moment ago: someone may have joined since (an accepted invitation), and
+    // their organization must not go with this user. Checked again, after the removals above.
+    for (const membership of alone) {
+      if (await isAlone(ctx, membership, user.id)) deleted.push(membership.organization.id)
+      else await leave(ctx, membership, user.id, removed)
     }
+  } catch (error) {
+    await restore(ctx, user.id, removed)
+    throw error
   }
-  // Removed one by one with the store's own last-owner guard, which holds against a concurrent
-  // demotion of the other owner; the user's row (and the rest) goes only after every one passed.
-  for (const organizationId of shared) {
-    const removed = await callAdapter(adapter, "removeMember", organizationId, user.id)
-    if (removed === "last-owner") throw new LastOwner(`The user became the last owner of organization ${organizationId}; nothing more was deleted`)
-  }
-  for (const organizationId of alone) await callAdapter(adapter, "deleteOrganization", organizationId)
+  for (const organizationId of deleted) await callAdapter(adapter, "deleteOrganization", organizationId)
   // Sessions first: a JWT session must find its version raised whatever becomes of the user's row.
   await revoke(user.id)
   await callAdapter(adapter, "deleteUser", user.id)
-  await recordAudit(ctx, admin.id, { action: "admin.delete-user", targetType: "user", targetId: user.id, details: { email: user.email ?? null, deletedOrganizations: alone } })
-  return { id: user.id, deletedOrganizations: alone }
+  await recordAudit(ctx, admin.id, { action: "admin.delete-user", targetType: "user", targetId: user.id, details: { email: user.email ?? null, deletedOrganizations: deleted } })
+  return { id: user.id, deletedOrganizations: deleted }
 }
 
-/** Whether the organization has an owner besides `userId`: its members walked by keyset until one is found. */
-async function hasOtherOwner(ctx: RequestContext, organizationId: string, userId: string): Promise<boolean> {
-  let after: { createdAt: Date; userId: string } | undefined
-  for (;;) {
-    const page = await callAdapter(ctx.config.adapter, "listMembers", organizationId, { limit: OWNER_SCAN_PAGE, ...(after && { after }) })
-    if (page.some((member) => member.role === OWNER && member.userId !== userId)) return true
-    if (page.length < OWNER_SCAN_PAGE) return false
-    const last = page[page.length - 1]!
-    after = { createdAt: last.createdAt, userId: last.userId }
+/** Whether the user is the organization's only member (two members read at most). */
+async function isAlone(ctx: RequestContext, membership: AdapterMembership, userId: string): Promise<boolean> {
+  const members = await callAdapter(ctx.config.adapter, "listMembers", membership.organization.id, { limit: 2 })
+  return !members.some((member) => member.userId !== userId)
+}
+
+/** Removes the user's membership with the store's last-owner guard, noting it in `removed` to put back on a refusal. */
+async function leave(ctx: RequestContext, membership: AdapterMembership, userId: string, removed: AdapterMembership[]): Promise<void> {
+  const organizationId = membership.organization.id
+  const answer = await callAdapter(ctx.config.adapter, "removeMember", organizationId, userId)
+  if (answer === "last-owner") {
+    throw new LastOwner(`The user is the last ${OWNER_ROLE} of organization ${organizationId}, which has other members: make another member its ${OWNER_ROLE} first`)
+  }
+  // "not-found": gone already (they left meanwhile), nothing to put back.
+  if (answer !== "not-found") removed.push(membership)
+}
+
+/** Puts back the memberships a refused delete removed, with their role and join time; one that cannot be is logged, naming it. */
+async function restore(ctx: RequestContext, userId: string, removed: readonly AdapterMembership[]): Promise<void> {
+  for (const { organization, role, joinedAt } of removed) {
+    try {
+      await callAdapter(ctx.config.adapter, "addMember", { organizationId: organization.id, userId, role, createdAt: new Date(joinedAt) })
+    } catch (error) {
+      logError(ctx.logger, new AdapterError(`User ${userId}'s membership of organization ${organization.id} (role ${role}) was removed by a refused delete and could not be put back`, { cause: error }))
+    }
   }
 }

@@ -2,8 +2,9 @@
  * The admin API's server functions, called from the application's own server code for the admin
  * signed in on a request (no route, no CSRF token: the application's own form handling protects
  * its forms). Each needs `admin` configured and a signed-in admin (`admin.userIds`, or a role in
- * `admin.roles` set with {@link setUserRole}); anyone else is refused with `PermissionDenied`.
- * Every change writes one audit-log row.
+ * `admin.roles` set with {@link setUserRole}) who is not banned; anyone else is refused with `PermissionDenied`.
+ * Every call that succeeds writes one audit-log row, reads (`admin.search-users`,
+ * `admin.view-user`) as well as changes.
  * @module
  */
 import type { AuthConfig } from "../../types.js"
@@ -85,7 +86,7 @@ export async function banUser(request: SessionRequest, config: AuthConfig, userI
 /**
  * Lifts a user's ban: they can sign in again at once.
  *
- * @throws {PermissionDenied} for a non-admin; `UserNotFound`.
+ * @throws {PermissionDenied} for a non-admin (a banned admin is none) or oneself; `UserNotFound`.
  * @example
  * ```ts
  * import { unbanUser } from "gatehouse-auth"
@@ -118,7 +119,8 @@ export async function setUserRole(request: SessionRequest, config: AuthConfig, u
  * Sets a user's password through `admin.setPassword`, the app's own hashing and storage. The
  * password is neither logged nor recorded; their sessions stay (end them with {@link revokeUserSessions}).
  *
- * @throws `InvalidConfig` without `admin.setPassword`; `PermissionDenied` for a non-admin;
+ * @throws `InvalidConfig` without `admin.setPassword`; `PermissionDenied` for a non-admin, an
+ *   admin listed in `admin.userIds`, or another admin unless the caller is listed there;
  *   `UserNotFound`; `InvalidRequest` for an empty password or one over 1024 characters.
  * @example
  * ```ts
@@ -134,7 +136,8 @@ export async function setUserPassword(request: SessionRequest, config: AuthConfi
 /**
  * Ends every session of a user on every instance, as `signOutEverywhere` does.
  *
- * @throws {PermissionDenied} for a non-admin; `UserNotFound`.
+ * @throws {PermissionDenied} for a non-admin, an admin listed in `admin.userIds`, or another
+ *   admin unless the caller is listed there; `UserNotFound`.
  * @example
  * ```ts
  * import { revokeUserSessions } from "gatehouse-auth"

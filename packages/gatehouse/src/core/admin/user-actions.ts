@@ -10,6 +10,7 @@ import { recordAudit } from "../audit.js"
 import type { RequestContext } from "../request-context.js"
 import { sessionRevoker } from "../sign-out-everywhere.js"
 import { actingAdmin, isListedAdmin, targetUser } from "./acting-admin.js"
+import { isAdmin } from "./admin-check.js"
 import { adminStatus, type AdminUserStatus } from "./users.js"
 
 /** What `banUser` takes. */
@@ -49,10 +50,11 @@ export async function banUserAs(ctx: RequestContext, userId: unknown, options: B
   return adminStatus(await callAdapter(ctx.config.adapter, "getUserStatus", user.id))
 }
 
-/** Lifts `userId`'s ban (whether there was one is in the audit row). @throws as `banUserAs` does, but not for oneself. */
+/** Lifts `userId`'s ban (whether there was one is in the audit row). @throws {PermissionDenied} for a non-admin or oneself; `UserNotFound`. */
 export async function unbanUserAs(ctx: RequestContext, userId: unknown): Promise<AdminUserStatus> {
   const admin = await actingAdmin(ctx)
   const user = await targetUser(ctx, userId)
+  if (user.id === admin.id) throw new PermissionDenied("An admin cannot lift their own ban")
   const lifted = await callAdapter(ctx.config.adapter, "unbanUser", user.id)
   await recordAudit(ctx, admin.id, { action: "admin.unban", targetType: "user", targetId: user.id, details: { lifted } })
   return adminStatus(await callAdapter(ctx.config.adapter, "getUserStatus", user.id))
@@ -82,14 +84,16 @@ export async function setUserRoleAs(ctx: RequestContext, userId: unknown, role: 
 /**
  * Stores a new password for `userId` through `admin.setPassword` (the app's own hashing). The
  * password is never logged nor recorded.
- * @throws {InvalidConfig} without `admin.setPassword`; {@link PermissionDenied}; `UserNotFound`;
- *   {@link InvalidRequest} for an empty or over-long password.
+ * @throws {InvalidConfig} without `admin.setPassword`; {@link PermissionDenied} for a non-admin or
+ *   an admin target (see `refuseAdminTarget`); `UserNotFound`; {@link InvalidRequest} for an empty
+ *   or over-long password.
  */
 export async function setUserPasswordAs(ctx: RequestContext, userId: unknown, password: unknown): Promise<void> {
   const admin = await actingAdmin(ctx)
   const setPassword = ctx.config.admin?.setPassword
   if (typeof setPassword !== "function") throw new InvalidConfig("Setting a user's password needs `admin.setPassword` (the app's own hashing)")
   const user = await targetUser(ctx, userId)
+  await refuseAdminTarget(ctx, admin.id, user.id, "set the password of")
   if (typeof password !== "string" || password === "" || password.length > MAX_PASSWORD) {
     throw new InvalidRequest(`password must be text of 1 to ${MAX_PASSWORD} characters`)
   }
@@ -97,12 +101,29 @@ export async function setUserPasswordAs(ctx: RequestContext, userId: unknown, pa
   await recordAudit(ctx, admin.id, { action: "admin.set-password", targetType: "user", targetId: user.id })
 }
 
-/** Ends every session of `userId` on every instance, as `signOutEverywhere` does. @throws {PermissionDenied}; `UserNotFound`. */
+/**
+ * Ends every session of `userId` on every instance, as `signOutEverywhere` does.
+ * @throws {PermissionDenied} for a non-admin or an admin target (see `refuseAdminTarget`); `UserNotFound`.
+ */
 export async function revokeUserSessionsAs(ctx: RequestContext, userId: unknown): Promise<void> {
   const admin = await actingAdmin(ctx)
   const user = await targetUser(ctx, userId)
+  await refuseAdminTarget(ctx, admin.id, user.id, "end the sessions of")
   await sessionRevoker(ctx.config)(user.id)
   await recordAudit(ctx, admin.id, { action: "admin.revoke-sessions", targetType: "user", targetId: user.id })
+}
+
+/**
+ * Refuses an action on another admin's sign-in (their password, their sessions): with it a role
+ * admin could take over an admin's account, which impersonation never allows. Only an admin
+ * listed in `admin.userIds` may, and never on another listed admin (nor on themselves, who manage
+ * their own sign-in as any user does).
+ */
+async function refuseAdminTarget(ctx: RequestContext, adminId: string, targetId: string, what: string): Promise<void> {
+  if (isListedAdmin(ctx, targetId)) throw new PermissionDenied(`An admin cannot ${what} an admin listed in admin.userIds`)
+  if (!isListedAdmin(ctx, adminId) && (await isAdmin(ctx, targetId))) {
+    throw new PermissionDenied(`Only an admin listed in admin.userIds may ${what} another admin`)
+  }
 }
 
 function banReason(reason: unknown): string | null {

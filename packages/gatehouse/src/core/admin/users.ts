@@ -7,6 +7,7 @@
 import type { AdapterUser, AdapterUserStatus } from "../../adapters/index.js"
 import { InvalidRequest } from "../../errors.js"
 import { callAdapter } from "../adapter-call.js"
+import { recordAudit } from "../audit.js"
 import type { RequestContext } from "../request-context.js"
 import { actingAdmin, targetUser } from "./acting-admin.js"
 import { isBanned } from "./ban-check.js"
@@ -134,11 +135,12 @@ export function adminStatus(status: AdapterUserStatus | null): AdminUserStatus {
 }
 
 /**
- * A page of users for the request's admin (asked before the query is even read: fails closed).
+ * A page of users for the request's admin (asked before the query is even read: fails closed);
+ * audited as `admin.search-users` with the search text.
  * @throws {InvalidRequest} for a limit outside 1–100, or a search or cursor that is no short text.
  */
 export async function searchUsersPage(ctx: RequestContext, query: SearchUsersQuery): Promise<AdminUserPage> {
-  await actingAdmin(ctx)
+  const admin = await actingAdmin(ctx)
   const limit = query.limit ?? DEFAULT_LIMIT
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new InvalidRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`)
@@ -148,12 +150,14 @@ export async function searchUsersPage(ctx: RequestContext, query: SearchUsersQue
   // One more than asked: whether another page follows, in the same query.
   const found = await callAdapter(ctx.config.adapter, "searchUsers", { limit: limit + 1, ...(search && { search }), ...(after && { after }) })
   const users = found.slice(0, limit)
+  // Who looked for whom: the search text only (not the users found, which the log would copy).
+  await recordAudit(ctx, admin.id, { action: "admin.search-users", details: { search: search ?? null } })
   return { users: users.map(adminUser), next: found.length > limit ? users[users.length - 1]!.id : null }
 }
 
-/** A user whole, for the request's admin. @throws {UserNotFound} for an unknown id. */
+/** A user whole, for the request's admin; audited as `admin.view-user`. @throws {UserNotFound} for an unknown id. */
 export async function userDetails(ctx: RequestContext, userId: unknown): Promise<AdminUserDetails> {
-  await actingAdmin(ctx)
+  const admin = await actingAdmin(ctx)
   const user = await targetUser(ctx, userId)
   const adapter = ctx.config.adapter
   const has = (method: string): boolean => typeof (adapter as Record<string, unknown> | undefined)?.[method] === "function"
@@ -164,6 +168,7 @@ export async function userDetails(ctx: RequestContext, userId: unknown): Promise
     has("listAccountsByUserId") ? callAdapter(adapter, "listAccountsByUserId", user.id) : [],
     has("listOrganizationsByUserId") ? callAdapter(adapter, "listOrganizationsByUserId", user.id) : [],
   ])
+  await recordAudit(ctx, admin.id, { action: "admin.view-user", targetType: "user", targetId: user.id })
   return {
     user: adminUser(user),
     status: adminStatus(status),
