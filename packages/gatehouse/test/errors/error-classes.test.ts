@@ -8,7 +8,8 @@ const classes = Object.entries(errors).filter(
 
 const clientSafe = ["InvalidTwoFactorCode", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable", "RecentAuthRequired", "TwoFactorNotEnrolled", "SessionRequired", "UnknownSession", "UnknownAccount", "LastSignInMethod", "CredentialsSignin", "AccessDenied", "Verification", "MissingCSRF", "OAuthAccountNotLinked",
   "OAuthCallbackError", "AccountNotLinked", "WebAuthnVerificationError", "EmailSignInError", "InvalidEmail", "RateLimited",
-  "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "InvalidCheck", "UnknownAction", "InvalidProvider"]
+  "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "InvalidCheck", "UnknownAction", "InvalidProvider",
+  "PermissionDenied", "OrganizationNotFound", "SlugTaken", "LastOwner", "InvitationInvalid", "UserBanned", "UserNotFound", "ImpersonationRefused"]
 const signInKind = ["SignInError", "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthSignInError",
   "EmailSignInError", "MissingCSRF", "AccountNotLinked", "InvalidEmail", "RateLimited", "EmailRateLimited", "CredentialsRateLimited", "ServerBusy", "TwoFactorExpired", "TwoFactorFailed", "TwoFactorUnavailable"]
 /** Errors that send the user back to the second-factor page. */
@@ -37,6 +38,9 @@ const expectedTypes: Record<string, string> = {
   // Two-factor sign-in (Gatehouse's own).
   InvalidTwoFactorCode: "InvalidTwoFactorCode", TwoFactorExpired: "TwoFactorExpired", TwoFactorFailed: "TwoFactorFailed", TwoFactorUnavailable: "TwoFactorUnavailable",
   RecentAuthRequired: "RecentAuthRequired", TwoFactorNotEnrolled: "TwoFactorNotEnrolled",
+  // Organizations and the admin API (Gatehouse's own).
+  PermissionDenied: "PermissionDenied", OrganizationNotFound: "OrganizationNotFound", SlugTaken: "SlugTaken", LastOwner: "LastOwner",
+  InvitationInvalid: "InvitationInvalid", UserBanned: "UserBanned", UserNotFound: "UserNotFound", ImpersonationRefused: "ImpersonationRefused",
 }
 
 describe("error classes", () => {

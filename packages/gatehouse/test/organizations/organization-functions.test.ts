@@ -285,7 +285,11 @@ describe.each(storedAdapters)("organization functions on the $name adapter", (st
   })
 
   describe("audit log", () => {
+    // The log is ordered by time, then id: two entries of one millisecond have no order to assert.
+    const laterMillisecond = () => new Promise((resolve) => setTimeout(resolve, 3))
+
     it("is read by the audit:read permission, not a role's name; the client's ip and user agent only by Gatehouse admins", async () => {
+      await laterMillisecond()
       await updateOrganization(await request(owner), config, organization.id, { name: "Renamed" })
       const auditing = defineAccess({}, { roles: { auditor: { audit: ["read"] }, helper: { member: ["update"] } } })
       const audited = organizationConfig(adapter, { access: auditing }, { admin: { userIds: [outsider.id] } })
@@ -307,6 +311,7 @@ describe.each(storedAdapters)("organization functions on the $name adapter", (st
     })
 
     it("is read by the organization's owners and admins, not its members; the whole log by admins only", async () => {
+      await laterMillisecond()
       await updateOrganization(await request(owner), config, organization.id, { name: "Renamed" })
       const page = await listAuditLog(await request(admin), config, { organizationId: organization.id })
       expect(page.entries.map((entry) => entry.action)).toEqual(["organization.update", "organization.create"])

@@ -33,7 +33,7 @@ const members = () => import("./members.js")
  * The request's context and the user it acts as. `change`: the call changes something, which an
  * impersonating admin may not do in the user's name (`ImpersonationRefused`).
  */
-async function signedIn(request: SessionRequest, config: AuthConfig, change: boolean): Promise<{ ctx: RequestContext; user: AdapterUser; userId: string }> {
+async function actingAs(request: SessionRequest, config: AuthConfig, change: boolean): Promise<{ ctx: RequestContext; user: AdapterUser; userId: string }> {
   const ctx = await (await import("../request-session.js")).sessionRequestContext(request, config)
   const actors = await import("./signed-in-actor.js")
   const user = change ? await actors.changingActor(ctx) : (await actors.signedInActor(ctx)).user
@@ -55,7 +55,7 @@ async function signedIn(request: SessionRequest, config: AuthConfig, change: boo
  * ```
  */
 export async function createOrganization(request: SessionRequest, config: AuthConfig, organization: NewOrganization): Promise<AdapterOrganization> {
-  const { ctx, user } = await signedIn(request, config, true)
+  const { ctx, user } = await actingAs(request, config, true)
   return (await organizations()).createOrganizationFor(ctx, user, organization)
 }
 
@@ -72,7 +72,7 @@ export async function createOrganization(request: SessionRequest, config: AuthCo
  * ```
  */
 export async function updateOrganization(request: SessionRequest, config: AuthConfig, organizationId: string, patch: OrganizationPatch): Promise<AdapterOrganization> {
-  const { ctx, userId } = await signedIn(request, config, true)
+  const { ctx, userId } = await actingAs(request, config, true)
   return (await organizations()).updateOrganizationOf(ctx, userId, organizationId, patch)
 }
 
@@ -89,7 +89,7 @@ export async function updateOrganization(request: SessionRequest, config: AuthCo
  * ```
  */
 export async function deleteOrganization(request: SessionRequest, config: AuthConfig, organizationId: string): Promise<void> {
-  const { ctx, userId } = await signedIn(request, config, true)
+  const { ctx, userId } = await actingAs(request, config, true)
   await (await organizations()).deleteOrganizationOf(ctx, userId, organizationId)
 }
 
@@ -106,7 +106,7 @@ export async function deleteOrganization(request: SessionRequest, config: AuthCo
  * ```
  */
 export async function getOrganization(request: SessionRequest, config: AuthConfig, organizationId: string): Promise<OrganizationDetails> {
-  const { ctx, userId } = await signedIn(request, config, false)
+  const { ctx, userId } = await actingAs(request, config, false)
   return (await organizations()).organizationFor(ctx, userId, organizationId)
 }
 
@@ -122,7 +122,7 @@ export async function getOrganization(request: SessionRequest, config: AuthConfi
  * ```
  */
 export async function listOrganizations(request: SessionRequest, config: AuthConfig): Promise<OrganizationMembership[]> {
-  const { ctx, userId } = await signedIn(request, config, false)
+  const { ctx, userId } = await actingAs(request, config, false)
   return (await organizations()).organizationsOf(ctx, userId)
 }
 
@@ -142,7 +142,7 @@ export async function listOrganizations(request: SessionRequest, config: AuthCon
  * ```
  */
 export async function listMembers(request: SessionRequest, config: AuthConfig, organizationId: string, options: MemberPageOptions = {}): Promise<MemberPage> {
-  const { ctx, userId } = await signedIn(request, config, false)
+  const { ctx, userId } = await actingAs(request, config, false)
   return (await members()).listMembersOf(ctx, userId, organizationId, options)
 }
 
@@ -161,7 +161,7 @@ export async function listMembers(request: SessionRequest, config: AuthConfig, o
  * ```
  */
 export async function updateMemberRole(request: SessionRequest, config: AuthConfig, organizationId: string, userId: string, role: string): Promise<AdapterMember> {
-  const signed = await signedIn(request, config, true)
+  const signed = await actingAs(request, config, true)
   return (await members()).changeMemberRole(signed.ctx, signed.userId, organizationId, userId, role)
 }
 
@@ -178,7 +178,7 @@ export async function updateMemberRole(request: SessionRequest, config: AuthConf
  * ```
  */
 export async function removeMember(request: SessionRequest, config: AuthConfig, organizationId: string, userId: string): Promise<void> {
-  const signed = await signedIn(request, config, true)
+  const signed = await actingAs(request, config, true)
   await (await members()).removeMemberOf(signed.ctx, signed.userId, organizationId, userId)
 }
 
@@ -194,7 +194,7 @@ export async function removeMember(request: SessionRequest, config: AuthConfig, 
  * ```
  */
 export async function leaveOrganization(request: SessionRequest, config: AuthConfig, organizationId: string): Promise<void> {
-  const { ctx, userId } = await signedIn(request, config, true)
+  const { ctx, userId } = await actingAs(request, config, true)
   await (await members()).leave(ctx, userId, organizationId)
 }
 
@@ -213,7 +213,7 @@ export async function leaveOrganization(request: SessionRequest, config: AuthCon
  * ```
  */
 export async function setActiveOrganization(request: SessionRequest, config: AuthConfig, organizationId: string | null): Promise<ActiveOrganizationSet> {
-  const { ctx, userId } = await signedIn(request, config, false)
+  const { ctx, userId } = await actingAs(request, config, false)
   const cookies = await (await organizations()).setActiveOrganizationOf(ctx, userId, organizationId)
   return { setCookies: cookies.map((cookie) => serializeCookie(cookie.name, cookie.value, cookie.options)) }
 }
@@ -234,6 +234,6 @@ export async function setActiveOrganization(request: SessionRequest, config: Aut
  * ```
  */
 export async function listAuditLog(request: SessionRequest, config: AuthConfig, query: AuditLogQuery = {}): Promise<AuditLogPage> {
-  const { ctx, userId } = await signedIn(request, config, false)
+  const { ctx, userId } = await actingAs(request, config, false)
   return (await organizations()).auditLogFor(ctx, userId, query)
 }
