@@ -208,6 +208,9 @@ describe("two-step sign-in in Chromium (SQLite, database sessions)", { timeout: 
     const cy = people.get("cy")!
     const { context, page } = await freshContext()
     await signInWithKeyboard(page, "cy")
+    // Typed only once the page's autofocus has put the cursor in the code field: on a loaded machine
+    // keys typed before it land nowhere, and an empty code was sent (a CI failure).
+    expect(await focused(page)).toBe("two-factor-totp")
     await page.keyboard.type(totpAt(cy.key, currentStep()))
     await page.keyboard.press("Tab")
     expect(await focused(page)).toBe("two-factor-trust-totp")
