@@ -4,38 +4,16 @@
  * with an email link, opens the invitation from the inbox (the demo's SMTP capture), accepts,
  * switches to the organization, and is refused the owner's action (delete), which its owner then does.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium } from "../../../packages/gatehouse/test/support/chromium.js"
-import { DEMO_EMAIL, DEMO_PASSWORD, startDemo, type Demo } from "../src/demo.js"
-import { loadEnvFile } from "../src/env-file.js"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { DEMO_EMAIL, DEMO_PASSWORD } from "../src/demo.js"
+import { useDemoInChromium } from "./demo-in-chromium.js"
 
-let browser: Browser
-let demo: Demo
-let dataDir: string
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "gatehouse-demo-organizations-"))
-  const env: Record<string, string | undefined> = {}
-  loadEnvFile(join(dataDir, ".env"), env)
-  process.env.AUTH_SECRET = env.AUTH_SECRET
-  demo = await startDemo({ port: 0, dataDir })
-  browser = await launchChromium()
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await demo?.close()
-  delete process.env.AUTH_SECRET
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const running = useDemoInChromium("gatehouse-demo-organizations-")
 
 /** A fresh browser context: a person of their own, with their own cookies. */
 async function person(): Promise<Page> {
-  return (await browser.newContext()).newPage()
+  return (await running.browser.newContext()).newPage()
 }
 
 /** The first link in the newest mail to `to` whose text has `marker`, once it has arrived. */
@@ -43,7 +21,7 @@ async function mailedLink(to: string, marker: string): Promise<string> {
   let link: string | undefined
   await expect
     .poll(() => {
-      const mail = demo.mail.messages.find((message) => message.to === to && message.text.includes(marker))
+      const mail = running.demo.mail.messages.find((message) => message.to === to && message.text.includes(marker))
       link = mail?.text.match(/https?:\/\/\S+/)?.[0]
       return link
     })
@@ -53,7 +31,7 @@ async function mailedLink(to: string, marker: string): Promise<string> {
 
 /** The session as the demo's protected page shows it. */
 async function sessionOf(page: Page): Promise<{ user?: { email?: string }; activeOrganization?: Record<string, unknown> | null }> {
-  await page.goto(`${demo.url}/protected`)
+  await page.goto(`${running.demo.url}/protected`)
   return JSON.parse((await page.locator("#session").textContent()) ?? "null")
 }
 
@@ -73,12 +51,12 @@ describe("organizations in the demo, in a browser", () => {
     const owner = await person()
 
     // The demo account signs in and creates an organization: it becomes its owner.
-    await owner.goto(`${demo.url}/organizations`, { waitUntil: "commit" })
+    await owner.goto(`${running.demo.url}/organizations`, { waitUntil: "commit" })
     await owner.waitForURL(/\/auth\/signin/)
     await owner.getByRole("group", { name: "Demo account" }).getByLabel("Email").fill(DEMO_EMAIL)
     await owner.getByLabel("Password").fill(DEMO_PASSWORD)
     await owner.getByRole("button", { name: "Sign in with Demo account" }).click()
-    await owner.waitForURL(`${demo.url}/organizations`)
+    await owner.waitForURL(`${running.demo.url}/organizations`)
     await owner.getByLabel("Name").fill("Acme Robotics")
     await owner.getByLabel("Slug").fill("acme-robotics")
     await owner.getByRole("button", { name: "Create organization" }).click()
@@ -92,17 +70,17 @@ describe("organizations in the demo, in a browser", () => {
     expect(await submit(owner, "Send invitation")).toBe(200)
     expect(await owner.locator("#invited").textContent()).toContain(invitee)
     const invitation = await mailedLink(invitee, "/organizations/invitation?token=")
-    expect(invitation.startsWith(`${demo.url}/organizations/invitation?token=`)).toBe(true)
+    expect(invitation.startsWith(`${running.demo.url}/organizations/invitation?token=`)).toBe(true)
 
     // The second person, in a browser of their own, signs in with an email link to that address.
     const member = await person()
-    await member.goto(`${demo.url}/auth/signin`, { waitUntil: "commit" })
+    await member.goto(`${running.demo.url}/auth/signin`, { waitUntil: "commit" })
     await member.getByLabel("Email for a sign-in link").fill(invitee)
     await member.getByRole("button", { name: "Sign in with Email" }).click()
     await member.waitForURL(/\/dev\/inbox/)
     await member.goto(await mailedLink(invitee, "/auth/callback/"))
     await member.getByRole("button", { name: /sign in/i }).click()
-    await member.waitForURL(`${demo.url}/`)
+    await member.waitForURL(`${running.demo.url}/`)
     expect((await sessionOf(member)).user?.email).toBe(invitee)
 
     // Opens the invitation's link and accepts it: a member now, beside the owner.
@@ -119,7 +97,7 @@ describe("organizations in the demo, in a browser", () => {
     expect(await submit(member, "Accept the invitation")).toBe(410)
 
     // Switches to the organization: the session now carries it, as a member without the owner's permissions.
-    await member.goto(`${demo.url}/organizations`)
+    await member.goto(`${running.demo.url}/organizations`)
     expect(await member.locator("#active").textContent()).toContain("none")
     expect(await submit(member, "Switch to Acme Robotics")).toBe(303)
     expect(await member.locator("#active").textContent()).toContain("Acme Robotics")
@@ -141,7 +119,7 @@ describe("organizations in the demo, in a browser", () => {
 
     // The same action by the owner goes through, and the member's page of it is gone.
     expect(await submit(owner, "Delete Acme Robotics")).toBe(303)
-    expect(owner.url()).toBe(`${demo.url}/organizations`)
+    expect(owner.url()).toBe(`${running.demo.url}/organizations`)
     expect(await owner.locator("#organizations .organization").count()).toBe(0)
     expect((await member.goto(organizationUrl))?.status()).toBe(404)
     expect((await sessionOf(member)).activeOrganization ?? null).toBeNull()

@@ -17,28 +17,21 @@
 import type {
   Adapter,
   AdapterAccount,
-  AdapterAuditEntry,
   AdapterAuthenticator,
-  AdapterInvitation,
-  AdapterMember,
   AdapterMemberListing,
-  AdapterOrganization,
   AdapterSession,
   AdapterSessionAuthentication,
   AdapterSessionDetails,
   AdapterTwoFactor,
   AdapterUser,
-  AdapterUserStatus,
-  InvitationStatus,
   JsonValue,
   MemberChangeRefusal,
-  OrganizationPolicy,
   OrganizationStore,
   StoredAdapter,
   UserStatusStore,
   VerificationToken,
 } from "./index.js"
-import { checkLimit, likePrefix, OWNER_ROLE } from "./organization-fields.js"
+import { checkLimit, likePrefix, organizationRowReaders, OWNER_ROLE } from "./organization-fields.js"
 import { readPostgresSchema, type PostgresQueryable, type PostgresRow } from "./postgres-schema.js"
 import { markSchemaSource } from "./schema-source.js"
 import { checkSessionContextPatch, SESSION_CONTEXT_FIELDS, sessionContextFromRow } from "./session-context-fields.js"
@@ -158,61 +151,7 @@ function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value))
 }
 
-function toOrganization(row: PostgresRow): AdapterOrganization {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    slug: String(row.slug),
-    createdAt: toDate(row.created_at),
-    policy: (row.policy ?? null) as OrganizationPolicy | null,
-  }
-}
-
-function toMember(row: PostgresRow): AdapterMember {
-  return { organizationId: String(row.organization_id), userId: String(row.userId), role: String(row.role), createdAt: toDate(row.created_at) }
-}
-
-function toInvitation(row: PostgresRow): AdapterInvitation {
-  return {
-    id: String(row.id),
-    organizationId: String(row.organization_id),
-    email: String(row.email),
-    role: String(row.role),
-    inviterId: String(row.inviter_id),
-    tokenHash: String(row.token_hash),
-    expiresAt: toDate(row.expires_at),
-    status: String(row.status) as InvitationStatus,
-    createdAt: toDate(row.created_at),
-  }
-}
-
-function toUserStatus(row: PostgresRow): AdapterUserStatus {
-  const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
-  return {
-    userId: String(row.userId),
-    role: text(row.role),
-    bannedAt: row.banned_at == null ? null : toDate(row.banned_at),
-    banReason: text(row.ban_reason),
-    banExpiresAt: row.ban_expires_at == null ? null : toDate(row.ban_expires_at),
-    bannedBy: text(row.banned_by),
-  }
-}
-
-function toAuditEntry(row: PostgresRow): AdapterAuditEntry {
-  const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
-  return {
-    id: String(row.id),
-    actorId: text(row.actor_id),
-    action: String(row.action),
-    organizationId: text(row.organization_id),
-    targetType: text(row.target_type),
-    targetId: text(row.target_id),
-    ip: text(row.ip),
-    userAgent: text(row.user_agent),
-    createdAt: toDate(row.created_at),
-    details: (row.details ?? null) as JsonValue | null,
-  }
-}
+const { toOrganization, toMember, toInvitation, toAuditEntry, toUserStatus } = organizationRowReaders({ date: toDate, json: (value) => (value ?? null) as JsonValue | null })
 
 /** JSON text for a JSONB parameter (pg would send an array as a PostgreSQL array), `null` kept. */
 function jsonParameter(value: unknown): string | null {
@@ -246,7 +185,6 @@ function toSessionDetails(row: PostgresRow): AdapterSessionDetails | null {
     ...(authenticationFromRow(row, toDate) ?? { aal: null, amr: null, secondFactorAt: null }),
   }
 }
-
 
 /**
  * getSessionAndUser's query, then the same without what a database migrated only so far lacks:

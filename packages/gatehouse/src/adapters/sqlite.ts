@@ -17,22 +17,15 @@
 import type {
   Adapter,
   AdapterAccount,
-  AdapterAuditEntry,
   AdapterAuthenticator,
-  AdapterInvitation,
-  AdapterMember,
   AdapterMemberListing,
-  AdapterOrganization,
   AdapterSession,
   AdapterSessionAuthentication,
   AdapterSessionDetails,
   AdapterTwoFactor,
   AdapterUser,
-  AdapterUserStatus,
-  InvitationStatus,
   JsonValue,
   NewAdapterUser,
-  OrganizationPolicy,
   OrganizationStore,
   StoredAdapter,
   UserStatusStore,
@@ -40,7 +33,7 @@ import type {
 } from "./index.js"
 import { HASHED_TOKEN_PREFIX, hashedSessionToken } from "./hashed-session-token.js"
 import { immediateTransaction, migrateSQLite, readSQLiteSchema, type SQLiteDatabase, type SQLiteStatement } from "./sqlite-schema.js"
-import { checkLimit, likePrefix, OWNER_ROLE } from "./organization-fields.js"
+import { checkLimit, likePrefix, organizationRowReaders, OWNER_ROLE } from "./organization-fields.js"
 import { markSchemaSource } from "./schema-source.js"
 import { checkSessionContextPatch, SESSION_CONTEXT_FIELDS, sessionContextFromRow } from "./session-context-fields.js"
 import {
@@ -149,59 +142,7 @@ const toDate = (value: unknown): Date =>
   typeof value === "string" && !/^-?\d+$/.test(value) ? new Date(value) : new Date(Number(value))
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
 
-function toOrganization(row: Row): AdapterOrganization {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    slug: String(row.slug),
-    createdAt: toDate(row.created_at),
-    policy: row.policy === null || row.policy === undefined ? null : (JSON.parse(String(row.policy)) as OrganizationPolicy),
-  }
-}
-
-function toMember(row: Row): AdapterMember {
-  return { organizationId: String(row.organization_id), userId: String(row.userId), role: String(row.role), createdAt: toDate(row.created_at) }
-}
-
-function toInvitation(row: Row): AdapterInvitation {
-  return {
-    id: String(row.id),
-    organizationId: String(row.organization_id),
-    email: String(row.email),
-    role: String(row.role),
-    inviterId: String(row.inviter_id),
-    tokenHash: String(row.token_hash),
-    expiresAt: toDate(row.expires_at),
-    status: String(row.status) as InvitationStatus,
-    createdAt: toDate(row.created_at),
-  }
-}
-
-function toAuditEntry(row: Row): AdapterAuditEntry {
-  return {
-    id: String(row.id),
-    actorId: textOrNull(row.actor_id),
-    action: String(row.action),
-    organizationId: textOrNull(row.organization_id),
-    targetType: textOrNull(row.target_type),
-    targetId: textOrNull(row.target_id),
-    ip: textOrNull(row.ip),
-    userAgent: textOrNull(row.user_agent),
-    createdAt: toDate(row.created_at),
-    details: row.details === null || row.details === undefined ? null : (JSON.parse(String(row.details)) as JsonValue),
-  }
-}
-
-function toUserStatus(row: Row): AdapterUserStatus {
-  return {
-    userId: String(row.userId),
-    role: textOrNull(row.role),
-    bannedAt: row.banned_at === null || row.banned_at === undefined ? null : toDate(row.banned_at),
-    banReason: textOrNull(row.ban_reason),
-    banExpiresAt: row.ban_expires_at === null || row.ban_expires_at === undefined ? null : toDate(row.ban_expires_at),
-    bannedBy: textOrNull(row.banned_by),
-  }
-}
+const { toOrganization, toMember, toInvitation, toAuditEntry, toUserStatus } = organizationRowReaders({ date: toDate, json: (value) => (value === null || value === undefined ? null : (JSON.parse(String(value)) as JsonValue)) })
 
 /** A date that must be given, as integer milliseconds. */
 function requiredMilliseconds(value: unknown, field: string): number {
@@ -256,7 +197,6 @@ function toSessionDetails(row: Row): AdapterSessionDetails | null {
     ...(authenticationFromRow(row, toDate) ?? { aal: null, amr: null, secondFactorAt: null }),
   }
 }
-
 
 function toSession(row: Row, id: unknown = row.id): AdapterSession {
   const session: AdapterSession = { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) }

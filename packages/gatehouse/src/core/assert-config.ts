@@ -9,6 +9,7 @@
  * @module
  */
 import type { Adapter } from "../adapters/index.js"
+import { ORGANIZATION_METHODS } from "../adapters/organization-fields.js"
 import {
   AuthError,
   DuplicateConditionalUI,
@@ -510,29 +511,7 @@ function invalidAdmin(config: ResolvedConfig): AuthError | undefined {
   return undefined
 }
 
-/** A `twoFactor` option no sign-in could run with, named with what was received. */
 // Organizations part (issue 39).
-/** The adapter methods organizations call: the data layer's seventeen and `getMembership`. */
-const ORGANIZATION_ADAPTER_METHODS = [
-  "createOrganization",
-  "getOrganization",
-  "updateOrganization",
-  "deleteOrganization",
-  "listOrganizationsByUserId",
-  "addMember",
-  "getMember",
-  "getMembership",
-  "updateMemberRole",
-  "removeMember",
-  "listMembers",
-  "createInvitation",
-  "getInvitation",
-  "getInvitationByTokenHash",
-  "setInvitationStatus",
-  "listInvitations",
-  "appendAuditEntry",
-  "listAuditEntries",
-] as const satisfies readonly (keyof Adapter)[]
 
 /** Invitations last at least a minute and at most 30 days. */
 const INVITATION_MAX_AGE_RANGE = [60, 30 * 24 * 60 * 60] as const
@@ -549,7 +528,7 @@ function invalidOrganizations(config: ResolvedConfig): AuthError | undefined {
   const { access, routes, invitationMaxAge, allowCreate, loadRole } = options as Record<string, unknown>
   if (!config.adapter) return new MissingAdapter("Organizations (`organizations`) need an adapter")
   const methods = config.adapter as unknown as Record<string, unknown>
-  const missing = ORGANIZATION_ADAPTER_METHODS.filter((method) => typeof methods[method] !== "function")
+  const missing = ORGANIZATION_METHODS.filter((method) => typeof methods[method] !== "function")
   if (missing.length > 0) return new MissingAdapterMethods(`Organizations need the adapter methods ${missing.join(", ")}, which the adapter lacks`)
   if (lacksSessionContext(config)) return new MissingAdapterMethods("Organizations with database sessions need the adapter method setSessionContext (every sign-in records its provider with it)")
   if (access !== undefined) {
@@ -574,6 +553,7 @@ function invalidOrganizations(config: ResolvedConfig): AuthError | undefined {
   return undefined
 }
 
+/** A `twoFactor` option no sign-in could run with, named with what was received. */
 function invalidTwoFactor(config: ResolvedConfig): AuthError | undefined {
   const options = config.twoFactor
   if (!options) return undefined

@@ -4,6 +4,7 @@
  * with their users in pages, invitations used once, audit entries filtered and paged.
  * @module
  */
+import { ORGANIZATION_METHODS } from "../../adapters/organization-fields.js"
 import assert from "node:assert/strict"
 import { randomUUID } from "node:crypto"
 import type { Adapter, AdapterOrganization, AdapterUser, NewAdapterInvitation } from "../../adapters/index.js"
@@ -14,26 +15,7 @@ import { secondsFromNow, storedUser } from "./fixtures.js"
  * The organization and audit-log methods: Gatehouse's additions, optional like the others (an
  * adapter without them runs the rest of the suite).
  */
-export const ORGANIZATION_METHODS = [
-  "createOrganization",
-  "getOrganization",
-  "updateOrganization",
-  "deleteOrganization",
-  "listOrganizationsByUserId",
-  "addMember",
-  "getMember",
-  "getMembership",
-  "updateMemberRole",
-  "removeMember",
-  "listMembers",
-  "createInvitation",
-  "getInvitation",
-  "getInvitationByTokenHash",
-  "setInvitationStatus",
-  "listInvitations",
-  "appendAuditEntry",
-  "listAuditEntries",
-] as const satisfies readonly (keyof Adapter)[]
+export { ORGANIZATION_METHODS }
 
 /**
  * How many times two owners race to step down: one round of two quick statements on two
