@@ -42,7 +42,7 @@ export {
   type TotpEnrolment,
   type TwoFactorStatus,
 } from "./core/two-factor/functions.js"
-// Organizations part (issue 39): server functions and access control.
+// Organizations: server functions and access control.
 export {
   createOrganization,
   updateOrganization,
@@ -80,7 +80,7 @@ export {
   type PermissionHolder,
   type RoleStatements,
 } from "./core/organizations/access.js"
-// Part C (invitations + policy): the invitation server functions.
+// Organizations: invitations.
 export {
   inviteMember,
   listInvitations,
@@ -94,7 +94,7 @@ export {
   type MadeInvitation,
   type RevokeInvitationInput,
 } from "./core/organizations/invitation-functions.js"
-// Part E (admin core): the admin API's server functions.
+// The admin API.
 export {
   searchUsers,
   getUserDetails,
@@ -115,7 +115,7 @@ export {
   type DeletedUser,
   type SearchUsersQuery,
 } from "./core/admin/functions.js"
-// Part B (impersonation).
+// Impersonation (the admin API).
 export { impersonateUser, stopImpersonating, type ImpersonationStarted, type ImpersonationStopped } from "./core/admin/impersonation-functions.js"
 export type { SessionRequest } from "./core/request-session.js"
 export type { ResponseInternal, Cookie } from "./core/internal-response.js"

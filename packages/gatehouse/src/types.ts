@@ -280,7 +280,7 @@ export interface OrganizationsOptions {
    * (`["project:create"]`), or `null` when it knows no such role. Asked for roles `access` does not define.
    */
   loadRole?: (organizationId: string, role: string) => Awaitable<readonly string[] | null>
-  // Part C (invitations): where invitation links lead when the app serves its own page.
+  // Where invitation links lead when the app serves its own page.
   /**
    * The app's own invitation page (a path on the app's origin, or an absolute URL): invitation
    * links lead there with the token as `?token=`, and the page calls `acceptInvitation` or

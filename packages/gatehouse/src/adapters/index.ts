@@ -801,7 +801,7 @@ export interface StoredAdapter extends Adapter {
   updateAuthenticatorCounter: (credentialID: string, newCounter: number) => Promise<AdapterAuthenticator>
   deleteAuthenticator: (credentialID: string) => Promise<AdapterAuthenticator | null>
   updateSessionAuthentication: (sessionToken: string, authentication: AdapterSessionAuthentication) => Promise<boolean>
-  // Part B (session context): the context beside a database session.
+  // The context beside a database session.
   setSessionContext: (sessionToken: string, patch: Partial<AdapterSessionContext>) => Promise<boolean>
   getTwoFactor: (userId: string) => Promise<AdapterTwoFactor | null>
   setTotpPendingSecret: (userId: string, sealed: string) => Promise<void>
@@ -866,7 +866,7 @@ export interface OrganizationStore {
   listAuditEntries: (options: ListAuditEntriesOptions) => Promise<AdapterAuditEntry[]>
 }
 
-// Part E (admin core): the user status and search methods of Gatehouse's own adapters.
+// The user status and search methods of Gatehouse's own adapters.
 /**
  * The admin API's methods of Gatehouse's own adapters (memory, SQLite, PostgreSQL): each present
  * and asynchronous, with the result {@link Adapter} describes for it. `setUserRole` and `banUser`

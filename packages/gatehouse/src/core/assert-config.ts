@@ -470,7 +470,7 @@ function checkCodeAge(provider: EmailConfig): AuthError | undefined {
   return undefined
 }
 
-// Part E (admin core).
+// The admin API.
 /**
  * What the admin API needs of the adapter: the user status and search methods, the users they
  * name (and delete), and the audit log every admin action writes to and reads.
@@ -511,7 +511,7 @@ function invalidAdmin(config: ResolvedConfig): AuthError | undefined {
   return undefined
 }
 
-// Organizations part (issue 39).
+// Organizations.
 
 /** Invitations last at least a minute and at most 30 days. */
 const INVITATION_MAX_AGE_RANGE = [60, 30 * 24 * 60 * 60] as const

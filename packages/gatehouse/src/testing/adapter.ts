@@ -90,7 +90,7 @@ export const GATEHOUSE_ADDITIONS: readonly (keyof Adapter)[] = Object.freeze([
   "updateSessionAuthentication",
   ...TWO_FACTOR_METHODS,
   ...ORGANIZATION_METHODS,
-  // Part B (session context).
+  // The session context beside a database session.
   "setSessionContext",
   ...ADMIN_METHODS,
 ] satisfies (keyof Adapter)[])

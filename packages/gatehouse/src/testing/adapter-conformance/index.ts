@@ -29,7 +29,7 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...sessionAuthenticationCases,
   ...twoFactorCases,
   ...organizationCases,
-  // Part B (session context).
+  // The session context beside a database session.
   ...sessionContextCases,
   ...adminCases,
 ]
