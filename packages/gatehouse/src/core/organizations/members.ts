@@ -6,6 +6,7 @@
  * @module
  */
 import type { AdapterMember, AdapterMemberListing, MemberCursor } from "../../adapters/index.js"
+import { OWNER_ROLE } from "../../adapters/organization-fields.js"
 import { InvalidRequest, LastOwner, OrganizationNotFound, PermissionDenied, UserNotFound } from "../../errors.js"
 import { callAdapter } from "../adapter-call.js"
 import { recordAudit } from "../audit.js"
@@ -14,8 +15,6 @@ import { definedRole, rolePermissions } from "./active.js"
 import { decodeCursor, encodeCursor, pageLimit } from "./page-cursor.js"
 import { requireMemberPermission, requireMembership, type PermittedMember } from "./permission-check.js"
 
-/** The owner role: the one an organization always keeps at least one of. */
-const OWNER = "owner"
 const MAX_SEARCH = 200
 const MAX_ROLE = 64
 const CONTROL = /[\u0000-\u001f\u007f]/
@@ -131,8 +130,8 @@ export async function requireGrantable(ctx: RequestContext, actor: PermittedMemb
   const name = roleName(role)
   const permissions = await definedRole(ctx, actor.organization.id, name)
   if (permissions === null) throw new InvalidRequest(`No role ${JSON.stringify(name)} is defined`)
-  if (actor.member.role === OWNER) return name
-  if (name === OWNER) throw new PermissionDenied("Only an owner makes or changes an owner")
+  if (actor.member.role === OWNER_ROLE) return name
+  if (name === OWNER_ROLE) throw new PermissionDenied("Only an owner makes or changes an owner")
   requireWithin(actor, name, permissions)
   return name
 }
@@ -143,8 +142,8 @@ export async function requireGrantable(ctx: RequestContext, actor: PermittedMemb
  * something they cannot.
  */
 async function requireAuthorityOver(ctx: RequestContext, actor: PermittedMember, target: AdapterMember): Promise<void> {
-  if (actor.member.role === OWNER) return
-  if (target.role === OWNER) throw new PermissionDenied("Only an owner makes or changes an owner")
+  if (actor.member.role === OWNER_ROLE) return
+  if (target.role === OWNER_ROLE) throw new PermissionDenied("Only an owner makes or changes an owner")
   requireWithin(actor, target.role, await rolePermissions(ctx, target.organizationId, target.role))
 }
 
